@@ -1,0 +1,50 @@
+# memseed — `make app` opens the wizard on the demo persona; `make test` installs everything and runs the suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+EXTRAS := dev,llm,google,microsoft
+
+.PHONY: app test lint typecheck unit bench browser-deps clean help
+
+help:
+	@echo "make app    - open the onboarding wizard on the bundled demo persona (no account, no key)"
+	@echo "make test   - install everything (venv, Chromium) then lint, type-check and run the tests"
+	@echo "make bench  - run the benchmarks (ratios measured side by side)"
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[$(EXTRAS)]"
+	@touch $(STAMP)
+
+app: $(STAMP)
+	$(BIN)/memseed app --demo
+
+browser-deps:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	      || echo "warning: could not install chromium; browser tests will be skipped"; \
+	  elif command -v sudo >/dev/null; then \
+	    (sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	      || echo "warning: could not install chromium; browser tests will be skipped"; \
+	  else echo "warning: chromium missing and no root; browser tests will be skipped"; fi; \
+	fi
+
+lint: $(STAMP)
+	$(BIN)/ruff check bootstrap_app connectors prompts tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+test: $(STAMP) browser-deps lint typecheck unit
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,22 @@
+"""Helpers shared by CLI commands: opening settings and the store from the click context."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from bootstrap_app.config import Settings, load_settings
+from bootstrap_app.store import Store
+
+__all__ = ["open_settings", "open_store"]
+
+
+def open_settings(ctx: click.Context, **flags: Any) -> Settings:
+    root = ctx.find_root()
+    home = (root.obj or {}).get("home") if root.obj else None
+    return load_settings(home, **flags)
+
+
+def open_store(settings: Settings) -> Store:
+    return Store(settings.db_path)

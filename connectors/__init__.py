@@ -1,0 +1,1 @@
+"""Where items come from: one small module per source."""

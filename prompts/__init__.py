@@ -1,0 +1,1 @@
+"""LLM prompt files and the output JSON schema, packaged as data."""

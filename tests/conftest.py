@@ -1,0 +1,65 @@
+"""Hermetic test environment: HOME and the app dir in a temp folder, network only to loopback."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
+
+_HARNESS_ENV = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "HERMES_HOME", "GEMINI_DIR", "MEMSEED_OWNER",
+                "MEMSEED_LLM", "OPENAI_API_KEY", "OPENAI_BASE_URL", "XDG_DATA_HOME", "XDG_CONFIG_HOME")
+
+_real_connect = socket.socket.connect
+_real_connect_ex = socket.socket.connect_ex
+
+
+def _is_loopback(address: object) -> bool:
+    if isinstance(address, tuple) and address:
+        host = str(address[0])
+        return host.startswith("127.") or host in ("::1", "localhost", "0.0.0.0")
+    return isinstance(address, (str, bytes))  # AF_UNIX sockets are local
+
+
+def _guarded_connect(self: socket.socket, address: object) -> None:
+    if not _is_loopback(address):
+        raise ConnectionRefusedError(f"tests are offline: refused connection to {address!r}")
+    _real_connect(self, address)  # type: ignore[arg-type]
+
+
+def _guarded_connect_ex(self: socket.socket, address: object) -> int:
+    if not _is_loopback(address):
+        raise ConnectionRefusedError(f"tests are offline: refused connection to {address!r}")
+    return _real_connect_ex(self, address)  # type: ignore[arg-type]
+
+
+@pytest.fixture(autouse=True)
+def hermetic(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own HOME and MEMSEED_HOME; harness env variables are cleared."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("MEMSEED_HOME", str(home / ".memseed"))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
+    for name in _HARNESS_ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", _guarded_connect_ex)
+    return home
+
+
+@pytest.fixture
+def realdata() -> Path:
+    """The shared real-data folder, or a clean skip when it is absent."""
+    if not REALDATA.is_dir():
+        pytest.skip(f"real data folder {REALDATA} is absent")
+    return REALDATA
+
+
+def realdata_file(*parts: str) -> Path:
+    """A file inside the real-data folder, skipping the test when it is missing."""
+    path = REALDATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"real data file {path} is absent")
+    return path
