@@ -1,0 +1,1 @@
+"""Extractors: heuristic (signals -> proposals) and the opt-in LLM path (digest, prompts, llm)."""

@@ -1,0 +1,236 @@
+"""Opt-in LLM extraction: send the digest, accept only schema-valid, evidence-grounded facts.
+
+Why it is shaped like this (safety.md §2, §5, §8): the model has no tools and answers in a fixed
+JSON schema, so the worst an injection hidden in someone's mail can do is produce a bad
+*proposal*, which then meets the same safety gate and the same human review as every heuristic
+proposal. Around that:
+
+- the request is built only from :func:`~bootstrap_app.extract.digest.build_digest` (bounded,
+  redacted, owner-text only) and can be previewed before it is sent;
+- the reply is validated strictly (JSON Schema, ``additionalProperties: false``); a reply that
+  is not JSON or not the schema's top-level shape is an :class:`~bootstrap_app.errors.LLMError`,
+  a single malformed fact is dropped with a reason;
+- a fact citing an evidence id the digest does not hold is dropped (principle 2: evidence or it
+  did not happen): a made-up citation means the model is not reading the data;
+- the output is redacted again and every proposal carries the ``llm`` flag.
+
+Transport: the official ``openai`` client (any OpenAI-compatible server via ``llm_base_url``),
+with its own bounded retries on 429/5xx honouring ``Retry-After``; servers that reject
+``json_schema`` response formats get one retry in ``json_object`` mode.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlparse
+
+from bootstrap_app.config import resolve_secret
+from bootstrap_app.errors import LLMError
+from bootstrap_app.types import Evidence, Item, MemoryType, Proposal
+
+from . import prompts
+from .digest import Digest, build_digest, clean_text, llm_request
+
+__all__ = ["LLMResult", "llm_extract", "llm_proposals", "make_client", "proposals_from_reply", "validate_reply"]
+
+log = logging.getLogger(__name__)
+
+NO_KEY_HINT = 'set OPENAI_API_KEY or llm_api_key = "env:NAME" in config.toml, or run with --llm off'
+MAX_LLM_CONFIDENCE = 0.9
+"""Model confidence is uncalibrated; it never outranks a fact the heuristics can count."""
+
+
+@dataclass
+class LLMResult:
+    """Everything one LLM extraction produced, for the pipeline, notebooks and the app."""
+
+    proposals: list[Proposal]
+    dropped: list[tuple[str, str]] = field(default_factory=list)
+    """(fact name or index, reason) for every fact the validation refused."""
+    digest: Digest | None = None
+    mode: str = "json_schema"
+    model: str = ""
+
+
+def _is_loopback(url: str) -> bool:
+    host = urlparse(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def make_client(settings: Any) -> Any:
+    """An ``openai.OpenAI`` client from settings (key resolved from its ``env:``/``keyring:`` reference)."""
+    try:
+        import openai
+    except ImportError as exc:  # the llm extra is optional
+        raise LLMError("the LLM path needs the 'openai' package",
+                       hint="pip install 'memseed[llm]', or run with --llm off") from exc
+    base_url = str(settings.get("llm_base_url") or "") or None
+    key = resolve_secret(str(settings.get("llm_api_key") or ""))
+    if not key:
+        if base_url and _is_loopback(base_url):
+            key = "local-server"  # local OpenAI-compatible servers (llama.cpp, Ollama) take any key
+        else:
+            raise LLMError("no API key for the LLM", hint=NO_KEY_HINT)
+    return openai.OpenAI(base_url=base_url, api_key=key,
+                         timeout=float(settings.get("llm_timeout", 120)),
+                         max_retries=int(settings.get("llm_max_retries", 3)))
+
+
+def _format_rejected(exc: Exception) -> bool:
+    text = str(getattr(exc, "message", "") or exc).lower()
+    return any(word in text for word in ("response_format", "json_schema", "structured", "schema"))
+
+
+def _call(client: Any, payload: dict[str, Any]) -> str:
+    """Send ``payload``; map every transport failure to an LLMError with a hint."""
+    import openai
+
+    try:
+        completion = client.chat.completions.create(**payload)
+    except openai.AuthenticationError as exc:
+        raise LLMError(f"the LLM server refused the API key ({exc.status_code})", hint=NO_KEY_HINT) from exc
+    except openai.RateLimitError as exc:
+        raise LLMError("the LLM server is rate limiting and retries ran out",
+                       hint="wait a minute and scan again, or run with --llm off") from exc
+    except openai.NotFoundError as exc:
+        raise LLMError(f"the LLM server does not know model {payload.get('model')!r} or the endpoint",
+                       hint="set llm_model (and llm_base_url) in config.toml") from exc
+    except openai.APITimeoutError as exc:
+        raise LLMError("the LLM server did not answer in time",
+                       hint="raise llm_timeout in config.toml, or run with --llm off") from exc
+    except openai.APIConnectionError as exc:
+        raise LLMError(f"cannot reach the LLM server: {exc}",
+                       hint="check llm_base_url and the network, or run with --llm off") from exc
+    except openai.APIStatusError:
+        raise  # the caller decides about 400s (format fallback); wrapped in _complete
+    if not completion.choices:
+        raise LLMError("the LLM answered with no choices", hint="try again, or run with --llm off")
+    choice = completion.choices[0]
+    refusal = getattr(choice.message, "refusal", None)
+    if refusal:
+        raise LLMError(f"the LLM refused: {refusal[:200]}", hint="run with --llm off")
+    if choice.finish_reason == "length":
+        raise LLMError("the LLM reply was cut off (token limit)",
+                       hint="lower llm_max_chars or use a model with a larger output limit")
+    content = choice.message.content
+    if not content:
+        raise LLMError("the LLM answered with an empty message", hint="try again, or run with --llm off")
+    return str(content)
+
+
+def _complete(client: Any, digest: Digest, model: str) -> tuple[str, str]:
+    import openai
+
+    payload = llm_request(digest, model=model, mode="json_schema")
+    try:
+        return _call(client, payload), "json_schema"
+    except openai.APIStatusError as exc:
+        if exc.status_code not in (400, 422) or not _format_rejected(exc):
+            raise LLMError(f"the LLM server answered {exc.status_code}: {str(exc)[:300]}",
+                           hint="check llm_model and llm_base_url, or run with --llm off") from exc
+        log.info("server rejected json_schema response_format; retrying in json_object mode")
+    payload = llm_request(digest, model=model, mode="json_object")
+    try:
+        return _call(client, payload), "json_object"
+    except openai.APIStatusError as exc:
+        raise LLMError(f"the LLM server answered {exc.status_code}: {str(exc)[:300]}",
+                       hint="check llm_model and llm_base_url, or run with --llm off") from exc
+
+
+def _validator() -> Any:
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(prompts.proposal_schema())
+
+
+def validate_reply(text: str) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """Parse and validate a reply: (valid facts, dropped (name, reason)). Bad top level -> LLMError."""
+    body = text.strip()
+    if body.startswith("```"):  # json_object-mode servers sometimes fence the JSON
+        body = body.strip("`").removeprefix("json").strip()
+    try:
+        data = json.loads(body)
+    except json.JSONDecodeError as exc:
+        raise LLMError(f"the LLM reply is not JSON ({exc.msg} at char {exc.pos})",
+                       hint="try again or another llm_model; the reply was discarded") from exc
+    if not isinstance(data, dict) or set(data) != {"proposals"} or not isinstance(data["proposals"], list):
+        raise LLMError("the LLM reply does not match the proposal schema (want {\"proposals\": [...]})",
+                       hint="try again or another llm_model; the reply was discarded")
+    schema = prompts.proposal_schema()
+    if len(data["proposals"]) > schema["properties"]["proposals"]["maxItems"]:
+        raise LLMError("the LLM reply holds more proposals than the schema allows",
+                       hint="try again or another llm_model; the reply was discarded")
+    item_validator = _validator().evolve(schema=schema["properties"]["proposals"]["items"])
+    good: list[dict[str, Any]] = []
+    dropped: list[tuple[str, str]] = []
+    for index, fact in enumerate(data["proposals"]):
+        errors = sorted(item_validator.iter_errors(fact), key=lambda e: list(e.path))
+        if errors:
+            name = str(fact.get("name", f"#{index}")) if isinstance(fact, dict) else f"#{index}"
+            where = "/".join(str(p) for p in errors[0].path) or "fact"
+            dropped.append((name, f"off-schema at {where}: {errors[0].message[:160]}"))
+            continue
+        good.append(fact)
+    return good, dropped
+
+
+def proposals_from_reply(facts: Sequence[dict[str, Any]], digest: Digest) -> tuple[list[Proposal], list[tuple[str, str]]]:
+    """Turn validated facts into Proposals; facts citing unknown evidence ids are dropped."""
+    proposals: list[Proposal] = []
+    dropped: list[tuple[str, str]] = []
+    for fact in facts:
+        ids = list(dict.fromkeys(fact["evidence_ids"]))
+        unknown = [i for i in ids if i not in digest.evidence]
+        if unknown:
+            dropped.append((fact["name"], f"cites evidence the digest does not hold: {', '.join(unknown)}"))
+            continue
+        evidence: tuple[Evidence, ...] = tuple(digest.evidence[i] for i in ids)
+        flags = ["llm"]
+        values: dict[str, str] = {}
+        for key in ("name", "description", "body", "subject", "key"):
+            values[key] = clean_text(str(fact[key]))
+            if "[REDACTED:" in values[key] and "[REDACTED:" not in str(fact[key]):
+                flags.append("redacted")
+        if not values["body"] or not values["subject"]:
+            dropped.append((fact["name"], "empty after cleaning"))
+            continue
+        scope_name = str(fact["scope"]).strip()
+        scope = "global" if scope_name.lower() == "global" else digest.scopes.get(scope_name, "global")
+        if not any(e.authored_by_owner for e in evidence):
+            flags.append("third-party-evidence")
+        proposals.append(Proposal(
+            type=MemoryType(fact["type"]), name=values["name"], description=values["description"],
+            body=values["body"], subject=values["subject"], key=values["key"], scope=scope,
+            confidence=min(MAX_LLM_CONFIDENCE, float(fact["confidence"])), evidence=evidence,
+            flags=tuple(dict.fromkeys(flags)),
+        ))
+    return proposals, dropped
+
+
+def llm_extract(sample: Sequence[Item], signals: dict[str, Any], *, settings: Any, client: Any = None) -> LLMResult:
+    """Digest -> request -> strict validation -> grounded Proposals, with the reasons for every drop."""
+    digest = build_digest(sample, signals, max_chars=int(settings.get("llm_max_chars", 24_000)))
+    model = str(settings.get("llm_model") or "gpt-4o-mini")
+    if client is None:
+        client = make_client(settings)
+    reply, mode = _complete(client, digest, model)
+    facts, dropped = validate_reply(reply)
+    proposals, more = proposals_from_reply(facts, digest)
+    for name, reason in (*dropped, *more):
+        log.info("LLM fact %s dropped: %s", name, reason)
+    return LLMResult(proposals=proposals, dropped=[*dropped, *more], digest=digest, mode=mode, model=model)
+
+
+def llm_proposals(sample: Sequence[Item], signals: dict[str, Any], *, settings: Any, client: Any = None) -> list[Proposal]:
+    """The contract entry point: proposals from the LLM, each flagged ``llm``, ready for the gate."""
+    return llm_extract(sample, signals, settings=settings, client=client).proposals
