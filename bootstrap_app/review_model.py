@@ -1,0 +1,396 @@
+"""The review model behind the app: rows, filters, pages, bulk selection, decisions, budgets.
+
+Why a plain module and not code in the Streamlit views: the app is a thin shell (DESIGN §1.7).
+Everything the Review and Write pages decide — which proposals a filter shows, which ones a
+bulk action touches, whether the approved set still fits Hermes's character caps — lives here
+as pure functions on plain data, so the CLI, notebooks and tests get the same answers and the
+UI callbacks only call one function each.
+
+The store is the truth (DESIGN §7): :func:`load_rows` reads proposals joined with their
+decisions, and :func:`approve` / :func:`reject` / :func:`edit` / :func:`undo_decision` write
+through :mod:`bootstrap_app.decisions` (committed before they return), so a rerun of the page
+— or another process opening the store — sees the decision at once.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence, Sized
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import CapacityExceeded, MemseedError
+from .store import Store
+from .types import Evidence, MemoryType, Proposal
+
+__all__ = [
+    "HERMES_LIMITS",
+    "HERMES_SEPARATOR",
+    "STATUSES",
+    "BudgetLine",
+    "PageSlice",
+    "ReviewFilter",
+    "ReviewRow",
+    "TargetPlan",
+    "approve",
+    "budget",
+    "bulk_ids",
+    "default_selected",
+    "edit",
+    "facet_counts",
+    "filter_rows",
+    "group_by_type",
+    "hermes_entry_text",
+    "hermes_existing_chars",
+    "load_rows",
+    "paginate",
+    "plan_targets",
+    "reject",
+    "undo_decision",
+]
+
+STATUSES = ("undecided", "approved", "rejected", "all")
+"""Status filter values: 'approved' includes edited proposals."""
+
+HERMES_SEPARATOR = "\n§\n"
+HERMES_LIMITS: dict[str, int] = {"USER.md": 1375, "MEMORY.md": 2200}
+"""Hermes's default caps (``user_char_limit`` / ``memory_char_limit``), in characters."""
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """One proposal as the Review page shows it: the proposal plus its current decision."""
+
+    proposal: Proposal
+    status: str = "undecided"
+    """'undecided', 'approved', 'edited' or 'rejected'."""
+    edited: Mapping[str, str] | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        return self.proposal.fingerprint
+
+    @property
+    def id(self) -> str:
+        return self.proposal.id
+
+    @property
+    def type(self) -> MemoryType:
+        return self.proposal.type
+
+    @property
+    def name(self) -> str:
+        return (self.edited or {}).get("name") or self.proposal.name
+
+    @property
+    def description(self) -> str:
+        return (self.edited or {}).get("description") or self.proposal.description
+
+    @property
+    def body(self) -> str:
+        return (self.edited or {}).get("body") or self.proposal.body
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        return self.proposal.flags
+
+    @property
+    def sensitive(self) -> bool:
+        return self.proposal.sensitive
+
+    @property
+    def confidence(self) -> float:
+        return self.proposal.confidence
+
+    @property
+    def evidence(self) -> tuple[Evidence, ...]:
+        return self.proposal.evidence
+
+    @property
+    def approved(self) -> bool:
+        return self.status in ("approved", "edited")
+
+    @property
+    def decided(self) -> bool:
+        return self.status != "undecided"
+
+    def matches(self, needle: str) -> bool:
+        """Case-insensitive search over name, description, body, flags and evidence sources."""
+        if not needle:
+            return True
+        hay = " ".join([self.name, self.description, self.body, " ".join(self.flags), self.id,
+                        " ".join(e.source for e in self.evidence)]).lower()
+        return all(word in hay for word in needle.lower().split())
+
+
+def load_rows(store: Store) -> list[ReviewRow]:
+    """Every stored proposal with its decision, ordered by type then name (the store's order)."""
+    rows: list[ReviewRow] = []
+    for stored in store.proposals():
+        decision = stored.decision
+        status = str(decision.status) if decision else "undecided"
+        rows.append(ReviewRow(stored.proposal, status, decision.edited if decision else None))
+    return rows
+
+
+@dataclass(frozen=True)
+class ReviewFilter:
+    """What the person asked to see. Empty ``types``/``flags`` mean "any"."""
+
+    types: tuple[str, ...] = ()
+    status: str = "undecided"
+    flags: tuple[str, ...] = ()
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"unknown status filter {self.status!r}; use one of {STATUSES}")
+
+
+def filter_rows(rows: Iterable[ReviewRow], flt: ReviewFilter) -> list[ReviewRow]:
+    """The rows a filter shows, in their original order."""
+    wanted_types = {str(MemoryType(t)) for t in flt.types}
+    wanted_flags = set(flt.flags)
+    out: list[ReviewRow] = []
+    for row in rows:
+        if wanted_types and str(row.type) not in wanted_types:
+            continue
+        if flt.status == "undecided" and row.decided:
+            continue
+        if flt.status == "approved" and not row.approved:
+            continue
+        if flt.status == "rejected" and row.status != "rejected":
+            continue
+        if wanted_flags and not wanted_flags & set(row.flags):
+            continue
+        if not row.matches(flt.text.strip()):
+            continue
+        out.append(row)
+    return out
+
+
+def facet_counts(rows: Iterable[ReviewRow]) -> dict[str, Counter[str]]:
+    """Counts for the filter labels: by type, by status (edited counts as approved), by flag."""
+    by_type: Counter[str] = Counter()
+    by_status: Counter[str] = Counter()
+    by_flag: Counter[str] = Counter()
+    for row in rows:
+        by_type[str(row.type)] += 1
+        by_status["approved" if row.approved else row.status] += 1
+        by_flag.update(row.flags)
+    return {"type": by_type, "status": by_status, "flag": by_flag}
+
+
+@dataclass(frozen=True)
+class PageSlice:
+    """One page of rows. ``page`` is 1-based and clamped into ``1..pages``."""
+
+    rows: list[ReviewRow]
+    page: int
+    pages: int
+    total: int
+    start: int
+    """Index (0-based) of the first row of this page within the filtered list."""
+
+
+def paginate(rows: Sequence[ReviewRow], page: int, per_page: int = 25) -> PageSlice:
+    """Cut the filtered rows into pages so 500 proposals never render at once."""
+    if per_page < 1:
+        raise ValueError("per_page must be at least 1")
+    pages = max(1, math.ceil(len(rows) / per_page))
+    page = min(max(1, int(page)), pages)
+    start = (page - 1) * per_page
+    return PageSlice(list(rows[start:start + per_page]), page, pages, len(rows), start)
+
+
+def group_by_type(rows: Iterable[ReviewRow]) -> list[tuple[MemoryType, list[ReviewRow]]]:
+    """Rows grouped by memory type in the fixed order user, feedback, project, reference."""
+    groups: dict[MemoryType, list[ReviewRow]] = {t: [] for t in MemoryType}
+    for row in rows:
+        groups[row.type].append(row)
+    return [(t, items) for t, items in groups.items() if items]
+
+
+def default_selected(row: ReviewRow) -> bool:
+    """Is a row ticked for bulk actions before the person touches it? Never when sensitive."""
+    return not row.sensitive
+
+
+def bulk_ids(rows: Iterable[ReviewRow], selection: Mapping[str, bool] | None = None) -> list[str]:
+    """Fingerprints a bulk action applies to: ticked rows, sensitive ones only if ticked by hand.
+
+    ``selection`` maps fingerprint -> the person's explicit tick; rows absent from it use
+    :func:`default_selected`, so a sensitive proposal is never bulk-approved by default.
+    """
+    chosen = selection or {}
+    return [row.fingerprint for row in rows if chosen.get(row.fingerprint, default_selected(row))]
+
+
+# -- decisions (written to the store before the caller returns) ---------------------------
+def approve(store: Store, ids: Sequence[str]) -> int:
+    """Approve proposals by id or fingerprint; returns how many were recorded."""
+    if not ids:
+        return 0
+    from . import decisions
+
+    result = decisions.approve(store, list(ids))
+    return len(result) if isinstance(result, Sized) else len(ids)
+
+
+def reject(store: Store, ids: Sequence[str]) -> int:
+    """Reject proposals by id or fingerprint; returns how many were recorded."""
+    if not ids:
+        return 0
+    from . import decisions
+
+    result = decisions.reject(store, list(ids))
+    return len(result) if isinstance(result, Sized) else len(ids)
+
+
+def edit(store: Store, id_: str, *, name: str, description: str, body: str) -> None:
+    """Record the person's version of a proposal (an 'edited' approval)."""
+    from . import decisions
+
+    decisions.edit(store, id_, name=name, description=description, body=body)
+
+
+def undo_decision(store: Store, ids: Sequence[str]) -> None:
+    """Put proposals back to 'undecided' (the person changed their mind before writing)."""
+    for key in ids:
+        store.undecide(store.get(key).proposal.fingerprint)
+
+
+# -- budgets for capped targets ---------------------------------------------------------
+@dataclass(frozen=True)
+class BudgetLine:
+    """Characters the approved set would use in one capped file, against its limit."""
+
+    target: str
+    file: str
+    limit: int
+    existing: int = 0
+    entries: list[tuple[str, int]] = field(default_factory=list)
+    """(proposal name, characters) in the order they would be written."""
+
+    @property
+    def used(self) -> int:
+        """Characters of the joined text: existing content, entries, and separators."""
+        parts = [n for _, n in self.entries] + ([self.existing] if self.existing else [])
+        if not parts:
+            return 0
+        return sum(parts) + len(HERMES_SEPARATOR) * (len(parts) - 1)
+
+    @property
+    def fits(self) -> bool:
+        return self.used <= self.limit
+
+    @property
+    def ratio(self) -> float:
+        return self.used / self.limit if self.limit else 0.0
+
+    def fitting(self) -> tuple[list[str], list[str]]:
+        """Split the entries, in order, into those that fit under the limit and those that do not."""
+        room = self.limit - self.existing - (len(HERMES_SEPARATOR) if self.existing else 0)
+        fit: list[str] = []
+        over: list[str] = []
+        for name, size in self.entries:
+            need = size + (len(HERMES_SEPARATOR) if fit else 0)
+            if need <= room:
+                fit.append(name)
+                room -= need
+            else:
+                over.append(name)
+        return fit, over
+
+
+def hermes_entry_text(row: ReviewRow) -> str:
+    """The text one approved proposal takes in a Hermes file (the harness's renderer if present)."""
+    try:
+        from .harnesses import hermes as _hermes
+
+        render = getattr(_hermes, "entry_text", None) or getattr(_hermes, "render_entry", None)
+    except ImportError:
+        render = None
+    if render is not None:
+        try:
+            return str(render(_as_proposal(row)))
+        except Exception:  # a renderer that refuses (blocked content) is the writer's business
+            pass
+    return row.body.strip()
+
+
+def _as_proposal(row: ReviewRow) -> Proposal:
+    from dataclasses import replace
+
+    if not row.edited:
+        return row.proposal
+    return replace(row.proposal, name=row.name, description=row.description, body=row.body)
+
+
+def hermes_existing_chars(home: Path | None = None) -> dict[str, int]:
+    """Characters already in Hermes's USER.md / MEMORY.md (``$HERMES_HOME``, default ``~/.hermes``)."""
+    root = Path(home) if home is not None else Path(os.environ.get("HERMES_HOME") or Path.home() / ".hermes")
+    out: dict[str, int] = {}
+    for name in HERMES_LIMITS:
+        path = root / "memories" / name
+        try:
+            if path.is_file() and not path.is_symlink():
+                out[name] = len(path.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+    return out
+
+
+def budget(rows: Iterable[ReviewRow], target: str = "hermes", existing: Mapping[str, int] | None = None,
+           written: Iterable[str] = ()) -> list[BudgetLine]:
+    """Budget lines of the approved rows for a capped target (today: Hermes USER.md/MEMORY.md).
+
+    ``existing`` gives the characters already in each file, so the meter shows what is left;
+    ``written`` lists fingerprints already written there (counted in ``existing``, not twice).
+    Targets without a character cap return an empty list.
+    """
+    if target != "hermes":
+        return []
+    have = existing or {}
+    done = set(written)
+    user: list[tuple[str, int]] = []
+    memory: list[tuple[str, int]] = []
+    for row in rows:
+        if not row.approved or row.fingerprint in done:
+            continue
+        size = len(hermes_entry_text(row))
+        (user if row.type is MemoryType.USER else memory).append((row.name, size))
+    return [BudgetLine("hermes", "USER.md", HERMES_LIMITS["USER.md"], have.get("USER.md", 0), user),
+            BudgetLine("hermes", "MEMORY.md", HERMES_LIMITS["MEMORY.md"], have.get("MEMORY.md", 0), memory)]
+
+
+# -- write planning for several targets ------------------------------------------------
+@dataclass
+class TargetPlan:
+    """The preview of one target: its plan, or the error that stopped it (with what fits)."""
+
+    target: str
+    plan: Any = None
+    error: MemseedError | None = None
+
+    @property
+    def capacity(self) -> bool:
+        return isinstance(self.error, CapacityExceeded)
+
+
+def plan_targets(store: Store, targets: Sequence[str], project: str | Path | None = None,
+                 **options: Any) -> list[TargetPlan]:
+    """Plan a write to each target; an error (capacity, missing folder) is kept per target."""
+    from .writing import plan_write
+
+    proj = Path(project).expanduser() if project else None
+    out: list[TargetPlan] = []
+    for target in targets:
+        try:
+            out.append(TargetPlan(target, plan_write(store, target, project=proj, **options)))
+        except MemseedError as exc:
+            out.append(TargetPlan(target, None, exc))
+    return out

@@ -1,0 +1,22 @@
+"""The Streamlit onboarding wizard (``memseed app``): a thin shell over the library.
+
+``app.py`` is the entry point Streamlit runs; ``views/`` holds one script per page; the
+non-Streamlit helpers (background scans, uploads, harness discovery) live in ``jobs.py`` and
+``local.py`` so they can be tested without a browser.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["APP_FILE", "DEMO_ENV", "DEMO_PROJECT_ENV", "DEMO_ROOT_ENV"]
+
+APP_FILE = Path(__file__).resolve().parent / "app.py"
+"""The script ``memseed app`` hands to ``streamlit run``."""
+
+DEMO_ENV = "MEMSEED_APP_DEMO"
+"""Set to ``1`` by ``memseed app --demo``: the app labels itself as a demo."""
+DEMO_ROOT_ENV = "MEMSEED_DEMO_ROOT"
+"""The throwaway folder of the demo (shown in the sidebar)."""
+DEMO_PROJECT_ENV = "MEMSEED_DEMO_PROJECT"
+"""The demo repository the Write page proposes as the project folder."""

@@ -1,0 +1,133 @@
+"""Local-machine helpers for the Sources page: uploads, harness folders, what a path is.
+
+Why here and not in the view: these touch the file system (permissions, the user's home)
+and must be testable without Streamlit. Uploaded exports hold a person's mail and chat, so
+they are saved under the app home in an ``uploads`` folder only the owner can read (0700
+folder, 0600 files), never in the current directory or a world-readable temp dir.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from bootstrap_app.config import Settings
+from bootstrap_app.errors import MemseedError, SourceError
+
+__all__ = [
+    "UPLOAD_TYPES",
+    "HarnessFolder",
+    "describe_location",
+    "find_harness_folders",
+    "safe_describe",
+    "save_upload",
+    "uploads_dir",
+]
+
+UPLOAD_TYPES = ("mbox", "ics", "zip")
+"""What the uploader accepts: a mailbox, a calendar, a Google Takeout or Slack export zip."""
+
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def uploads_dir(settings: Settings) -> Path:
+    """``<app home>/uploads``, created 0700 (and tightened if it already existed)."""
+    path = settings.home / "uploads"
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(path, 0o700)
+    return path
+
+
+def save_upload(settings: Settings, filename: str, data: bytes) -> Path:
+    """Save an uploaded export under the uploads folder (0600) and return its path.
+
+    The name is reduced to ``[A-Za-z0-9._-]`` so an upload can never escape the folder, and an
+    existing file with the same name is not overwritten (a counter is added instead).
+    """
+    base = _SAFE_NAME.sub("-", Path(filename).name).strip(".-") or "upload"
+    suffix = Path(base).suffix.lower().lstrip(".")
+    if suffix not in UPLOAD_TYPES:
+        raise SourceError(f"{filename}: not an upload memseed can read",
+                          hint="upload a .mbox mailbox, an .ics calendar, or a Takeout / Slack export .zip")
+    folder = uploads_dir(settings)
+    target = folder / base
+    stem, ext = Path(base).stem, Path(base).suffix
+    counter = 1
+    while target.exists():
+        counter += 1
+        target = folder / f"{stem}-{counter}{ext}"
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+    return target
+
+
+def describe_location(location: str) -> list[tuple[str, str]]:
+    """What memseed would read at ``location``: (kind, where) per detected source.
+
+    Raises the registry's :class:`~bootstrap_app.errors.SourceError` (with a hint) when the path
+    does not exist or holds nothing readable.
+    """
+    from connectors.base import detect
+
+    found = detect(location)
+    return [(src.kind or type(src).__name__, src.location) for src in found]
+
+
+def safe_describe(location: str) -> tuple[list[tuple[str, str]], str | None]:
+    """:func:`describe_location` that returns the error message instead of raising."""
+    try:
+        return describe_location(location), None
+    except MemseedError as exc:
+        return [], str(exc)
+
+
+@dataclass(frozen=True)
+class HarnessFolder:
+    """An agent harness's memory found on this machine, offered as a source."""
+
+    harness: str
+    path: Path
+    location: str
+    """What to add as a source (the folder path, or a harness URI)."""
+    entries: int
+    """Files that look like memory entries (a quick count, not a parse)."""
+
+
+def _count(folder: Path, pattern: str = "*.md") -> int:
+    try:
+        return sum(1 for p in folder.glob(pattern) if p.is_file() and not p.is_symlink())
+    except OSError:
+        return 0
+
+
+def find_harness_folders(home: Path | None = None) -> list[HarnessFolder]:
+    """Existing memory of Claude Code, Codex, Hermes and Gemini CLI under ``home`` / their env vars.
+
+    Looks at ``$CLAUDE_CONFIG_DIR`` (default ``~/.claude``) ``projects/*/memory``, ``$CODEX_HOME``
+    (default ``~/.codex``), ``$HERMES_HOME`` (default ``~/.hermes``) ``memories`` and
+    ``~/.gemini/GEMINI.md``. Only folders that exist and hold something are returned.
+    """
+    root = Path(home) if home is not None else Path.home()
+    found: list[HarnessFolder] = []
+    claude = Path(os.environ.get("CLAUDE_CONFIG_DIR") or root / ".claude")
+    projects = claude / "projects"
+    if projects.is_dir():
+        for memory in sorted(projects.glob("*/memory")):
+            if memory.is_dir() and not memory.is_symlink() and (count := _count(memory)):
+                found.append(HarnessFolder("claude-code", memory, str(memory), count))
+    codex = Path(os.environ.get("CODEX_HOME") or root / ".codex")
+    codex_count = _count(codex / "memories", "**/*.md") + int((codex / "AGENTS.md").is_file())
+    if codex.is_dir() and codex_count:
+        found.append(HarnessFolder("codex", codex, "codex:", codex_count))
+    hermes = Path(os.environ.get("HERMES_HOME") or root / ".hermes")
+    hermes_count = _count(hermes / "memories") + _count(hermes / "profiles", "*/memories/*.md")
+    if hermes.is_dir() and hermes_count:
+        found.append(HarnessFolder("hermes", hermes, "hermes:", hermes_count))
+    gemini = root / ".gemini"
+    gemini_count = int((gemini / "GEMINI.md").is_file()) + _count(gemini / "tmp", "*/memory/*.md")
+    if gemini.is_dir() and gemini_count:
+        found.append(HarnessFolder("gemini", gemini, "gemini:", gemini_count))
+    return found

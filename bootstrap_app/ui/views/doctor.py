@@ -1,0 +1,63 @@
+"""Doctor page: check a harness's memory folder for problems the harness would trip over.
+
+``run_doctor`` reads the files (never writes) and reports findings: broken frontmatter, index
+lines pointing at missing files, Hermes files over their caps or failing Hermes's own threat
+scan, symlinks, secrets. This page only shows them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from bootstrap_app.ui.common import TARGETS, default_project, page_header, show_error
+
+__all__: list[str] = []
+
+_SEVERITY_ICON = {"error": ":material/error:", "warning": ":material/warning:", "info": ":material/info:"}
+
+page_header("Doctor", "Check an agent's memory folder for problems: malformed files, an index that points "
+            "nowhere, files over their size caps, secrets or instructions hidden in memory. Read-only.")
+
+
+def _run(target: str, path: str, project: str) -> None:
+    from bootstrap_app.safety.doctor import run_doctor
+
+    try:
+        findings = run_doctor(target, Path(path).expanduser() if path else None,
+                              project=Path(project).expanduser() if project else None)
+    except Exception as exc:
+        st.session_state["doctor_error"] = exc
+        st.session_state.pop("doctor_findings", None)
+        return
+    st.session_state["doctor_findings"] = (target, path, findings)
+
+
+cols = st.columns(3)
+target = cols[0].selectbox("Target", list(TARGETS), key="doctor_target", format_func=TARGETS.__getitem__)
+path = cols[1].text_input("Memory folder (optional)", key="doctor_path",
+                          help="Leave blank to check the target's usual location.")
+project = cols[2].text_input("Project folder (optional)", value=default_project(), key="doctor_project")
+st.button("Run checks", key="doctor_run", type="primary", on_click=_run, args=(target, path, project))
+
+if (err := st.session_state.pop("doctor_error", None)) is not None:
+    show_error(err)
+
+result = st.session_state.get("doctor_findings")
+if result is None:
+    st.info("Pick a target and run the checks.", icon=":material/info:")
+else:
+    checked_target, checked_path, findings = result
+    where = checked_path or "its usual location"
+    if not findings:
+        st.success(f"No problems found in {TARGETS.get(checked_target, checked_target)} memory ({where}).",
+                   icon=":material/check_circle:")
+    else:
+        counts: dict[str, int] = {}
+        for f in findings:
+            counts[str(f.severity)] = counts.get(str(f.severity), 0) + 1
+        st.markdown(" · ".join(f"**{n}** {sev}" for sev, n in sorted(counts.items())))
+        st.dataframe([{"severity": str(f.severity), "code": f.code, "file": str(f.file or ""),
+                       "line": f.line, "message": f.message} for f in findings],
+                     hide_index=True, width="stretch")

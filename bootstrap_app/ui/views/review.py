@@ -1,0 +1,195 @@
+"""Review page: approve, edit or reject every proposal, with its evidence in view.
+
+Every button calls one :mod:`bootstrap_app.review_model` function from its ``on_click``
+callback, which writes the decision to the store before Streamlit reruns the page; the rerun
+then reads the rows back from the store. Session state holds only widget values (filters,
+ticks, which card is being edited), never a decision.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import streamlit as st
+
+from bootstrap_app import review_model as rm
+from bootstrap_app.ui.common import get_store, page_header, show_error
+
+__all__: list[str] = []
+
+PER_PAGE = 25
+_TYPE_OPTIONS = ("all", "user", "feedback", "project", "reference")
+_STATUS_LABELS = {"undecided": "To review", "approved": "Approved", "rejected": "Rejected", "all": "All"}
+_STATUS_COLORS: dict[str, Literal["gray", "green", "red"]] = {
+    "undecided": "gray", "approved": "green", "edited": "green", "rejected": "red"}
+
+page_header("Review", "Each proposal shows the evidence it rests on. Approve what is true and useful, "
+            "edit what is nearly right, reject the rest. Nothing is written until you use the Write page; "
+            "sensitive proposals are never included in bulk actions unless you tick them yourself.")
+
+store = get_store()
+
+
+def _record(action: str, ids: list[str]) -> None:
+    """Write the decision to the store (committed) — the page rerun reads it back."""
+    try:
+        if action == "approve":
+            count = rm.approve(store, ids)
+        elif action == "reject":
+            count = rm.reject(store, ids)
+        else:
+            rm.undo_decision(store, ids)
+            count = len(ids)
+    except Exception as exc:  # shown on the next run; the store is unchanged for a failed id
+        st.session_state["review_error"] = exc
+        return
+    verb = {"approve": "Approved", "reject": "Rejected"}.get(action, "Reopened")
+    st.session_state["review_msg"] = f"{verb} {count} proposal(s)."
+
+
+def _save_edit(fingerprint: str) -> None:
+    try:
+        rm.edit(store, fingerprint, name=st.session_state[f"ed_name_{fingerprint}"],
+                description=st.session_state[f"ed_desc_{fingerprint}"],
+                body=st.session_state[f"ed_body_{fingerprint}"])
+    except Exception as exc:
+        st.session_state["review_error"] = exc
+        return
+    st.session_state.pop(f"editing_{fingerprint}", None)
+    st.session_state["review_msg"] = "Saved your edit and approved it."
+
+
+def _toggle_edit(fingerprint: str) -> None:
+    key = f"editing_{fingerprint}"
+    st.session_state[key] = not st.session_state.get(key, False)
+
+
+def _card(row: rm.ReviewRow) -> None:
+    fp = row.fingerprint
+    with st.container(border=True, key=f"card_{fp}"):
+        head, side = st.columns([5, 2])
+        with head:
+            st.markdown(f"**{row.name}** &nbsp; `{row.id}`")
+            st.caption(row.description or "—")
+        with side:
+            st.checkbox("Include in bulk actions", key=f"sel_{fp}", value=rm.default_selected(row))
+        badges = st.container(horizontal=True)
+        with badges:
+            st.badge(str(row.type), color="blue")
+            st.badge(_STATUS_LABELS.get(row.status, row.status) if row.status != "edited" else "Edited",
+                     color=_STATUS_COLORS.get(row.status, "gray"))
+            st.badge(f"confidence {row.confidence:.2f}", color="gray")
+            for flag in row.flags:
+                if flag == "sensitive":
+                    st.badge("sensitive", color="red", icon=":material/warning:")
+                else:
+                    st.badge(flag, color="orange")
+        if st.session_state.get(f"editing_{fp}"):
+            with st.form(key=f"form_{fp}", border=False):
+                st.text_input("Name", value=row.name, key=f"ed_name_{fp}")
+                st.text_input("Description", value=row.description, key=f"ed_desc_{fp}")
+                st.text_area("Body", value=row.body, key=f"ed_body_{fp}", height=140)
+                st.form_submit_button("Save and approve", on_click=_save_edit, args=(fp,), type="primary")
+            st.button("Cancel edit", key=f"cancel_{fp}", on_click=_toggle_edit, args=(fp,))
+        else:
+            st.markdown(row.body)
+        with st.expander(f"Evidence ({len(row.evidence)})"):
+            for ev in row.evidence:
+                who = "you" if ev.authored_by_owner else "third party"
+                when = ev.date.date().isoformat() if ev.date else "undated"
+                st.markdown(f"- `{ev.source}` · {when} · **{who}**  \n  {ev.excerpt or '_(no excerpt)_'}")
+            if not row.evidence:
+                st.caption("No evidence recorded.")
+        actions = st.container(horizontal=True)
+        with actions:
+            st.button("Approve", key=f"approve_{fp}", on_click=_record, args=("approve", [fp]),
+                      type="primary" if not row.approved else "secondary", disabled=row.status == "approved")
+            st.button("Edit", key=f"edit_{fp}", on_click=_toggle_edit, args=(fp,))
+            st.button("Reject", key=f"reject_{fp}", on_click=_record, args=("reject", [fp]),
+                      disabled=row.status == "rejected")
+            if row.decided:
+                st.button("Undo decision", key=f"undo_{fp}", on_click=_record, args=("undo", [fp]))
+
+
+def _budget_meter(rows: list[rm.ReviewRow]) -> None:
+    lines = rm.budget(rows, "hermes", existing=rm.hermes_existing_chars(),
+                      written=set(store.written("hermes")))
+    with st.expander("Budget for Hermes (capped memory files)", expanded=any(not b.fits for b in lines)):
+        st.caption("Hermes keeps user facts in USER.md (1,375 characters) and everything else in MEMORY.md "
+                   "(2,200). This meter counts the approved set plus what the files already hold.")
+        for line in lines:
+            st.progress(min(line.ratio, 1.0),
+                        text=f"{line.file}: {line.used:,} / {line.limit:,} characters "
+                             f"({len(line.entries)} approved entr{'y' if len(line.entries) == 1 else 'ies'})")
+            if not line.fits:
+                fit, over = line.fitting()
+                st.warning(f"{line.file} is over its cap. In order, these fit: {', '.join(fit) or 'none'}; "
+                           f"these do not: {', '.join(over)}. Reject or shorten some (Edit) to choose what "
+                           "goes — nothing is dropped silently.", icon=":material/warning:")
+
+
+if (message := st.session_state.pop("review_msg", None)) is not None:
+    st.success(message)
+if (problem := st.session_state.pop("review_error", None)) is not None:
+    show_error(problem)
+
+rows = rm.load_rows(store)
+if not rows:
+    st.info("No proposals yet — run a scan.", icon=":material/info:")
+    st.page_link("views/scan.py", label="Go to Scan", icon=":material/arrow_back:")
+    st.stop()
+
+facets = rm.facet_counts(rows)
+counts = st.columns(4)
+counts[0].metric("To review", facets["status"].get("undecided", 0))
+counts[1].metric("Approved", facets["status"].get("approved", 0))
+counts[2].metric("Rejected", facets["status"].get("rejected", 0))
+counts[3].metric("Sensitive", facets["flag"].get("sensitive", 0))
+_budget_meter(rows)
+
+filters = st.columns([3, 3, 2, 2])
+with filters[0]:
+    type_choice = st.segmented_control(
+        "Type", _TYPE_OPTIONS, default="all", key="rv_type",
+        format_func=lambda t: f"All ({len(rows)})" if t == "all" else f"{t} ({facets['type'].get(t, 0)})")
+with filters[1]:
+    status = st.segmented_control("Status", tuple(_STATUS_LABELS), default="undecided", key="rv_status",
+                                  format_func=_STATUS_LABELS.__getitem__)
+with filters[2]:
+    flags = st.multiselect("Flags", sorted(facets["flag"]), key="rv_flags", placeholder="any")
+with filters[3]:
+    text = st.text_input("Search", key="rv_text", placeholder="words in name, body, source")
+
+flt = rm.ReviewFilter(types=() if type_choice in (None, "all") else (str(type_choice),), status=str(status or "all"),
+                      flags=tuple(flags), text=text)
+shown = rm.filter_rows(rows, flt)
+page_key = f"rv_page_{flt.status}_{'-'.join(flt.types)}_{'-'.join(flt.flags)}_{flt.text}"
+pages = max(1, -(-len(shown) // PER_PAGE))
+if st.session_state.get(page_key, 1) > pages:
+    st.session_state[page_key] = pages
+page_no = st.session_state.get(page_key, 1)
+page = rm.paginate(shown, page_no, PER_PAGE)
+
+if not shown:
+    st.info("Nothing matches these filters." if flt != rm.ReviewFilter() else
+            "Everything has been reviewed — go to Write, or pick another status above.", icon=":material/info:")
+    st.stop()
+
+selection = {k[4:]: bool(v) for k, v in st.session_state.items() if isinstance(k, str) and k.startswith("sel_")}
+bulk = rm.bulk_ids(page.rows, selection)
+bar = st.container(horizontal=True, vertical_alignment="center")
+with bar:
+    st.markdown(f"Showing {page.start + 1}–{page.start + len(page.rows)} of {page.total}")
+    st.button(f"Approve all visible ({len(bulk)})", key="bulk_approve", on_click=_record,
+              args=("approve", bulk), disabled=not bulk)
+    st.button(f"Reject all visible ({len(bulk)})", key="bulk_reject", on_click=_record,
+              args=("reject", bulk), disabled=not bulk)
+st.caption("Bulk actions apply to the ticked proposals on this page; sensitive ones start unticked.")
+
+for memory_type, group in rm.group_by_type(page.rows):
+    st.subheader(f"{memory_type.value.capitalize()} ({len(group)})")
+    for row in group:
+        _card(row)
+
+if page.pages > 1:
+    st.pagination(page.pages, key=page_key, default=1)

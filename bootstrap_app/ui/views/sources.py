@@ -1,0 +1,123 @@
+"""Sources page: say where memseed should look (paths, uploads, existing agent memory).
+
+Every source added here is remembered in the store (``store.remember_source``), so the Scan
+page, ``memseed sources`` and re-seeding all see the same list.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bootstrap_app.errors import MemseedError
+from bootstrap_app.ui.common import get_settings, get_store, is_demo, page_header, show_error
+from bootstrap_app.ui.local import UPLOAD_TYPES, find_harness_folders, safe_describe, save_upload
+
+__all__: list[str] = []
+
+
+@st.cache_data(ttl=30, show_spinner=False)
+def _describe(location: str) -> tuple[list[tuple[str, str]], str | None]:
+    return safe_describe(location)
+
+
+def _add(location: str) -> None:
+    """Validate then remember a source; the message is kept for the next run to show."""
+    location = location.strip()
+    if not location:
+        return
+    found, error = safe_describe(location)
+    if error:
+        st.session_state["sources_msg"] = ("error", error)
+        return
+    get_store().remember_source(location)
+    _describe.clear()
+    kinds = ", ".join(sorted({kind for kind, _ in found}))
+    st.session_state["sources_msg"] = ("success", f"Added `{location}` — detected: {kinds}.")
+
+
+def _forget(location: str) -> None:
+    get_store().forget_source(location)
+    st.session_state["sources_msg"] = ("info", f"Removed `{location}` from the list (nothing was deleted).")
+
+
+def _add_typed() -> None:
+    _add(st.session_state.get("source_path", ""))
+    st.session_state["source_path"] = ""
+
+
+page_header("Sources", "Tell memseed where your footprint lives: mail, calendars, documents, chat "
+            "exports, git repositories, and the memory other agents already keep. Everything is read "
+            "locally; nothing leaves this machine.")
+
+message = st.session_state.pop("sources_msg", None)
+if message:
+    getattr(st, message[0])(message[1])
+
+settings = get_settings()
+store = get_store()
+
+left, right = st.columns(2, gap="large")
+with left:
+    st.subheader("Add a folder or file")
+    st.text_input("Path", key="source_path", placeholder="~/Takeout, ~/mail/archive.mbox, ~/code/my-repo",
+                  help="A .mbox, a folder of .eml or a maildir, an .ics, a Google Takeout folder or .zip, a "
+                       "git repository, a Slack export, a harness memory folder, or any folder of documents.")
+    st.button("Add source", key="add_source", on_click=_add_typed, type="primary")
+with right:
+    st.subheader("Or upload an export")
+    upload = st.file_uploader("Mailbox (.mbox), calendar (.ics), Takeout or Slack export (.zip)",
+                              type=list(UPLOAD_TYPES), key="source_upload")
+    if upload is not None and st.session_state.get("_last_upload") != upload.file_id:
+        try:
+            saved = save_upload(settings, upload.name, upload.getvalue())
+        except MemseedError as exc:
+            show_error(exc)
+        else:
+            st.session_state["_last_upload"] = upload.file_id
+            _add(str(saved))
+            st.rerun()
+    st.caption(f"Uploads are kept in `{settings.home / 'uploads'}`, readable only by you.")
+
+st.divider()
+st.subheader("Your sources")
+remembered = store.sources()
+if not remembered:
+    st.info("No sources yet — add a path or upload an export above.", icon=":material/info:")
+for index, entry in enumerate(remembered):
+    location = entry["location"]
+    found, error = _describe(location)
+    with st.container(border=True):
+        col_text, col_button = st.columns([6, 1], vertical_alignment="center")
+        with col_text:
+            st.markdown(f"**`{location}`**")
+            if error:
+                st.error(error.split("\n  hint:")[0], icon=":material/error:")
+            else:
+                kinds = sorted({kind for kind, _ in found})
+                st.caption(f"Detected: {', '.join(kinds)} · {len(found)} part(s)"
+                           + (f" · last scanned {entry['last_scanned']}" if entry.get("last_scanned") else
+                              " · not scanned yet"))
+        with col_button:
+            st.button("Remove", key=f"forget_{index}", on_click=_forget, args=(location,))
+
+st.divider()
+st.subheader("Memory your agents already keep")
+st.caption("Claude Code, Codex, Hermes and Gemini CLI memory found on this machine. Adding it lets memseed "
+           "carry memory from one agent to another and avoid proposing what is already there.")
+known = {entry["location"] for entry in remembered}
+folders = find_harness_folders()
+if not folders:
+    st.info("No existing agent memory found on this machine.", icon=":material/info:")
+for index, folder in enumerate(folders):
+    col_text, col_button = st.columns([6, 1], vertical_alignment="center")
+    col_text.markdown(f"**{folder.harness}** — `{folder.path}` ({folder.entries} file(s))")
+    if folder.location in known:
+        col_button.caption("added")
+    else:
+        col_button.button("Add", key=f"add_harness_{index}", on_click=_add, args=(folder.location,))
+
+st.divider()
+st.caption("Google and Microsoft accounts (Gmail, Calendar, Drive, Outlook, OneDrive) arrive in a later "
+           "version; until then, export them (Google Takeout, an .mbox or .ics) and add the export here."
+           + (" In demo mode the bundled persona's footprint is already added." if is_demo() else ""))
+st.page_link("views/scan.py", label="Next: scan these sources", icon=":material/arrow_forward:")

@@ -1,0 +1,151 @@
+"""Write page: preview the exact files for each target, write the approved entries, undo.
+
+The preview is the writer's own plan (``writing.plan_write``): the bytes shown in the diff
+are the bytes that are written, and the writer refuses if a file changed in between. Every
+write is journaled in the store, so any write in the history can be undone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from bootstrap_app import review_model as rm
+from bootstrap_app.ui.common import TARGETS, default_project, get_store, page_header, show_error
+
+__all__: list[str] = []
+
+page_header("Write", "Choose where the approved memories go. Preview shows the exact files and changes; "
+            "nothing is written until you press Write, and every write can be undone.")
+
+store = get_store()
+
+
+def _preview(targets: list[str], project: str, markdown_dir: str) -> None:
+    plans = rm.plan_targets(store, [t for t in targets if t != "markdown"], project or None)
+    if "markdown" in targets:
+        extra = {"root": markdown_dir} if markdown_dir else {}
+        plans += rm.plan_targets(store, ["markdown"], project or None, **extra)
+    st.session_state["write_plans"] = plans
+    st.session_state.pop("write_done", None)
+
+
+def _apply() -> None:
+    from bootstrap_app.writing import apply_write
+
+    done: list[tuple[str, Any]] = []
+    for tp in st.session_state.get("write_plans", []):
+        if tp.plan is None or tp.plan.empty:
+            continue
+        try:
+            done.append((tp.target, apply_write(store, tp.plan)))
+        except Exception as exc:
+            st.session_state["write_error"] = exc
+            break
+    st.session_state["write_done"] = done
+    st.session_state.pop("write_plans", None)
+
+
+def _undo(write_id: int) -> None:
+    from bootstrap_app.writing import undo_write
+
+    try:
+        restored = undo_write(store, write_id)
+    except Exception as exc:
+        st.session_state["write_error"] = exc
+        return
+    st.session_state["write_msg"] = (f"Undid write {write_id}: {len(restored)} file(s) put back as they were."
+                                     if restored is not None else f"Undid write {write_id}.")
+    st.session_state.pop("write_done", None)
+
+
+for key in ("write_error",):
+    if (err := st.session_state.pop(key, None)) is not None:
+        show_error(err)
+if (msg := st.session_state.pop("write_msg", None)) is not None:
+    st.success(msg, icon=":material/undo:")
+
+approved = store.proposals(status="approved")
+st.metric("Approved proposals", len(approved))
+if not approved:
+    st.info("No approved proposals yet — approve some on the Review page first.", icon=":material/info:")
+    st.page_link("views/review.py", label="Go to Review", icon=":material/arrow_back:")
+
+col_t, col_p = st.columns(2)
+with col_t:
+    targets = st.multiselect("Targets", list(TARGETS), default=["claude-code"], key="write_targets",
+                             format_func=TARGETS.__getitem__)
+with col_p:
+    project = st.text_input("Project folder", value=default_project(), key="write_project",
+                            help="The git repository these memories are about (Claude Code keeps memory "
+                                 "per project). Leave blank for your home folder's memory.")
+markdown_dir = ""
+if "markdown" in targets:
+    markdown_dir = st.text_input("Markdown folder", key="write_markdown",
+                                 placeholder="a folder for the plain memory/ files")
+if "hermes" in targets:
+    rows = rm.load_rows(store)
+    for line in rm.budget(rows, "hermes", existing=rm.hermes_existing_chars(),
+                          written=set(store.written("hermes"))):
+        st.progress(min(line.ratio, 1.0), text=f"Hermes {line.file}: {line.used:,} / {line.limit:,} characters")
+
+st.button("Preview", key="write_preview", type="primary", disabled=not (approved and targets),
+          on_click=_preview, args=(targets, project, markdown_dir))
+
+plans: list[rm.TargetPlan] = st.session_state.get("write_plans", [])
+for tp in plans:
+    st.subheader(TARGETS.get(tp.target, tp.target))
+    if tp.error is not None:
+        show_error(tp.error)
+        if tp.capacity:
+            rows = rm.load_rows(store)
+            for line in rm.budget(rows, tp.target, existing=rm.hermes_existing_chars(),
+                                  written=set(store.written(tp.target))):
+                if not line.fits:
+                    fit, over = line.fitting()
+                    st.warning(f"{line.file}: {line.used:,} of {line.limit:,} characters. These fit, in order: "
+                               f"{', '.join(fit) or 'none'}. These do not: {', '.join(over)}.")
+            st.info("Choose what goes: on Review, reject or shorten (Edit) entries until the meter is under "
+                    "the cap, then preview again. memseed never drops an approved entry silently.")
+        continue
+    plan = tp.plan
+    st.caption(f"Memory folder: `{plan.root}`")
+    for note in plan.notes:
+        st.caption(note)
+    if plan.empty:
+        st.success("Nothing to change — every approved entry is already there.", icon=":material/check:")
+        continue
+    st.dataframe([{"file": str(c.path), "change": "new" if c.before is None else "changed",
+                   "bytes": len(c.after)} for c in plan.files], hide_index=True, width="stretch")
+    with st.expander("Diff", expanded=len(plan.files) <= 6):
+        st.code(plan.diff(), language="diff")
+
+writable = [tp for tp in plans if tp.plan is not None and not tp.plan.empty]
+if writable:
+    total = sum(len(tp.plan.files) for tp in writable)
+    st.button(f"Write {total} file(s)", key="write_apply", type="primary", on_click=_apply)
+
+done: list[tuple[str, Any]] = st.session_state.get("write_done", [])
+for target, outcome in done:
+    st.success(f"Wrote {len(outcome.paths)} file(s) to {TARGETS.get(target, target)} — write id "
+               f"{outcome.write_id}.", icon=":material/check_circle:")
+    st.code("\n".join(outcome.paths) or "(nothing)", language=None)
+    if outcome.write_id is not None:
+        st.button(f"Undo write {outcome.write_id}", key=f"undo_now_{outcome.write_id}", on_click=_undo,
+                  args=(outcome.write_id,))
+
+st.divider()
+st.subheader("History")
+records = store.writes()
+if not records:
+    st.caption("No writes yet.")
+else:
+    st.dataframe([{"write": r.id, "target": r.target, "at": r.at, "status": r.status, "files": len(r.files)}
+                  for r in records], hide_index=True, width="stretch")
+    undoable = [r.id for r in records if r.status == "applied"]
+    if undoable:
+        cols = st.columns([2, 1], vertical_alignment="bottom")
+        choice = cols[0].selectbox("Undo a write", undoable, key="undo_pick",
+                                   format_func=lambda i: f"write {i}")
+        cols[1].button("Undo", key="undo_history", on_click=_undo, args=(choice,))
