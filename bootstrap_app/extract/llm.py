@@ -221,9 +221,14 @@ def llm_extract(sample: Sequence[Item], signals: dict[str, Any], *, settings: An
     """Digest -> request -> strict validation -> grounded Proposals, with the reasons for every drop."""
     digest = build_digest(sample, signals, max_chars=int(settings.get("llm_max_chars", 24_000)))
     model = str(settings.get("llm_model") or "gpt-4o-mini")
+    own = client is None
     if client is None:
         client = make_client(settings)
-    reply, mode = _complete(client, digest, model)
+    try:
+        reply, mode = _complete(client, digest, model)
+    finally:
+        if own:
+            client.close()
     facts, dropped = validate_reply(reply)
     proposals, more = proposals_from_reply(facts, digest)
     for name, reason in (*dropped, *more):
