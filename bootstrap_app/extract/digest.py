@@ -48,6 +48,7 @@ from . import prompts
 __all__ = ["Digest", "build_digest", "clean_text", "llm_request", "preview_llm_request", "strip_quoted"]
 
 _INVISIBLE_EXTRA = re.compile("[\u180e\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+_HIDDEN_CATEGORIES = frozenset(("Cf", "Cc", "Co", "Cs", "Cn"))
 _BLANKS = re.compile(r"\n{3,}")
 _FORGED_ID = re.compile(r"\[(E\d+)\]")
 _QUOTE_CUTS = [
@@ -64,12 +65,22 @@ _OWNER_KINDS = ("repo", "document", "message", "chatmessage", "event", "memoryen
 
 
 def clean_text(text: str) -> str:
-    """NFKC, drop invisible/format characters and stray controls, redact secrets, tidy blank lines."""
-    text = unicodedata.normalize("NFKC", text or "").replace("\r\n", "\n").replace("\r", "\n")
-    text = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in ("Cf", "Cc", "Co", "Cs"))
-    text = _INVISIBLE_EXTRA.sub("", text)
+    """NFKC, drop invisible/format/unassigned characters and stray controls, redact secrets, tidy blank lines.
+
+    Invisible characters are removed both before and after NFKC, because folding can turn one
+    form into another; the set matches ``bootstrap_app.safety.text`` (Hermes list, tags, Cf, Co, Cn).
+    """
+    text = _strip_invisible((text or "").replace("\r\n", "\n").replace("\r", "\n"))
+    text = _strip_invisible(unicodedata.normalize("NFKC", text))  # judged before and after folding
     text = redact_secrets(text)
     return _BLANKS.sub("\n\n", text).strip()
+
+
+def _strip_invisible(text: str) -> str:
+    if text.isascii():
+        return "".join(ch for ch in text if ch in "\n\t" or 32 <= ord(ch) != 127)
+    text = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in _HIDDEN_CATEGORIES)
+    return _INVISIBLE_EXTRA.sub("", text)
 
 
 def _neutralise(text: str) -> str:

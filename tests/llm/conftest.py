@@ -159,6 +159,7 @@ def _handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("Content-Length", "0"))
             body = self.rfile.read(length)
             fake.requests.append(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            headers: dict[str, str]
             if self.path != "/v1/chat/completions":
                 status, headers, data = 404, {}, b'{"error": {"message": "not found", "type": "invalid_request_error"}}'
             elif self.headers.get("Authorization") != f"Bearer {API_KEY}":
