@@ -1,0 +1,215 @@
+"""Claude Code auto memory: ``<config home>/projects/<key>/memory/`` (harness-formats.md §3).
+
+Why the project folder is *found* before it is computed: the key Claude Code uses is the
+project's git root with every character outside ``[A-Za-z0-9]`` turned into ``-``, but keys
+longer than 200 characters carry an unreproducible hash suffix and Windows drive letters vary
+in case. So an existing folder is matched exactly, then case-insensitively, then by the
+200-character prefix, then by the ``cwd`` recorded in the folder's session ``*.jsonl`` files;
+only when nothing matches is a new key computed.
+
+User-type facts are global: they go to the home directory's project folder, or (option
+``user_facts="claude-md"``) into a marked block in ``<config home>/CLAUDE.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bootstrap_app.fsutil import read_bytes, refuse_symlinks
+from bootstrap_app.types import MemoryEntry, MemoryType, Proposal
+
+from .base import FileChange, Harness, Plan, WriteOptions, select_entries
+from .common import derived_date, flatten, guard_imports, merge_block, one_line, scan_entry
+from .topicdir import IndexStyle, plan_folder, read_folder
+
+__all__ = ["ClaudeCodeHarness", "config_home", "find_project_dir", "git_root", "project_key"]
+
+MAX_INDEX_LINES = 200
+MAX_INDEX_BYTES = 25_000
+MAX_LINE_CHARS = 150
+
+
+def config_home() -> Path:
+    return Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude").expanduser()
+
+
+def git_root(path: Path) -> Path:
+    """The nearest folder at or above ``path`` holding ``.git`` (file or folder), else ``path``."""
+    start = Path(os.path.abspath(path.expanduser()))
+    for candidate in (start, *start.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return start
+
+
+def project_key(path: Path) -> str:
+    """``sanitizePath``: NFC, then every UTF-16 code unit outside ``[A-Za-z0-9]`` becomes ``-``."""
+    text = unicodedata.normalize("NFC", str(path))
+    out = []
+    for ch in text:
+        if ch.isascii() and ch.isalnum():
+            out.append(ch)
+        else:
+            out.append("--" if ord(ch) > 0xFFFF else "-")
+    return "".join(out)
+
+
+def _session_cwd(folder: Path) -> str | None:
+    """The ``cwd`` recorded in the newest session transcript of a project folder."""
+    try:
+        sessions = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return None
+    for session in sessions[:3]:
+        try:
+            with session.open(encoding="utf-8", errors="replace") as handle:
+                for _, line in zip(range(50), handle, strict=False):
+                    try:
+                        record = json.loads(line)
+                    except ValueError:
+                        continue
+                    if isinstance(record, dict) and isinstance(record.get("cwd"), str):
+                        return str(record["cwd"])
+        except OSError:
+            continue
+    return None
+
+
+def find_project_dir(projects: Path, project: Path) -> Path:
+    """The existing ``projects/<key>`` folder for ``project``, or the computed one."""
+    root = git_root(project)
+    key = project_key(root)
+    exact = projects / key
+    if exact.is_dir() or not projects.is_dir():
+        return exact
+    folders = [p for p in projects.iterdir() if p.is_dir() and not p.is_symlink()]
+    for folder in folders:
+        if folder.name.lower() == key.lower():
+            return folder
+    if len(key) > 200:
+        for folder in folders:
+            if folder.name.startswith(key[:200] + "-"):
+                return folder
+    for folder in folders:
+        cwd = _session_cwd(folder)
+        if cwd and (os.path.normcase(cwd) == os.path.normcase(str(root))
+                    or os.path.normcase(str(git_root(Path(cwd)))) == os.path.normcase(str(root))):
+            return folder
+    return exact
+
+
+def _metadata(p: Proposal) -> dict[str, Any]:
+    return {"type": str(p.type), "derived": derived_date(p), "source": "memseed", "memseed_id": p.id}
+
+
+def _title(p: Proposal) -> str:
+    return p.name.replace("-", " ").capitalize()
+
+
+def _index_line(p: Proposal, filename: str) -> str:
+    head = f"- [{_title(p)}]({filename}) — "
+    hook = flatten(p.description) or _title(p)
+    room = MAX_LINE_CHARS - len(head)
+    if len(hook) > room:
+        hook = hook[: max(room - 1, 10)].rstrip() + "…"
+    return head + hook
+
+
+STYLE = IndexStyle(metadata=_metadata, index_line=_index_line, max_lines=MAX_INDEX_LINES,
+                   max_bytes=MAX_INDEX_BYTES, harness="claude-code")
+
+
+class ClaudeCodeHarness(Harness):
+    name = "claude-code"
+
+    def home(self, options: WriteOptions | None = None) -> Path:
+        return (options.root if options and options.root else config_home()).expanduser()
+
+    def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
+        projects = self.home(options) / "projects"
+        return find_project_dir(projects, project if project is not None else Path.home()) / "memory"
+
+    def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
+        options = options or WriteOptions()
+        home = self.home(options)
+        refuse_symlinks(home)
+        chosen = select_entries(entries, options)
+        plan = Plan(target=self.name, root=home, anchor=home)
+        groups: dict[Path, list[Proposal]] = {}
+        claude_md: list[Proposal] = []
+        home_folder = self.memory_root(None, options)
+        for p in chosen:
+            if p.type is MemoryType.USER:
+                if options.user_facts == "claude-md":
+                    claude_md.append(p)
+                else:
+                    groups.setdefault(home_folder, []).append(p)
+                continue
+            project = options.project
+            if project is None and p.scope not in ("", "global") and Path(p.scope).is_absolute():
+                project = Path(p.scope)
+            folder = self.memory_root(project, options) if project is not None else home_folder
+            groups.setdefault(folder, []).append(p)
+        for folder, group in groups.items():
+            refuse_symlinks(folder, home)
+            folder_plan = plan_folder(folder, group, options, STYLE)
+            plan.files.extend(folder_plan.files)
+            plan.written.extend(folder_plan.written)
+            plan.notes.extend(folder_plan.notes)
+            plan.budget.append({"file": str(folder / "MEMORY.md"), "lines": folder_plan.index_lines,
+                                "max_lines": MAX_INDEX_LINES, "bytes": folder_plan.index_bytes,
+                                "max_bytes": MAX_INDEX_BYTES})
+            plan.notes.append(f"{len(group)} entr{'y' if len(group) == 1 else 'ies'} -> {folder}")
+        if claude_md:
+            self._plan_claude_md(plan, home, claude_md, options)
+        new = {fp for fp, _ in plan.written} - set(options.written)
+        plan.entries = [p for p in chosen if p.fingerprint in new]
+        return plan
+
+    def _plan_claude_md(self, plan: Plan, home: Path, entries: list[Proposal], options: WriteOptions) -> None:
+        path = home / "CLAUDE.md"
+        refuse_symlinks(path, home)
+        before = read_bytes(path)
+        text = (before or b"").decode("utf-8")
+        sections = []
+        for p in entries:
+            body = guard_imports(one_line(p, label=False))
+            scan_entry(body, f"entry {p.id} ({p.name})")
+            plan.written.append((p.fingerprint, f"{path}#{p.name}"))
+            if p.fingerprint not in options.written:
+                sections.append((p.name, f"### {p.name}\n{body}"))
+        after = merge_block(text, "About me (approved in memseed)", sections).encode("utf-8")
+        if after != (before or b""):
+            plan.files.append(FileChange(path, before, after))
+        plan.notes.append(f"{len(entries)} user fact(s) -> marked block in {path} (option user_facts=claude-md)")
+
+    def read(self, root: Path | None = None) -> list[MemoryEntry]:
+        return self.read_with_skips(root)[0]
+
+    def read_with_skips(self, root: Path | None = None) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
+        """``root``: the config home (every project), a ``projects/<key>`` folder or a memory folder."""
+        root = root or config_home()
+        if (root / "projects").is_dir():
+            folders = sorted(p / "memory" for p in (root / "projects").iterdir() if (p / "memory").is_dir())
+        elif (root / "memory").is_dir():
+            folders = [root / "memory"]
+        else:
+            folders = [root]
+        entries: list[MemoryEntry] = []
+        skipped: list[tuple[str, str]] = []
+        home_key = project_key(git_root(Path.home()))
+        for folder in folders:
+            if folder.is_symlink():
+                skipped.append((str(folder), "symbolic link; not followed"))
+                continue
+            cwd = _session_cwd(folder.parent)
+            scope = "global" if folder.parent.name == home_key else (cwd or "global")
+            found, skips = read_folder(folder, self.name, scope)
+            entries.extend(found)
+            skipped.extend(skips)
+        return entries, skipped

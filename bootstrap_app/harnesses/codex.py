@@ -1,0 +1,177 @@
+"""OpenAI Codex CLI: ad-hoc notes when memories are on, else a block in AGENTS.md (formats §1).
+
+Why two modes: with ``[features] memories = true`` Codex consolidates create-new notes from
+``memories/extensions/ad_hoc/notes/`` into its own ``MEMORY.md`` / ``memory_summary.md`` — the
+native, safe way in (memseed never touches ``raw_memories.md``, ``rollout_summaries/`` or
+``.git/``, which Codex regenerates). With the feature off (the default) nothing under
+``memories/`` is ever read, so the entries go into a marked block in the global
+``$CODEX_HOME/AGENTS.md``, within a 32 KiB budget. ``Plan.notes`` says which mode and why.
+
+Notes are recognised on re-runs by the ``memseed-id`` line they carry, so a second write
+creates nothing new.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bootstrap_app.errors import CapacityExceeded, UnsafePath, WriteError
+from bootstrap_app.fsutil import check_name, contained, read_bytes, refuse_symlinks
+from bootstrap_app.types import MemoryEntry, Proposal, slugify
+
+from .base import FileChange, Harness, Plan, WriteOptions, select_entries
+from .common import LABELS, derived_date, flatten, guard_imports, merge_block, scan_entry
+
+__all__ = ["AGENTS_BUDGET", "CodexHarness", "codex_home", "memories_enabled"]
+
+AGENTS_BUDGET = 32 * 1024
+NOTES = Path("memories/extensions/ad_hoc/notes")
+_ID_LINE = re.compile(r"^memseed-id: ([0-9a-f]{8,})\s*$", re.MULTILINE)
+_NOTE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[a-z0-9-]{1,80}\.md$")
+
+
+def codex_home() -> Path:
+    return Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex").expanduser()
+
+
+def memories_enabled(home: Path) -> tuple[bool, str]:
+    """Whether ``[features] memories = true`` is set in ``config.toml``, and why we think so."""
+    path = home / "config.toml"
+    raw = read_bytes(path)
+    if raw is None:
+        return False, f"{path} does not exist, so the memories feature is off (its default)"
+    try:
+        config = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise WriteError(f"{path} is not valid TOML ({exc}); cannot tell whether memories are on",
+                         hint="fix config.toml, then run the write again") from exc
+    features = config.get("features")
+    if isinstance(features, dict) and features.get("memories") is True:
+        return True, f"[features] memories = true in {path}"
+    return False, f"{path} does not set [features] memories = true (the feature is off by default)"
+
+
+def _note_body(p: Proposal) -> str:
+    label = LABELS[p.type]
+    body = p.body.replace("\r\n", "\n").strip()
+    lines = [f"# Add to memory: {flatten(p.description) or p.name}", "",
+             f"Please add this {label.lower()} memory ({p.type} type) about the user.", ""]
+    if body:
+        lines += [body, ""]
+    lines += [f"Derived {derived_date(p)} by memseed from the user's own data and approved by the user.",
+              f"memseed-id: {p.id}", ""]
+    return "\n".join(lines)
+
+
+def _section(p: Proposal) -> str:
+    body = guard_imports(flatten(p.body))
+    desc = guard_imports(flatten(p.description))
+    text = f"### {p.name} ({p.type})\n{desc}"
+    if body and body.lower() != desc.lower():
+        text += f"\n\n{body}"
+    return text + f"\n\n_memseed, {derived_date(p)}_"
+
+
+class CodexHarness(Harness):
+    name = "codex"
+
+    def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
+        return (options.root if options and options.root else codex_home()).expanduser()
+
+    def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
+        options = options or WriteOptions()
+        home = self.memory_root(None, options)
+        refuse_symlinks(home)
+        chosen = select_entries(entries, options)
+        plan = Plan(target=self.name, root=home, anchor=home)
+        enabled, why = memories_enabled(home)
+        if enabled:
+            plan.notes.append(f"mode: ad-hoc notes in {home / NOTES} because {why}")
+            self._plan_notes(plan, home, chosen, options)
+        else:
+            plan.notes.append(f"mode: marked block in {home / 'AGENTS.md'} because {why}")
+            self._plan_agents(plan, home, chosen, options)
+        new = {fp for fp, _ in plan.written} - set(options.written)
+        plan.entries = [p for p in chosen if p.fingerprint in new]
+        return plan
+
+    def _existing_notes(self, folder: Path) -> dict[str, Path]:
+        found: dict[str, Path] = {}
+        if not folder.is_dir():
+            return found
+        for path in sorted(folder.glob("*.md")):
+            if path.is_symlink():
+                continue
+            match = _ID_LINE.search((read_bytes(path) or b"").decode("utf-8", "replace"))
+            if match:
+                found.setdefault(match.group(1), path)
+        return found
+
+    def _plan_notes(self, plan: Plan, home: Path, entries: list[Proposal], options: WriteOptions) -> None:
+        folder = home / NOTES
+        refuse_symlinks(folder, home)
+        existing = self._existing_notes(folder)
+        stamp = (options.now or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H-%M-%S")
+        used: set[str] = set()
+        for p in entries:
+            body = _note_body(p)
+            scan_entry(body, f"entry {p.id} ({p.name})")
+            if p.id in existing:
+                plan.written.append((p.fingerprint, str(existing[p.id])))
+                continue
+            if p.fingerprint in options.written:
+                plan.notes.append(f"{p.name}: memseed wrote a note before and it is gone now; not re-added")
+                continue
+            slug = check_name(slugify(p.name, max_len=80))
+            name = f"{stamp}-{slug}.md"
+            n = 2
+            while name in used or os.path.lexists(folder / name):
+                suffix = f"-{n}"
+                name = f"{stamp}-{slug[:80 - len(suffix)].rstrip('-')}{suffix}.md"
+                n += 1
+            if not _NOTE_NAME.match(name) or len(name.encode()) > 128:
+                raise UnsafePath(f"note name {name!r} breaks Codex's ad-hoc note rules")
+            used.add(name)
+            path = folder / name
+            contained(home, path)
+            plan.files.append(FileChange(path, None, body.encode("utf-8")))
+            plan.written.append((p.fingerprint, str(path)))
+
+    def _plan_agents(self, plan: Plan, home: Path, entries: list[Proposal], options: WriteOptions) -> None:
+        path = home / "AGENTS.md"
+        refuse_symlinks(path, home)
+        before = read_bytes(path)
+        text = (before or b"").decode("utf-8")
+        sections = []
+        for p in entries:
+            section = _section(p)
+            scan_entry(section, f"entry {p.id} ({p.name})")
+            plan.written.append((p.fingerprint, f"{path}#{p.name}"))
+            if p.fingerprint not in options.written:
+                sections.append((p.name, section))
+        after = merge_block(text, "Memory about the user (approved in memseed)", sections).encode("utf-8")
+        plan.budget.append({"file": str(path), "bytes": len(after), "max_bytes": AGENTS_BUDGET})
+        if after == (before or b""):
+            return
+        if len(after) > AGENTS_BUDGET:
+            raise CapacityExceeded(
+                f"{path} would be {len(after):,} bytes, over the {AGENTS_BUDGET:,}-byte budget Codex reads "
+                f"({len(after) - AGENTS_BUDGET:,} bytes too many)", limit=AGENTS_BUDGET, needed=len(after),
+                hint="write fewer entries (memseed write --only ID... / --exclude ID...), or turn on "
+                     "Codex memories ([features] memories = true) so entries become notes")
+        plan.files.append(FileChange(path, before, after))
+
+    # -- reading ------------------------------------------------------------------------
+    def read(self, root: Path | None = None) -> list[MemoryEntry]:
+        return self.read_with_skips(root)[0]
+
+    def read_with_skips(self, root: Path | None = None) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
+        from .codex_read import read_codex_home
+
+        return read_codex_home(root or codex_home())
+

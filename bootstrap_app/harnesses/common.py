@@ -1,0 +1,174 @@
+"""Text helpers shared by the writers: rendering, type labels, scanning, marked blocks.
+
+Why here and not in each writer: the one-line harnesses (Hermes, Gemini, Codex's AGENTS.md
+block) must render an entry the same way so that the readers can recover the memory type
+from a short label ("Preference: ..."), and every writer must run the same writer-side
+injection scan before emitting anything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from bootstrap_app.errors import BlockedContent
+from bootstrap_app.types import MemoryType, Proposal
+
+__all__ = [
+    "BEGIN",
+    "END",
+    "LABELS",
+    "derived_date",
+    "flatten",
+    "guard_imports",
+    "infer_type",
+    "merge_block",
+    "one_line",
+    "scan_entry",
+    "split_label",
+    "strip_stamp",
+]
+
+BEGIN = "<!-- memseed:begin -->"
+END = "<!-- memseed:end -->"
+
+LABELS: dict[MemoryType, str] = {
+    MemoryType.USER: "User",
+    MemoryType.FEEDBACK: "Preference",
+    MemoryType.PROJECT: "Project",
+    MemoryType.REFERENCE: "Reference",
+}
+_LABEL_TO_TYPE = {v.lower(): k for k, v in LABELS.items()} | {
+    "feedback": MemoryType.FEEDBACK, "about": MemoryType.USER}
+
+
+def derived_date(p: Proposal) -> str:
+    when = p.derived_at or datetime.now(UTC)
+    return when.astimezone(UTC).strftime("%Y-%m-%d")
+
+
+_MD_NOISE = re.compile(r"\*\*|__|^#+\s*|^\s*(?:[-*+]|\d+[.)])\s+", re.MULTILINE)
+
+
+def flatten(text: str) -> str:
+    """One compact line: markdown emphasis, headings and list markers dropped, space-joined."""
+    text = _MD_NOISE.sub("", text.replace("\r\n", "\n"))
+    return " ".join(text.split())
+
+
+def one_line(p: Proposal, *, label: bool = True, stamp: bool = True) -> str:
+    """A compact paragraph for one-line stores: ``Label: description — body (memseed YYYY-MM-DD)``."""
+    desc = flatten(p.description).rstrip(".")
+    body = flatten(p.body)
+    if not body or body.lower().startswith(desc.lower()):
+        text = body or desc
+    elif desc:
+        text = f"{desc} — {body}"
+    else:
+        text = body
+    if label:
+        text = f"{LABELS[p.type]}: {text}"
+    if stamp:
+        text = f"{text} (memseed {derived_date(p)})"
+    return text
+
+
+_STAMP = re.compile(r"\s*\(memseed \d{4}-\d{2}-\d{2}\)$")
+
+
+def strip_stamp(text: str) -> str:
+    """Drop the ``(memseed YYYY-MM-DD)`` stamp :func:`one_line` adds."""
+    return _STAMP.sub("", text)
+
+
+def split_label(text: str) -> tuple[MemoryType | None, str]:
+    """Recover ``(type, rest)`` from a ``Label: rest`` line written by :func:`one_line`."""
+    head, sep, rest = text.partition(":")
+    if sep and head.strip().lower() in _LABEL_TO_TYPE and len(head) < 20:
+        return _LABEL_TO_TYPE[head.strip().lower()], rest.strip()
+    return None, text
+
+
+_FEEDBACK_WORDS = re.compile(
+    r"\b(prefer|prefers|preference|always|never|don't|do not|avoid|wants?|likes?|dislikes?|hates?|"
+    r"should|must|instead of|rather than)\b|偏好|不要|默认|항상|하지 말", re.IGNORECASE)
+_REFERENCE_WORDS = re.compile(r"https?://|\bdocs?\b|\bdashboard\b|\bwiki\b|\brunbook\b|\bsee `", re.IGNORECASE)
+_USER_WORDS = re.compile(r"^(about \w+|user|i am|i'm)\b|\b(timezone|my name|works as|role is)\b", re.IGNORECASE)
+
+
+def infer_type(text: str, hint: str = "") -> MemoryType:
+    """Best-effort type of an untyped memory: filename prefix first, then wording."""
+    prefix = hint.lower().split("_", 1)[0].split("-", 1)[0]
+    if prefix in {t.value for t in MemoryType}:
+        return MemoryType(prefix)
+    labelled, _ = split_label(text)
+    if labelled is not None:
+        return labelled
+    if _USER_WORDS.search(text):
+        return MemoryType.USER
+    if _REFERENCE_WORDS.search(text):
+        return MemoryType.REFERENCE
+    if _FEEDBACK_WORDS.search(text):
+        return MemoryType.FEEDBACK
+    return MemoryType.PROJECT
+
+
+def scan_entry(text: str, where: str) -> None:
+    """Writer-side injection scan (``safety.injection.check_entry``) with the entry named."""
+    try:
+        from bootstrap_app.safety.injection import check_entry
+    except ImportError:  # the safety module is not installed yet: keep a minimal guard
+        check_entry = _minimal_check
+    try:
+        check_entry(text)
+    except BlockedContent as exc:
+        raise BlockedContent(f"{where}: {exc.args[0] if exc.args else exc}", reasons=exc.reasons,
+                             hint=exc.hint or "edit the entry (memseed review) or reject it") from exc
+
+
+_INVISIBLE = {"\u200b", "\u200c", "\u200d", "\u2060", "\u2062", "\u2063", "\u2064", "\ufeff",
+              *(chr(c) for c in range(0x202A, 0x202F)), *(chr(c) for c in range(0x2066, 0x206A))}
+
+
+def _minimal_check(text: str) -> None:
+    bad = sorted({f"U+{ord(c):04X}" for c in text if c in _INVISIBLE})
+    if bad:
+        raise BlockedContent(f"entry contains invisible unicode {', '.join(bad)}", reasons=tuple(bad))
+
+
+_IMPORT = re.compile(r"(?<![\w`])@(?=[~./\w])(\S+)")
+
+
+def guard_imports(text: str) -> str:
+    """Neutralise CLAUDE.md ``@path`` imports and HTML comments inside text we put in a block."""
+    text = text.replace("<!--", "&lt;!--").replace("-->", "--&gt;")
+    return _IMPORT.sub(lambda m: f"`@{m.group(1)}`" if "@" not in m.group(1) else m.group(0), text)
+
+
+_SECTION = re.compile(r"^### (\S+)", re.MULTILINE)
+
+
+def merge_block(text: str, title: str, sections: Sequence[tuple[str, str]]) -> str:
+    """Insert or extend the memseed marked block in ``text``; text outside it is untouched.
+
+    The block holds ``### <key> ...`` sections. Sections already in the block stay exactly as
+    they are (the person may have edited them); sections whose key is missing are appended.
+    """
+    start = text.find(BEGIN)
+    end = text.find(END, start + len(BEGIN)) if start >= 0 else -1
+    if start >= 0 and end >= 0:
+        inner = text[start + len(BEGIN):end]
+        present = set(_SECTION.findall(inner))
+        extra = [body for key, body in sections if key not in present]
+        if not extra:
+            return text
+        new_inner = inner.rstrip("\n") + "\n\n" + "\n\n".join(s.rstrip("\n") for s in extra) + "\n"
+        return text[:start + len(BEGIN)] + new_inner + text[end:]
+    if not sections:
+        return text
+    block = (f"{BEGIN}\n## {title}\n\n" + "\n\n".join(s.rstrip("\n") for _, s in sections) + f"\n{END}\n")
+    if not text:
+        return block
+    sep = "" if text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
+    return text + sep + block

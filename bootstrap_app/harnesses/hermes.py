@@ -1,0 +1,201 @@
+"""Hermes agent: ``memories/USER.md`` and ``memories/MEMORY.md`` (harness-formats.md §2).
+
+Why so strict: Hermes loads these two files whole into every system prompt and enforces tiny
+character budgets (USER.md 1,375, MEMORY.md 2,200, counted over ``"\\n§\\n".join(entries)``).
+Its parser splits on the exact 3-character delimiter, strips, drops empties and de-duplicates;
+its drift guard refuses later edits when the file does not round-trip; its loader replaces any
+entry that matches a threat pattern by ``[BLOCKED: ...]``. So every entry is one compact
+paragraph without blank lines or the delimiter, passes the writer-side scan, and the whole
+file must fit. When approved entries do not fit, :class:`CapacityExceeded` is raised *before*
+anything is written, saying what fits and by how much the rest overflows; the person picks
+with ``--only`` / ``--exclude``. Nothing is ever truncated or silently dropped.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bootstrap_app.errors import BlockedContent, CapacityExceeded, UnsafePath, WriteError
+from bootstrap_app.fsutil import read_bytes, refuse_symlinks
+from bootstrap_app.types import MemoryEntry, MemoryType, Proposal, slugify
+
+from .base import FileChange, Harness, Plan, WriteOptions, select_entries
+from .common import infer_type, one_line, scan_entry, split_label, strip_stamp
+
+__all__ = ["DELIMITER", "LIMITS", "HermesHarness", "budget_report", "hermes_home", "parse_entries",
+           "render_entry"]
+
+DELIMITER = "\n§\n"
+LIMITS = {"USER.md": 1375, "MEMORY.md": 2200}
+
+
+def hermes_home() -> Path:
+    return Path(os.environ.get("HERMES_HOME") or Path.home() / ".hermes").expanduser()
+
+
+def parse_entries(text: str) -> list[str]:
+    """Hermes's parser: split on ``\\n§\\n``, strip, drop empties, de-duplicate keeping the first."""
+    if not text.strip():
+        return []
+    return list(dict.fromkeys(e.strip() for e in text.split(DELIMITER) if e.strip()))
+
+
+def render_entry(p: Proposal) -> str:
+    """One compact paragraph; USER.md entries carry no label (the file says what they are)."""
+    text = one_line(p, label=p.type is not MemoryType.USER)
+    if DELIMITER in text or "\n" in text:  # one_line never emits newlines; belt and braces
+        raise BlockedContent(f"entry {p.id} would contain the Hermes delimiter")
+    return text
+
+
+def _file_for(p: Proposal) -> str:
+    return "USER.md" if p.type is MemoryType.USER else "MEMORY.md"
+
+
+def _folder(options: WriteOptions) -> tuple[Path, Path]:
+    home = (options.root or hermes_home()).expanduser()
+    if options.profile:
+        if options.profile != slugify(options.profile):
+            raise UnsafePath(f"profile name {options.profile!r} is not a plain name",
+                             hint="profile names are folder names under profiles/ (a-z, 0-9, '-')")
+        return home, home / "profiles" / options.profile / "memories"
+    return home, home / "memories"
+
+
+def _read_current(path: Path) -> tuple[bytes | None, str]:
+    raw = read_bytes(path)
+    try:
+        return raw, (raw or b"").decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise WriteError(f"{path} is not UTF-8; Hermes could not read it either",
+                         hint="fix the file's encoding, then run again") from exc
+
+
+def budget_report(entries: Sequence[Proposal], options: WriteOptions | None = None) -> list[dict[str, Any]]:
+    """Per file: limit, chars used now, chars after adding ``entries``, each new entry's size.
+
+    Never raises for capacity: the app shows this as a budget meter so the person can choose.
+    """
+    options = options or WriteOptions()
+    _, folder = _folder(options)
+    report = []
+    for filename, limit in LIMITS.items():
+        _, text = _read_current(folder / filename)
+        current = parse_entries(text)
+        new = [(p, render_entry(p)) for p in select_entries(entries, options) if _file_for(p) == filename]
+        new = [(p, r) for p, r in new if r not in current and p.fingerprint not in options.written]
+        used = len(DELIMITER.join(current))
+        after = len(DELIMITER.join(current + [r for _, r in new]))
+        fits, running = [], used
+        for p, r in new:
+            cost = len(r) + (len(DELIMITER) if running else 0)
+            if running + cost <= limit:
+                fits.append(p.id)
+                running += cost
+        report.append({"file": str(folder / filename), "limit": limit, "used": used, "after": after,
+                       "entries": [{"id": p.id, "name": p.name, "chars": len(r)} for p, r in new],
+                       "fits": fits, "overflow": max(0, after - limit)})
+    return report
+
+
+class HermesHarness(Harness):
+    name = "hermes"
+
+    def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
+        return _folder(options or WriteOptions())[1]
+
+    def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
+        options = options or WriteOptions()
+        home, folder = _folder(options)
+        refuse_symlinks(home)
+        refuse_symlinks(folder, home)
+        chosen = select_entries(entries, options)
+        plan = Plan(target=self.name, root=folder, anchor=home)
+        for p in chosen:
+            scan_entry(render_entry(p), f"entry {p.id} ({p.name})")
+        report = {Path(r["file"]).name: r for r in budget_report(chosen, options)}
+        over = [r for r in report.values() if r["overflow"]]
+        if over:
+            raise self._capacity_error(over)
+        for filename, limit in LIMITS.items():
+            path = folder / filename
+            refuse_symlinks(path, home)
+            before, text = _read_current(path)
+            current = parse_entries(text)
+            add: list[str] = []
+            for p in chosen:
+                if _file_for(p) != filename:
+                    continue
+                rendered = render_entry(p)
+                if rendered in current or rendered in add:
+                    plan.written.append((p.fingerprint, f"{path}"))
+                elif p.fingerprint in options.written:
+                    plan.notes.append(f"{p.name}: memseed wrote it to {filename} before and it was removed "
+                                      "since; not re-added")
+                else:
+                    add.append(rendered)
+                    plan.written.append((p.fingerprint, f"{path}"))
+            budget = report[filename]
+            plan.budget.append({"file": str(path), "limit": limit, "used": budget["used"],
+                                "after": len(DELIMITER.join(current + add))})
+            if not add:
+                continue
+            base = text.strip()
+            after = (base + DELIMITER if base else "") + DELIMITER.join(add)
+            if parse_entries(after) != list(dict.fromkeys(current + add)):
+                raise WriteError(f"{path} would not round-trip through Hermes's parser; nothing written",
+                                 hint="open the file and check for stray '§' delimiters")
+            plan.files.append(FileChange(path, before, after.encode("utf-8")))
+            plan.locks.append(path.with_name(filename + ".lock"))
+        plan.notes.append(f"Hermes memory folder {folder}" + (f" (profile {options.profile})"
+                                                               if options.profile else ""))
+        new = {fp for fp, _ in plan.written} - set(options.written)
+        plan.entries = [p for p in chosen if p.fingerprint in new]
+        return plan
+
+    @staticmethod
+    def _capacity_error(over: list[dict[str, Any]]) -> CapacityExceeded:
+        parts = []
+        for r in over:
+            sizes = ", ".join(f"{e['id']} {e['name']} ({e['chars']} chars)" for e in r["entries"])
+            fits = ", ".join(r["fits"]) or "none of them"
+            parts.append(f"{Path(r['file']).name}: {r['used']:,}/{r['limit']:,} chars used; adding {sizes} "
+                         f"makes {r['after']:,}, {r['overflow']:,} chars over the limit. Fits: {fits}")
+        first = over[0]
+        return CapacityExceeded(
+            "approved entries do not fit Hermes's memory budget; nothing was written.\n  " + "\n  ".join(parts),
+            limit=first["limit"], needed=first["after"],
+            hint="choose what goes: memseed write --target hermes --only ID... (or --exclude ID...); "
+                 "or make room by removing old entries in Hermes (memory tool, action=remove)")
+
+    # -- reading ------------------------------------------------------------------------
+    def read(self, root: Path | None = None) -> list[MemoryEntry]:
+        """Entries of a Hermes home, a profile folder, or a ``memories/`` folder."""
+        root = root or hermes_home()
+        folder = root / "memories" if (root / "memories").is_dir() else root
+        out: list[MemoryEntry] = []
+        for filename in LIMITS:
+            path = folder / filename
+            if path.is_symlink() or not path.is_file():
+                continue
+            _, text = _read_current(path)
+            when = datetime.fromtimestamp(path.stat().st_mtime, UTC)
+            for i, entry in enumerate(parse_entries(text)):
+                labelled, rest = split_label(entry)
+                if filename == "USER.md":
+                    mtype = MemoryType.USER
+                else:
+                    mtype = labelled or infer_type(entry)
+                    if labelled is MemoryType.USER and filename == "MEMORY.md":
+                        mtype = MemoryType.USER
+                body = strip_stamp(rest if labelled else entry)
+                out.append(MemoryEntry(
+                    source=f"hermes:{folder}", ref=f"{filename}#{i}", timestamp=when, authored_by_owner=True,
+                    harness="hermes", name=slugify(" ".join(body.split()[:6]), max_len=48),
+                    description=body if len(body) <= 150 else body[:149].rstrip() + "…",
+                    memory_type=mtype, body=body, path=str(path)))
+        return out

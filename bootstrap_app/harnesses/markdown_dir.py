@@ -1,0 +1,61 @@
+"""A plain Markdown memory folder: ``<name>.md`` per fact and a ``MEMORY.md`` index.
+
+Why: a harness-neutral export the person can keep in a repo, read in any editor, or point a
+harness without native memory at (Cline's memory bank, an ``@import`` from CLAUDE.md/AGENTS.md).
+Same file rules as Claude Code (see ``topicdir``), simpler frontmatter (``name``,
+``description``, ``type``), index lines ``- [name](name.md) -- description``, no caps.
+
+The folder is ``options.root`` when given, else ``<project>/memory``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from bootstrap_app.errors import TargetNotFound
+from bootstrap_app.fsutil import refuse_symlinks
+from bootstrap_app.types import MemoryEntry, Proposal
+
+from .base import Harness, Plan, WriteOptions, select_entries
+from .common import flatten
+from .topicdir import IndexStyle, plan_folder, read_folder
+
+__all__ = ["MarkdownDirHarness"]
+
+
+def _index_line(p: Proposal, filename: str) -> str:
+    return f"- [{Path(filename).stem}]({filename}) -- {flatten(p.description) or p.name}"
+
+
+STYLE = IndexStyle(metadata=lambda p: None, index_line=_index_line, harness="markdown")
+
+
+class MarkdownDirHarness(Harness):
+    name = "markdown"
+
+    def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
+        if options and options.root:
+            return options.root.expanduser()
+        if project is not None:
+            return project.expanduser() / "memory"
+        raise TargetNotFound("the markdown target needs a folder",
+                             hint="memseed write --target markdown --project DIR  (writes DIR/memory/)")
+
+    def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
+        options = options or WriteOptions()
+        folder = self.memory_root(options.project, options)
+        refuse_symlinks(folder)
+        chosen = select_entries(entries, options)
+        result = plan_folder(folder, chosen, options, STYLE)
+        plan = Plan(target=self.name, root=folder, files=result.files, notes=result.notes,
+                    written=result.written, anchor=folder)
+        plan.notes.append(f"{len(chosen)} entries -> {folder}")
+        new = {fp for fp, _ in plan.written} - set(options.written)
+        plan.entries = [p for p in chosen if p.fingerprint in new]
+        return plan
+
+    def read(self, root: Path | None = None) -> list[MemoryEntry]:
+        if root is None:
+            raise TargetNotFound("which folder?", hint="pass the memory folder to read")
+        return read_folder(root, self.name)[0]

@@ -1,0 +1,199 @@
+"""A folder of one-fact topic files plus a ``MEMORY.md`` index (Claude Code, markdown folder).
+
+Why one shared planner: Claude Code's auto memory and the plain markdown folder have the same
+shape (``<name>.md`` with YAML frontmatter, one index line per file) and the same rules for
+living next to the person's own files:
+
+- a topic file memseed never wrote is never overwritten: the entry takes the next free name
+  (``<name>-2.md`` ...), or a :class:`ConflictError` when none is free;
+- a file memseed wrote and the person edited since is kept as the person left it;
+- a file memseed wrote and nobody touched is updated in place when the entry was edited;
+- index lines are appended, or replaced in place only when memseed wrote that exact line;
+- a re-run with nothing new produces no change at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import frontmatter
+import yaml
+
+from bootstrap_app.errors import CapacityExceeded, ConflictError, WriteError
+from bootstrap_app.fsutil import check_name, contained, read_bytes, refuse_symlinks
+from bootstrap_app.types import MemoryEntry, MemoryType, Proposal
+
+from .base import FileChange, WriteOptions
+from .common import flatten, infer_type, scan_entry
+
+__all__ = ["FolderPlan", "IndexStyle", "parse_topic", "plan_folder", "read_folder", "render_topic"]
+
+
+@dataclass(frozen=True)
+class IndexStyle:
+    """How a flavour renders its files: frontmatter fields, index line, index caps."""
+
+    metadata: Callable[[Proposal], dict[str, Any] | None]
+    index_line: Callable[[Proposal, str], str]
+    max_lines: int | None = None
+    max_bytes: int | None = None
+    harness: str = "markdown"
+
+
+@dataclass
+class FolderPlan:
+    files: list[FileChange]
+    written: list[tuple[str, str]]
+    notes: list[str]
+    index_lines: int
+    index_bytes: int
+
+
+def render_topic(p: Proposal, stem: str, style: IndexStyle) -> bytes:
+    """``<stem>.md``: YAML frontmatter (name, description, type [, metadata]) and the body."""
+    meta: dict[str, Any] = {"name": stem, "description": flatten(p.description) or stem,
+                            "type": str(p.type)}
+    extra = style.metadata(p)
+    if extra:
+        meta["metadata"] = extra
+    head = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=10_000, default_flow_style=False)
+    body = p.body.replace("\r\n", "\n").strip() or flatten(p.description)
+    return f"---\n{head}---\n\n{body}\n".encode()
+
+
+def parse_topic(raw: bytes) -> frontmatter.Post | None:
+    try:
+        return frontmatter.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, yaml.YAMLError, ValueError):
+        return None
+
+
+def _memseed_id(raw: bytes) -> str | None:
+    post = parse_topic(raw)
+    meta = post.metadata.get("metadata") if post is not None else None
+    value = meta.get("memseed_id") if isinstance(meta, dict) else None
+    return str(value) if value else None
+
+
+def _locate(folder: Path, p: Proposal, style: IndexStyle) -> tuple[Path, bytes | None, bytes]:
+    """Pick the file for ``p``: its own existing file, else the first free name."""
+    base = check_name(p.name)
+    stems = [base, *(f"{base}-{i}" for i in range(2, 10))]
+    free: tuple[Path, bytes] | None = None
+    for stem in stems:
+        path = folder / f"{stem}.md"
+        contained(folder, path)
+        refuse_symlinks(path, folder)
+        rendered = render_topic(p, stem, style)
+        current = read_bytes(path)
+        if current is None:
+            if free is None:
+                free = (path, rendered)
+            continue
+        if current == rendered or _memseed_id(current) == p.id:
+            return path, current, rendered
+    if free is None:
+        raise ConflictError(f"{folder}: {base}.md and {base}-2 … {base}-9.md all hold other memories",
+                            hint=f"rename the entry (memseed review, e to edit) or tidy {folder}")
+    return free[0], None, free[1]
+
+
+def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions,
+                style: IndexStyle) -> FolderPlan:
+    """The changes that put ``entries`` into ``folder`` (pure: reads only)."""
+    files: list[FileChange] = []
+    written: list[tuple[str, str]] = []
+    notes: list[str] = []
+    index_path = folder / "MEMORY.md"
+    refuse_symlinks(index_path, folder)
+    index_raw = read_bytes(index_path)
+    try:
+        index_text = (index_raw or b"").decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise WriteError(f"{index_path} is not UTF-8 text; memseed will not rewrite it",
+                         hint="fix the file's encoding, or move it aside") from exc
+    memseed_lines = set((options.last_after(str(index_path)) or b"").decode("utf-8", "replace").splitlines())
+    lines = index_text.splitlines(keepends=True)
+    replaced = False
+    appended: list[str] = []
+    for p in entries:
+        path, current, rendered = _locate(folder, p, style)
+        scan_entry(f"{p.name}\n{flatten(p.description)}\n{p.body}", f"entry {p.id} ({p.name})")
+        if current is None and p.fingerprint in options.written:
+            notes.append(f"{path.name}: memseed wrote it before and it was removed since; not re-added")
+            continue
+        if current is None:
+            files.append(FileChange(path, None, rendered))
+        elif current != rendered:
+            if options.last_after(str(path)) == current:
+                files.append(FileChange(path, current, rendered))
+            else:
+                notes.append(f"{path.name}: edited outside memseed since; kept as it is")
+        written.append((p.fingerprint, str(path)))
+        line = style.index_line(p, path.name)
+        link = f"]({path.name})"
+        at = [i for i, text in enumerate(lines) if link in text]
+        if not at:
+            if line not in appended:
+                appended.append(line)
+        elif lines[at[0]].rstrip("\r\n") != line and lines[at[0]].rstrip("\r\n") in memseed_lines:
+            ending = lines[at[0]][len(lines[at[0]].rstrip("\r\n")):]
+            lines[at[0]] = line + (ending or "\n")
+            replaced = True
+    new_text = index_text
+    if replaced or appended:
+        new_text = "".join(lines)
+        if new_text and not new_text.endswith("\n"):
+            new_text += "\n"
+        new_text += "".join(a + "\n" for a in appended)
+    new_bytes = new_text.encode("utf-8")
+    count = len(new_text.strip().splitlines())
+    if new_bytes != (index_raw or b""):
+        too_many = style.max_lines is not None and count > style.max_lines
+        too_big = style.max_bytes is not None and len(new_bytes) > style.max_bytes
+        if too_many or too_big:
+            raise CapacityExceeded(
+                f"{index_path} would have {count} lines / {len(new_bytes):,} bytes with {len(appended)} new "
+                f"line(s); the harness loads only the first {style.max_lines} lines / {style.max_bytes:,} "
+                "bytes, so new memories would not be seen",
+                limit=style.max_lines or 0, needed=count,
+                hint="merge or remove old lines in MEMORY.md first, or write fewer entries "
+                     "(memseed write --only ID... / --exclude ID...)")
+        files.append(FileChange(index_path, index_raw, new_bytes))
+    return FolderPlan(files, written, notes, count, len(new_bytes))
+
+
+def read_folder(folder: Path, harness: str, scope: str = "global") -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
+    """Every topic file in ``folder`` (recursive, MEMORY.md excluded) and the files skipped."""
+    entries: list[MemoryEntry] = []
+    skipped: list[tuple[str, str]] = []
+    for path in sorted(folder.rglob("*.md")):
+        rel = path.relative_to(folder).as_posix()
+        if path.name == "MEMORY.md" or path.is_symlink() or rel.startswith("logs/"):
+            continue
+        try:
+            raw = read_bytes(path)
+        except WriteError as exc:
+            skipped.append((rel, str(exc)))
+            continue
+        post = parse_topic(raw or b"")
+        if post is None:
+            skipped.append((rel, "not UTF-8 or broken frontmatter"))
+            continue
+        meta = post.metadata
+        raw_nested = meta.get("metadata")
+        nested: dict[str, Any] = raw_nested if isinstance(raw_nested, dict) else {}
+        raw_type = str(meta.get("type") or nested.get("type") or "").strip().lower()
+        name = str(meta.get("name") or path.stem)
+        mtype = (MemoryType(raw_type) if raw_type in {t.value for t in MemoryType}
+                 else infer_type(str(meta.get("description", "")) + " " + post.content, path.stem))
+        entries.append(MemoryEntry(
+            source=f"{harness}:{folder}", ref=rel,
+            timestamp=datetime.fromtimestamp(path.stat().st_mtime, UTC), authored_by_owner=True,
+            harness=harness, name=name, description=" ".join(str(meta.get("description", "")).split()),
+            memory_type=mtype, body=post.content.strip(), scope=scope, path=str(path)))
+    return entries, skipped
