@@ -211,13 +211,25 @@ def _plain(value: Any, depth: int = 0) -> Any:
     if isinstance(value, bool | int | float) or value is None:
         return value
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name), depth + 1) for f in fields(value)}
-    if isinstance(value, dict):
-        return {str(_plain(str(k), depth + 1)): _plain(v, depth + 1) for k, v in list(value.items())[:25]}
+        return {f.name: _plain(getattr(value, f.name), depth + 1) for f in fields(value) if f.name != "refs"}
+    if isinstance(value, dict):  # "refs" point at items (local paths, ids): evidence, not facts
+        return {str(_plain(str(k), depth + 1)): _plain(v, depth + 1)
+                for k, v in list(value.items())[:25] if k != "refs"}
     if isinstance(value, list | tuple | set | frozenset):
         items = sorted(value, key=str) if isinstance(value, set | frozenset) else list(value)
         return [_plain(v, depth + 1) for v in items[:15]]
     return _plain(str(value), depth)
+
+
+def _signals_dict(signals: Any) -> dict[str, Any]:
+    """Accept the contract's dict, a ``Signals`` object (its ``to_dict``), or any dataclass."""
+    if signals is None:
+        return {}
+    if hasattr(signals, "to_dict"):
+        signals = signals.to_dict()
+    if is_dataclass(signals) and not isinstance(signals, type):
+        signals = {f.name: getattr(signals, f.name) for f in fields(signals)}
+    return dict(signals)
 
 
 def _signals_text(signals: dict[str, Any], budget: int) -> str:
@@ -249,11 +261,15 @@ def _interleave(items: list[Item]) -> list[Item]:
     return out
 
 
-def build_digest(sample: Sequence[Item], signals: dict[str, Any], *, max_chars: int = 24_000) -> Digest:
-    """Build the digest of ``sample`` and ``signals``; ``len(digest.text) <= max_chars`` always."""
+def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_000) -> Digest:
+    """Build the digest of ``sample`` and ``signals``; ``len(digest.text) <= max_chars`` always.
+
+    ``signals`` is the plain dict of the contract (``Signals.to_dict()``); a ``Signals`` object
+    or another dataclass is accepted too.
+    """
     max_chars = max(2_000, int(max_chars))
     head = "# memseed digest ({prompt})\n"
-    sig_body = _signals_text(signals or {}, int(max_chars * 0.3))
+    sig_body = _signals_text(_signals_dict(signals), int(max_chars * 0.3))
     sig_block = ("\n## SIGNALS (deterministic aggregates: names, counts, titles, times)\n"
                  f"<<<BEGIN DATA SIGNALS>>>\n{sig_body}\n<<<END DATA SIGNALS>>>\n")
     owners = _interleave([i for i in sample if i.authored_by_owner is True])

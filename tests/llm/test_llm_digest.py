@@ -103,6 +103,7 @@ def test_signals_render_plain_capped_and_redacted() -> None:
         "repo_path": f"{home}/src/ledger-api",
         "token": f"key {SECRETS['aws']}",
         "long": "x" * 5000,
+        "contacts": [{"name": "Daniel", "refs": ["mbox:/REFPATHMARKER/Inbox.mbox#1"]}],
     }
     digest = build_digest([], signals, max_chars=4_000)
     text = digest.text
@@ -112,6 +113,7 @@ def test_signals_render_plain_capped_and_redacted() -> None:
     assert f"{home}/src" not in text and "~/src/ledger-api" in text
     assert SECRETS["aws"] not in text and "[REDACTED:aws-key]" in text
     assert "x" * 200 not in text
+    assert "Daniel" in text and "REFPATHMARKER" not in text  # refs are evidence pointers, not facts
     assert text.count("Standup") <= 15
     assert len(text) <= 4_000
 
