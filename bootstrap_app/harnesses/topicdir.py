@@ -66,10 +66,33 @@ def render_topic(p: Proposal, stem: str, style: IndexStyle) -> bytes:
 
 
 def parse_topic(raw: bytes) -> frontmatter.Post | None:
+    """Frontmatter + body; YAML first, then line-by-line ``key: value`` (real files break YAML)."""
     try:
-        return frontmatter.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, yaml.YAMLError, ValueError):
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
         return None
+    try:
+        return frontmatter.loads(text)
+    except (yaml.YAMLError, ValueError):
+        pass
+    lines = text.replace("\r\n", "\n").split("\n")
+    if not lines or lines[0].strip() != "---" or "---" not in [ln.strip() for ln in lines[1:]]:
+        return None
+    end = 1 + [ln.strip() for ln in lines[1:]].index("---")
+    meta: dict[str, Any] = {}
+    nested: dict[str, str] | None = None
+    for line in lines[1:end]:
+        key, sep, value = line.strip().partition(":")
+        if not sep:
+            continue
+        if line.startswith((" ", "\t")) and nested is not None:
+            nested[key.strip()] = value.strip().strip("'\"")
+        elif not value.strip():
+            nested = meta.setdefault(key.strip(), {})
+        else:
+            nested = None
+            meta[key.strip()] = value.strip()
+    return frontmatter.Post("\n".join(lines[end + 1:]).strip("\n"), **meta)
 
 
 def _memseed_id(raw: bytes) -> str | None:
