@@ -15,7 +15,6 @@ through :mod:`bootstrap_app.decisions` (committed before they return), so a reru
 from __future__ import annotations
 
 import math
-import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass, field
@@ -27,8 +26,6 @@ from .store import Store
 from .types import Evidence, MemoryType, Proposal
 
 __all__ = [
-    "HERMES_LIMITS",
-    "HERMES_SEPARATOR",
     "STATUSES",
     "BudgetLine",
     "PageSlice",
@@ -36,6 +33,7 @@ __all__ = [
     "ReviewRow",
     "TargetPlan",
     "approve",
+    "as_proposal",
     "budget",
     "bulk_ids",
     "default_selected",
@@ -43,8 +41,6 @@ __all__ = [
     "facet_counts",
     "filter_rows",
     "group_by_type",
-    "hermes_entry_text",
-    "hermes_existing_chars",
     "load_rows",
     "paginate",
     "plan_targets",
@@ -55,9 +51,6 @@ __all__ = [
 STATUSES = ("undecided", "approved", "rejected", "all")
 """Status filter values: 'approved' includes edited proposals."""
 
-HERMES_SEPARATOR = "\n§\n"
-HERMES_LIMITS: dict[str, int] = {"USER.md": 1375, "MEMORY.md": 2200}
-"""Hermes's default caps (``user_char_limit`` / ``memory_char_limit``), in characters."""
 
 
 @dataclass(frozen=True)
@@ -259,70 +252,49 @@ def edit(store: Store, id_: str, *, name: str, description: str, body: str) -> N
 
 def undo_decision(store: Store, ids: Sequence[str]) -> None:
     """Put proposals back to 'undecided' (the person changed their mind before writing)."""
-    for key in ids:
-        store.undecide(store.get(key).proposal.fingerprint)
+    if ids:
+        from . import decisions
+
+        decisions.undecide(store, list(ids))
 
 
 # -- budgets for capped targets ---------------------------------------------------------
 @dataclass(frozen=True)
 class BudgetLine:
-    """Characters the approved set would use in one capped file, against its limit."""
+    """One capped file: characters it holds now, after adding the approved set, and its limit."""
 
     target: str
     file: str
     limit: int
-    existing: int = 0
-    entries: list[tuple[str, int]] = field(default_factory=list)
-    """(proposal name, characters) in the order they would be written."""
+    used: int
+    """Characters in the file now."""
+    after: int
+    """Characters after adding every approved entry not yet there."""
+    entries: list[tuple[str, str, int]] = field(default_factory=list)
+    """(id, name, characters) of each entry that would be added, in write order."""
+    fits: list[str] = field(default_factory=list)
+    """Ids of the entries that fit, taken in order, under the limit."""
 
     @property
-    def used(self) -> int:
-        """Characters of the joined text: existing content, entries, and separators."""
-        parts = [n for _, n in self.entries] + ([self.existing] if self.existing else [])
-        if not parts:
-            return 0
-        return sum(parts) + len(HERMES_SEPARATOR) * (len(parts) - 1)
+    def name(self) -> str:
+        return Path(self.file).name
 
     @property
-    def fits(self) -> bool:
-        return self.used <= self.limit
+    def ok(self) -> bool:
+        return self.after <= self.limit
 
     @property
     def ratio(self) -> float:
-        return self.used / self.limit if self.limit else 0.0
+        return self.after / self.limit if self.limit else 0.0
 
     def fitting(self) -> tuple[list[str], list[str]]:
-        """Split the entries, in order, into those that fit under the limit and those that do not."""
-        room = self.limit - self.existing - (len(HERMES_SEPARATOR) if self.existing else 0)
-        fit: list[str] = []
-        over: list[str] = []
-        for name, size in self.entries:
-            need = size + (len(HERMES_SEPARATOR) if fit else 0)
-            if need <= room:
-                fit.append(name)
-                room -= need
-            else:
-                over.append(name)
-        return fit, over
+        """Names of the entries that fit (in order) and of those that do not."""
+        fit = set(self.fits)
+        return ([n for i, n, _ in self.entries if i in fit], [n for i, n, _ in self.entries if i not in fit])
 
 
-def hermes_entry_text(row: ReviewRow) -> str:
-    """The text one approved proposal takes in a Hermes file (the harness's renderer if present)."""
-    try:
-        from .harnesses import hermes as _hermes
-
-        render = getattr(_hermes, "entry_text", None) or getattr(_hermes, "render_entry", None)
-    except ImportError:
-        render = None
-    if render is not None:
-        try:
-            return str(render(_as_proposal(row)))
-        except Exception:  # a renderer that refuses (blocked content) is the writer's business
-            pass
-    return row.body.strip()
-
-
-def _as_proposal(row: ReviewRow) -> Proposal:
+def as_proposal(row: ReviewRow) -> Proposal:
+    """The proposal as the person approved it: their edited name/description/body applied."""
     from dataclasses import replace
 
     if not row.edited:
@@ -330,41 +302,25 @@ def _as_proposal(row: ReviewRow) -> Proposal:
     return replace(row.proposal, name=row.name, description=row.description, body=row.body)
 
 
-def hermes_existing_chars(home: Path | None = None) -> dict[str, int]:
-    """Characters already in Hermes's USER.md / MEMORY.md (``$HERMES_HOME``, default ``~/.hermes``)."""
-    root = Path(home) if home is not None else Path(os.environ.get("HERMES_HOME") or Path.home() / ".hermes")
-    out: dict[str, int] = {}
-    for name in HERMES_LIMITS:
-        path = root / "memories" / name
-        try:
-            if path.is_file() and not path.is_symlink():
-                out[name] = len(path.read_text(encoding="utf-8", errors="replace"))
-        except OSError:
-            continue
-    return out
+def budget(rows: Iterable[ReviewRow], target: str = "hermes", written: Iterable[str] = (),
+           root: Path | None = None) -> list[BudgetLine]:
+    """Budget lines of the approved rows for a capped target (Hermes USER.md / MEMORY.md).
 
-
-def budget(rows: Iterable[ReviewRow], target: str = "hermes", existing: Mapping[str, int] | None = None,
-           written: Iterable[str] = ()) -> list[BudgetLine]:
-    """Budget lines of the approved rows for a capped target (today: Hermes USER.md/MEMORY.md).
-
-    ``existing`` gives the characters already in each file, so the meter shows what is left;
-    ``written`` lists fingerprints already written there (counted in ``existing``, not twice).
-    Targets without a character cap return an empty list.
+    Uses the Hermes writer's own ``budget_report`` (its renderer, its parser, the files as
+    they are now), so the meter and the writer can never disagree. ``written`` holds the
+    fingerprints memseed already wrote there. Targets without a character cap give ``[]``.
     """
     if target != "hermes":
         return []
-    have = existing or {}
-    done = set(written)
-    user: list[tuple[str, int]] = []
-    memory: list[tuple[str, int]] = []
-    for row in rows:
-        if not row.approved or row.fingerprint in done:
-            continue
-        size = len(hermes_entry_text(row))
-        (user if row.type is MemoryType.USER else memory).append((row.name, size))
-    return [BudgetLine("hermes", "USER.md", HERMES_LIMITS["USER.md"], have.get("USER.md", 0), user),
-            BudgetLine("hermes", "MEMORY.md", HERMES_LIMITS["MEMORY.md"], have.get("MEMORY.md", 0), memory)]
+    from .harnesses.base import WriteOptions
+    from .harnesses.hermes import budget_report
+
+    approved = [as_proposal(r) for r in rows if r.approved]
+    report = budget_report(approved, WriteOptions(root=root, written=frozenset(written)))
+    return [BudgetLine(target, str(r["file"]), int(r["limit"]), int(r["used"]), int(r["after"]),
+                       [(str(e["id"]), str(e["name"]), int(e["chars"])) for e in r["entries"]],
+                       [str(i) for i in r["fits"]])
+            for r in report]
 
 
 # -- write planning for several targets ------------------------------------------------

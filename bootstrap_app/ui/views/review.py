@@ -112,18 +112,21 @@ def _card(row: rm.ReviewRow) -> None:
 
 
 def _budget_meter(rows: list[rm.ReviewRow]) -> None:
-    lines = rm.budget(rows, "hermes", existing=rm.hermes_existing_chars(),
-                      written=set(store.written("hermes")))
-    with st.expander("Budget for Hermes (capped memory files)", expanded=any(not b.fits for b in lines)):
+    try:
+        lines = rm.budget(rows, "hermes", written=set(store.written("hermes")))
+    except Exception as exc:  # an unreadable Hermes file: say so, keep reviewing
+        st.caption(f"Hermes budget unavailable: {exc}")
+        return
+    with st.expander("Budget for Hermes (capped memory files)", expanded=any(not b.ok for b in lines)):
         st.caption("Hermes keeps user facts in USER.md (1,375 characters) and everything else in MEMORY.md "
-                   "(2,200). This meter counts the approved set plus what the files already hold.")
+                   "(2,200). The meter counts what the files hold now plus the approved entries.")
         for line in lines:
             st.progress(min(line.ratio, 1.0),
-                        text=f"{line.file}: {line.used:,} / {line.limit:,} characters "
-                             f"({len(line.entries)} approved entr{'y' if len(line.entries) == 1 else 'ies'})")
-            if not line.fits:
+                        text=f"{line.name}: {line.after:,} / {line.limit:,} characters "
+                             f"({line.used:,} already there, {len(line.entries)} approved to add)")
+            if not line.ok:
                 fit, over = line.fitting()
-                st.warning(f"{line.file} is over its cap. In order, these fit: {', '.join(fit) or 'none'}; "
+                st.warning(f"{line.name} is over its cap. In order, these fit: {', '.join(fit) or 'none'}; "
                            f"these do not: {', '.join(over)}. Reject or shorten some (Edit) to choose what "
                            "goes — nothing is dropped silently.", icon=":material/warning:")
 

@@ -31,6 +31,12 @@ def _preview(targets: list[str], project: str, markdown_dir: str) -> None:
     st.session_state.pop("write_done", None)
 
 
+def _preview_only(target: str, project: str, ids: list[str]) -> None:
+    """Re-plan one capped target with only the chosen entries (the person's choice, not ours)."""
+    keep = [tp for tp in st.session_state.get("write_plans", []) if tp.target != target]
+    st.session_state["write_plans"] = keep + rm.plan_targets(store, [target], project or None, only=ids)
+
+
 def _apply() -> None:
     from bootstrap_app.writing import apply_write
 
@@ -85,10 +91,8 @@ if "markdown" in targets:
     markdown_dir = st.text_input("Markdown folder", key="write_markdown",
                                  placeholder="a folder for the plain memory/ files")
 if "hermes" in targets:
-    rows = rm.load_rows(store)
-    for line in rm.budget(rows, "hermes", existing=rm.hermes_existing_chars(),
-                          written=set(store.written("hermes"))):
-        st.progress(min(line.ratio, 1.0), text=f"Hermes {line.file}: {line.used:,} / {line.limit:,} characters")
+    for line in rm.budget(rm.load_rows(store), "hermes", written=set(store.written("hermes"))):
+        st.progress(min(line.ratio, 1.0), text=f"Hermes {line.name}: {line.after:,} / {line.limit:,} characters")
 
 st.button("Preview", key="write_preview", type="primary", disabled=not (approved and targets),
           on_click=_preview, args=(targets, project, markdown_dir))
@@ -99,15 +103,19 @@ for tp in plans:
     if tp.error is not None:
         show_error(tp.error)
         if tp.capacity:
-            rows = rm.load_rows(store)
-            for line in rm.budget(rows, tp.target, existing=rm.hermes_existing_chars(),
-                                  written=set(store.written(tp.target))):
-                if not line.fits:
+            lines = rm.budget(rm.load_rows(store), tp.target, written=set(store.written(tp.target)))
+            for line in lines:
+                if not line.ok:
                     fit, over = line.fitting()
-                    st.warning(f"{line.file}: {line.used:,} of {line.limit:,} characters. These fit, in order: "
+                    st.warning(f"{line.name}: {line.after:,} of {line.limit:,} characters. These fit, in order: "
                                f"{', '.join(fit) or 'none'}. These do not: {', '.join(over)}.")
+            fits = [fid for line in lines for fid in line.fits]
+            if fits:
+                st.button(f"Preview only the {len(fits)} entries that fit", key=f"fit_{tp.target}",
+                          on_click=_preview_only, args=(tp.target, project, fits))
             st.info("Choose what goes: on Review, reject or shorten (Edit) entries until the meter is under "
-                    "the cap, then preview again. memseed never drops an approved entry silently.")
+                    "the cap, then preview again — or preview only what fits. memseed never drops an approved "
+                    "entry silently.")
         continue
     plan = tp.plan
     st.caption(f"Memory folder: `{plan.root}`")
@@ -137,13 +145,15 @@ for target, outcome in done:
 
 st.divider()
 st.subheader("History")
-records = store.writes()
+from bootstrap_app.writing import history  # noqa: E402  (after the page header on purpose)
+
+records = history(store)
 if not records:
     st.caption("No writes yet.")
 else:
-    st.dataframe([{"write": r.id, "target": r.target, "at": r.at, "status": r.status, "files": len(r.files)}
-                  for r in records], hide_index=True, width="stretch")
-    undoable = [r.id for r in records if r.status == "applied"]
+    st.dataframe([{"write": r["id"], "target": r["target"], "at": r["at"], "status": r["status"],
+                   "files": len(r["files"])} for r in records], hide_index=True, width="stretch")
+    undoable = [r["id"] for r in records if r["status"] == "applied"]
     if undoable:
         cols = st.columns([2, 1], vertical_alignment="bottom")
         choice = cols[0].selectbox("Undo a write", undoable, key="undo_pick",

@@ -1,0 +1,162 @@
+"""Every page of the app under Streamlit's AppTest, against a real store in the hermetic home."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from bootstrap_app import review_model as rm
+from bootstrap_app.store import Store
+
+from .conftest import app_at
+
+PAGES = ("sources", "scan", "review", "write", "doctor")
+
+
+def _no_exception(at) -> None:  # type: ignore[no-untyped-def]
+    assert not at.exception, [e.value for e in at.exception]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_with_an_empty_store(page: str) -> None:
+    at = app_at(page)
+    _no_exception(at)
+    assert at.title[0].value == page.capitalize()
+    assert at.caption  # every page explains itself
+
+
+def test_empty_states_point_to_the_next_step() -> None:
+    texts = lambda at: " ".join(i.value for i in at.info)  # noqa: E731
+    assert "No proposals yet — run a scan" in texts(app_at("review"))
+    assert "No sources yet" in texts(app_at("sources"))
+    assert "No approved proposals yet" in texts(app_at("write"))
+
+
+def _cards(at) -> list[str]:  # type: ignore[no-untyped-def]
+    return [b.key[len("approve_"):] for b in at.button if b.key and b.key.startswith("approve_")]
+
+
+def test_review_paginates_500_proposals(seeded) -> None:  # type: ignore[no-untyped-def]
+    seeded(500)
+    at = app_at("review")
+    _no_exception(at)
+    first = _cards(at)
+    assert len(first) == 25
+    assert at.pagination[0].num_pages == 20
+    at.pagination[0].set_value(20).run()
+    last = _cards(at)
+    assert len(last) == 25 and not set(first) & set(last)
+
+
+def test_filters_narrow_the_cards(seeded) -> None:  # type: ignore[no-untyped-def]
+    store = seeded(40)
+    by_fp = {r.fingerprint: r for r in rm.load_rows(store)}
+    at = app_at("review")
+    at.segmented_control(key="rv_type").set_value("project").run()
+    assert _cards(at) and all(str(by_fp[fp].type) == "project" for fp in _cards(at))
+    at.segmented_control(key="rv_type").set_value("all").run()
+    at.multiselect(key="rv_flags").set_value(["sensitive"]).run()
+    assert _cards(at) and all(by_fp[fp].sensitive for fp in _cards(at))
+    at.multiselect(key="rv_flags").set_value([]).run()
+    k17 = next(r for r in by_fp.values() if r.proposal.key == "k17")
+    at.text_input(key="rv_text").set_value(k17.id).run()  # search by the short id people copy
+    assert _cards(at) == [k17.fingerprint]
+    at.text_input(key="rv_text").set_value("no such words anywhere").run()
+    assert not _cards(at) and "Nothing matches these filters." in [i.value for i in at.info]
+
+
+def test_approve_is_in_the_store_and_survives_a_reload(seeded, settings) -> None:  # type: ignore[no-untyped-def]
+    seeded(10)
+    at = app_at("review")
+    target = _cards(at)[0]
+    at.button(key=f"approve_{target}").click().run()
+    _no_exception(at)
+    with Store(settings.db_path) as other:  # a new connection sees the decision
+        decision = other.decision(target)
+        assert decision is not None and decision.approved
+    reloaded = app_at("review")  # a new session: the decision is read back from the store
+    assert target not in _cards(reloaded)
+    reloaded.segmented_control(key="rv_status").set_value("approved").run()
+    assert _cards(reloaded) == [target]
+
+
+def test_reject_edit_and_undo(seeded, settings) -> None:  # type: ignore[no-untyped-def]
+    seeded(10)
+    at = app_at("review")
+    one, two = _cards(at)[:2]
+    at.button(key=f"reject_{one}").click().run()
+    at.button(key=f"edit_{two}").click().run()
+    at.text_area(key=f"ed_body_{two}").set_value("Maya prefers tea.")
+    at.button(key=f"FormSubmitter:form_{two}-Save and approve").click().run()
+    _no_exception(at)
+    with Store(settings.db_path) as other:
+        assert str(other.decision(one).status) == "rejected"  # type: ignore[union-attr]
+        edited = other.decision(two)
+        assert edited is not None and str(edited.status) == "edited"
+        assert edited.edited and edited.edited["body"] == "Maya prefers tea."
+    at.segmented_control(key="rv_status").set_value("all").run()
+    at.button(key=f"undo_{one}").click().run()
+    with Store(settings.db_path) as other:
+        assert other.decision(one) is None
+
+
+def test_sensitive_is_unticked_and_left_out_of_bulk_approve(seeded, settings) -> None:  # type: ignore[no-untyped-def]
+    store = seeded(25)
+    rows = {r.fingerprint: r for r in rm.load_rows(store)}
+    at = app_at("review")
+    shown = _cards(at)
+    sensitive = [fp for fp in shown if rows[fp].sensitive]
+    assert sensitive
+    for fp in shown:
+        assert at.checkbox(key=f"sel_{fp}").value is (not rows[fp].sensitive)
+    at.button(key="bulk_approve").click().run()
+    _no_exception(at)
+    with Store(settings.db_path) as other:
+        for fp in shown:
+            decision = other.decision(fp)
+            if rows[fp].sensitive:
+                assert decision is None
+            else:
+                assert decision is not None and decision.approved
+    # ticking a sensitive one by hand is the only way it joins a bulk action
+    at.segmented_control(key="rv_status").set_value("undecided").run()
+    at.checkbox(key=f"sel_{sensitive[0]}").check().run()
+    at.button(key="bulk_reject").click().run()
+    with Store(settings.db_path) as other:
+        assert str(other.decision(sensitive[0]).status) == "rejected"  # type: ignore[union-attr]
+        assert all(other.decision(fp) is None for fp in sensitive[1:])
+
+
+def test_sources_add_upload_remove_and_harness_folders(hermetic: Path, settings) -> None:  # type: ignore[no-untyped-def]
+    folder = hermetic / "notes"
+    folder.mkdir()
+    (folder / "plan.md").write_text("# Plan\n\nShip the ledger.\n")
+    memory = hermetic / ".claude" / "projects" / "-src-app" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "MEMORY.md").write_text("- [Tea](tea.md) — prefers tea\n")
+    at = app_at("sources")
+    at.text_input(key="source_path").set_value(str(folder))
+    at.button(key="add_source").click().run()
+    _no_exception(at)
+    at.text_input(key="source_path").set_value(str(hermetic / "missing"))
+    at.button(key="add_source").click().run()
+    assert at.error, "a path that does not exist is refused with a message"
+    at.file_uploader(key="source_upload").set_value(
+        ("inbox.mbox", b"From maya@x.example Thu Jan  1 00:00:00 2026\nSubject: hi\n\nhello\n", "application/mbox"))
+    at.run()
+    _no_exception(at)
+    harness_buttons = [b for b in at.button if b.key and b.key.startswith("add_harness_")]
+    assert harness_buttons
+    harness_buttons[0].click().run()
+    with Store(settings.db_path) as other:
+        locations = [s["location"] for s in other.sources()]
+    uploads = settings.home / "uploads"
+    assert str(folder) in locations and str(memory) in locations
+    assert str(uploads / "inbox.mbox") in locations
+    assert stat.S_IMODE(uploads.stat().st_mode) == 0o700
+    assert str(hermetic / "missing") not in locations
+    at.button(key=f"forget_{locations.index(str(folder))}").click().run()
+    with Store(settings.db_path) as other:
+        assert str(folder) not in [s["location"] for s in other.sources()]
