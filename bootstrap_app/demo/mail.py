@@ -2,7 +2,7 @@
 
 Why hand-frame the mbox instead of ``mailbox.mbox.add``: Takeout files use CRLF line
 endings and ``From <id>@xxx <date>`` separators, and at scale 100 the demo holds ~12,000
-messages; serialising each ``EmailMessage`` once with ``BytesGenerator`` (``mangle_from_``
+messages; serialising each ``Message`` once with ``BytesGenerator`` (``mangle_from_``
 quotes body lines starting with "From ") and appending is both faithful and fast. The
 tests read the file back with the stdlib ``mailbox`` module.
 
@@ -16,9 +16,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
+from email.charset import QP, Charset
 from email.generator import BytesGenerator
-from email.message import EmailMessage
-from email.policy import SMTP
+from email.message import Message
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
+from email.policy import compat32
 from email.utils import format_datetime, formataddr
 from io import BytesIO
 from pathlib import Path
@@ -45,10 +48,22 @@ _ME = formataddr((_MAYA.name, _MAYA.email))
 _LIST = "platform-eng@lists.northwind-labs.example"
 
 
+_POLICY = compat32.clone(linesep="\r\n", max_line_length=78)
+_UTF8_QP = Charset("utf-8")
+_UTF8_QP.body_encoding = QP
+
+
+def _text_part(text: str, subtype: str) -> MIMEText:
+    """A text part: 7bit when ASCII, quoted-printable UTF-8 otherwise (like most mailers)."""
+    if text.isascii():
+        return MIMEText(text, subtype, "us-ascii")
+    return MIMEText(text, subtype, _UTF8_QP)  # type: ignore[arg-type]
+
+
 @dataclass
 class _Mail:
     when: datetime
-    msg: EmailMessage
+    msg: Message
     gm_id: int
 
 
@@ -64,28 +79,33 @@ class _Box:
 
     def add(self, when: datetime, *, sender: str, to: list[str], subject: str, body: str,
             labels: str, thread: int | None = None, cc: list[str] | None = None,
-            headers: dict[str, str] | None = None, html: str = "", reply_to: EmailMessage | None = None,
-            domain: str = "mail.northwind-labs.example") -> EmailMessage:
-        msg = EmailMessage()
-        msg["X-GM-THRID"] = str(thread if thread is not None else self.new_thread())
-        msg["X-Gmail-Labels"] = labels
-        msg["Date"] = format_datetime(when.astimezone(LOCAL_TZ))
-        msg["From"] = sender
-        msg["To"] = ", ".join(to)
+            headers: dict[str, str] | None = None, html: str = "", reply_to: Message | None = None,
+            domain: str = "mail.northwind-labs.example") -> Message:
+        msg: Message
+        if html:
+            msg = MIMEMultipart("alternative")
+            msg.attach(_text_part(body, "plain"))
+            msg.attach(_text_part(html, "html"))
+        else:
+            msg = _text_part(body, "plain")
+        top = [("X-GM-THRID", str(thread if thread is not None else self.new_thread())),
+               ("X-Gmail-Labels", labels), ("Date", format_datetime(when.astimezone(LOCAL_TZ))),
+               ("From", sender), ("To", ", ".join(to))]
         if cc:
-            msg["Cc"] = ", ".join(cc)
-        msg["Subject"] = subject
-        msg["Message-ID"] = f"<{self.rng.getrandbits(64):016x}.{int(when.timestamp())}@{domain}>"
+            top.append(("Cc", ", ".join(cc)))
+        top += [("Subject", subject),
+                ("Message-ID", f"<{self.rng.getrandbits(64):016x}.{int(when.timestamp())}@{domain}>")]
         if reply_to is not None:
             parent = str(reply_to["Message-ID"])
-            msg["In-Reply-To"] = parent
             refs = str(reply_to.get("References", "")).split()
-            msg["References"] = " ".join([*refs, parent])
-        for name, value in (headers or {}).items():
+            top += [("In-Reply-To", parent), ("References", " ".join([*refs, parent]))]
+        top += list((headers or {}).items())
+        # Gmail puts its own headers first and the MIME headers last, as here.
+        mime = list(msg.items())
+        for name in {n for n, _ in mime}:
+            del msg[name]
+        for name, value in [*top, *mime]:
             msg[name] = value
-        msg.set_content(body)
-        if html:
-            msg.add_alternative(html, subtype="html")
         self.mails.append(_Mail(when, msg, self.rng.getrandbits(62) | (1 << 60)))
         return msg
 
@@ -95,7 +115,7 @@ class _Box:
         for mail in self.mails:
             stamp = mail.when.astimezone(UTC).strftime("%a %b %d %H:%M:%S +0000 %Y")
             buf.write(f"From {mail.gm_id}@xxx {stamp}\r\n".encode("ascii"))
-            BytesGenerator(buf, mangle_from_=True, policy=SMTP).flatten(mail.msg)
+            BytesGenerator(buf, mangle_from_=True, policy=_POLICY).flatten(mail.msg)
             buf.write(b"\r\n")
         path.write_bytes(buf.getvalue())
         return len(self.mails)
@@ -123,8 +143,8 @@ def _fill(text: str, rng: random.Random, when: datetime) -> str:
                        day=when.astimezone(LOCAL_TZ).strftime("%A"), sha=f"{rng.getrandbits(28):07x}")
 
 
-def _quote(msg: EmailMessage) -> str:
-    body = msg.get_content() if not msg.is_multipart() else ""
+def _quote(msg: Message) -> str:
+    body = str(msg.get_payload()) if not msg.is_multipart() else ""
     quoted = "\n".join("> " + line if line else ">" for line in body.rstrip("\n").splitlines())
     return f"\n\nOn {msg['Date']}, {msg['From']} wrote:\n{quoted}"
 
@@ -136,7 +156,7 @@ def _threads(box: _Box, rng: random.Random, scale: int) -> None:
             when = work_times(rng, 1, days=days)[0]
             thread = box.new_thread()
             subject = _fill(subject, rng, when)
-            prev: EmailMessage | None = None
+            prev: Message | None = None
             for i, text in enumerate(turns):
                 mine = (i % 2 == 0) == (starter == "me")
                 body = _fill(text, rng, when)
