@@ -1,0 +1,249 @@
+"""Signals -> proposals, deterministically, in Claude Code's memory style (DESIGN §3).
+
+One concept, one proposal: one entry for who the owner is, one for timezone and hours, one
+listing the closest collaborators, one for the manager, one per ritual, one per repository
+for its commands and conventions (scoped to the repo), one per convention the owner follows,
+one per key document and active channel. Bodies lead with the fact; feedback entries add
+**Why:** and **How to apply:** lines. Third-party items contribute only names, addresses,
+dates, titles and counts; a proposal with no evidence is dropped.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bootstrap_app.signals import (
+    ChannelFacts,
+    DocFacts,
+    Ref,
+    RepoFacts,
+    Ritual,
+    Signals,
+    refs_to_evidence,
+)
+from bootstrap_app.types import MemoryType, Proposal, slugify
+
+__all__ = ["heuristic_proposals"]
+
+_COLLABORATORS = 5
+_RITUALS = 5
+_CHANNELS = 5
+_ORDER = ("test", "lint", "format", "typecheck", "build", "deploy")
+
+
+def _proposal(signals: Signals, refs: list[Ref] | tuple[Ref, ...], **fields: object) -> Proposal | None:
+    evidence = refs_to_evidence(list(refs), signals.owner)
+    if not evidence:
+        return None  # evidence or it did not happen
+    return Proposal(evidence=evidence, **fields)  # type: ignore[arg-type]
+
+
+def _first(name: str) -> str:
+    return name.split()[0] if name else "The owner"
+
+
+def _profile(s: Signals) -> Proposal | None:
+    p = s.profile
+    if not p.name and not p.addresses:
+        return None
+    who = p.name or p.addresses[0]
+    role = " ".join(x for x in (p.title,) if x)
+    parts = [who]
+    if role:
+        parts.append(f"is a {role}" if not role.lower().startswith(("a ", "an ")) else f"is {role}")
+    if p.team:
+        parts.append(f"on the {p.team} team" if "team" not in p.team.lower() else f"in {p.team}")
+    if p.employer:
+        parts.append(f"at {p.employer}")
+    lead = " ".join(parts) + "." if len(parts) > 1 else f"The person you work for is {who}."
+    lines = [lead]
+    if p.addresses:
+        lines.append("Addresses: " + ", ".join(p.addresses[:5]) + ".")
+    if p.employer and p.employer_from == "email domain":
+        lines.append("(Employer inferred from the email domain, not stated.)")
+    desc_bits = [b for b in (p.title, p.team, p.employer) if b]
+    description = f"{who} — " + ", ".join(desc_bits) if desc_bits else f"Who the user is: {who}"
+    confidence = 0.55 + (0.25 if p.signatures else 0.0) + (0.1 if p.name else 0.0)
+    return _proposal(s, [*p.refs, *p.activity_refs], type=MemoryType.USER, name="user-role",
+                     description=description, body="\n".join(lines), subject="owner:profile",
+                     key="|".join((p.name, p.title, p.team, p.employer)), confidence=confidence)
+
+
+def _hours(s: Signals) -> Proposal | None:
+    p = s.profile
+    if not p.timezone and not p.hours:
+        return None
+    first = _first(p.name)
+    lines = []
+    if p.timezone:
+        lines.append(f"{first} works in the {p.timezone} timezone (from the {p.timezone_from}).")
+    if p.hours:
+        zone = p.timezone or "UTC"
+        lines.append(f"Usual working hours: {p.hours[0]}–{p.hours[1]} {zone}, Monday to Friday "
+                     f"(from {p.hours_samples} sent mails and chat messages).")
+    lines.append("**How to apply:** give times in this timezone; do not expect answers outside these hours.")
+    window = f"{p.hours[0]}-{p.hours[1]}" if p.hours else ""
+    desc = "Timezone " + (p.timezone or "unknown") + (f", works {p.hours[0]}–{p.hours[1]} local" if p.hours else "")
+    conf = (0.8 if p.timezone_from == "calendar" else 0.5 if p.timezone else 0.4)
+    if p.hours and p.hours_samples >= 50:
+        conf += 0.05
+    refs = list(p.activity_refs) + [r for rit in s.rhythms.rituals[:2] for r in rit.refs[:1]]
+    return _proposal(s, refs, type=MemoryType.USER, name="timezone-and-working-hours", description=desc,
+                     body="\n".join(lines), subject="owner:hours", key=f"{p.timezone} {window}",
+                     confidence=min(conf, 0.9))
+
+
+def _collaborators(s: Signals) -> Proposal | None:
+    people = [c for c in s.contacts.ranked if c.name or c.address][:_COLLABORATORS]
+    if len(people) < 2:
+        return None
+    manager_key = s.manager.key if s.manager else ""
+    lines = [f"{_first(s.profile.name)}'s closest collaborators (by two-way mail, shared threads and meetings):"]
+    for c in people:
+        bits = []
+        if c.to_owner or c.from_owner:
+            bits.append(f"{c.to_owner + c.from_owner} mails exchanged")
+        if c.chat:
+            bits.append(f"{c.chat} shared chat threads")
+        if c.meetings:
+            bits.append(f"{c.meetings} shared meetings")
+        extra = " (manager)" if c.key == manager_key else ""
+        lines.append(f"- {c.label}{extra} — " + ", ".join(bits))
+    names = ", ".join(c.name or c.address for c in people[:3])
+    refs = [r for c in people for r in c.refs[:1]]
+    conf = min(0.85, 0.5 + 0.05 * sum(1 for c in people if c.to_owner and c.from_owner))
+    return _proposal(s, refs, type=MemoryType.USER, name="closest-collaborators",
+                     description=f"Works most closely with {names}", body="\n".join(lines),
+                     subject="owner:collaborators", key=" ".join(sorted(c.key for c in people)),
+                     confidence=conf)
+
+
+def _manager(s: Signals) -> Proposal | None:
+    m = s.manager
+    if m is None:
+        return None
+    address = "" if m.key.startswith("name:") else m.key
+    label = f"{m.name} <{address}>" if m.name and address else (m.name or address)
+    body = f"{_first(s.profile.name)}'s manager is {label}.\nEvidence: " + "; ".join(m.reasons) + "."
+    return _proposal(s, m.refs, type=MemoryType.USER, name="manager", description=f"Manager: {m.name or address}",
+                     body=body, subject="owner:manager", key=address or m.key,
+                     confidence=min(0.9, 0.45 + 0.07 * m.score))
+
+
+def _ritual(s: Signals, r: Ritual) -> Proposal | None:
+    zone = s.profile.timezone or "UTC"
+    others = [name or key for key, name in r.attendees if not key.startswith("name:") or name][:6]
+    length = f", {r.minutes} min" if r.minutes else ""
+    with_ = f" with {', '.join(others)}" if others else ""
+    title = r.title if r.informative else f"Recurring meeting{with_ or ''}"
+    body = f"{title}: {r.cadence}, {r.when} ({zone}){length}{with_ if r.informative else ''}."
+    body += f"\nSeen {r.occurrences} times in the calendar"
+    body += f", {r.first.date().isoformat()} to {r.last.date().isoformat()}." if r.first and r.last else "."
+    return _proposal(s, r.refs, type=MemoryType.USER, name=f"ritual-{slugify(title, 40)}",
+                     description=f"{title} — {r.cadence}, {r.when} {zone}{length}", body=body,
+                     subject=f"ritual:{slugify(r.title)}:{r.series_uid[:16] if not r.informative else ''}",
+                     key=f"{r.when} {r.minutes}",
+                     confidence=min(0.85, 0.5 + 0.02 * r.occurrences) if r.informative else 0.4)
+
+
+def _repo(s: Signals, f: RepoFacts) -> list[Proposal]:
+    out: list[Proposal] = []
+    lines = [f"{f.name}" + (f" — {f.purpose}" if f.purpose else "") + "."]
+    if f.languages or f.package_manager:
+        lines.append(f"- Stack: {', '.join(f.languages) or 'unknown'}"
+                     + (f"; package manager: {f.package_manager}" if f.package_manager else ""))
+    for kind in _ORDER:
+        if kind in f.commands:
+            cmd, where = f.commands[kind]
+            lines.append(f"- {kind.capitalize()}: `{cmd}`" + (f" (from {where})" if where != "CI" else " (runs in CI)"))
+    if f.default_branch:
+        lines.append(f"- Default branch: `{f.default_branch}`" + (f"; CI: {f.ci}" if f.ci else ""))
+    elif f.ci:
+        lines.append(f"- CI: {f.ci}")
+    if f.codeowners:
+        lines.append(f"- CODEOWNERS: {', '.join(f.codeowners[:5])}")
+    if f.commits:
+        role = ("primary maintainer" if f.owner_share >= 0.5 else "regular contributor" if f.owner_share >= 0.1
+                else "occasional contributor" if f.owner_commits else "not a committer")
+        lines.append(f"- {_first(s.profile.name)}: {f.owner_commits} of {f.commits} commits ({role})"
+                     + ("; listed in CODEOWNERS" if f.owner_in_codeowners else ""))
+    lines.append(f"**How to apply:** run these from the repository root ({f.path}) before proposing changes.")
+    cmds = " ".join(f"{k}={f.commands[k][0]}" for k in _ORDER if k in f.commands)
+    unverified = any(where != "CI" for _, where in f.commands.values())
+    summary = ", ".join(x for x in (f.package_manager, f"test `{f.commands['test'][0]}`" if "test" in f.commands else "",
+                                    f"branch {f.default_branch}" if f.default_branch else "") if x)
+    if f.commands or f.package_manager or f.default_branch:
+        p = _proposal(s, f.refs, type=MemoryType.PROJECT, name=f"{f.name}-commands",
+                      description=f"{f.name}: {summary}" if summary else f"How to build and test {f.name}",
+                      body="\n".join(lines), subject=f"repo:{f.name}:commands",
+                      key=f"{cmds} branch={f.default_branch} pm={f.package_manager}", scope=f.path or "global",
+                      confidence=0.75 if not unverified else 0.65,
+                      flags=("unverified-path",) if unverified else ())
+        if p:
+            out.append(p)
+    if f.subjects >= 5 and f.conventional_share >= 0.6:
+        body = (f"Write commit subjects in {f.name} as Conventional Commits (`feat: …`, `fix(scope): …`).\n"
+                f"**Why:** {round(100 * f.conventional_share)}% of the last {f.subjects} commit subjects follow it"
+                + (f"; {_first(s.profile.name)} wrote {f.owner_commits} of {f.commits} commits." if f.commits else ".")
+                + "\n**How to apply:** use the same prefix style for every commit you propose in this repo.")
+        p = _proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-conventional-commits",
+                      description=f"Use Conventional Commits in {f.name}", body=body,
+                      subject=f"repo:{f.name}:commit-convention", key="conventional-commits",
+                      scope=f.path or "global", confidence=0.55 + 0.3 * f.conventional_share)
+        if p:
+            out.append(p)
+    if f.pr_rule and f.default_branch:
+        body = (f"In {f.name}, changes go through pull requests; do not push directly to `{f.default_branch}`.\n"
+                "**Why:** the repository's CONTRIBUTING file says so.\n"
+                "**How to apply:** work on a branch and open a pull request.")
+        p = _proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-pull-requests-only",
+                      description=f"{f.name}: never push to {f.default_branch}, open a PR", body=body,
+                      subject=f"repo:{f.name}:branch-policy", key=f.default_branch, scope=f.path or "global",
+                      confidence=0.7)
+        if p:
+            out.append(p)
+    return out
+
+
+def _document(s: Signals, d: DocFacts) -> Proposal | None:
+    who = "written by you" if d.authored else "kept in your documents"
+    when = f", last modified {d.modified.date().isoformat()}" if d.modified else ""
+    body = f"{d.title} ({d.kind}) is at `{d.path}` — {who}{when}."
+    return _proposal(s, d.refs, type=MemoryType.REFERENCE, name=f"{d.kind}-{slugify(d.title, 48)}",
+                     description=f"{d.title} ({d.kind}): {d.path}"[:150], body=body, subject=f"doc:{d.path}",
+                     key=d.path, confidence=0.75 if d.authored else 0.6)
+
+
+def _channel(s: Signals, c: ChannelFacts) -> Proposal | None:
+    where = f" in the {c.workspace} Slack" if c.workspace else ""
+    body = (f"#{c.channel}{where} is a channel {_first(s.profile.name)} is active in: "
+            f"{c.owner} of its {c.total} messages ({round(100 * c.share)}%), {c.people} people.")
+    return _proposal(s, c.refs, type=MemoryType.REFERENCE, name=f"slack-channel-{c.channel}",
+                     description=f"#{c.channel}{where}: an active channel ({c.owner} messages)", body=body,
+                     subject=f"channel:{c.channel}", key="active",
+                     confidence=min(0.8, 0.5 + c.share))
+
+
+def heuristic_proposals(signals: Signals, *, now: datetime | None = None) -> list[Proposal]:
+    """Every proposal the signals support, each with its evidence (none without)."""
+    found: list[Proposal | None] = [_profile(signals), _hours(signals), _manager(signals),
+                                    _collaborators(signals)]
+    informative = [r for r in signals.rhythms.rituals if r.informative]
+    rituals = informative[:_RITUALS] if informative else list(signals.rhythms.rituals[:2])
+    found += [_ritual(signals, r) for r in rituals]
+    for facts in signals.repos:
+        found += _repo(signals, facts)
+    found += [_document(signals, d) for d in signals.documents]
+    found += [_channel(signals, c) for c in signals.chat.active[:_CHANNELS]]
+    out: list[Proposal] = []
+    seen: set[str] = set()
+    for p in found:
+        if p is None or p.fingerprint in seen:
+            continue
+        seen.add(p.fingerprint)
+        if now is not None:
+            from dataclasses import replace
+
+            p = replace(p, derived_at=now)
+        out.append(p)
+    return out

@@ -1,0 +1,276 @@
+"""Who the owner is, across every source: addresses, names, Slack ids.
+
+Why a collector plus a late decision (and no second read of the sources): the scan streams
+items once and never holds them all. :class:`IdentityCollector` sees every item as it passes
+and keeps only small per-address counters (how often an address sends, receives, carries a
+"Sent" label, which display names go with it). The signal analyzers likewise aggregate *by
+address*, so authorship does not have to be known while items stream: it is decided at
+aggregation time, when :meth:`IdentityCollector.resolve` has seen everything. A re-read of
+headers would double the I/O of the biggest sources (mailboxes) for no better answer.
+
+Strong evidence comes first: ``--owner`` / settings addresses, senders of Takeout mail labelled
+"Sent", the git ``user.email`` of a repository, the owner of an exported calendar. Only when
+none of those exists does the fallback apply: an inbox's owner is the address most messages
+are addressed to (the Enron inbox of Vince Kaminski is mostly ``To: j.kaminski@enron.com``).
+Aliases are then added by name: an address shown with the owner's display name, or whose local
+part is built from the owner's name (``vkaminski@aol.com``, ``vince.kaminski@...``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from .types import ChatMessage, Document, Event, Item, MemoryEntry, Message, Person, Repo
+
+__all__ = ["IdentityCollector", "OwnerIdentity", "name_key", "name_tokens", "normal_name"]
+
+SENT_LABELS = frozenset({"sent", "sent mail", "sent items", "sent messages", "\\sent", "gesendet",
+                         "envoyés", "enviados", "inviati", "verzonden", "[gmail]/sent mail"})
+_FREE_MAIL = frozenset({"gmail.com", "googlemail.com", "aol.com", "yahoo.com", "hotmail.com",
+                        "outlook.com", "live.com", "icloud.com", "me.com", "gmx.de", "gmx.net",
+                        "web.de", "proton.me", "protonmail.com", "fastmail.com", "msn.com"})
+
+
+def normal_name(raw: str) -> str:
+    """``"Kaminski, Vince J"`` -> ``"Vince J Kaminski"``; strips quotes and ``(...)`` notes."""
+    text = re.sub(r"\(.*?\)|<.*?>|[\"']", " ", raw or "")
+    text = " ".join(text.split()).strip(" ,;")
+    if text.count(",") == 1 and "@" not in text:
+        last, first = (part.strip() for part in text.split(","))
+        if last and first and len(last.split()) <= 2:
+            text = f"{first} {last}"
+    return text
+
+
+def name_tokens(raw: str) -> tuple[str, ...]:
+    """Lower-case alphabetic tokens of a normalised name."""
+    return tuple(t for t in re.split(r"[^a-z]+", normal_name(raw).lower()) if t)
+
+
+def name_key(raw: str) -> str:
+    """Order-free key of a person's name (first and last token), used to merge name-only people."""
+    toks = [t for t in name_tokens(raw) if len(t) > 1]
+    if len(toks) < 2:
+        return ""
+    return " ".join(sorted({toks[0], toks[-1]}))
+
+
+def _is_address(text: str) -> bool:
+    return "@" in text and "." in text.split("@")[-1]
+
+
+@dataclass(frozen=True)
+class OwnerIdentity:
+    """The resolved owner. ``reasons`` maps each address to why it is taken as the owner's."""
+
+    names: tuple[str, ...] = ()
+    addresses: frozenset[str] = frozenset()
+    slack_ids: frozenset[str] = frozenset()
+    reasons: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.names[0] if self.names else ""
+
+    @property
+    def known(self) -> bool:
+        return bool(self.addresses or self.slack_ids)
+
+    def _name_matches(self, name: str) -> bool:
+        if not name or not self.names:
+            return False
+        key = name_key(name)
+        return bool(key) and any(key == name_key(n) for n in self.names)
+
+    def is_owner(self, person: Person | None) -> bool:
+        """True for one of the owner's addresses / Slack ids, or (no address) the owner's name."""
+        if person is None:
+            return False
+        if person.address:
+            return person.address in self.addresses or person.address in self.slack_ids
+        return self._name_matches(person.name)
+
+    def is_owner_address(self, address: str) -> bool:
+        address = address.lower()
+        return address in self.addresses or address in self.slack_ids
+
+    def mark(self, item: Item) -> Item:
+        """The item with ``authored_by_owner`` set (a new record; items are frozen)."""
+        owned: bool | None
+        if isinstance(item, Message):
+            owned = self.is_owner(item.sender)
+        elif isinstance(item, ChatMessage):
+            owned = self.is_owner(item.user) or any(self.is_owner(p) for p in item.people
+                                                    if p.address == item.user.address)
+        elif isinstance(item, Event):
+            if item.organizer is not None and (item.organizer.address or item.organizer.name):
+                owned = self.is_owner(item.organizer)
+            else:
+                owned = bool(item.calendar_owner) and self.is_owner_address(item.calendar_owner)
+        elif isinstance(item, Repo):
+            owned = any(self.is_owner(Person(n, e)) for n, e, c in item.authors if c > 0)
+        elif isinstance(item, Document):
+            # Kept in the owner's folder is not the same as written by the owner: only a
+            # matching author makes a document owner-authored.
+            owned = any(self.is_owner(p) for p in item.people)
+        elif isinstance(item, MemoryEntry):
+            owned = True if item.authored_by_owner is None else item.authored_by_owner
+        else:  # pragma: no cover - Item is a closed union
+            owned = None
+        if owned == item.authored_by_owner:
+            return item
+        return replace(item, authored_by_owner=owned)
+
+
+@dataclass
+class IdentityCollector:
+    """Streaming evidence about the owner; :meth:`resolve` decides once everything was seen."""
+
+    explicit: tuple[str, ...] = ()
+    messages: int = 0
+    to_counts: Counter[str] = field(default_factory=Counter)
+    sent_label: Counter[str] = field(default_factory=Counter)
+    git_emails: Counter[str] = field(default_factory=Counter)
+    calendar_owners: Counter[str] = field(default_factory=Counter)
+    names: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    seen: set[str] = field(default_factory=set)
+    repo_authors: set[tuple[str, str]] = field(default_factory=set)
+    chat_users: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    chat_names: dict[str, str] = field(default_factory=dict)
+
+    def _person(self, person: Person) -> None:
+        if person.address:
+            self.seen.add(person.address)
+            if person.name and person.name.lower() != person.address:
+                self.names[person.address][normal_name(person.name)] += 1
+
+    def observe(self, item: Item) -> None:
+        """Count what one item says about the owner (cheap; no text kept)."""
+        if isinstance(item, Message):
+            self.messages += 1
+            self._person(item.sender)
+            for p in item.to:
+                self._person(p)
+                if p.address:
+                    self.to_counts[p.address] += 1
+            for p in item.cc:
+                self._person(p)
+            if item.sender.address and any(lab.strip().lower() in SENT_LABELS for lab in item.labels):
+                self.sent_label[item.sender.address] += 1
+        elif isinstance(item, Repo):
+            if item.git_user_email:
+                self.git_emails[item.git_user_email.lower()] += 1
+            for name, email, _ in item.authors:
+                self.repo_authors.add((normal_name(name), email.lower()))
+        elif isinstance(item, Event):
+            if item.calendar_owner and _is_address(item.calendar_owner):
+                self.calendar_owners[item.calendar_owner.lower()] += 1
+            for p in (*item.attendees, *((item.organizer,) if item.organizer else ())):
+                self._person(p)
+        elif isinstance(item, ChatMessage):
+            uid = item.user.address
+            if uid:
+                if item.user.name:
+                    self.chat_names[uid] = normal_name(item.user.name)
+                for p in item.people:
+                    if p.address and p.address != uid:
+                        self.chat_users[uid].add(p.address)
+
+    # -- decision ------------------------------------------------------------------------
+    def _strong(self) -> dict[str, str]:
+        reasons: dict[str, str] = {}
+        for a in self.explicit:
+            reasons.setdefault(a.strip().lower(), "given as owner")
+        for a in self.sent_label:
+            reasons.setdefault(a, "sender of mail labelled Sent")
+        for a in self.git_emails:
+            reasons.setdefault(a, "git user.email")
+        for a in self.calendar_owners:
+            reasons.setdefault(a, "owner of the exported calendar")
+        return reasons
+
+    def _fallback(self) -> dict[str, str]:
+        if not self.to_counts or self.messages < 5:
+            return {}
+        address, count = self.to_counts.most_common(1)[0]
+        if count < max(3, 0.2 * self.messages):
+            return {}
+        return {address: f"most frequent recipient ({count} of {self.messages} messages)"}
+
+    def _names_for(self, addresses: Iterable[str]) -> list[str]:
+        counts: Counter[str] = Counter()
+        for a in addresses:
+            for name, n in self.names.get(a, {}).items():
+                if len(name_tokens(name)) >= 2 and "@" not in name:
+                    counts[name] += n
+        for a in addresses:
+            for name, email in self.repo_authors:
+                if email == a and len(name_tokens(name)) >= 2:
+                    counts[name] += 1
+        merged: list[str] = []
+        for candidate, _ in counts.most_common():
+            if not any(name_key(candidate) == name_key(m) for m in merged):
+                merged.append(candidate)
+        return merged
+
+    @staticmethod
+    def _local_part_matches(local: str, toks: tuple[str, ...]) -> bool:
+        """``vkaminski``, ``vince.j.kaminski``, ``kamins`` match Vince J Kaminski; ``wkaminski`` not."""
+        if len(toks) < 2 or len(toks[-1]) < 3:
+            return False
+        last, others = toks[-1], toks[:-1]
+        flat = re.sub(r"[^a-z]", "", local.lower())
+        pieces = {*others, *(t[:1] for t in others)}
+
+        def made_of_name(rest: str) -> bool:
+            return rest == "" or any(rest.startswith(p) and made_of_name(rest[len(p):]) for p in pieces)
+
+        for cut in range(len(last), min(len(last), 6) - 1, -1):
+            stem = last[:cut]
+            if flat.endswith(stem) or flat.startswith(stem):
+                rest = flat[: len(flat) - cut] if flat.endswith(stem) else flat[cut:]
+                if made_of_name(rest):
+                    return True
+        return False
+
+    def resolve(self) -> OwnerIdentity:
+        reasons = self._strong() or self._fallback()
+        names = self._names_for(reasons)
+        main_tokens = name_tokens(names[0]) if names else ()
+        domains = {a.split("@")[-1] for a in reasons if "@" in a}
+        if main_tokens:
+            owner_key = name_key(names[0])
+            for address in sorted(self.seen | set(self.git_emails)):
+                if address in reasons or "@" not in address:
+                    continue
+                shown: Counter[str] = self.names.get(address, Counter())
+                if owner_key and any(name_key(n) == owner_key for n in shown):
+                    reasons[address] = "shown with the owner's name"
+                    continue
+                local, _, domain = address.partition("@")
+                if self._local_part_matches(local, main_tokens) and (
+                        domain in domains or domain in _FREE_MAIL or len(re.sub(r"[^a-z]", "", local)) >= 7):
+                    reasons[address] = "address built from the owner's name"
+            for name, email in self.repo_authors:
+                if email and email not in reasons and name_key(name) == owner_key:
+                    reasons[email] = "git author with the owner's name"
+        slack: set[str] = set()
+        for uid, aliases in self.chat_users.items():
+            if aliases & set(reasons):
+                slack.add(uid)
+        if main_tokens:
+            owner_key = name_key(names[0])
+            slack.update(uid for uid, n in self.chat_names.items() if name_key(n) == owner_key)
+        if not names:
+            names = [n for uid in sorted(slack) if (n := self.chat_names.get(uid, ""))][:1]
+        return OwnerIdentity(names=tuple(names[:3]), addresses=frozenset(reasons),
+                             slack_ids=frozenset(slack), reasons=dict(reasons))
+
+    def provisional(self) -> OwnerIdentity:
+        """Identity from strong evidence seen so far (used while items still stream)."""
+        reasons = self._strong()
+        return OwnerIdentity(names=tuple(self._names_for(reasons)[:1]), addresses=frozenset(reasons),
+                             reasons=reasons)

@@ -1,0 +1,115 @@
+"""What a scan reports: progress events while it runs, per-source reports and the result.
+
+Kept apart from :mod:`bootstrap_app.pipeline` so the CLI, the app and notebooks can import
+the plain records (and format a summary) without pulling in the engine.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bootstrap_app.identity import OwnerIdentity
+from bootstrap_app.safety.gate import Quarantined
+from bootstrap_app.types import Proposal, Skip
+
+__all__ = ["EventKind", "ScanEvent", "ScanResult", "SourceReport", "format_summary"]
+
+EventKind = Literal["source-start", "progress", "skip", "source-done", "error", "stage"]
+
+
+@dataclass(frozen=True)
+class ScanEvent:
+    kind: EventKind
+    source: str = ""
+    count: int = 0
+    message: str = ""
+
+
+@dataclass
+class SourceReport:
+    source: str
+    kind: str
+    items: int = 0
+    skipped: list[Skip] = field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        reasons = Counter(s.reason.split(":")[0][:60] for s in self.skipped)
+        return {"source": self.source, "kind": self.kind, "items": self.items, "skipped": len(self.skipped),
+                "skip_reasons": dict(reasons.most_common(10)), "error": self.error,
+                "seconds": round(self.seconds, 3)}
+
+
+@dataclass
+class ScanResult:
+    run_id: int
+    proposals: list[Proposal] = field(default_factory=list)
+    quarantined: list[Quarantined] = field(default_factory=list)
+    reports: list[SourceReport] = field(default_factory=list)
+    owner: OwnerIdentity = field(default_factory=OwnerIdentity)
+    already_decided: int = 0
+    already_pending: int = 0
+    duplicates: int = 0
+    superseding: int = 0
+    new_proposals: int = 0
+    """Proposals the store had never seen before this run (what reseed announces)."""
+    llm_error: str | None = None
+
+    @property
+    def items(self) -> int:
+        return sum(r.items for r in self.reports)
+
+    def summary(self) -> dict[str, Any]:
+        by_type = Counter(str(p.type) for p in self.proposals)
+        reasons = Counter(q.reason for q in self.quarantined)
+        return {
+            "run_id": self.run_id,
+            "items": self.items,
+            "sources": [r.to_json() for r in self.reports],
+            "errors": {r.source: r.error for r in self.reports if r.error},
+            "proposals": len(self.proposals),
+            "new_proposals": self.new_proposals,
+            "by_type": dict(sorted(by_type.items())),
+            "quarantined": len(self.quarantined),
+            "quarantine_reasons": dict(reasons.most_common()),
+            "already_decided": self.already_decided,
+            "duplicates_of_existing_memory": self.duplicates,
+            "superseding_existing_memory": self.superseding,
+            "owner": {"names": list(self.owner.names), "addresses": sorted(self.owner.addresses),
+                      "slack_ids": sorted(self.owner.slack_ids)},
+            "llm_error": self.llm_error,
+        }
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """The human summary printed on stderr after a scan."""
+    lines = ["", f"memseed scan #{summary['run_id']}: {summary['items']} items read"]
+    for src in summary["sources"]:
+        line = f"  {src['kind'] or '?':14} {src['items']:>7} items"
+        if src["skipped"]:
+            reasons = ", ".join(f"{k} ({v})" for k, v in src["skip_reasons"].items())
+            line += f", {src['skipped']} skipped [{reasons}]"
+        if src["error"]:
+            line += f"  ERROR: {src['error'].splitlines()[0]}"
+        lines.append(f"{line}  {src['source']}")
+    owner = summary["owner"]
+    who = ", ".join(owner["names"][:1] + owner["addresses"][:4]) or "unknown (pass --owner EMAIL)"
+    lines.append(f"  owner: {who}")
+    types = ", ".join(f"{k} {v}" for k, v in summary["by_type"].items()) or "none"
+    lines.append(f"  proposals: {summary['proposals']} ({types}); new since last run: {summary['new_proposals']}")
+    if summary["already_decided"]:
+        lines.append(f"  not proposed again (already decided): {summary['already_decided']}")
+    if summary["duplicates_of_existing_memory"] or summary["superseding_existing_memory"]:
+        lines.append(f"  existing memory: {summary['duplicates_of_existing_memory']} duplicates dropped, "
+                     f"{summary['superseding_existing_memory']} would replace an entry")
+    lines.append(f"  quarantined by the safety gate: {summary['quarantined']}")
+    for reason, n in summary["quarantine_reasons"].items():
+        lines.append(f"    {n} x {reason}")
+    if summary.get("llm_error"):
+        lines.append(f"  LLM extraction failed: {summary['llm_error']}")
+    if summary["errors"]:
+        lines.append(f"  sources with errors: {len(summary['errors'])}")
+    return "\n".join(lines)

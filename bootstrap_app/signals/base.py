@@ -1,0 +1,79 @@
+"""Shared pieces of the signal analyzers: evidence pointers and person keys.
+
+A :class:`Ref` points at one item (source, ref, date) with a short note made only of names,
+dates, titles and counts. Analyzers keep Refs instead of items, so a signal never carries
+third-party free text; the heuristic extractor turns Refs into :class:`~bootstrap_app.types.Evidence`
+once authorship is known.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from bootstrap_app.identity import OwnerIdentity, name_key
+from bootstrap_app.types import Evidence, Person
+
+__all__ = ["BULK_LOCAL", "Ref", "is_bulk_address", "person_key", "refs_to_evidence"]
+
+BULK_LOCAL = re.compile(
+    r"^(?:no[._-]?reply|do[._-]?not[._-]?reply|noreply|no[._-]?address|notifications?|notify|newsletters?|"
+    r"news|mailer[._-]?daemon|postmaster|bounces?|info|updates?|alerts?|marketing|support|webmaster|"
+    r"admin|system|arsystem|auto(?:mated)?|billing|digest|listserv|majordomo|calendar|clients|hello|"
+    r"team|service|services|help|feedback|events?|invitations?|jobs|careers|sales|press|contact|"
+    r"owner-.*|.*-request|.*-bounces|.*\+bounce.*|.*noreply.*|.*no-reply.*|.*notification.*)$")
+_BULK_DOMAIN = re.compile(r"(?:^|\.)(?:mailman|lists?|bounce|mailchimp|sendgrid|mcsv|em\d*|e\d+|"
+                          r"mail\d+|news|newsletter|notifications?)\.")
+
+
+def is_bulk_address(address: str) -> bool:
+    """True for no-reply / notification / newsletter / list-like addresses."""
+    if "@" not in address:
+        return False
+    local, _, domain = address.lower().partition("@")
+    return bool(BULK_LOCAL.match(local) or _BULK_DOMAIN.search(domain + "."))
+
+
+def person_key(person: Person) -> str:
+    """The address, or ``name:<first last>`` for people shown without one (Outlook exports)."""
+    if person.address:
+        return person.address
+    key = name_key(person.name)
+    return f"name:{key}" if key else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A pointer to an item; ``note`` holds only names, dates, titles and counts."""
+
+    source: str
+    ref: str
+    date: datetime | None = None
+    author: str = ""
+    """Key of the person who wrote the item (address / ``name:``); owner-ness is decided late."""
+    note: str = ""
+    owner: bool | None = None
+    """Known authorship (None: decide from ``author`` against the identity)."""
+
+
+def refs_to_evidence(refs: list[Ref] | tuple[Ref, ...], owner: OwnerIdentity, limit: int = 5) -> tuple[Evidence, ...]:
+    """Evidence records for up to ``limit`` refs, newest first, authorship decided now."""
+    ordered = sorted(refs, key=lambda r: (r.date is None, -(r.date.timestamp() if r.date else 0.0)))
+    out: list[Evidence] = []
+    seen: set[tuple[str, str]] = set()
+    for r in ordered:
+        if (r.source, r.ref) in seen:
+            continue
+        seen.add((r.source, r.ref))
+        if r.owner is not None:
+            authored = r.owner
+        elif r.author.startswith("name:"):
+            authored = any(f"name:{name_key(n)}" == r.author for n in owner.names)
+        else:
+            authored = owner.is_owner_address(r.author) if r.author else False
+        out.append(Evidence(source=r.source, ref=r.ref, date=r.date, authored_by_owner=authored,
+                            excerpt=r.note[:200]))
+        if len(out) >= limit:
+            break
+    return tuple(out)

@@ -1,0 +1,265 @@
+"""Correspondents ranked by *reciprocal* exchange, and the owner's manager.
+
+Volume alone ranks newsletters and HR systems first; what marks a collaborator is that the
+owner writes to them *and* they write back. So the analyzer counts directed pairs
+(sender -> recipient) while items stream, without knowing yet who the owner is, and ranks at
+the end: reciprocal mail = min(mails to the owner, mails from the owner), plus chat threads
+shared and small meetings attended together. Bulk senders (``Message.is_bulk``, list ids,
+no-reply / notification addresses) never rank.
+
+Only names, addresses, dates and counts are kept.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bootstrap_app.identity import OwnerIdentity, name_key, normal_name
+from bootstrap_app.types import ChatMessage, Event, Item, Message, Person
+
+from .base import Ref, is_bulk_address, person_key
+
+__all__ = ["Contact", "ContactsAccumulator", "ContactsSignal", "ManagerGuess", "find_manager", "latest"]
+
+_MAX_PAIR_REFS = 3
+_SMALL_MEETING = 6
+
+
+@dataclass(frozen=True)
+class Contact:
+    key: str
+    name: str
+    to_owner: int
+    from_owner: int
+    chat: int
+    meetings: int
+    score: float
+    refs: tuple[Ref, ...] = ()
+
+    @property
+    def address(self) -> str:
+        return "" if self.key.startswith("name:") else self.key
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} <{self.address}>" if self.name and self.address else (self.name or self.address)
+
+
+@dataclass(frozen=True)
+class ContactsSignal:
+    ranked: tuple[Contact, ...] = ()
+    excluded_bulk: int = 0
+
+
+@dataclass
+class ContactsAccumulator:
+    """Directed pair counts over mail, shared chat threads and small shared meetings."""
+
+    pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
+    pair_refs: defaultdict[tuple[str, str], list[Ref]] = field(default_factory=lambda: defaultdict(list))
+    sent: Counter[str] = field(default_factory=Counter)
+    bulk: Counter[str] = field(default_factory=Counter)
+    names: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    threads: defaultdict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
+    chat_refs: dict[str, Ref] = field(default_factory=dict)
+    meet_pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
+    meet_refs: dict[str, Ref] = field(default_factory=dict)
+    seen_series: set[str] = field(default_factory=set)
+
+    def _key(self, person: Person) -> str:
+        key = person_key(person)
+        if key and person.name and person.name.lower() != person.address:
+            self.names[key][normal_name(person.name)] += 1
+        return key
+
+    def observe(self, item: Item) -> None:
+        if isinstance(item, Message):
+            self._message(item)
+        elif isinstance(item, ChatMessage):
+            user = self._key(item.user)
+            if user and item.thread_ts:
+                self.threads[(item.channel, item.thread_ts)].add(user)
+                self.chat_refs.setdefault(user, Ref(item.source, item.ref, item.timestamp, user,
+                                                    f"chat message in #{item.channel}"))
+        elif isinstance(item, Event):
+            self._event(item)
+
+    def _message(self, msg: Message) -> None:
+        sender = self._key(msg.sender)
+        if not sender:
+            return
+        self.sent[sender] += 1
+        if msg.is_bulk or msg.list_id:
+            self.bulk[sender] += 1
+            return
+        date = msg.timestamp.date().isoformat() if msg.timestamp else "undated"
+        for person in (*msg.to, *msg.cc):
+            rcpt = self._key(person)
+            if not rcpt or rcpt == sender:
+                continue
+            pair = (sender, rcpt)
+            self.pairs[pair] += 1
+            refs = self.pair_refs[pair]
+            note = f"mail from {msg.sender.name or sender} to {person.name or rcpt}, {date}"
+            ref = Ref(msg.source, msg.ref, msg.timestamp, sender, note)
+            if len(refs) < _MAX_PAIR_REFS:
+                refs.append(ref)
+            elif msg.timestamp and (refs[-1].date is None or msg.timestamp > refs[-1].date):
+                refs[-1] = ref
+
+    def _event(self, ev: Event) -> None:
+        people = {k for p in (*ev.attendees, *((ev.organizer,) if ev.organizer else ())) if (k := self._key(p))}
+        if not 2 <= len(people) <= _SMALL_MEETING:
+            return
+        if ev.series_uid:
+            if ev.series_uid in self.seen_series:
+                return
+            self.seen_series.add(ev.series_uid)
+        title = ev.summary[:60] or "meeting"
+        for a in people:
+            for b in people:
+                if a < b:
+                    self.meet_pairs[(a, b)] += 1
+            self.meet_refs.setdefault(a, Ref(ev.source, ev.ref, ev.start or ev.timestamp, "",
+                                             f"meeting '{title}'", owner=False))
+
+    # -- decision ------------------------------------------------------------------------
+    def _alias(self) -> dict[str, str]:
+        """Map ``name:`` keys to the one address shown with that name, when unambiguous."""
+        by_name: defaultdict[str, set[str]] = defaultdict(set)
+        for key, names in self.names.items():
+            if key.startswith("name:"):
+                continue
+            for n in names:
+                if nk := name_key(n):
+                    by_name[nk].add(key)
+        return {f"name:{nk}": next(iter(addrs)) for nk, addrs in by_name.items() if len(addrs) == 1}
+
+    def _is_owner(self, key: str, owner: OwnerIdentity) -> bool:
+        if key.startswith("name:"):
+            return any(f"name:{name_key(n)}" == key for n in owner.names)
+        return owner.is_owner_address(key)
+
+    def result(self, owner: OwnerIdentity, limit: int = 12) -> ContactsSignal:
+        alias = self._alias()
+
+        def canon(k: str) -> str:
+            return alias.get(k, k)
+
+        to_owner: Counter[str] = Counter()
+        from_owner: Counter[str] = Counter()
+        refs: defaultdict[str, list[Ref]] = defaultdict(list)
+        for (s, r), n in self.pairs.items():
+            s, r = canon(s), canon(r)
+            s_own, r_own = self._is_owner(s, owner), self._is_owner(r, owner)
+            if s_own and not r_own:
+                from_owner[r] += n
+            elif r_own and not s_own:
+                to_owner[s] += n
+        for (s, r), pair_refs in self.pair_refs.items():
+            cs, cr = canon(s), canon(r)
+            if self._is_owner(cr, owner) and not self._is_owner(cs, owner):
+                refs[cs].extend(pair_refs)
+            elif self._is_owner(cs, owner) and not self._is_owner(cr, owner):
+                refs[cr].extend(pair_refs)
+        chat: Counter[str] = Counter()
+        for users in self.threads.values():
+            users = {canon(u) for u in users}
+            if any(self._is_owner(u, owner) for u in users):
+                for u in users:
+                    if not self._is_owner(u, owner):
+                        chat[u] += 1
+        meetings: Counter[str] = Counter()
+        for (a, b), n in self.meet_pairs.items():
+            a, b = canon(a), canon(b)
+            if self._is_owner(a, owner) and not self._is_owner(b, owner):
+                meetings[b] += n
+            elif self._is_owner(b, owner) and not self._is_owner(a, owner):
+                meetings[a] += n
+        candidates = set(to_owner) | set(from_owner) | set(chat) | set(meetings)
+        ranked: list[Contact] = []
+        excluded = 0
+        for key in candidates:
+            if self._is_owner(key, owner):
+                continue
+            if is_bulk_address(key) or (self.sent[key] and self.bulk[key] / self.sent[key] >= 0.3):
+                excluded += 1
+                continue
+            reciprocal = min(to_owner[key], from_owner[key])
+            score = 3.0 * reciprocal + 1.0 * min(chat[key], 50) + 1.5 * min(meetings[key], 20)
+            if reciprocal == 0 and chat[key] < 2 and meetings[key] < 2:
+                continue
+            names = self.names.get(key) or Counter()
+            for k, v in alias.items():
+                if v == key:
+                    names = names + self.names.get(k, Counter())
+            name = names.most_common(1)[0][0] if names else ""
+            extra = [r for r in (self.chat_refs.get(key), self.meet_refs.get(key)) if r]
+            ranked.append(Contact(key, name, to_owner[key], from_owner[key], chat[key], meetings[key],
+                                  score, tuple(refs[key][:6] + extra)))
+        ranked.sort(key=lambda c: (-c.score, c.key))
+        return ContactsSignal(tuple(ranked[:limit]), excluded)
+
+
+def latest(refs: tuple[Ref, ...]) -> datetime | None:
+    dates = [r.date for r in refs if r.date]
+    return max(dates) if dates else None
+
+
+@dataclass(frozen=True)
+class ManagerGuess:
+    key: str
+    name: str
+    score: float
+    reasons: tuple[str, ...]
+    refs: tuple[Ref, ...] = ()
+
+
+def find_manager(contacts: ContactsSignal, one_on_ones: list[tuple[str, str, bool, tuple[Ref, ...], str]],
+                 owner_mentions: dict[str, int], other_mentions: dict[str, int],
+                 owner_refs: tuple[Ref, ...] = ()) -> ManagerGuess | None:
+    """Score candidates: a weekly 1:1 they organise (+5; +1 when the owner organises it),
+    the owner calling them manager (+4), other mail naming them the owner's manager (+2).
+
+    ``one_on_ones``: (key, name, organised_by_them, refs, ritual title).
+    """
+    scores: Counter[str] = Counter()
+    names: dict[str, str] = {}
+    reasons: defaultdict[str, list[str]] = defaultdict(list)
+    refs: defaultdict[str, list[Ref]] = defaultdict(list)
+    by_name = {name_key(c.name): c for c in contacts.ranked if c.name}
+
+    def resolve(name: str) -> str:
+        c = by_name.get(name_key(name))
+        key = c.key if c else f"name:{name_key(name)}"
+        names.setdefault(key, c.name if c else normal_name(name))
+        return key
+
+    for key, name, theirs, ritual_refs, title in one_on_ones:
+        scores[key] += 5 if theirs else 1
+        names.setdefault(key, name)
+        reasons[key].append(f"weekly 1:1 '{title}'" + (" they organise" if theirs else ""))
+        refs[key].extend(ritual_refs)
+    for name, n in owner_mentions.items():
+        if not name_key(name):
+            continue
+        key = resolve(name)
+        scores[key] += 4
+        reasons[key].append(f"you call them your manager ({n}x)")
+        refs[key].extend(r for r in owner_refs if name in r.note)
+    for name, n in other_mentions.items():
+        if not name_key(name):
+            continue
+        key = resolve(name)
+        scores[key] += 2
+        reasons[key].append(f"named as your manager in mail ({n}x)")
+    if not scores:
+        return None
+    key, score = max(scores.items(), key=lambda kv: (kv[1], kv[0]))
+    if score < 3:
+        return None
+    contact = next((c for c in contacts.ranked if c.key == key), None)
+    return ManagerGuess(key, names.get(key) or (contact.name if contact else ""), float(score),
+                        tuple(reasons[key]), tuple(refs[key]) + (contact.refs[:2] if contact else ()))

@@ -1,0 +1,282 @@
+"""The owner's profile: name, addresses, employer, title, team, timezone, working hours.
+
+While items stream, the analyzer keeps per-author activity timestamps (mail sent, chat posted)
+and what signature blocks *state* (title, team, organisation lines parsed on the spot; the
+rest of the text is dropped at once). Which author is the owner is decided at the end, so
+the working-hours window is computed only over the owner's own activity: the 10th–90th
+percentile of local minute-of-day on weekdays, widened to the window it implies for evenly spread
+activity and rounded to 30 minutes.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+from bootstrap_app.identity import OwnerIdentity, name_key, name_tokens
+from bootstrap_app.types import ChatMessage, Item, Message
+
+from .base import Ref, person_key
+from .rhythms import zone
+
+__all__ = ["ROLE_WORDS", "ProfileAccumulator", "ProfileSignal", "org_from_domain", "own_text", "parse_signature"]
+
+_MAX_STAMPS = 4000
+ROLE_WORDS = re.compile(
+    r"\b(?:engineer|developer|manager|director|scientist|analyst|designer|lead|head|vp|vice president|"
+    r"president|officer|architect|consultant|researcher|professor|specialist|administrator|assistant|"
+    r"coordinator|founder|cto|ceo|cfo|intern|programmer|product owner|sre|devops|editor|associate|"
+    r"partner|principal|advisor|economist|trader|counsel|recruiter)\b", re.I)
+_TEAM_WORDS = re.compile(r"\b(?:team|group|department|dept|division|infrastructure|platform|research|"
+                         r"engineering|unit|squad|lab)\b", re.I)
+_ORG_WORDS = re.compile(r"\b(?:inc|labs?|llc|ltd|gmbh|corp|corporation|company|co|ag|plc|sa|university|"
+                        r"institute|bank|group)\b\.?", re.I)
+_QUOTE_START = re.compile(
+    r"^(?:-{2,}\s*(?:original|forwarded) message|-{5,}|_{5,}|>|on .{4,80} wrote:|am .{4,80} schrieb|"
+    r"from:\s|sent:\s|-+\s*forwarded by)", re.I)
+_SKIP_LINE = re.compile(r"(?:\+?\d[\d ()./-]{6,}|@|https?://|www\.|^(?:tel|phone|mobile|fax|cell)\b)", re.I)
+_CLOSING = re.compile(r"^(?:best|thanks|thank you|cheers|regards|kind regards|best regards|sincerely|"
+                      r"many thanks|br|ciao|viele grüße|gruß|--|—)[,!.]?\s*$", re.I)
+_MANAGER = re.compile(
+    r"(?:\bmy (?:manager|boss|line manager|supervisor)\b[,:]?\s+(?:is\s+)?(?P<a>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2})"
+    r"|(?P<b>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}),?\s+(?:\(|is\s+)?my (?:manager|boss|supervisor)"
+    r"|\breports? (?:directly )?to\s+(?P<c>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2})"
+    r"|\b(?:your |reporting |line )?(?:manager|supervisor)\s*[:=]\s*(?P<d>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}))")
+_FREE_MAIL_DOMAINS = {"gmail", "googlemail", "aol", "yahoo", "hotmail", "outlook", "live", "icloud", "me",
+                      "gmx", "web", "proton", "protonmail", "fastmail", "msn", "mail", "mac"}
+
+
+def own_text(body: str) -> str:
+    """The part of a mail body its sender wrote: everything before quoted/forwarded text."""
+    lines: list[str] = []
+    for line in body.splitlines():
+        if _QUOTE_START.match(line.strip()):
+            break
+        lines.append(line.rstrip())
+    return "\n".join(lines).strip()
+
+
+def parse_signature(text: str, names: tuple[str, ...] = ()) -> dict[str, str]:
+    """Title / team / org stated in the signature block at the end of ``text`` (else empty)."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    tail = lines[-8:]
+    start = 0
+    for i, line in enumerate(tail):
+        toks = name_tokens(line)
+        if _CLOSING.match(line) or (names and any(toks and toks == name_tokens(n)[: len(toks)] and len(toks) >= 2
+                                                  for n in names)) or line == "--":
+            start = i + 1
+    found: dict[str, str] = {}
+    for line in tail[start:]:
+        if len(line) > 90 or _SKIP_LINE.search(line):
+            continue
+        for part in (p.strip() for p in re.split(r"\s+[|·•—–-]\s+|,\s+|\s*\|\s*", line) if p.strip()):
+            if "title" not in found and ROLE_WORDS.search(part) and len(part.split()) <= 6:
+                found["title"] = part
+            elif "team" not in found and _TEAM_WORDS.search(part) and not _ORG_WORDS.search(part) \
+                    and len(part.split()) <= 5:
+                found["team"] = re.sub(r"\s+team$", "", part, flags=re.I)
+            elif "org" not in found and (_ORG_WORDS.search(part)) and len(part.split()) <= 5:
+                found["org"] = part
+    return found if "title" in found else {}
+
+
+def org_from_domain(address: str) -> str:
+    """``maya@northwind-labs.example`` -> ``Northwind Labs``; free-mail domains give ``""``."""
+    domain = address.rpartition("@")[2].lower()
+    parts = [p for p in domain.split(".") if p]
+    if len(parts) < 2:
+        return ""
+    core = parts[-2] if parts[-2] not in ("co", "com", "ac", "org") or len(parts) < 3 else parts[-3]
+    if core in _FREE_MAIL_DOMAINS:
+        return ""
+    return " ".join(w.capitalize() for w in re.split(r"[-_]", core) if w)
+
+
+@dataclass(frozen=True)
+class ProfileSignal:
+    name: str = ""
+    addresses: tuple[str, ...] = ()
+    employer: str = ""
+    employer_from: str = ""
+    title: str = ""
+    team: str = ""
+    signatures: int = 0
+    timezone: str = ""
+    timezone_from: str = ""
+    hours: tuple[str, str] | None = None
+    hours_samples: int = 0
+    manager_mentions: tuple[tuple[str, int], ...] = ()
+    refs: tuple[Ref, ...] = ()
+    activity_refs: tuple[Ref, ...] = ()
+
+
+@dataclass
+class ProfileAccumulator:
+    stamps: defaultdict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    seen: Counter[str] = field(default_factory=Counter)
+    offsets: defaultdict[str, list[tuple[float, int]]] = field(default_factory=lambda: defaultdict(list))
+    sig: defaultdict[str, Counter[tuple[str, str]]] = field(default_factory=lambda: defaultdict(Counter))
+    sig_refs: dict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
+    manager: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    manager_refs: dict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
+    rng: random.Random = field(default_factory=lambda: random.Random(7))
+    author_refs: defaultdict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
+
+    def _author_ref(self, key: str, ref: Ref) -> None:
+        """Keep the three newest items of each author as evidence pointers."""
+        refs = self.author_refs[key]
+        refs.append(ref)
+        if len(refs) > 3:
+            refs.sort(key=lambda r: r.date.timestamp() if r.date else float("-inf"), reverse=True)
+            del refs[3:]
+
+    def _stamp(self, key: str, when: datetime | None) -> None:
+        if not key or when is None:
+            return
+        self.seen[key] += 1
+        value = when.timestamp()
+        bucket = self.stamps[key]
+        if len(bucket) < _MAX_STAMPS:
+            bucket.append(value)
+        else:  # reservoir sampling keeps the sample uniform without holding everything
+            j = self.rng.randrange(self.seen[key])
+            if j < _MAX_STAMPS:
+                bucket[j] = value
+        offset = when.utcoffset()
+        if offset is not None and when.tzinfo is not UTC and len(self.offsets[key]) < 500:
+            self.offsets[key].append((value, int(offset.total_seconds() // 60)))
+
+    def observe(self, item: Item) -> None:
+        if isinstance(item, Message):
+            key = person_key(item.sender)
+            if item.is_bulk or not key:
+                return
+            self._stamp(key, item.timestamp)
+            when = item.timestamp.date().isoformat() if item.timestamp else "undated"
+            self._author_ref(key, Ref(item.source, item.ref, item.timestamp, key, f"mail sent {when}"))
+            text = own_text(item.body)
+            sig = parse_signature(text, (item.sender.name,) if item.sender.name else ())
+            if sig:
+                self.sig[key][("title", sig["title"])] += 1
+                for field_name in ("team", "org"):
+                    if field_name in sig:
+                        self.sig[key][(field_name, sig[field_name])] += 1
+                if len(self.sig_refs[key]) < 3:
+                    self.sig_refs[key].append(Ref(item.source, item.ref, item.timestamp, key,
+                                                  f"signature: {sig['title']}"))
+            for m in _MANAGER.finditer(text):
+                name = next(g for g in m.groups() if g)
+                self.manager[key][name] += 1
+                if len(self.manager_refs[key]) < 3:
+                    self.manager_refs[key].append(Ref(item.source, item.ref, item.timestamp, key,
+                                                      f"mentions manager {name}"))
+        elif isinstance(item, ChatMessage):
+            key = person_key(item.user)
+            self._stamp(key, item.timestamp)
+            if key:
+                when = item.timestamp.date().isoformat() if item.timestamp else "undated"
+                self._author_ref(key, Ref(item.source, item.ref, item.timestamp, key,
+                                          f"chat message in #{item.channel}, {when}"))
+
+    # -- decision ------------------------------------------------------------------------
+    def owner_keys(self, owner: OwnerIdentity) -> list[str]:
+        name_keys = {f"name:{name_key(n)}" for n in owner.names if name_key(n)}
+        return [k for k in self.seen if owner.is_owner_address(k) or k in name_keys]
+
+    def infer_timezone(self, keys: list[str]) -> str:
+        """The IANA zone whose UTC offsets match the owner's mail Date headers best."""
+        samples = [s for k in keys for s in self.offsets.get(k, [])]
+        if len(samples) < 5 or all(off == 0 for _, off in samples):
+            return ""
+        offs = Counter(off for _, off in samples)
+        best, best_score = "", 0.0
+        for name in _CANDIDATE_ZONES:
+            z = ZoneInfo(name)
+            hits = 0
+            for ts, off in samples:
+                delta = datetime.fromtimestamp(ts, z).utcoffset()
+                hits += int(delta is not None and int(delta.total_seconds() // 60) == off)
+            score = hits / len(samples)
+            if score > best_score + 1e-9:
+                best, best_score = name, score
+        return best if best_score >= 0.8 and len(offs) >= 1 else ""
+
+    def result(self, owner: OwnerIdentity, tz_name: str) -> ProfileSignal:
+        keys = self.owner_keys(owner)
+        tz_from = "calendar" if tz_name else ""
+        if not tz_name:
+            tz_name = self.infer_timezone(keys)
+            tz_from = "mail Date headers" if tz_name else ""
+        hours, samples = self.working_hours(keys, tz_name)
+        sig: Counter[tuple[str, str]] = Counter()
+        refs: list[Ref] = []
+        for k in keys:
+            sig.update(self.sig.get(k, Counter()))
+            refs.extend(self.sig_refs.get(k, []))
+        def best(kind: str) -> str:
+            options = [(n, v) for (f, v), n in sig.items() if f == kind]
+            return max(options)[1] if options else ""
+        employer, employer_from = best("org"), "signature" if best("org") else ""
+        if not employer:
+            domains = Counter(org_from_domain(a) for a in owner.addresses if org_from_domain(a))
+            for a in owner.addresses:  # the inbox address the owner is most reached at counts most
+                if org := org_from_domain(a):
+                    domains[org] += self.seen.get(a, 0)
+            if domains:
+                employer, employer_from = domains.most_common(1)[0][0], "email domain"
+        mentions: Counter[str] = Counter()
+        for k in keys:
+            mentions.update(self.manager.get(k, Counter()))
+            refs.extend(self.manager_refs.get(k, []))
+        return ProfileSignal(
+            name=owner.name, addresses=tuple(sorted(owner.addresses)), employer=employer,
+            employer_from=employer_from, title=best("title"), team=best("team"),
+            signatures=sum(n for (f, _), n in sig.items() if f == "title"), timezone=tz_name,
+            timezone_from=tz_from, hours=hours, hours_samples=samples,
+            manager_mentions=tuple(mentions.most_common(3)), refs=tuple(refs),
+            activity_refs=tuple(r for k in keys for r in self.author_refs.get(k, []))[:6])
+
+    def third_party_manager_mentions(self, owner: OwnerIdentity) -> Counter[str]:
+        """Names other people's mail calls the owner's manager (names only)."""
+        out: Counter[str] = Counter()
+        for key, names in self.manager.items():
+            if not owner.is_owner_address(key):
+                out.update(names)
+        return out
+
+    def working_hours(self, keys: list[str], tz_name: str) -> tuple[tuple[str, str] | None, int]:
+        tz = zone(tz_name) or UTC
+        minutes: list[int] = []
+        for k in keys:
+            for ts in self.stamps.get(k, []):
+                local = datetime.fromtimestamp(ts, tz)
+                if local.weekday() < 5:
+                    minutes.append(local.hour * 60 + local.minute)
+        if len(minutes) < 12:
+            return None, len(minutes)
+        minutes.sort()
+        lo = minutes[int(0.10 * (len(minutes) - 1))]
+        hi = minutes[round(0.90 * (len(minutes) - 1))]
+        # The 10th-90th percentile window is robust to the odd late mail but, by construction,
+        # cuts a fifth of the day away; widen it by 1/8 of its width on each side, which
+        # recovers the true window exactly when activity is spread evenly across the day.
+        pad = (hi - lo) / 8
+        lo, hi = max(0, int(lo - pad)), min(24 * 60 - 1, int(hi + pad))
+        def fmt(m: int) -> str:
+            m = int(round(m / 30.0) * 30) % (24 * 60)
+            return f"{m // 60:02d}:{m % 60:02d}"
+        return (fmt(lo), fmt(hi)), len(minutes)
+
+
+_CANDIDATE_ZONES = (
+    "UTC", "Europe/London", "Europe/Berlin", "Europe/Helsinki", "Europe/Moscow", "America/New_York",
+    "America/Chicago", "America/Denver", "America/Phoenix", "America/Los_Angeles", "America/Anchorage",
+    "Pacific/Honolulu", "America/Sao_Paulo", "America/Halifax", "Asia/Kolkata", "Asia/Shanghai",
+    "Asia/Tokyo", "Asia/Seoul", "Asia/Singapore", "Asia/Dubai", "Australia/Sydney", "Australia/Perth",
+    "Pacific/Auckland", "Africa/Johannesburg", "Africa/Lagos", "Asia/Jakarta", "America/Mexico_City",
+)

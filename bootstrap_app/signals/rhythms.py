@@ -1,0 +1,196 @@
+"""Recurring rituals from the calendar, and the calendar's timezone.
+
+A ritual is a series (``Event.series_uid``) with at least three occurrences that is still
+running. Its day(s) of week and time are computed in the *owner's* timezone from each
+occurrence's UTC start, so a 09:30 Berlin standup stays 09:30 across the DST switch even
+though its UTC time moves. Only titles, attendee names, days, times and durations are kept.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta, tzinfo
+from statistics import median
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bootstrap_app.identity import OwnerIdentity, normal_name
+from bootstrap_app.types import Event, Item
+
+from .base import Ref, person_key
+
+__all__ = ["DAYS", "RhythmSignal", "RhythmsAccumulator", "Ritual", "zone"]
+
+DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_KEEP_STARTS = 300
+_KINDS = (
+    ("standup", re.compile(r"stand[- ]?up|daily|scrum", re.I)),
+    ("1:1", re.compile(r"\b1\s*[:/-]\s*1\b|one[- ]on[- ]one|1on1|\b1-1\b", re.I)),
+    ("planning", re.compile(r"planning|sprint|kick-?off", re.I)),
+    ("review", re.compile(r"review|demo|retro|post-?mortem", re.I)),
+    ("sync", re.compile(r"sync|check-?in|catch-?up|weekly|staff|team meeting|all[- ]hands", re.I)),
+)
+_UNINFORMATIVE = re.compile(r"^(?:test|busy|free|tentative|away|xxx+|event|meeting|untitled|\(no title\)|"
+                            r"out of office|ooo)?$", re.I)
+
+
+def zone(name: str) -> ZoneInfo | None:
+    try:
+        return ZoneInfo(name) if name else None
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+@dataclass(frozen=True)
+class Ritual:
+    series_uid: str
+    title: str
+    kind: str
+    days: tuple[str, ...]
+    time: str
+    minutes: int
+    cadence: str
+    occurrences: int
+    attendees: tuple[tuple[str, str], ...]
+    """(key, name) of the other people, owner excluded."""
+    organizer: str
+    first: datetime | None
+    last: datetime | None
+    informative: bool
+    refs: tuple[Ref, ...] = ()
+
+    @property
+    def when(self) -> str:
+        if self.days == DAYS[:5]:
+            days = "weekdays"
+        elif len(self.days) == 1:
+            days = f"{self.days[0]}"
+        else:
+            days = ", ".join(self.days)
+        return f"{days} {self.time}"
+
+
+@dataclass(frozen=True)
+class RhythmSignal:
+    timezone: str = ""
+    timezone_votes: int = 0
+    rituals: tuple[Ritual, ...] = ()
+    events: int = 0
+
+
+@dataclass
+class _Series:
+    titles: Counter[str] = field(default_factory=Counter)
+    starts: list[datetime] = field(default_factory=list)
+    minutes: Counter[int] = field(default_factory=Counter)
+    people: Counter[str] = field(default_factory=Counter)
+    names: dict[str, str] = field(default_factory=dict)
+    organizers: Counter[str] = field(default_factory=Counter)
+    count: int = 0
+    refs: list[Ref] = field(default_factory=list)
+
+
+@dataclass
+class RhythmsAccumulator:
+    tzids: Counter[str] = field(default_factory=Counter)
+    series: dict[str, _Series] = field(default_factory=dict)
+    events: int = 0
+
+    def observe(self, item: Item) -> None:
+        if not isinstance(item, Event):
+            return
+        self.events += 1
+        if item.tzid and item.tzid.upper() not in ("UTC", "Z", "GMT", "ETC/UTC") and zone(item.tzid):
+            self.tzids[item.tzid] += 1
+        if not item.series_uid or item.all_day or item.start is None or item.status.lower() == "cancelled":
+            return
+        s = self.series.setdefault(item.series_uid, _Series())
+        s.count += 1
+        s.titles[" ".join(item.summary.split())[:80]] += 1
+        start = item.start if item.start.tzinfo else item.start.replace(tzinfo=UTC)
+        s.starts.append(start)
+        if len(s.starts) > 2 * _KEEP_STARTS:
+            s.starts.sort()
+            del s.starts[:-_KEEP_STARTS]
+        if item.end is not None:
+            end = item.end if item.end.tzinfo else item.end.replace(tzinfo=UTC)
+            s.minutes[max(0, int((end - start).total_seconds() // 60))] += 1
+        for p in item.attendees:
+            if key := person_key(p):
+                s.people[key] += 1
+                if p.name:
+                    s.names[key] = normal_name(p.name)
+        if item.organizer and (key := person_key(item.organizer)):
+            s.organizers[key] += 1
+            if item.organizer.name:
+                s.names.setdefault(key, normal_name(item.organizer.name))
+        note = f"calendar event '{item.summary[:60]}' on {start.date().isoformat()}"
+        ref = Ref(item.source, item.ref, start, person_key(item.organizer) if item.organizer else "", note)
+        if len(s.refs) < 2:
+            s.refs.append(ref)
+        elif start > (s.refs[-1].date or start):
+            s.refs[-1] = ref
+
+    def calendar_timezone(self) -> tuple[str, int]:
+        if not self.tzids:
+            return "", 0
+        name, votes = self.tzids.most_common(1)[0]
+        return name, votes
+
+    def result(self, owner: OwnerIdentity, tz_name: str, now: datetime | None = None) -> RhythmSignal:
+        tz: tzinfo = zone(tz_name) or UTC
+        lasts = [max(s.starts) for s in self.series.values() if s.starts]
+        now = now or datetime.now(UTC)
+        as_of = min(now, max(lasts)) if lasts else now
+        rituals = [r for uid, s in self.series.items() if (r := self._ritual(uid, s, owner, tz, as_of))]
+        rituals.sort(key=lambda r: (not r.informative, r.kind == "other", -r.occurrences, r.title))
+        tz_calendar, votes = self.calendar_timezone()
+        return RhythmSignal(tz_calendar, votes, tuple(rituals), self.events)
+
+    @staticmethod
+    def _ritual(uid: str, s: _Series, owner: OwnerIdentity, tz: tzinfo,
+                as_of: datetime) -> Ritual | None:
+        if s.count < 3 or len(s.starts) < 3:
+            return None
+        starts = sorted(set(s.starts))
+        if starts[-1] < as_of - timedelta(days=60):
+            return None  # a series that ended is history, not a ritual
+        local = [d.astimezone(tz) for d in starts]
+        day_counts = Counter(d.weekday() for d in local)
+        top = max(day_counts.values())
+        days = tuple(DAYS[i] for i in sorted(day_counts) if day_counts[i] >= 0.3 * top)
+        time = Counter(d.strftime("%H:%M") for d in local).most_common(1)[0][0]
+        minutes = s.minutes.most_common(1)[0][0] if s.minutes else 0
+        dates = sorted({d.date() for d in local})
+        gaps = [(b - a).days for a, b in itertools.pairwise(dates)]
+        gap = median(gaps) if gaps else 0
+        per_week = len(days)
+        if per_week >= 5 and gap <= 1.5:
+            cadence = "every weekday" if days == DAYS[:5] else "daily"
+        elif gap <= 8:
+            cadence = "weekly"
+        elif gap <= 16:
+            cadence = "every two weeks"
+        elif gap <= 35:
+            cadence = "monthly"
+        else:
+            cadence = "occasionally"
+        title = s.titles.most_common(1)[0][0]
+        kind = next((k for k, rx in _KINDS if rx.search(title)), "other")
+        others = [(k, s.names.get(k, "")) for k, _ in s.people.most_common() if not _owner_key(k, owner)]
+        if kind == "other" and len(s.people) == 2 and len(others) == 1 and cadence in ("weekly", "every two weeks"):
+            kind = "1:1"
+        organizer = s.organizers.most_common(1)[0][0] if s.organizers else ""
+        return Ritual(uid, title, kind, days, time, minutes, cadence, len(starts), tuple(others[:12]),
+                      organizer, starts[0], starts[-1], not _UNINFORMATIVE.match(title.strip()),
+                      tuple(s.refs))
+
+
+def _owner_key(key: str, owner: OwnerIdentity) -> bool:
+    if key.startswith("name:"):
+        from bootstrap_app.identity import name_key
+
+        return any(f"name:{name_key(n)}" == key for n in owner.names)
+    return owner.is_owner_address(key)
