@@ -30,6 +30,8 @@ from enum import Enum
 from pathlib import Path, PurePath
 from typing import Any
 
+import phonenumbers
+
 from bootstrap_app.safety.secrets import redact_secrets
 from bootstrap_app.types import (
     ChatMessage,
@@ -48,6 +50,8 @@ from . import prompts
 __all__ = ["Digest", "build_digest", "clean_text", "llm_request", "preview_llm_request", "strip_quoted"]
 
 _INVISIBLE_EXTRA = re.compile("[\u180e\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+_CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
+_PHONE_REGIONS = ("US", "GB", "DE")
 _HIDDEN_CATEGORIES = frozenset(("Cf", "Cc", "Co", "Cs", "Cn"))
 _BLANKS = re.compile(r"\n{3,}")
 _FORGED_ID = re.compile(r"\[(E\d+)\]")
@@ -65,15 +69,48 @@ _OWNER_KINDS = ("repo", "document", "message", "chatmessage", "event", "memoryen
 
 
 def clean_text(text: str) -> str:
-    """NFKC, drop invisible/format/unassigned characters and stray controls, redact secrets, tidy blank lines.
+    """NFKC, drop invisible/format/unassigned characters and stray controls, redact secrets, phone and
+    card numbers, tidy blank lines.
 
     Invisible characters are removed both before and after NFKC, because folding can turn one
     form into another; the set matches ``bootstrap_app.safety.text`` (Hermes list, tags, Cf, Co, Cn).
     """
     text = _strip_invisible((text or "").replace("\r\n", "\n").replace("\r", "\n"))
     text = _strip_invisible(unicodedata.normalize("NFKC", text))  # judged before and after folding
-    text = redact_secrets(text)
+    text = _redact_personal(redact_secrets(text))
     return _BLANKS.sub("\n\n", text).strip()
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch) * (2 if i % 2 else 1)
+        total += d - 9 if d > 9 else d
+    return total % 10 == 0
+
+
+def _redact_personal(text: str) -> str:
+    """Phone numbers (libphonenumber, valid numbers only) and card numbers (Luhn) -> typed placeholders.
+
+    Personal data is not needed to learn how someone works, and the digest may leave the machine.
+    """
+    if sum(ch.isdigit() for ch in text) < 7:
+        return text
+    spans: list[tuple[int, int, str]] = []
+    for match in _CARD.finditer(text):
+        digits = re.sub(r"\D", "", match.group())
+        if 13 <= len(digits) <= 19 and _luhn(digits):
+            spans.append((match.start(), match.end(), "[REDACTED:card]"))
+    for region in _PHONE_REGIONS:
+        for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
+            spans.append((m.start, m.end, "[REDACTED:phone]"))
+    out, pos = [], 0
+    for start, end, placeholder in sorted(spans):
+        if start < pos:
+            continue
+        out += [text[pos:start], placeholder]
+        pos = end
+    return "".join(out) + text[pos:]
 
 
 def _strip_invisible(text: str) -> str:

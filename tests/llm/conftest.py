@@ -34,7 +34,7 @@ SECRETS = {
     "openai": "sk-proj-" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Ff",
     "slack": "xoxb-" + "1234567890-abcdefghijKLMNOP",
     "db-password": "S3cretPassw0rdLedger",
-    "assignment": "hunter2-correct-horse",
+    "assignment": "Tr0ub4dor&3xQ9zK",
     "private-key": PRIVATE_KEY_BODY,
 }
 THIRD_PARTY_MARKERS = ("TPSUBJECTMARKER7731", "TPBODYMARKER4410", "TPCHATMARKER2290", "TPEVENTMARKER5512")

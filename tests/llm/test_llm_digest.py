@@ -164,3 +164,14 @@ def test_prompt_and_schema_agree() -> None:
     assert "DATA" in prompt and "JSON" in prompt and "{{SCHEMA}}" not in prompt
     for memory_type in ("user", "feedback", "project", "reference"):
         assert f"`{memory_type}`" in prompt
+
+
+def test_phone_and_card_numbers_are_redacted_dates_and_ids_kept() -> None:
+    doc = Document(source="folder:/d", ref="n.md", timestamp=T0, authored_by_owner=True, title="notes",
+                   text="Call +49 170 1234567 or (415) 555-0132. Card 4111 1111 1111 1111. "
+                        "Release 2026-03-02, build 12345678, PR #123456789.")
+    text = build_digest([doc], {"phone": "+44 20 7946 0958"}).text
+    for number in ("170 1234567", "555-0132", "4111 1111 1111 1111", "7946 0958"):
+        assert number not in text
+    assert text.count("[REDACTED:phone]") == 3 and "[REDACTED:card]" in text
+    assert "2026-03-02" in text and "12345678" in text and "#123456789" in text
