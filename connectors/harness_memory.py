@@ -188,7 +188,13 @@ def entries_to_proposals(entries: Iterable[MemoryEntry]) -> list[Proposal]:
         if not text:
             continue
         mtype = entry.memory_type or infer_type(f"{entry.description} {text}", Path(entry.path).stem)
-        name = slugify(entry.name or entry.description or text[:40])
+        stem = Path(entry.path).stem if entry.path.endswith(".md") else ""
+        if stem and entry.harness in ("claude-code", "markdown") and stem != "MEMORY":
+            for prefix in ("user_", "feedback_", "project_", "reference_"):
+                stem = stem.removeprefix(prefix)
+            name = slugify(stem)
+        else:
+            name = slugify(entry.name or entry.description or text[:40])
         description = " ".join((entry.description or text).split())
         if len(description) > 200:
             description = description[:199].rstrip() + "…"

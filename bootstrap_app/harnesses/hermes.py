@@ -163,14 +163,18 @@ class HermesHarness(Harness):
         for r in over:
             sizes = ", ".join(f"{e['id']} {e['name']} ({e['chars']} chars)" for e in r["entries"])
             fits = ", ".join(r["fits"]) or "none of them"
+            alone = [e["id"] for e in r["entries"] if e["chars"] > r["limit"]]
             parts.append(f"{Path(r['file']).name}: {r['used']:,}/{r['limit']:,} chars used; adding {sizes} "
-                         f"makes {r['after']:,}, {r['overflow']:,} chars over the limit. Fits: {fits}")
+                         f"makes {r['after']:,}, {r['overflow']:,} chars over the limit. Fits: {fits}"
+                         + (f". Too long for Hermes on their own (shorten them first): {', '.join(alone)}"
+                            if alone else ""))
         first = over[0]
         return CapacityExceeded(
             "approved entries do not fit Hermes's memory budget; nothing was written.\n  " + "\n  ".join(parts),
             limit=first["limit"], needed=first["after"],
-            hint="choose what goes: memseed write --target hermes --only ID... (or --exclude ID...); "
-                 "or make room by removing old entries in Hermes (memory tool, action=remove)")
+            hint="choose what goes: memseed write --target hermes --only ID... (or --exclude ID...); shorten "
+                 "an entry with `memseed review` (e = edit); or make room by removing old entries in Hermes "
+                 "(memory tool, action=remove)")
 
     # -- reading ------------------------------------------------------------------------
     def read(self, root: Path | None = None) -> list[MemoryEntry]:
