@@ -47,6 +47,7 @@ def streamlit_command(port: int, *, headless: bool) -> list[str]:
         "--global.developmentMode", "false",
         "--client.toolbarMode", "minimal",
         "--client.showErrorDetails", "true",
+        "--theme.primaryColor", "#0f766e",
     ]
 
 

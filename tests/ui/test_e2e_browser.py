@@ -1,0 +1,196 @@
+"""End to end in headless Chromium: `memseed app --demo`, from adding a source to undoing a write.
+
+Drives the real app over HTTP on a loopback port: add a source, scan the demo persona,
+approve three proposals, edit one, reject one, write to the demo's Claude Code folder, check
+the files on disk in the throwaway home, undo, check they are gone. Screenshots of each page
+land in ``docs/screenshots/`` for the README.
+
+Uses Debian's ``/usr/bin/chromium`` (``make test`` installs it) through Playwright's Python
+package; never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+REPO = Path(__file__).resolve().parents[2]
+SHOTS = REPO / "docs" / "screenshots"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} is absent (make test installs it)"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class DemoApp:
+    """`memseed app --demo` in its own process group; ``home`` is its throwaway folder."""
+
+    def __init__(self, port: int, log: Path) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self._log = log.open("wb")
+        memseed = Path(sys.executable).with_name("memseed")
+        self.proc = subprocess.Popen([str(memseed), "app", "--demo", "--headless", "--port", str(port)],
+                                     stdout=subprocess.PIPE, stderr=self._log, start_new_session=True,
+                                     env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        assert self.proc.stdout is not None
+        first = self.proc.stdout.readline().decode()
+        match = re.match(r"memseed demo home: (.+)", first.strip())
+        assert match, f"expected the demo home on stdout, got {first!r}"
+        self.home = Path(match.group(1))
+
+    def wait_healthy(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"app exited early with {self.proc.returncode}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as resp:
+                    if resp.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.3)
+        raise AssertionError("the app did not answer /_stcore/health in time")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self._log.close()
+
+
+@pytest.fixture
+def demo_app(tmp_path: Path) -> Iterator[DemoApp]:
+    app = DemoApp(_free_port(), tmp_path / "app.log")
+    try:
+        app.wait_healthy()
+        yield app
+    finally:
+        app.stop()
+
+
+def _memory_files(home: Path) -> list[Path]:
+    return sorted((home / "home" / ".claude" / "projects").glob("*/memory/*.md"))
+
+
+def test_demo_wizard_end_to_end(demo_app: DemoApp, tmp_path: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    notes = tmp_path / "extra-notes"
+    notes.mkdir()
+    (notes / "reading-list.md").write_text("# Reading list\n\nDesigning Data-Intensive Applications.\n")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.set_default_timeout(30_000)
+        expect.set_options(timeout=30_000)
+
+        def nav(label: str, title: str) -> None:
+            page.get_by_test_id("stSidebarNav").get_by_role("link", name=label).click()
+            expect(page.get_by_role("heading", name=title, level=1)).to_be_visible()
+
+        def settle() -> None:
+            page.wait_for_timeout(300)
+            expect(page.get_by_test_id("stStatusWidget")).to_have_count(0)
+
+        def cards():  # type: ignore[no-untyped-def]
+            return page.locator("[class*='st-key-card_']")
+
+        # 1. Sources: the demo footprint is listed; add one more folder by typing its path
+        page.goto(demo_app.url)
+        expect(page.get_by_role("heading", name="Sources", level=1)).to_be_visible()
+        expect(page.get_by_text("Demo mode")).to_be_visible()
+        expect(page.get_by_text(str(demo_app.home), exact=False).first).to_be_visible()
+        page.get_by_label("Path").fill(str(notes))
+        page.get_by_role("button", name="Add source").click()
+        expect(page.get_by_text("Added")).to_be_visible()
+        settle()
+        page.screenshot(path=str(SHOTS / "sources.png"))
+
+        # 2. Scan in the background and wait for the summary
+        nav("2 · Scan", "Scan")
+        page.get_by_role("button", name="Start scan").click()
+        expect(page.get_by_text("Scan finished")).to_be_visible(timeout=120_000)
+        settle()
+        page.screenshot(path=str(SHOTS / "scan.png"))
+
+        # 3. Review: approve three, edit one, reject one
+        nav("3 · Review", "Review")
+        expect(cards().first).to_be_visible()
+        settle()
+        page.screenshot(path=str(SHOTS / "review.png"))
+        total = cards().count()
+        assert total >= 5, f"the demo should propose at least five memories, got {total}"
+        for done in range(1, 4):
+            cards().first.get_by_role("button", name="Approve", exact=True).click()
+            expect(page.get_by_test_id("stMetric").filter(has_text="Approved")).to_contain_text(str(done))
+            settle()
+        edited_card = cards().first
+        edited_card.get_by_role("button", name="Edit", exact=True).click()
+        body = page.get_by_label("Body")
+        body.fill("Maya reviews pull requests before 10:00 Berlin time (edited in the e2e test).")
+        page.get_by_role("button", name="Save and approve").click()
+        expect(page.get_by_text("Saved your edit")).to_be_visible()
+        settle()
+        cards().first.get_by_role("button", name="Reject", exact=True).click()
+        expect(page.get_by_test_id("stMetric").filter(has_text="Rejected")).to_contain_text("1")
+        settle()
+
+        # 4. Write to the demo's Claude Code folder, check the files, undo
+        nav("4 · Write", "Write")
+        expect(page.get_by_test_id("stMetric").filter(has_text="Approved proposals")).to_contain_text("4")
+        page.get_by_role("button", name="Preview").click()
+        write_button = page.get_by_role("button", name=re.compile(r"^Write \d+ file"))
+        expect(write_button).to_be_visible()
+        settle()
+        page.screenshot(path=str(SHOTS / "write.png"))
+        assert not _memory_files(demo_app.home), "a preview must not write anything"
+        write_button.click()
+        expect(page.get_by_text(re.compile(r"Wrote \d+ file\(s\) to Claude Code"))).to_be_visible()
+        written = _memory_files(demo_app.home)
+        names = {p.name for p in written}
+        assert "MEMORY.md" in names and len(written) >= 5, names  # index + 4 topic files
+        assert any("edited in the e2e test" in p.read_text() for p in written)
+        assert str(demo_app.home) in str(written[0]), "writes stay inside the throwaway home"
+        page.get_by_role("button", name=re.compile(r"^Undo write \d+")).click()
+        expect(page.get_by_text(re.compile(r"Undid write \d+"))).to_be_visible()
+        assert _memory_files(demo_app.home) == []
+
+        # 5. Doctor on the (now empty again) Claude Code memory
+        nav("Doctor", "Doctor")
+        page.get_by_role("button", name="Run checks").click()
+        expect(page.get_by_text(re.compile(r"No problems found|warning|error|info")).first).to_be_visible()
+        settle()
+        page.screenshot(path=str(SHOTS / "doctor.png"))
+        browser.close()
+
+    home = demo_app.home
+    demo_app.stop()
+    assert not home.exists(), "the throwaway demo home is deleted when the app stops"
