@@ -1,46 +1,228 @@
-"""Secret redaction at the connector boundary (placeholder set; the safety gate extends it).
+"""Secret redaction: hand regexes for known token shapes + detect-secrets plugins, in memory.
 
 Typed placeholders (``[REDACTED:aws-key]``) keep the text readable for a reviewer while the
-value itself never reaches the store, the UI, an LLM or a memory file.
+value itself never reaches the store, the UI, an LLM or a memory file. Connectors call
+:func:`redact_secrets` on every free-text field (``ReadContext.clean``); the gate calls it again
+on every proposal and blocks one that still holds a secret afterwards.
+
+How, and why this way (reference/safety.md §3):
+
+- Hand regexes first: cloud keys, provider tokens, PEM blocks, JWTs, connection strings,
+  passwords in assignments *and* in prose ("the password is hunter22", "pw: …").
+- Then detect-secrets 1.5.0 (pinned: the plugin iteration below is internal API) plugin by
+  plugin with ``analyze_line`` on in-memory lines — never ``scan_line`` (eager entropy with no
+  threshold flags plain English) and never a temp file (the secret would touch disk).
+  Entropy plugins run eagerly but only values over the plugin's own entropy limit and at least
+  20 characters count, with URLs masked first (document ids in links look random).
+- A cheap prefilter skips every line with neither a long token nor a secret-ish keyword, so
+  ordinary prose costs one regex search per line.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import Any
 
 __all__ = ["SECRET_PATTERNS", "find_secrets", "redact_secrets"]
 
+_I = re.IGNORECASE
+
 SECRET_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("private-key", re.compile(
-        r"-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY( BLOCK)?-----|\Z)")),
-    ("aws-key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b")),
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\Z)")),
+    ("gcp-private-key-id", re.compile(r"\"private_key_id\"\s*:\s*\"([0-9a-f]{40})\"")),
+    ("aws-key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|A3T[A-Z0-9])[0-9A-Z]{16}\b")),
+    ("aws-secret", re.compile(
+        r"(?i:aws_?secret_?(?:access_?)?key|secret_?access_?key)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])")),
+    ("azure-storage-key", re.compile(r"(?i:AccountKey)\s*=\s*([A-Za-z0-9+/]{80,90}={0,2})")),
+    ("azure-sas-token", re.compile(r"\bsig=([A-Za-z0-9%+/]{40,}={0,2}|[A-Za-z0-9%]{40,}(?:%3D){0,2})")),
     ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b")),
-    ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b")),
-    ("openai-key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}\b")),
+    ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}\b")),
+    ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}|\bxapp-\d-[A-Za-z0-9-]{10,}")),
+    ("slack-webhook", re.compile(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]{20,}")),
+    ("anthropic-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
+    ("openai-key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}")),
+    ("stripe-key", re.compile(r"\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}\b|\bwhsec_[0-9A-Za-z]{24,}\b")),
     ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
     ("google-oauth-token", re.compile(r"\bya29\.[0-9A-Za-z_-]{20,}")),
+    ("google-refresh-token", re.compile(r"(?<![\w/])1//0[0-9A-Za-z_-]{20,}")),
+    ("google-client-secret", re.compile(r"\bGOCSPX-[0-9A-Za-z_-]{20,}")),
+    ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
+    ("pypi-token", re.compile(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}")),
+    ("sendgrid-key", re.compile(r"\bSG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{39,50}\b")),
     ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
     ("connection-string", re.compile(
-        r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@]{1,64}:[^\s@/]{3,128}@[^\s]+", re.IGNORECASE)),
-    ("bearer-token", re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{16,}=*")),
+        r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@]{1,64}:([^\s@/]{3,128})@[^\s]+", _I)),
+    ("bearer-token", re.compile(r"\b(?i:bearer)\s+([A-Za-z0-9._~+/-]{16,}=*)")),
+    ("basic-auth", re.compile(r"\b(?i:authorization)\s*:\s*(?i:basic)\s+([A-Za-z0-9+/]{12,}={0,2})")),
 ]
 
+# Literal hints (lower-case substrings) without which a pattern cannot match: skips most regexes on prose.
+_HINTS: dict[str, tuple[str, ...]] = {
+    "private-key": ("private key",), "gcp-private-key-id": ("private_key_id",),
+    "aws-key": ("akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa", "a3t"),
+    "aws-secret": ("secret",), "azure-storage-key": ("accountkey",), "azure-sas-token": ("sig=",),
+    "github-token": ("gh", "github_pat_"), "gitlab-token": ("glpat-",), "slack-token": ("xox", "xapp-"),
+    "slack-webhook": ("hooks.slack.com",), "anthropic-key": ("sk-ant-",), "openai-key": ("sk-",),
+    "stripe-key": ("_live_", "_test_", "whsec_"), "google-api-key": ("aiza",), "google-oauth-token": ("ya29.",),
+    "google-refresh-token": ("1//0",), "google-client-secret": ("gocspx-",), "npm-token": ("npm_",),
+    "pypi-token": ("pypi-",), "sendgrid-key": ("sg.",), "jwt": ("eyj",), "connection-string": ("://",),
+    "bearer-token": ("bearer",), "basic-auth": ("authorization",),
+}
+
 _ASSIGNMENT = re.compile(
-    r"(?i)\b((?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret(?:[_-]?key)?|client[_-]?secret"
-    r"|password|passwd|pwd|token)\b[\"']?\s*(?:[:=]|\bis\b)\s*[\"']?)([^\s\"',;]{6,})")
+    r"(?i)(?:(?<=[_-])|\b)((?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|refresh[_-]?token"
+    r"|secret(?:[_-]?key)?|client[_-]?secret|private[_-]?key|password|passwd|passphrase|pwd|token|pass))\b"
+    r"[\"']?\s*(?:[:=]|=>|->)\s*[\"']?([^\s\"',;<>]{6,})")
+_PROSE_PASSWORD = re.compile(
+    r"(?i)\b(?:password|passwd|passphrase|passcode|pwd|pw|pin\s+code|wifi\s+key|the\s+key|secret)\b"
+    r"(?:\s+(?:for|to|of|on)\s+(?:the\s+)?[\w.@-]{1,40})?\s*(?:(?:is|was|are|will\s+be|reads)\b|=|:|->)\s*[\"'`“]?"
+    r"([^\s\"'`”,;]{4,})")
+_NOT_A_VALUE = frozenset("""required needed missing wrong incorrect correct expired the a an in stored set not too
+case valid invalid same different changed reset empty blank optional mandatory secure insecure weak strong
+long short unknown none null true false yes no here there below above attached enclosed protected hidden
+encrypted hashed rotated sent shared saved generated provided available unavailable ok okay fine good bad
+important sensitive private public new old current default disabled enabled locked unlocked managed
+configured kept located written taken used handled your my his her their our only also still now
+then just currently always never""".split())  # noqa: SIM905
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_SEGMENTS = re.compile(r"[-_/.+]")
+_EXCHANGE = re.compile(r"IMCEA|(?:\+[0-9A-F]{2}.*){2}")
+
+
+def _looks_like_words(value: str) -> bool:
+    """Paths and slugs (``docs/rollout-summary_2026.md``) are high-entropy but not secrets."""
+    parts = [p for p in _SEGMENTS.split(value) if p]
+    if len(parts) < 3:
+        return False
+    wordy = sum(1 for p in parts if (p.isalpha() and len(p) >= 3) or p.isdigit())
+    return wordy / len(parts) >= 0.6
+
+_KEYWORDS = ("pass", "pwd", "pw", "secret", "token", "key", "auth", "cred", "bearer", "-----begin", "pin",
+             "sig=")
+_LONG = re.compile(r"[A-Za-z0-9+/=_.\-]{20,}")
+_HAS_DIGIT = re.compile(r"\d")
+_HAS_ALPHA = re.compile(r"[A-Za-z]")
+
+
+def _worth_scanning(text: str) -> bool:
+    """Cheap prefilter: a secret-ish keyword, or a long token mixing letters and digits."""
+    lowered = text.lower()
+    if any(k in lowered for k in _KEYWORDS) or ("://" in text and "@" in text):
+        return True
+    return any(_HAS_DIGIT.search(m.group(0)) and _HAS_ALPHA.search(m.group(0)) for m in _LONG.finditer(text))
+
+
+_URL = re.compile(r"\b(?:https?|ftp)://[^\s<>\"')\]]+|\bwww\.[^\s<>\"')\]]+", _I)
+
+_DS_KIND = {
+    "AWS Access Key": "aws-key", "Azure Storage Account access key": "azure-storage-key",
+    "Basic Auth Credentials": "connection-string", "GitHub Token": "github-token",
+    "GitLab Token": "gitlab-token", "Base64 High Entropy String": "high-entropy",
+    "Hex High Entropy String": "high-entropy", "JSON Web Token": "jwt", "Secret Keyword": "secret",
+    "NPM tokens": "npm-token", "OpenAI Token": "openai-key", "Private Key": "private-key",
+    "PyPI Token": "pypi-token", "Slack Token": "slack-token", "Stripe Access Key": "stripe-key",
+}
+_SKIP_PLUGINS = {"IPPublicDetector"}  # public IPs are facts, not secrets
+_GENERIC = {"high-entropy", "secret"}  # lose to a specific kind when spans overlap
+_ENTROPY_PLUGINS = {"Base64HighEntropyString", "HexHighEntropyString"}
+
+
+@lru_cache(maxsize=1)
+def _plugins() -> tuple[Any, ...]:
+    """The detect-secrets 1.5.0 default plugin instances (built once)."""
+    from detect_secrets.settings import default_settings, get_plugins
+
+    with default_settings():
+        return tuple(p for p in get_plugins() if type(p).__name__ not in _SKIP_PLUGINS)
+
+
+def _filtered(value: str, line: str) -> bool:
+    """detect-secrets' own heuristic filters (the scan pipeline applies them; analyze_line does not)."""
+    from detect_secrets.filters import heuristic as h
+
+    if value.startswith("[REDACTED") or value.lower() in _NOT_A_VALUE or _ENV_NAME.fullmatch(value):
+        return True
+    if _looks_like_words(value) or _EXCHANGE.search(value):
+        return True
+    return bool(h.is_sequential_string(value) or h.is_potential_uuid(value)
+                or h.is_templated_secret(value) or h.is_prefixed_with_dollar_sign(value)
+                or (h.is_indirect_reference(line) and "=" not in value))
+
+
+def _ds_spans(text: str, offset: int) -> list[tuple[str, int, int]]:
+    spans: list[tuple[str, int, int]] = []
+    masked: str | None = None
+    for plugin in _plugins():
+        name = type(plugin).__name__
+        if name in _ENTROPY_PLUGINS:
+            if masked is None:
+                masked = _URL.sub(lambda m: " " * len(m.group(0)), text)
+            if name == "HexHighEntropyString":
+                found = plugin.analyze_line(filename="memseed.yaml", line=masked, line_number=1)
+            else:
+                found = plugin.analyze_line(filename="memseed.yaml", line=masked, line_number=1,
+                                            enable_eager_search=True)
+            values = [s.secret_value for s in found
+                      if s.secret_value and len(s.secret_value) >= 20
+                      and plugin.calculate_shannon_entropy(s.secret_value) > plugin.entropy_limit]
+            source = masked
+        else:
+            found = plugin.analyze_line(filename="memseed.yaml", line=text, line_number=1)
+            values = [s.secret_value for s in found if s.secret_value]
+            source = text
+        for value in values:
+            if _filtered(value, text):
+                continue
+            kind = _DS_KIND.get(next(iter(found)).type, "secret") if found else "secret"
+            for s in found:
+                if s.secret_value == value:
+                    kind = _DS_KIND.get(s.type, "secret")
+            start = source.find(value)
+            while start >= 0:
+                spans.append((kind, offset + start, offset + start + len(value)))
+                start = source.find(value, start + len(value))
+    return spans
+
+
+def _regex_spans(text: str) -> list[tuple[str, int, int]]:
+    spans: list[tuple[str, int, int]] = []
+    lowered = text.lower()
+    for kind, pattern in SECRET_PATTERNS:
+        if not any(h in lowered for h in _HINTS.get(kind, ("",))):
+            continue
+        for m in pattern.finditer(text):
+            group = 1 if pattern.groups and m.group(1) and kind not in ("private-key",) else 0
+            if m.group(group).startswith("[REDACTED"):
+                continue
+            spans.append((kind, m.start(group), m.end(group)))
+    for rx in (_ASSIGNMENT, _PROSE_PASSWORD):
+        if not any(k in lowered for k in _KEYWORDS):
+            break
+        for m in rx.finditer(text):
+            value = m.group(m.lastindex or 1)
+            if _filtered(value.rstrip(".),"), m.group(0)):
+                continue
+            label = m.group(0).lower()
+            kind = "password" if ("pass" in label or "pw" in label or "pin" in label) else "secret"
+            end = m.end(m.lastindex or 1)
+            while end > m.start(m.lastindex or 1) and text[end - 1] in ".),":
+                end -= 1
+            spans.append((kind, m.start(m.lastindex or 1), end))
+    return spans
 
 
 def find_secrets(text: str) -> list[tuple[str, int, int]]:
     """(kind, start, end) of every secret-looking span in ``text``."""
-    spans: list[tuple[str, int, int]] = []
-    for kind, pattern in SECRET_PATTERNS:
-        spans.extend((kind, m.start(), m.end()) for m in pattern.finditer(text))
-    for m in _ASSIGNMENT.finditer(text):
-        value = m.group(2)
-        if value.startswith("[REDACTED"):
-            continue
-        spans.append(("password" if "pass" in m.group(1).lower() or "pwd" in m.group(1).lower()
-                      else "secret", m.start(2), m.end(2)))
+    if not text or not _worth_scanning(text):
+        return []
+    spans = _regex_spans(text)
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        if len(line) >= 12 and _worth_scanning(line):
+            spans.extend(_ds_spans(line.rstrip("\r\n"), offset))
+        offset += len(line)
     return spans
 
 
@@ -48,13 +230,19 @@ def redact_secrets(text: str) -> str:
     """Replace every secret-looking span with ``[REDACTED:<kind>]``."""
     if not text:
         return text
-    spans = sorted(find_secrets(text), key=lambda s: (s[1], -s[2]))
-    if not spans:
+    found = find_secrets(text)
+    if not found:
         return text
+    specific = [s for s in found if s[0] not in _GENERIC]
+    generic = [s for s in found if s[0] in _GENERIC
+               and not any(a < s[2] and s[1] < b for _k, a, b in specific)]
+    spans = sorted(specific + generic, key=lambda s: (s[1], -s[2]))
     out: list[str] = []
     pos = 0
     for kind, start, end in spans:
         if start < pos:
+            if end > pos and out:  # overlapping span reaching further: extend the redaction
+                pos = end
             continue
         out.append(text[pos:start])
         out.append(f"[REDACTED:{kind}]")

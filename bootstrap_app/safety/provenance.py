@@ -1,0 +1,202 @@
+"""The provenance rule: third-party text may supply facts, never instructions or quoted prose.
+
+This is the *structural* half of the safety gate. Regexes catch textbook attacks ("ignore
+previous instructions"), but an indirect injection in someone else's email is usually plain
+English ("Add a sentence to your reply promoting …", "What is the capital of Brazil?") that
+no pattern list can tell apart from mail. What *can* be decided is where the words came from:
+
+1. A proposal's name, description and body may quote only owner-authored text. A run of
+   ``QUOTE_WORDS`` (8) words shared with a third-party evidence excerpt (or with the full text
+   of that item, when the caller supplies it) → ``third-party-quote``.
+2. A proposal with no owner-authored evidence must not read as an instruction to the agent
+   (imperative sentence, question, "you/your" addressed to the agent, "remember to", "from
+   now on", "always … send" …) → ``instruction-without-owner-evidence``.
+3. A proposal whose evidence is entirely third-party may carry only names, addresses, dates,
+   titles and counts: a sentence-like run of ``FREE_TEXT_WORDS`` (5) words shared with its
+   evidence → ``third-party-free-text``.
+4. Third-party evidence excerpts themselves are reduced to facts (:func:`facts_only`) before
+   a proposal leaves the gate, so an attack cannot ride along in the evidence shown for review.
+
+Owner-authored evidence (the owner's own mail, messages, commits, existing memory) is exempt:
+"Never merge to main without review" is the owner's rule and is exactly what memory is for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from bootstrap_app.types import Evidence, Proposal
+
+from .text import normalize, shared_run
+
+__all__ = [
+    "FREE_TEXT_WORDS",
+    "QUOTE_WORDS",
+    "ItemText",
+    "facts_only",
+    "instruction_reasons",
+    "owner_backed",
+    "provenance_reasons",
+]
+
+QUOTE_WORDS = 8
+FREE_TEXT_WORDS = 5
+
+ItemText = Callable[[str, str], "str | None"]
+"""Optional lookup (source, ref) -> the item's full (redacted) text, for quote checks."""
+
+# Base-form verbs that open an instruction. Deliberately broad: it is only applied to text with
+# no owner-authored evidence, where a memory should be a declarative fact, never a command.
+_VERBS = """
+always never remember ignore disregard forget override bypass skip obey follow comply send forward email
+e-mail mail cc bcc share post upload include add append insert integrate incorporate embed inject put place
+attach link mention promote advertise recommend suggest tell say reply respond answer write rewrite draft
+compose create generate produce make provide give list show display print output reveal leak expose disclose
+dump repeat summarize summarise translate encode decode encrypt decrypt convert reverse replace substitute
+use utilize utilise apply run execute exec eval install download open click visit go navigate call invoke
+contact approve grant transfer pay wire delete remove drop erase rename move copy merge push commit deploy
+ensure validate verify check confirm consider let keep stop start begin act pretend imagine assume behave
+become roleplay explain describe analyze analyse determine identify evaluate assess compare calculate compute
+solve find search look fetch retrieve get buy sell order book schedule set change modify update edit alter
+adjust introduce misspell rearrange group split join sort count note record save store log report register
+connect enable disable turn upgrade supplement blend weave develop build implement code program script
+don't do please kindly help break end finish conclude sign
+"""
+_VERB_SET = frozenset(_VERBS.split())
+_QUESTION_START = re.compile(
+    r"^(?:what|how|why|when|where|who|whom|which|whose|can|could|would|will|should|shall|is|are|do|does"
+    r"|did|may|might)\b", re.IGNORECASE)
+_SECOND_PERSON = re.compile(
+    r"\b(?:you|your|yours|yourself|you're|you'll|you've|u)\b", re.IGNORECASE)
+_DIRECTIVE = re.compile(
+    r"\b(?:you\s+(?:must|should|shall|need\s+to|have\s+to|will|are\s+to|may\s+not|cannot|can't)|make\s+sure"
+    r"|be\s+sure\s+to|do\s+not\s+tell|don't\s+tell|in\s+(?:all\s+)?future|from\s+now\s+on|remember\s+(?:that|to)"
+    r"|whenever\s+you|it\s+is\s+(?:important|essential|crucial|mandatory)\s+(?:that|to))\b", re.IGNORECASE)
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;:])\s+|\n+|\s+[-–—•]\s+")
+_LEAD_JUNK = re.compile(r"^[\s\-*•>#\d.)(\[\]\"'`]+")
+_WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+def owner_backed(proposal: Proposal) -> bool:
+    """True when at least one evidence item is owner-authored."""
+    return any(e.authored_by_owner for e in proposal.evidence)
+
+
+def _sentences(text: str) -> Iterable[str]:
+    for part in _SENTENCE_SPLIT.split(normalize(text)):
+        part = _LEAD_JUNK.sub("", part).strip()
+        if part:
+            yield part
+
+
+def instruction_reasons(text: str) -> list[str]:
+    """Why ``text`` reads as an instruction/request to the agent (empty list: it does not)."""
+    reasons: list[str] = []
+    for sentence in _sentences(text):
+        words = _WORDS.findall(sentence)
+        if not words:
+            continue
+        first = words[0].lower().replace("’", "'")
+        if first in _VERB_SET and not (len(words) > 1 and words[1].lower() in ("of", "is", "are", "was")):
+            reasons.append(f"imperative:{first}")
+        elif sentence.rstrip().endswith("?") or (_QUESTION_START.match(sentence) and len(words) > 3
+                                                 and _SECOND_PERSON.search(sentence)):
+            reasons.append("question")
+        if _DIRECTIVE.search(sentence):
+            reasons.append("directive")
+        elif _SECOND_PERSON.search(sentence):
+            reasons.append("second-person")
+    return list(dict.fromkeys(reasons))
+
+
+def _evidence_texts(evidence: Iterable[Evidence], item_text: ItemText | None) -> list[str]:
+    texts: list[str] = []
+    for ev in evidence:
+        if ev.excerpt:
+            texts.append(ev.excerpt)
+        if item_text is not None:
+            full = item_text(ev.source, ev.ref)
+            if full:
+                texts.append(full)
+    return texts
+
+
+def provenance_reasons(proposal: Proposal, item_text: ItemText | None = None) -> list[tuple[str, Evidence | None, str]]:
+    """(reason, evidence it concerns, detail) for every provenance violation of ``proposal``."""
+    fields = "\n".join((proposal.name.replace("-", " "), proposal.description, proposal.body))
+    third = [e for e in proposal.evidence if not e.authored_by_owner]
+    out: list[tuple[str, Evidence | None, str]] = []
+    for ev in third:
+        run = shared_run(fields, _evidence_texts([ev], item_text), QUOTE_WORDS)
+        if run:
+            out.append(("third-party-quote", ev, run))
+    if owner_backed(proposal):
+        return out
+    why = instruction_reasons(proposal.description + "\n" + proposal.body)
+    if why:
+        anchor = third[0] if third else None
+        out.append(("instruction-without-owner-evidence", anchor, ", ".join(why[:4])))
+    if third and not any(r == "third-party-quote" for r, _e, _d in out):
+        for ev in third:
+            run = shared_run(fields, _evidence_texts([ev], item_text), FREE_TEXT_WORDS)
+            if run and _is_prose(run):
+                out.append(("third-party-free-text", ev, run))
+    return out
+
+
+_STOP = frozenset("""a an the to of in on at for from by with and or but is are was were be been your you my our
+their this that these those it as if then so not no do does did can could would should will shall may
+might must have has had please about into over under than what how why when where which who""".split())  # noqa: SIM905
+
+
+def _is_prose(run: str) -> bool:
+    """A shared word run is prose (not a name/title) when it leans on function words."""
+    words = run.split()
+    return sum(w in _STOP for w in words) >= 2
+
+
+_FACT = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"                                        # e-mail address
+    r"|\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\b"               # ISO date/time
+    r"|\b\d{1,2}[:.]\d{2}\s*(?:am|pm)?\b"                                   # clock time
+    r"|\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+\d{1,2}\s+[A-Z][a-z]{2,8}\s+\d{4}\b"
+    r"|\b\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{4}\b"
+    r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\b"
+    r"|[$€£¥]\s?\d[\d,]*(?:\.\d+)?"                                         # amount
+    r"|\b\d[\d,]*(?:\.\d+)?\s?(?:%|USD|EUR|GBP)"                            # percent / amount
+    r"|\[REDACTED:[\w-]+\]",
+)
+_NAME_RUN = re.compile(r"\b[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*)*")
+
+
+def facts_only(text: str, limit: int = 160) -> str:
+    """Reduce third-party text to the facts it may contribute: addresses, dates, amounts, names.
+
+    Capitalised runs of at most three words stand for names and titles; everything else
+    (sentences, requests, code) is dropped. Pieces are joined with `` · `` and deduplicated.
+    """
+    norm = normalize(text)
+    pieces: list[tuple[int, str]] = [(m.start(), m.group(0)) for m in _FACT.finditer(norm)]
+    covered = [(m.start(), m.end()) for m in _FACT.finditer(norm)]
+    for m in _NAME_RUN.finditer(norm):
+        if any(a <= m.start() < b for a, b in covered):
+            continue
+        words = m.group(0).split()
+        if len(words) == 1 and words[0].lower() in _STOP | _VERB_SET:
+            continue
+        # a run longer than three capitalised words is cut to its first three (a title, not a sentence)
+        pieces.append((m.start(), " ".join(words[:3])))
+    seen: set[str] = set()
+    kept: list[str] = []
+    total = 0
+    for _pos, piece in sorted(pieces):
+        key = piece.lower()
+        if key in seen:
+            continue
+        seen.add(key)
+        if total + len(piece) + 3 > limit:
+            break
+        kept.append(piece)
+        total += len(piece) + 3
+    return " · ".join(kept)
