@@ -215,21 +215,17 @@ for e in entries:
 assert len(entries) == len(facts)
 assert {e.scope for e in entries} == {str(project)}  # recovered from the session transcript
 '''),
-    ("md", "## 3. Entries become proposals\nEvery carried-over entry keeps its evidence (the file it "
-           "came from), so review shows where it was read."),
+    ("md", "## 3. Entries become proposals\n`entries_to_proposals` keeps each entry's type and cites the "
+           "memory file it came from as owner-authored evidence, so review shows where it was read. "
+           "The safety gate runs on carried-over memory like on any proposal."),
     ("code", '''\
-from bootstrap_app.safety.gate import gate
-from bootstrap_app.types import Evidence, Proposal
+from connectors.harness_memory import entries_to_proposals
 
-# Hermes has no per-project memory: project-scoped facts are carried over as global ones.
-proposals = [
-    Proposal(type=e.memory_type, name=e.name, description=e.description, body=e.body,
-             subject=f"memory:{e.name}", key=e.body, scope="global", confidence=0.9,
-             evidence=(Evidence(source=e.source, ref=e.ref, date=e.timestamp, authored_by_owner=True,
-                                excerpt=e.description),),
-             flags=("carried-over",))
-    for e in entries
-]
+from bootstrap_app.safety.gate import gate
+
+proposals = entries_to_proposals(entries)
+for p in proposals:
+    print(f"{p.id}  {p.type!s:9} {p.name:18} evidence: {Path(p.evidence[0].ref).name}")
 verdict = gate(proposals)
 print(len(verdict.passed), "pass the gate;", len(verdict.quarantined), "quarantined")
 '''),
