@@ -221,6 +221,9 @@ def llm_extract(sample: Sequence[Item], signals: dict[str, Any], *, settings: An
     """Digest -> request -> strict validation -> grounded Proposals, with the reasons for every drop."""
     digest = build_digest(sample, signals, max_chars=int(settings.get("llm_max_chars", 24_000)))
     model = str(settings.get("llm_model") or "gpt-4o-mini")
+    if not digest.evidence:  # nothing a fact could cite: every answer would be dropped, so send nothing
+        return LLMResult(proposals=[], dropped=[("*", "no items to cite as evidence; nothing was sent")],
+                         digest=digest, mode="none", model=model)
     own = client is None
     if client is None:
         client = make_client(settings)

@@ -229,3 +229,9 @@ def test_nothing_secret_or_third_party_leaves_the_machine(llm_server: FakeLLM, l
     for message in sent_first["messages"]:
         assert f"===== {message['role']} =====\n{message['content']}\n" in shown
     assert "[REDACTED:" in sent_first["messages"][1]["content"]
+
+
+def test_nothing_to_cite_means_nothing_is_sent(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    result = llm_extract([], footprint_signals(), settings=llm_settings)
+    assert result.proposals == [] and result.mode == "none"
+    assert llm_server.requests == []
