@@ -80,11 +80,28 @@ def _session_cwd(folder: Path) -> str | None:
     return None
 
 
+def _djb2_base36(text: str) -> str:
+    """Suffix for keys over 200 chars when no folder exists yet (Node builds use djb2 [I]).
+
+    The shipped binary uses another hash, so existing folders are always matched by prefix first.
+    """
+    value = 5381
+    for unit in text.encode("utf-16-le"):
+        value = ((value << 5) + value + unit) & 0xFFFFFFFF
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        value, rem = divmod(value, 36)
+        out = digits[rem] + out
+        if not value:
+            return out
+
+
 def find_project_dir(projects: Path, project: Path) -> Path:
     """The existing ``projects/<key>`` folder for ``project``, or the computed one."""
     root = git_root(project)
     key = project_key(root)
-    exact = projects / key
+    exact = projects / (key if len(key) <= 200 else f"{key[:200]}-{_djb2_base36(key)}")
     if exact.is_dir() or not projects.is_dir():
         return exact
     folders = [p for p in projects.iterdir() if p.is_dir() and not p.is_symlink()]
