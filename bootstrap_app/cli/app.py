@@ -69,7 +69,7 @@ def demo_environment(root: Path) -> dict[str, str]:
     except ImportError:
         pass
     with Store(app_home / "state.db") as store:
-        store.remember_source(str(footprint))
+        store.remember_source(str(footprint.resolve()))
     project = footprint / "repos" / "ledger-api"
     env = {
         "HOME": str(home),

@@ -144,8 +144,6 @@ class ScanJob:
                                      should_stop=self._stop.is_set)
                 for report in getattr(self.result, "reports", None) or []:
                     self._merge_report(report)
-                for location in self.locations:
-                    store.remember_source(location, scanned=True)
         except MemseedError as exc:
             self.error = str(exc)
         except Exception as exc:  # a bug: show it on the page rather than losing the thread silently

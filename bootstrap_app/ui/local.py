@@ -21,6 +21,7 @@ __all__ = [
     "HarnessFolder",
     "describe_location",
     "find_harness_folders",
+    "normalize_location",
     "safe_describe",
     "save_upload",
     "uploads_dir",
@@ -62,6 +63,19 @@ def save_upload(settings: Settings, filename: str, data: bytes) -> Path:
     with os.fdopen(fd, "wb") as fh:
         fh.write(data)
     return target
+
+
+def normalize_location(location: str) -> str:
+    """The form a source is remembered under: an absolute path, or the URI as typed.
+
+    The pipeline remembers scanned paths resolved, so the Sources page must too, or one
+    folder would be listed twice (``~/mail`` and ``/home/me/mail``).
+    """
+    text = location.strip()
+    path = Path(text).expanduser()
+    if path.exists():
+        return str(path.resolve())
+    return text
 
 
 def describe_location(location: str) -> list[tuple[str, str]]:

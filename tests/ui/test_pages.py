@@ -160,3 +160,63 @@ def test_sources_add_upload_remove_and_harness_folders(hermetic: Path, settings)
     at.button(key=f"forget_{locations.index(str(folder))}").click().run()
     with Store(settings.db_path) as other:
         assert str(folder) not in [s["location"] for s in other.sources()]
+
+
+def _approve_some(store: Store, count: int) -> list[str]:
+    ids = [r.fingerprint for r in rm.load_rows(store) if not r.sensitive][:count]
+    rm.approve(store, ids)
+    return ids
+
+
+def test_write_preview_write_and_undo(seeded, hermetic: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(hermetic / ".claude"))
+    project = hermetic / "code" / "ledger"
+    project.mkdir(parents=True)
+    store = seeded(8)
+    _approve_some(store, 3)
+    at = app_at("write")
+    assert at.metric[0].value == "3"
+    at.text_input(key="write_project").set_value(str(project))
+    at.button(key="write_preview").click().run()
+    _no_exception(at)
+    memory_files = lambda: sorted((hermetic / ".claude" / "projects").glob("*/memory/*.md"))  # noqa: E731
+    assert not memory_files(), "a preview writes nothing"
+    diff = "\n".join(c.value for c in at.code)
+    assert "+++ " in diff and "MEMORY.md" in diff
+    at.button(key="write_apply").click().run()
+    _no_exception(at)
+    written = memory_files()
+    assert len(written) == 4 and any(p.name == "MEMORY.md" for p in written)
+    assert any("Wrote 4 file(s) to Claude Code" in s.value for s in at.success)
+    undo = [b for b in at.button if (b.key or "").startswith("undo_now_")]
+    assert len(undo) == 1
+    undo[0].click().run()
+    _no_exception(at)
+    assert memory_files() == []
+    assert any("Undid write" in s.value for s in at.success)
+    with Store(store.path) as other:
+        assert [w.status for w in other.writes()] == ["undone"]
+
+
+def test_write_capacity_error_says_what_fits(hermetic: Path, monkeypatch: pytest.MonkeyPatch,
+                                              settings) -> None:  # type: ignore[no-untyped-def]
+    from bootstrap_app.types import MemoryType, Proposal
+
+    monkeypatch.setenv("HERMES_HOME", str(hermetic / ".hermes"))
+    big = [Proposal(type=MemoryType.USER, name=f"user fact {i}", description=f"fact {i}",
+                    body=f"Maya fact {i}: " + "detail " * 60, subject=f"big:{i}", key=str(i)) for i in range(6)]
+    with Store(settings.db_path) as store:
+        store.save_proposals(store.start_run("scan", []), big)
+        rm.approve(store, [p.fingerprint for p in big])
+    at = app_at("write")
+    at.multiselect(key="write_targets").set_value(["hermes"]).run()
+    at.button(key="write_preview").click().run()
+    _no_exception(at)
+    assert at.error and "do not fit" in at.error[0].value
+    assert any("These fit, in order" in w.value for w in at.warning)
+    at.button(key="fit_hermes").click().run()
+    _no_exception(at)
+    assert not at.error
+    at.button(key="write_apply").click().run()
+    user_md = (hermetic / ".hermes" / "memories" / "USER.md").read_text()
+    assert 0 < len(user_md) <= 1375

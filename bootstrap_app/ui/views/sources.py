@@ -10,7 +10,13 @@ import streamlit as st
 
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.ui.common import get_settings, get_store, is_demo, page_header, show_error
-from bootstrap_app.ui.local import UPLOAD_TYPES, find_harness_folders, safe_describe, save_upload
+from bootstrap_app.ui.local import (
+    UPLOAD_TYPES,
+    find_harness_folders,
+    normalize_location,
+    safe_describe,
+    save_upload,
+)
 
 __all__: list[str] = []
 
@@ -22,7 +28,7 @@ def _describe(location: str) -> tuple[list[tuple[str, str]], str | None]:
 
 def _add(location: str) -> None:
     """Validate then remember a source; the message is kept for the next run to show."""
-    location = location.strip()
+    location = normalize_location(location)
     if not location:
         return
     found, error = safe_describe(location)
@@ -111,7 +117,7 @@ if not folders:
 for index, folder in enumerate(folders):
     col_text, col_button = st.columns([6, 1], vertical_alignment="center")
     col_text.markdown(f"**{folder.harness}** — `{folder.path}` ({folder.entries} file(s))")
-    if folder.location in known:
+    if normalize_location(folder.location) in known:
         col_button.caption("added")
     else:
         col_button.button("Add", key=f"add_harness_{index}", on_click=_add, args=(folder.location,))

@@ -1,0 +1,66 @@
+"""The Scan page and its background job, on the real pipeline and the generated demo persona."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bootstrap_app.demo import build_demo, demo_owner_addresses
+from bootstrap_app.scanreport import ScanEvent
+from bootstrap_app.store import Store
+from bootstrap_app.ui.jobs import ScanJob, current_job
+
+from .conftest import app_at
+
+
+@pytest.fixture(scope="module")
+def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_demo(tmp_path_factory.mktemp("demo") / "footprint")
+
+
+def test_job_folds_events_into_per_source_progress(settings) -> None:  # type: ignore[no-untyped-def]
+    job = ScanJob(["x"], settings)
+    for event in (ScanEvent("source-start", "mbox:/a", 0, "mbox"), ScanEvent("progress", "mbox:/a", 40, ""),
+                  ScanEvent("skip", "mbox:/a", 0, "<1>: truncated"), ScanEvent("source-done", "mbox:/a", 41, ""),
+                  ScanEvent("error", "/missing", 0, "no such file"), ScanEvent("stage", "", 0, "safety gate")):
+        job.on_event(event)
+    progress = {p.source: p for p in job.progress()}
+    assert (progress["mbox:/a"].kind, progress["mbox:/a"].items, progress["mbox:/a"].skipped) == ("mbox", 41, 1)
+    assert progress["mbox:/a"].state == "done"
+    assert progress["/missing"].state == "error" and progress["/missing"].error == "no such file"
+    assert job.stage == "safety gate"
+
+
+def test_cancel_stops_the_scan(settings, demo_root: Path) -> None:  # type: ignore[no-untyped-def]
+    job = ScanJob([str(demo_root)], settings)
+    job.cancel()
+    job.start()
+    assert job.wait(60)
+    assert job.stage == "cancelled"
+
+
+def test_scan_page_runs_in_the_background_and_saves_to_the_store(
+        settings, demo_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("MEMSEED_OWNER", ",".join(demo_owner_addresses()))
+    with Store(settings.db_path) as store:
+        store.remember_source(str(demo_root))
+    at = app_at("scan")
+    assert at.multiselect(key="scan_sources").value == [str(demo_root)]
+    at.button(key="start_scan").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    job = current_job(settings)
+    assert job is not None
+    assert job.wait(120), "the demo scan should finish"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert job.error is None, job.error
+    assert any("Scan finished" in s.value for s in at.success)
+    kinds = {row for row in at.dataframe[0].value["kind"]}
+    assert {"mbox", "ics"} & kinds or len(kinds) >= 3, kinds
+    with Store(settings.db_path) as other:
+        run = other.runs(limit=1)[0]
+        assert run["status"] == "finished"
+        assert other.proposals(run_id=run["id"])
+    metric = {m.label: m.value for m in at.metric}
+    assert int(metric["Proposals"]) > 0
