@@ -13,6 +13,7 @@ Streamlit (``MEMSEED_HOME``, ``MEMSEED_APP_DEMO``, ``MEMSEED_DEMO_ROOT``,
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import streamlit as st
@@ -32,6 +33,7 @@ __all__ = [
     "get_settings",
     "get_store",
     "is_demo",
+    "md_escape",
     "page_header",
     "show_error",
     "sidebar_mode",
@@ -79,6 +81,18 @@ def get_store() -> Store:
         store = Store(settings.db_path)
         st.session_state["_memseed_store"] = store
     return store
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+
+
+def md_escape(text: str) -> str:
+    """Show untrusted text literally in markdown: no links, no images (no remote fetches), no HTML.
+
+    Proposal bodies and evidence excerpts come from mail, chat and documents written by other
+    people; rendered as markdown they could pull remote images (tracking) or fake UI.
+    """
+    return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", "  \n")
 
 
 def page_header(title: str, blurb: str) -> None:

@@ -220,3 +220,21 @@ def test_write_capacity_error_says_what_fits(hermetic: Path, monkeypatch: pytest
     at.button(key="write_apply").click().run()
     user_md = (hermetic / ".hermes" / "memories" / "USER.md").read_text()
     assert 0 < len(user_md) <= 1375
+
+
+def test_untrusted_text_is_shown_literally(settings) -> None:  # type: ignore[no-untyped-def]
+    from datetime import UTC, datetime
+
+    from bootstrap_app.types import Evidence, MemoryType, Proposal
+
+    hostile = Proposal(type=MemoryType.PROJECT, name="vendor note", description="from a vendor mail",
+                       body="See ![pixel](http://tracker.example/p.png) and <b>bold</b>", subject="v:1",
+                       evidence=(Evidence("mbox:/m", "<1@x>", datetime(2026, 1, 2, tzinfo=UTC), False,
+                                          "[click](http://evil.example)"),))
+    with Store(settings.db_path) as store:
+        store.save_proposals(store.start_run("scan", []), [hostile])
+    at = app_at("review")
+    rendered = [m.value for m in at.markdown]
+    assert any("\\!\\[pixel\\]" in m for m in rendered)
+    assert not any("![pixel](" in m or "[click](" in m for m in rendered)
+    assert any("third party" in m for m in rendered)

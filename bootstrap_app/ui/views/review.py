@@ -8,12 +8,13 @@ ticks, which card is being edited), never a decision.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 import streamlit as st
 
 from bootstrap_app import review_model as rm
-from bootstrap_app.ui.common import get_store, page_header, show_error
+from bootstrap_app.ui.common import get_store, md_escape, page_header, show_error
 
 __all__: list[str] = []
 
@@ -69,8 +70,8 @@ def _card(row: rm.ReviewRow) -> None:
     with st.container(border=True, key=f"card_{fp}"):
         head, side = st.columns([5, 2])
         with head:
-            st.markdown(f"**{row.name}** &nbsp; `{row.id}`")
-            st.caption(row.description or "—")
+            st.markdown(f"**{md_escape(row.name)}** &nbsp; `{row.id}`")
+            st.caption(md_escape(row.description) or "—")
         with side:
             st.checkbox("Include in bulk actions", key=f"sel_{fp}", value=rm.default_selected(row))
         badges = st.container(horizontal=True)
@@ -79,6 +80,10 @@ def _card(row: rm.ReviewRow) -> None:
             st.badge(_STATUS_LABELS.get(row.status, row.status) if row.status != "edited" else "Edited",
                      color=_STATUS_COLORS.get(row.status, "gray"))
             st.badge(f"confidence {row.confidence:.2f}", color="gray")
+            if row.proposal.scope != "global":
+                st.badge(f"project {Path(row.proposal.scope).name}", color="violet")
+            if row.proposal.supersedes:
+                st.badge(f"replaces {row.proposal.supersedes}", color="yellow")
             for flag in row.flags:
                 if flag == "sensitive":
                     st.badge("sensitive", color="red", icon=":material/warning:")
@@ -92,12 +97,13 @@ def _card(row: rm.ReviewRow) -> None:
                 st.form_submit_button("Save and approve", on_click=_save_edit, args=(fp,), type="primary")
             st.button("Cancel edit", key=f"cancel_{fp}", on_click=_toggle_edit, args=(fp,))
         else:
-            st.markdown(row.body)
+            st.markdown(md_escape(row.body))
         with st.expander(f"Evidence ({len(row.evidence)})"):
             for ev in row.evidence:
                 who = "you" if ev.authored_by_owner else "third party"
                 when = ev.date.date().isoformat() if ev.date else "undated"
-                st.markdown(f"- `{ev.source}` · {when} · **{who}**  \n  {ev.excerpt or '_(no excerpt)_'}")
+                excerpt = md_escape(ev.excerpt) if ev.excerpt else "_(no excerpt)_"
+                st.markdown(f"- {md_escape(ev.source)} · {when} · **{who}**  \n  {excerpt}")
             if not row.evidence:
                 st.caption("No evidence recorded.")
         actions = st.container(horizontal=True)
