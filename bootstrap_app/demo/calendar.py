@@ -11,7 +11,7 @@ as RRULE series (with the right organizer and attendees), one moved standup
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 
 from icalendar import Calendar, Event, vCalAddress, vRecur
@@ -137,7 +137,7 @@ def _one_offs(cal: Calendar, rng: random.Random, scale: int) -> None:
             cal.add_component(_event(rng, summary, start, start + timedelta(minutes=minutes),
                                      organizer=organizer, attendees=attendees))
     lena_day = workdays()[-12]
-    start = datetime.combine(lena_day, time(16, 0), tzinfo=LOCAL_TZ)
+    start = datetime.combine(lena_day, time(16, 0), tzinfo=LOCAL_TZ).astimezone(UTC)
     cal.add_component(_event(rng, "Payments all-hands", start, start + timedelta(hours=1), organizer="lena",
                              attendees=("lena", "maya", "priya", "daniel"), declined=("maya",)))
 

@@ -125,10 +125,11 @@ def work_times(rng: random.Random, count: int, *, days: list[date] | None = None
     begin_s, end_s = PERSONA["working_hours"]
     lo, hi = _hm(start or begin_s), _hm(end or end_s)
     pool = days or workdays()
-    out = []
-    for _ in range(count):
+    out: list[datetime] = []
+    while len(out) < count:
         day = rng.choice(pool)
         minute = rng.randrange(lo, hi)
         local = datetime.combine(day, time(minute // 60, minute % 60, rng.randrange(60)), tzinfo=LOCAL_TZ)
-        out.append(local.astimezone(UTC))
+        if local <= DEMO_ANCHOR:  # the anchor day ends at "now"
+            out.append(local.astimezone(UTC))
     return sorted(out)

@@ -83,7 +83,7 @@ class _Box:
             domain: str = "mail.northwind-labs.example") -> Message:
         msg: Message
         if html:
-            msg = MIMEMultipart("alternative")
+            msg = MIMEMultipart("alternative", boundary=f"{self.rng.getrandbits(96):024x}")
             msg.attach(_text_part(body, "plain"))
             msg.attach(_text_part(html, "html"))
         else:

@@ -14,11 +14,11 @@ import json
 import random
 import uuid
 from collections import defaultdict
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
-from .cast import CAST, DEMO_ANCHOR, Member, rng_for, work_times
+from .cast import CAST, DEMO_ANCHOR, LOCAL_TZ, Member, rng_for, work_times
 from .persona import PERSONA
 
 __all__ = ["CHANNEL_IDS", "GHOST_USER", "TEAM_ID", "write_slack"]
@@ -139,7 +139,9 @@ def _fill_channel(ch: _Channel, name: str, scale: int) -> None:
         else:
             ch.post(when + timedelta(minutes=rng.randint(-50, 50)), _text(rng, _OTHER_LINES[name]), rng.choice(others))
     if name == "ledger-dev":
-        roots = [m for m in ch.messages if "user" in m]
+        # threads close within half an hour, so Maya's replies stay inside her working hours
+        roots = [m for m in ch.messages if "user" in m
+                 and datetime.fromtimestamp(float(m["ts"]), UTC).astimezone(LOCAL_TZ).time() < time(16, 50)]
         for root in rng.sample(roots, 12 * scale):
             when = datetime.fromtimestamp(float(root["ts"]), UTC)
             for k in range(rng.randint(1, 4)):
