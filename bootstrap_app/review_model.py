@@ -120,12 +120,19 @@ class ReviewRow:
 
 
 def load_rows(store: Store) -> list[ReviewRow]:
-    """Every stored proposal with its decision, ordered by type then name (the store's order)."""
+    """Every stored proposal with its decision, in review order.
+
+    Review order: by type (user, feedback, project, reference — the order the page shows its
+    sections), then most confident first, then by name; so page 1 holds the strongest
+    proposals of the first types rather than whatever sorts first alphabetically.
+    """
+    order = {t: i for i, t in enumerate(MemoryType)}
     rows: list[ReviewRow] = []
     for stored in store.proposals():
         decision = stored.decision
         status = str(decision.status) if decision else "undecided"
         rows.append(ReviewRow(stored.proposal, status, decision.edited if decision else None))
+    rows.sort(key=lambda r: (order[r.type], -r.confidence, r.name))
     return rows
 
 

@@ -156,18 +156,17 @@ counts[2].metric("Rejected", facets["status"].get("rejected", 0))
 counts[3].metric("Sensitive", facets["flag"].get("sensitive", 0))
 _budget_meter(rows)
 
-filters = st.columns([3, 3, 2, 2])
+type_choice = st.segmented_control(
+    "Type", _TYPE_OPTIONS, default="all", key="rv_type",
+    format_func=lambda t: f"All ({len(rows)})" if t == "all" else f"{t} ({facets['type'].get(t, 0)})")
+filters = st.columns([3, 2, 2], vertical_alignment="bottom")
 with filters[0]:
-    type_choice = st.segmented_control(
-        "Type", _TYPE_OPTIONS, default="all", key="rv_type",
-        format_func=lambda t: f"All ({len(rows)})" if t == "all" else f"{t} ({facets['type'].get(t, 0)})")
-with filters[1]:
     status = st.segmented_control("Status", tuple(_STATUS_LABELS), default="undecided", key="rv_status",
                                   format_func=_STATUS_LABELS.__getitem__)
-with filters[2]:
+with filters[1]:
     flags = st.multiselect("Flags", sorted(facets["flag"]), key="rv_flags", placeholder="any")
-with filters[3]:
-    text = st.text_input("Search", key="rv_text", placeholder="words in name, body, source")
+with filters[2]:
+    text = st.text_input("Search", key="rv_text", placeholder="words or an id")
 
 flt = rm.ReviewFilter(types=() if type_choice in (None, "all") else (str(type_choice),), status=str(status or "all"),
                       flags=tuple(flags), text=text)
