@@ -40,6 +40,9 @@ def plan_write(store: Store, target: str, project: Path | str | None = None, **o
                            written=frozenset(written), last_after=store.last_after,
                            **{k: v for k, v in opts.items() if v is not None})
     plan = harness.plan(entries, options)
+    for key in options.only:
+        if not any(p.fingerprint.startswith(key.strip().lower()) for p in entries):
+            plan.notes.append(f"--only {key}: no approved proposal has this id (see `memseed review --list`)")
     if not entries:
         plan.notes.insert(0, "nothing approved yet: run `memseed review` (or `memseed approve ID...`)")
     return plan

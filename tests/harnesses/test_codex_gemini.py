@@ -129,5 +129,5 @@ def test_gemini_fact_rules() -> None:
     assert add_fact("intro", "x") == f"intro\n\n{HEADING}\n- x\n"
     p = replace(make_proposals()[1], description="Use <b>tags</b>", body="--- multi\nline <x>")
     plan = get_harness("gemini").plan([p], WriteOptions())
-    line = [ln for ln in plan.files[0].after.decode().splitlines() if ln.startswith("- ")][0]
+    line = next(ln for ln in plan.files[0].after.decode().splitlines() if ln.startswith("- "))
     assert "<" not in line and ">" not in line and "\n" not in line

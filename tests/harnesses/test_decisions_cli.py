@@ -82,7 +82,7 @@ def test_cli_review_loop_persists_each_key(saved: Store, home: Path) -> None:
 
 
 def test_cli_review_sensitive_is_highlighted(saved: Store, home: Path) -> None:
-    code, out = _run(["review", "--type", "user"], input="s\n")
+    _code, out = _run(["review", "--type", "user"], input="s\n")
     assert "SENSITIVE" in out and "personal data" in out
 
 

@@ -39,7 +39,7 @@ def test_uris_read_what_memseed_wrote(approved: Store, home: Path, project: Path
                      ("gemini:", GeminiMemory)):
         sources = detect(uri)
         assert isinstance(sources[0], cls)
-        items, ctx = _read(uri)
+        items, _ctx = _read(uri)
         assert {i.memory_type for i in items} == set(MemoryType), uri
         assert all(i.authored_by_owner and i.source.startswith(cls.kind) for i in items)
     items, _ = _read(f"claude-code:{project}")
