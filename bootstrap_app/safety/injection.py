@@ -191,7 +191,7 @@ TRIPWIRES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 
 _STRUCTURE: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("hermes_delimiter", "structure", re.compile(r"(?m)^[ \t]*§[ \t]*$")),
-    ("frontmatter_delimiter", "structure", re.compile(r"(?m)^[ \t]*(?:---|\+\+\+)[ \t]*$")),
+    ("frontmatter_delimiter", "structure", re.compile(r"\A\s*(?:---|\+\+\+)[ \t]*(?:\n|\Z)")),
     ("claude_import", "structure", re.compile(r"(?m)^[ \t]*(?:[-*+][ \t]+)?@(?:[~./\\]|[\w.-]+/)\S*")),
     ("fence_tag", "structure", _c(r"</?\s*(?:memory-context|system|system-reminder|instructions|user|assistant)\s*>")),
 )
