@@ -21,8 +21,10 @@ __all__ = ["DedupResult", "dedup_against_memory", "similar"]
 _STOP = frozenset(["a", "an", "the", "and", "or", "of", "in", "on", "at", "to", "for", "with", "by", "is", "are", "be", "from", "as", "it", "its", "this", "that", "your", "you", "their", "his", "her", "use", "uses", "using"])
 
 
-def _tokens(text: str) -> set[str]:
-    return {t for t in re.split(r"[^a-z0-9]+", text.lower()) if t and t not in _STOP and len(t) > 1}
+def _tokens(text: str, values: bool = False) -> set[str]:
+    """Content words; numbers (times, counts) are values, not meaning, unless ``values``."""
+    return {t for t in re.split(r"[^a-z0-9]+", text.lower())
+            if t and t not in _STOP and len(t) > 1 and (values or not t.isdigit())}
 
 
 def similar(a_name: str, a_desc: str, b_name: str, b_desc: str) -> float:
@@ -41,10 +43,10 @@ class DedupResult:
 
 
 def _states_key(entry: MemoryEntry, proposal: Proposal) -> bool:
-    key = _tokens(proposal.key.replace("=", " "))
+    key = _tokens(proposal.key.replace("=", " "), values=True)
     if not key:
         return True
-    have = _tokens(f"{entry.name} {entry.description} {entry.body}")
+    have = _tokens(f"{entry.name} {entry.description} {entry.body}", values=True)
     return len(key & have) / len(key) >= 0.8
 
 

@@ -1,0 +1,70 @@
+"""``memseed reseed``: look at the remembered sources again; new proposals wait for approval.
+
+Why a cheap check first: the common cron run finds nothing new. Each source is read from the
+cursor its last scan stored (new items only); when nothing is new, reseed records the run and
+says nothing. When something is new, the sources are scanned in full, because signals such as
+"closest collaborators" or "working hours" are only right over the whole history; fingerprints
+already decided are never proposed again, and only proposals the store had not seen count as new.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from bootstrap_app.errors import NoSourceReadable
+from bootstrap_app.pipeline import count_new_items, scan
+
+from .common import open_settings, open_store
+from .scan import ProgressPrinter
+
+__all__ = ["COMMANDS", "reseed_cmd"]
+
+
+@click.command("reseed")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing unless there are new proposals (for cron).")
+@click.option("--json-summary", is_flag=True, help="Print the outcome as one JSON object on stdout.")
+@click.pass_context
+def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
+    """Re-scan the remembered sources; new proposals wait for `memseed review`.
+
+    \b
+    Example (crontab: every morning at 7, quiet unless there is news):
+      0 7 * * *  memseed reseed --quiet
+    """
+    settings = open_settings(ctx)
+    with open_store(settings) as store:
+        locations = [s["location"] for s in store.sources()]
+        if not locations:
+            raise NoSourceReadable("no remembered sources to re-seed from",
+                                   hint="run `memseed scan SOURCE...` once; its sources are remembered")
+        new_items, failed = count_new_items(locations, store, settings)
+        outcome: dict[str, object] = {"new_items": new_items, "unreadable": failed, "new_proposals": 0}
+        if new_items == 0:
+            run_id = store.start_run("reseed", locations)
+            store.finish_run(run_id, "finished", {"new_items": 0, "unreadable": failed})
+            waiting = len(store.proposals(status="undecided"))
+            outcome["waiting"] = waiting
+            if json_summary:
+                click.echo(json.dumps(outcome))
+            elif not quiet:
+                click.echo(f"nothing new in {len(locations)} remembered sources; {waiting} proposals wait for review",
+                           err=True)
+            return
+        result = scan(locations, settings=settings, store=store, llm=str(settings.get("llm", "off")),
+                      on_event=ProgressPrinter(quiet=True), run_kind="reseed")
+        waiting = len(store.proposals(status="undecided"))
+    outcome.update(new_proposals=result.new_proposals, waiting=waiting, run_id=result.run_id,
+                   already_decided=result.already_decided,
+                   errors={r.source: r.error for r in result.reports if r.error})
+    if json_summary:
+        click.echo(json.dumps(outcome, default=str))
+    elif result.new_proposals or not quiet:
+        click.echo(f"memseed reseed: {result.new_proposals} new proposals wait for approval "
+                   f"({waiting} undecided in total); run `memseed review`")
+        for source, error in outcome["errors"].items():  # type: ignore[attr-defined]
+            click.echo(f"  error in {source}: {str(error).splitlines()[0]}", err=True)
+
+
+COMMANDS = [reseed_cmd]

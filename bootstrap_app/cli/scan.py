@@ -1,0 +1,126 @@
+"""``memseed scan``: read sources, print proposals as JSON Lines (DESIGN §4).
+
+Proposals go to ``--out`` or stdout, one JSON object per line; progress and the summary go to
+stderr, so ``memseed scan ~/Takeout > proposals.jsonl`` stays a clean pipe. Exit status 0
+when the scan finished (per-item errors are counted in the summary); 2 when no source could
+be read, with a message saying what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO
+
+import click
+
+from bootstrap_app.pipeline import scan
+from bootstrap_app.scanreport import ScanEvent, ScanResult, format_summary
+
+from .common import open_settings, open_store
+
+__all__ = ["COMMANDS", "ProgressPrinter", "scan_cmd", "write_jsonl"]
+
+
+class ProgressPrinter:
+    """ScanEvents -> short stderr lines (a live counter only when stderr is a terminal)."""
+
+    def __init__(self, quiet: bool = False) -> None:
+        self.quiet = quiet
+        self.tty = sys.stderr.isatty()
+
+    def __call__(self, event: ScanEvent) -> None:
+        if self.quiet:
+            return
+        if event.kind == "source-start":
+            click.echo(f"reading {event.message}: {event.source}", err=True)
+        elif event.kind == "progress" and self.tty:
+            click.echo(f"\r  {event.count} items", err=True, nl=False)
+        elif event.kind == "source-done":
+            prefix = "\r" if self.tty else ""
+            click.echo(f"{prefix}  {event.count} items ({event.message})", err=True)
+        elif event.kind == "error":
+            click.echo(f"  error in {event.source}: {event.message.splitlines()[0]}", err=True)
+        elif event.kind == "stage":
+            click.echo(f"{event.message} ...", err=True)
+
+
+def write_jsonl(result: ScanResult, stream: IO[str]) -> None:
+    for proposal in result.proposals:
+        stream.write(json.dumps(proposal.to_json(), ensure_ascii=False) + "\n")
+
+
+def _write_quarantine(result: ScanResult, path: Path) -> None:
+    with path.open("w", encoding="utf-8", newline="\n") as fh:
+        for q in result.quarantined:
+            fh.write(json.dumps({"reason": q.reason, "source": q.source, "ref": q.ref, "excerpt": q.excerpt,
+                                 "proposal": q.proposal_name}, ensure_ascii=False) + "\n")
+
+
+@click.command("scan")
+@click.argument("sources", nargs=-1)
+@click.option("--out", "out", type=click.Path(dir_okay=False, writable=True, path_type=Path),
+              help="Write the JSON Lines proposals here instead of stdout.")
+@click.option("--owner", "owners", multiple=True, metavar="EMAIL",
+              help="An address of yours (repeat for several). Otherwise memseed works it out.")
+@click.option("--llm", type=click.Choice(["off", "openai"]), default=None,
+              help="Also ask a language model (opt-in; default from settings: off).")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"]),
+              help="Only read items newer than this date (UTC).")
+@click.option("--demo", is_flag=True, help="Scan the bundled demo persona (Maya Okafor; nobody real).")
+@click.option("--quarantine", "quarantine_file", type=click.Path(dir_okay=False, writable=True, path_type=Path),
+              help="Write what the safety gate quarantined (reason, source, ref, excerpt) as JSON Lines.")
+@click.option("--json-summary", is_flag=True, help="Print the summary on stderr as one JSON object.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress lines, only the summary.")
+@click.pass_context
+def scan_cmd(ctx: click.Context, sources: tuple[str, ...], out: Path | None, owners: tuple[str, ...],
+             llm: str | None, since: datetime | None, demo: bool, quarantine_file: Path | None,
+             json_summary: bool, quiet: bool) -> None:
+    """Propose memories from your mail, calendar, documents, chat and repositories.
+
+    SOURCE is a path (.mbox, .eml folder, maildir, .ics, Takeout folder/zip, git repo, Slack
+    export, harness memory folder, a folder of documents, or a folder holding several) or a URI
+    (claude-code:, codex:, gmail:, ...). Nothing is written to any memory folder: proposals
+    wait in the state store for `memseed review`.
+
+    \b
+    Examples:
+      memseed scan ~/Takeout ~/code/my-repo > proposals.jsonl
+      memseed scan mail/inbox.mbox --owner me@example.com --out proposals.jsonl
+      memseed scan --demo --quarantine quarantined.jsonl
+    """
+    if not sources and not demo:
+        raise click.UsageError("give at least one SOURCE, or --demo to scan the demo persona "
+                               "(see `memseed sources` for what can be scanned)")
+    settings = open_settings(ctx, llm=llm, owner=list(owners) or None)
+    since_utc = since.replace(tzinfo=UTC) if since else None
+    progress = ProgressPrinter(quiet)
+    locations = list(sources)
+    if demo:
+        from bootstrap_app.demo import build_demo, demo_owner_addresses
+
+        locations.insert(0, str(build_demo(settings.home / "demo")))
+        owners = owners or demo_owner_addresses()
+    with open_store(settings) as store:
+        result = scan(locations, settings=settings, store=store, owners=owners,
+                      llm=str(settings.get("llm", "off")), since=since_utc, on_event=progress)
+    if out is not None:
+        with out.open("w", encoding="utf-8", newline="\n") as fh:
+            write_jsonl(result, fh)
+    else:
+        write_jsonl(result, sys.stdout)
+        sys.stdout.flush()
+    if quarantine_file is not None:
+        _write_quarantine(result, quarantine_file)
+    summary = result.summary()
+    if json_summary:
+        click.echo(json.dumps(summary, default=str), err=True)
+    else:
+        click.echo(format_summary(summary), err=True)
+        if result.proposals:
+            click.echo("next: `memseed review` to approve, edit or reject each proposal", err=True)
+
+
+COMMANDS = [scan_cmd]

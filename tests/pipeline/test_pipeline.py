@@ -1,0 +1,126 @@
+"""scan() and the CLI end to end over the synthetic connector: store, decisions, exit codes, JSON Lines."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bootstrap_app.cli import main
+from bootstrap_app.config import load_settings
+from bootstrap_app.errors import NoSourceReadable
+from bootstrap_app.pipeline import scan
+from bootstrap_app.store import Store
+
+from .synth import OWNER, Person, at, mail, mailbox, write_items
+
+FIELDS = {"id", "fingerprint", "type", "name", "description", "body", "scope", "confidence", "evidence",
+          "flags", "supersedes"}
+
+
+@pytest.fixture
+def items_file(tmp_path: Path) -> Path:
+    return write_items(tmp_path / "box.items.json", mailbox())
+
+
+def test_scan_records_run_items_and_proposals(items_file: Path, tmp_path: Path) -> None:
+    settings = load_settings(tmp_path / "home")
+    events = []
+    with Store(settings.db_path) as store:
+        result = scan([str(items_file)], settings=settings, store=store, on_event=events.append)
+        assert result.owner.addresses == {OWNER.address}
+        assert result.reports[0].items == len(mailbox()) and result.reports[0].error is None
+        assert store.item_count() == len(mailbox())
+        assert {sp.fingerprint for sp in store.proposals()} == {p.fingerprint for p in result.proposals}
+        assert store.runs()[0]["status"] == "finished"
+        assert store.sources()[0]["location"] == str(items_file.resolve())
+    kinds = {e.kind for e in events}
+    assert {"source-start", "source-done", "stage"} <= kinds
+    summary = result.summary()
+    assert summary["by_type"]["user"] >= 3 and summary["errors"] == {}
+
+
+def test_decided_fingerprints_are_not_proposed_again(items_file: Path, tmp_path: Path) -> None:
+    settings = load_settings(tmp_path / "home")
+    with Store(settings.db_path) as store:
+        first = scan([str(items_file)], settings=settings, store=store)
+        victim = first.proposals[0]
+        store.decide(victim.fingerprint, "rejected")
+        second = scan([str(items_file)], settings=settings, store=store)
+    assert victim.fingerprint not in {p.fingerprint for p in second.proposals}
+    assert second.already_decided == 1
+    assert second.new_proposals == 0 and first.new_proposals == len(first.proposals)
+
+
+def test_bad_location_is_reported_and_scan_goes_on(items_file: Path, tmp_path: Path) -> None:
+    settings = load_settings(tmp_path / "home")
+    result = scan([str(tmp_path / "missing.mbox"), str(items_file)], settings=settings)
+    errors = result.summary()["errors"]
+    assert list(errors) == [str(tmp_path / "missing.mbox")] and "no such file" in errors[str(tmp_path / "missing.mbox")]
+    assert result.proposals
+    with pytest.raises(NoSourceReadable) as info:
+        scan([str(tmp_path / "missing.mbox")], settings=settings)
+    assert "memseed sources" in info.value.hint
+
+
+def test_cli_scan_writes_json_lines_and_summary(items_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "proposals.jsonl"
+    quarantine = tmp_path / "q.jsonl"
+    runner = CliRunner()
+    res = runner.invoke(main, ["scan", str(items_file), "--out", str(out), "--quarantine", str(quarantine)])
+    assert res.exit_code == 0, res.output
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert lines and all(set(rec) >= FIELDS for rec in lines)
+    for rec in lines:
+        assert rec["type"] in {"user", "feedback", "project", "reference"}
+        assert rec["id"] == rec["fingerprint"][:8]
+        assert all({"source", "ref", "date", "authored_by_owner", "excerpt"} <= set(e) for e in rec["evidence"])
+    assert quarantine.exists()
+    assert "items read" in res.stderr and "proposals:" in res.stderr
+    res = runner.invoke(main, ["scan", str(items_file), "--json-summary"])
+    assert res.exit_code == 0
+    summary = json.loads(res.stderr.strip().splitlines()[-1])
+    assert summary["items"] == len(mailbox())
+    assert [json.loads(line)["name"] for line in res.stdout.splitlines()]  # proposals on stdout
+
+
+def test_cli_bad_path_and_no_source(tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(main, ["scan", str(tmp_path / "nope.mbox")])
+    assert res.exit_code == 2
+    assert "no source could be read" in res.stderr and "hint:" in res.stderr
+    res = runner.invoke(main, ["scan"])
+    assert res.exit_code == 2 and "--demo" in res.stderr
+
+
+@pytest.mark.parametrize("command", ["scan", "sources", "reseed"])
+def test_help_has_an_example(command: str) -> None:
+    res = CliRunner().invoke(main, [command, "--help"])
+    assert res.exit_code == 0 and "memseed " + command in res.output and "Example" in res.output
+
+
+def test_sources_and_reseed_are_quiet_without_news(items_file: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["reseed"]).exit_code == 2  # nothing remembered yet
+    assert runner.invoke(main, ["scan", str(items_file), "-q"]).exit_code == 0
+    res = runner.invoke(main, ["sources"])
+    assert "synthetic" in res.output and str(items_file.resolve()) in res.output
+    res = runner.invoke(main, ["reseed", "--quiet"])
+    assert res.exit_code == 0 and res.stdout == "" and res.stderr == ""
+    # a new colleague starts answering: the collaborator list changes -> one new proposal
+    zoe = Person("Zoe Park", "zoe@acme.example")
+    extra = []
+    for i in range(30):
+        extra.append(mail(50_000 + 2 * i, OWNER, zoe, at(date(2026, 5, 4 + i % 5), 11), labels=("Sent",)))
+        extra.append(mail(50_001 + 2 * i, zoe, OWNER, at(date(2026, 5, 4 + i % 5), 12)))
+    with items_file.open("a") as fh:
+        from .synth import to_json
+
+        fh.writelines(json.dumps(to_json(m)) + "\n" for m in extra)
+    res = runner.invoke(main, ["reseed", "--quiet"])
+    assert res.exit_code == 0
+    assert "new proposals wait for approval" in res.stdout
+    assert not res.stdout.startswith("memseed reseed: 0 ")
