@@ -27,11 +27,11 @@ jobs:
 
 
 def repo(**files: str) -> Repo:
-    listed = tuple(files) + ("uv.lock",)
+    listed = (*tuple(files), "uv.lock")
     return Repo(source="git:/r", ref="r", path="/code/r", name="r", default_branch="trunk", files=dict(files),
                 file_list=listed, languages={"Python": 30, "Shell": 2}, commit_count=40,
                 authors=(("Ada Lovelace", OWNER.address, 30), ("Bob", "bob@acme.example", 10)),
-                recent_subjects=tuple(f"feat: thing {i}" for i in range(9)) + ("wip",))
+                recent_subjects=(*tuple(f"feat: thing {i}" for i in range(9)), "wip"))
 
 
 def test_repo_commands_from_ci_then_makefile_then_package_json() -> None:
@@ -79,7 +79,7 @@ def test_proposals_shape_types_and_evidence() -> None:
 
 
 def test_dedup_drops_same_meaning_and_supersedes_changed_fact() -> None:
-    owner, signals = build(mailbox() + standup_series(), owners=[OWNER.address])
+    _owner, signals = build(mailbox() + standup_series(), owners=[OWNER.address])
     proposals = heuristic_proposals(signals)
     hours = next(p for p in proposals if p.name == "timezone-and-working-hours")
     same = MemoryEntry(source="claude-code:", ref="a", name="timezone-and-working-hours", memory_type=MemoryType.USER,

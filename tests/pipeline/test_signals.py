@@ -27,7 +27,7 @@ def test_reciprocity_beats_volume() -> None:
     # a colleague who mails the owner 100 times but never gets an answer
     shouter = Person("Loud Larry", "larry@acme.example")
     items += [mail(10_000 + i, shouter, OWNER, at(date(2026, 3, 3), 11)) for i in range(100)]
-    owner, signals = build(items)
+    _owner, signals = build(items)
     ranked = [c.key for c in signals.contacts.ranked]
     assert ranked[:2] == [PRIYA.address, TOM.address]
     assert shouter.address not in ranked
@@ -37,7 +37,7 @@ def test_newsletters_and_noreply_never_collaborators() -> None:
     items = mailbox()
     # even when the owner answers a newsletter once, it stays out
     items.append(mail(20_000, OWNER, NEWS, at(date(2026, 3, 4), 12), labels=("Sent",)))
-    owner, signals = build(items)
+    _owner, signals = build(items)
     keys = {c.key for c in signals.contacts.ranked}
     assert NEWS.address not in keys and NOREPLY.address not in keys
     assert is_bulk_address("no-reply@accounts.example") and is_bulk_address("notifications@github.com")
@@ -70,7 +70,7 @@ def test_mark_sets_authorship() -> None:
 
 def test_ritual_day_and_time_in_owner_zone_across_dst() -> None:
     items = mailbox() + standup_series()
-    owner, signals = build(items, owners=[OWNER.address])
+    _owner, signals = build(items, owners=[OWNER.address])
     assert signals.profile.timezone == "Europe/Berlin"
     rituals = {r.title: r for r in signals.rhythms.rituals}
     standup = rituals["Team standup"]
@@ -83,7 +83,7 @@ def test_ritual_day_and_time_in_owner_zone_across_dst() -> None:
 
 
 def test_working_hours_window_and_signature() -> None:
-    owner, signals = build(mailbox())
+    _owner, signals = build(mailbox())
     assert signals.profile.hours is not None
     start, end = signals.profile.hours
     assert signals.profile.timezone == "Europe/Berlin"  # from the Date offsets, no calendar
@@ -95,6 +95,6 @@ def test_working_hours_window_and_signature() -> None:
 
 
 def test_employer_from_domain_without_signature() -> None:
-    owner, signals = build(mailbox(signature=False))
+    _owner, signals = build(mailbox(signature=False))
     assert signals.profile.employer == "Acme"
     assert signals.profile.title == ""
