@@ -69,10 +69,20 @@ def _note_body(p: Proposal) -> str:
 
 
 def _section(p: Proposal) -> str:
-    body = guard_imports(flatten(p.body))
+    """A ``### name (type)`` section: description line, then the body as Markdown.
+
+    Headings inside the body become bold lines so they cannot open a new section.
+    """
+    lines = []
+    for line in p.body.replace("\r\n", "\n").strip().splitlines():
+        stripped = line.lstrip()
+        if stripped.startswith("#"):
+            line = f"**{stripped.lstrip('#').strip()}**"
+        lines.append(line)
+    body = guard_imports("\n".join(lines).strip())
     desc = guard_imports(flatten(p.description))
     text = f"### {p.name} ({p.type})\n{desc}"
-    if body and body.lower() != desc.lower():
+    if body and flatten(body).lower() != desc.lower():
         text += f"\n\n{body}"
     return text + f"\n\n_memseed, {derived_date(p)}_"
 
