@@ -9,6 +9,7 @@ memseed wrote (``Store.last_after``) so the person's own files are never overwri
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,8 @@ from typing import Any
 from .errors import UndoError
 from .fsutil import read_bytes, refuse_symlinks, remove_file
 from .harnesses import FileChange, Plan, WriteOptions, WriteOutcome, get_harness
-from .harnesses.base import apply_changes
-from .store import Store, WriteRecord
+from .harnesses.base import apply_changes, locked
+from .store import JournalFile, Store, WriteRecord
 
 __all__ = ["apply_write", "describe", "history", "plan_write", "undo_write"]
 
@@ -76,6 +77,12 @@ def undo_write(store: Store, write_id: int | None = None, *, force: bool = False
     """
     record = _pick(store, write_id)
     journal = store.write_files(record.id)
+    locks = [Path(item.path + ".lock") for item in journal if os.path.lexists(item.path + ".lock")]
+    with locked(locks, None):
+        return _undo(store, record, journal, force)
+
+
+def _undo(store: Store, record: WriteRecord, journal: list[JournalFile], force: bool) -> list[str]:
     rewrites: list[FileChange] = []
     deletions: list[Path] = []
     drifted: list[str] = []

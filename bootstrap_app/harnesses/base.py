@@ -39,6 +39,7 @@ __all__ = [
     "WriteOptions",
     "WriteOutcome",
     "apply_changes",
+    "locked",
     "select_entries",
 ]
 
@@ -138,7 +139,8 @@ def select_entries(entries: Sequence[Proposal], options: WriteOptions) -> list[P
 
 
 @contextlib.contextmanager
-def _locked(paths: Sequence[Path], anchor: Path | None) -> Iterator[None]:
+def locked(paths: Sequence[Path], anchor: Path | None) -> Iterator[None]:
+    """Hold every lock file (``filelock``, the same ``flock`` Hermes takes) for the block."""
     with contextlib.ExitStack() as stack:
         for lock_path in sorted(set(paths)):
             ensure_dirs(lock_path.parent, anchor)
@@ -188,7 +190,7 @@ class Harness:
         """Write ``plan`` atomically and journaled (see the module docstring)."""
         if plan.empty:
             return WriteOutcome(None, [])
-        with _locked(plan.locks, plan.anchor):
+        with locked(plan.locks, plan.anchor):
             for change in plan.files:
                 refuse_symlinks(change.path, plan.anchor)
                 if read_bytes(change.path) != change.before:

@@ -39,10 +39,27 @@ def config_home() -> Path:
 
 
 def git_root(path: Path) -> Path:
-    """The nearest folder at or above ``path`` holding ``.git`` (file or folder), else ``path``."""
+    """The canonical git root at or above ``path`` (worktrees map to their main repository).
+
+    Claude Code keys memory by the canonical root, so every worktree of a repository shares one
+    memory folder. A ``.git`` *file* (worktree) points at ``<main>/.git/worktrees/<name>``.
+    """
     start = Path(os.path.abspath(path.expanduser()))
     for candidate in (start, *start.parents):
-        if (candidate / ".git").exists():
+        marker = candidate / ".git"
+        if marker.is_file():
+            try:
+                text = marker.read_text(encoding="utf-8", errors="replace").strip()
+            except OSError:
+                return candidate
+            if text.startswith("gitdir:"):
+                gitdir = (candidate / text[7:].strip()).resolve()
+                common = gitdir / "commondir"
+                if common.is_file():
+                    main = (gitdir / common.read_text(encoding="utf-8").strip()).resolve()
+                    return main.parent
+            return candidate
+        if marker.exists():
             return candidate
     return start
 

@@ -182,3 +182,18 @@ def test_real_memory_folder_is_left_intact(name: str, approved: Store, home: Pat
     new_entries = {e.path: e for e in get_harness("claude-code").read(folder)}
     assert set(old_entries) < set(new_entries)
     assert len(new_entries) - len(old_entries) == 3
+
+
+def test_worktrees_share_the_main_repository_folder(home: Path) -> None:
+    import subprocess
+
+    main_repo = home / "code" / "app"
+    main_repo.mkdir(parents=True)
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1"}
+    git = ["git", "-c", "user.email=t@example.org", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], cwd=main_repo, check=True, env=env)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "x"], cwd=main_repo, check=True, env=env)
+    subprocess.run([*git, "worktree", "add", "-q", str(home / "code" / "app-wt")], cwd=main_repo, check=True,
+                   env=env)
+    harness = get_harness("claude-code")
+    assert harness.memory_root(home / "code" / "app-wt") == harness.memory_root(main_repo)
