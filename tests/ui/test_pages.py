@@ -186,8 +186,10 @@ def test_write_preview_write_and_undo(seeded, hermetic: Path, monkeypatch: pytes
     at.button(key="write_apply").click().run()
     _no_exception(at)
     written = memory_files()
-    assert len(written) == 4 and any(p.name == "MEMORY.md" for p in written)
-    assert any("Wrote 4 file(s) to Claude Code" in s.value for s in at.success)
+    topics = [p for p in written if p.name != "MEMORY.md"]
+    assert len(topics) == 3 and any(p.name == "MEMORY.md" for p in written)
+    assert any("code-ledger" in p.parent.parent.name for p in topics), "project facts go to the project"
+    assert any(f"Wrote {len(written)} file(s) to Claude Code" in s.value for s in at.success)
     undo = [b for b in at.button if (b.key or "").startswith("undo_now_")]
     assert len(undo) == 1
     undo[0].click().run()
@@ -238,3 +240,22 @@ def test_untrusted_text_is_shown_literally(settings) -> None:  # type: ignore[no
     assert any("\\!\\[pixel\\]" in m for m in rendered)
     assert not any("![pixel](" in m or "[click](" in m for m in rendered)
     assert any("third party" in m for m in rendered)
+
+
+def test_doctor_lists_findings_with_file_and_line(hermetic: Path) -> None:
+    memory = hermetic / "audit" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "MEMORY.md").write_text("- [Missing](missing.md) — points nowhere\n")
+    (memory / "broken.md").write_text("---\nname: broken\ndescription: [unclosed\n---\nbody\n")
+    at = app_at("doctor")
+    at.selectbox(key="doctor_target").set_value("claude-code")
+    at.text_input(key="doctor_path").set_value(str(memory))
+    at.button(key="doctor_run").click().run()
+    _no_exception(at)
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["severity", "code", "file", "line", "message"]
+    assert any("missing.md" in m for m in table["message"])
+    assert any(str(f).endswith("broken.md") for f in table["file"])
+    at.text_input(key="doctor_path").set_value(str(hermetic / "nowhere"))
+    at.button(key="doctor_run").click().run()
+    assert at.error and "does not exist" in at.error[0].value

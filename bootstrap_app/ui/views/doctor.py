@@ -21,9 +21,13 @@ page_header("Doctor", "Check an agent's memory folder for problems: malformed fi
             "nowhere, files over their size caps, secrets or instructions hidden in memory. Read-only.")
 
 
-def _run(target: str, path: str, project: str) -> None:
+def _run() -> None:
+    """Reads the widgets from session state: a callback's args would be the previous run's values."""
     from bootstrap_app.safety.doctor import run_doctor
 
+    target = st.session_state["doctor_target"]
+    path = st.session_state.get("doctor_path", "").strip()
+    project = st.session_state.get("doctor_project", "").strip()
     try:
         findings = run_doctor(target, Path(path).expanduser() if path else None,
                               project=Path(project).expanduser() if project else None)
@@ -34,12 +38,14 @@ def _run(target: str, path: str, project: str) -> None:
     st.session_state["doctor_findings"] = (target, path, findings)
 
 
+_CHOICES = {**TARGETS, "auto": "Detect from the folder"}
+
 cols = st.columns(3)
-target = cols[0].selectbox("Target", list(TARGETS), key="doctor_target", format_func=TARGETS.__getitem__)
+target = cols[0].selectbox("Target", list(_CHOICES), key="doctor_target", format_func=_CHOICES.__getitem__)
 path = cols[1].text_input("Memory folder (optional)", key="doctor_path",
                           help="Leave blank to check the target's usual location.")
 project = cols[2].text_input("Project folder (optional)", value=default_project(), key="doctor_project")
-st.button("Run checks", key="doctor_run", type="primary", on_click=_run, args=(target, path, project))
+st.button("Run checks", key="doctor_run", type="primary", on_click=_run)
 
 if (err := st.session_state.pop("doctor_error", None)) is not None:
     show_error(err)
@@ -51,13 +57,15 @@ else:
     checked_target, checked_path, findings = result
     where = checked_path or "its usual location"
     if not findings:
-        st.success(f"No problems found in {TARGETS.get(checked_target, checked_target)} memory ({where}).",
+        st.success(f"No problems found in {_CHOICES.get(checked_target, checked_target)} memory ({where}).",
                    icon=":material/check_circle:")
     else:
         counts: dict[str, int] = {}
         for f in findings:
             counts[str(f.severity)] = counts.get(str(f.severity), 0) + 1
         st.markdown(" · ".join(f"**{n}** {sev}" for sev, n in sorted(counts.items())))
+        if "error" in counts:
+            st.caption("Fix the errors first: the harness may skip or misread those files.")
         st.dataframe([{"severity": str(f.severity), "code": f.code, "file": str(f.file or ""),
                        "line": f.line, "message": f.message} for f in findings],
                      hide_index=True, width="stretch")

@@ -25,8 +25,8 @@ store = get_store()
 remembered = [entry["location"] for entry in store.sources()]
 
 
-def _start(locations: list[str]) -> None:
-    start_scan(locations, settings)
+def _start() -> None:
+    start_scan(list(st.session_state.get("scan_sources", [])), settings)
 
 
 def _progress_table(job: ScanJob) -> None:
@@ -61,7 +61,7 @@ else:
     else:
         chosen = st.multiselect("Sources to scan", remembered, default=remembered, key="scan_sources")
         st.button("Start scan", key="start_scan", type="primary", disabled=not chosen,
-                  on_click=_start, args=(chosen,))
+                  on_click=_start)
 
 if job is not None and not job.running:
     st.divider()

@@ -22,7 +22,11 @@ page_header("Write", "Choose where the approved memories go. Preview shows the e
 store = get_store()
 
 
-def _preview(targets: list[str], project: str, markdown_dir: str) -> None:
+def _preview() -> None:
+    """Reads the widgets from session state: a callback's args would be the previous run's values."""
+    targets = list(st.session_state.get("write_targets", []))
+    project = st.session_state.get("write_project", "").strip()
+    markdown_dir = st.session_state.get("write_markdown", "").strip()
     plans = rm.plan_targets(store, [t for t in targets if t != "markdown"], project or None)
     if "markdown" in targets:
         extra = {"root": markdown_dir} if markdown_dir else {}
@@ -31,8 +35,9 @@ def _preview(targets: list[str], project: str, markdown_dir: str) -> None:
     st.session_state.pop("write_done", None)
 
 
-def _preview_only(target: str, project: str, ids: list[str]) -> None:
+def _preview_only(target: str, ids: list[str]) -> None:
     """Re-plan one capped target with only the chosen entries (the person's choice, not ours)."""
+    project = st.session_state.get("write_project", "").strip()
     keep = [tp for tp in st.session_state.get("write_plans", []) if tp.target != target]
     st.session_state["write_plans"] = keep + rm.plan_targets(store, [target], project or None, only=ids)
 
@@ -95,7 +100,7 @@ if "hermes" in targets:
         st.progress(min(line.ratio, 1.0), text=f"Hermes {line.name}: {line.after:,} / {line.limit:,} characters")
 
 st.button("Preview", key="write_preview", type="primary", disabled=not (approved and targets),
-          on_click=_preview, args=(targets, project, markdown_dir))
+          on_click=_preview)
 
 plans: list[rm.TargetPlan] = st.session_state.get("write_plans", [])
 for tp in plans:
@@ -112,7 +117,7 @@ for tp in plans:
             fits = [fid for line in lines for fid in line.fits]
             if fits:
                 st.button(f"Preview only the {len(fits)} entries that fit", key=f"fit_{tp.target}",
-                          on_click=_preview_only, args=(tp.target, project, fits))
+                          on_click=_preview_only, args=(tp.target, fits))
             st.info("Choose what goes: on Review, reject or shorten (Edit) entries until the meter is under "
                     "the cap, then preview again — or preview only what fits. memseed never drops an approved "
                     "entry silently.")
