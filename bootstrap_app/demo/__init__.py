@@ -52,7 +52,7 @@ __all__ = [
     "read_marker",
 ]
 
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 """Bump when the generated data changes, so existing demo folders are rebuilt."""
 
 MARKER = ".memseed-demo"
@@ -130,9 +130,10 @@ def build_demo(dest: Path, scale: int = 1) -> Path:
     with FileLock(str(dest.parent / f".{dest.name}.lock")):
         if _is_complete(dest, scale):
             return dest
-        if dest.exists():
-            foreign = sorted(p.name for p in dest.iterdir() if p.name not in _ENTRIES)
-            if not dest.is_dir() or foreign:
+        if dest.exists() or dest.is_symlink():
+            foreign = (sorted(p.name for p in dest.iterdir() if p.name not in _ENTRIES)
+                       if dest.is_dir() and not dest.is_symlink() else [dest.name])
+            if foreign:
                 raise WriteError(f"{dest} exists and is not a memseed demo folder (holds {', '.join(foreign[:5])})",
                                  hint="pass an empty or new folder for the demo")
         tmp = dest.parent / f".{dest.name}.building-{os.getpid()}"

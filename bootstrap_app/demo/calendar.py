@@ -128,8 +128,17 @@ def _move_one(cal: Calendar, rng: random.Random, *, series_start: datetime, minu
     cal.add_component(override)
 
 
+def _one_off_rounds(scale: int) -> int:
+    """Rounds of ONE_OFF_MEETINGS so that *occurrences* in the window grow ~linearly with scale.
+
+    At 1x the window holds ~85 ritual occurrences plus 12 one-offs; the rituals are facts and
+    cannot multiply, so scaled builds add ~8.4 rounds of one-offs per unit of scale instead.
+    """
+    return max(1, round(8.4 * scale - 7.4))
+
+
 def _one_offs(cal: Calendar, rng: random.Random, scale: int) -> None:
-    for _rep in range(scale):
+    for _rep in range(_one_off_rounds(scale)):
         for summary, organizer, others, minutes in ONE_OFF_MEETINGS:
             start = work_times(rng, 1, start="09:00", end="16:30")[0].replace(second=0)
             start = start.replace(minute=start.minute - start.minute % 15)

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import icalendar
 import pytest
+import recurring_ical_events
 from demo_helpers import git, read_mbox
 
 from bootstrap_app import demo
-from bootstrap_app.demo import MARKER, build_demo, demo_locations, demo_owner_addresses, read_marker
+from bootstrap_app.demo import (
+    DEMO_ANCHOR,
+    MARKER,
+    build_demo,
+    demo_locations,
+    demo_owner_addresses,
+    read_marker,
+)
 from bootstrap_app.errors import ConfigError, MemseedError, WriteError
 
 
@@ -72,7 +81,10 @@ def test_scale_multiplies_volume_and_keeps_facts(demo_root: Path, demo3_root: Pa
     rules = [sorted((str(e["SUMMARY"]), e["RRULE"].to_ical()) for e in c.walk("VEVENT") if e.get("RRULE"))
              for c in (cal1, cal3)]
     assert rules[0] == rules[1]
-    assert len(cal3.walk("VEVENT")) > 2 * len(cal1.walk("VEVENT")) - 10
+    window = (DEMO_ANCHOR.date() - timedelta(days=90), DEMO_ANCHOR.date())
+    occ1 = len(list(recurring_ical_events.of(cal1).between(*window)))
+    occ3 = len(list(recurring_ical_events.of(cal3).between(*window)))
+    assert 2.5 <= occ3 / occ1 <= 3.3, "calendar occurrences grow with scale, rituals stay"
 
 
 def test_other_scale_or_version_rebuilds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,6 +107,16 @@ def test_refuses_a_foreign_folder(tmp_path: Path) -> None:
         build_demo(tmp_path / "mine", 1)
     assert err.value.hint
     assert (tmp_path / "mine" / "thesis.tex").read_text() == "keep me"
+
+
+def test_refuses_a_file_or_symlink(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "target").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "target")
+    for name in ("file", "link"):
+        with pytest.raises(WriteError):
+            build_demo(tmp_path / name, 1)
+    assert (tmp_path / "file").read_text() == "x" and (tmp_path / "link").is_symlink()
 
 
 def test_bad_scale_is_a_config_error(tmp_path: Path) -> None:
