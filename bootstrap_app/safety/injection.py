@@ -173,7 +173,7 @@ TRIPWIRES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("exfil_forward", "exfiltration", _c(
         rf"\b(?:forward|send|e-?mail|upload|copy|cc|bcc|leak|exfiltrate)\s+{_F}(?:all|every|each|any|the|"
         r"these|those|this|a\s+copy)\s+(?:\w+\s+){0,3}?(?:e-?mails?|messages?|files?|documents?|data|"
-        r"credentials|passwords?|keys?|tokens?|contacts?|history|conversations?)\s+to\b")),
+        r"credentials|passwords?|keys?|tokens?|contacts?|history|conversations?)\b(?:\s+\S+){0,5}?\s+to\b")),
     ("imperative_with_address", "exfiltration", _c(
         _IMPERATIVE_START + r"[^.!?\n]{0,200}?(?:[\w.+-]+@[\w-]+\.[\w.-]+|https?://|\bwww\.|"
         r"\b[\w-]+\.(?:com|net|org|io|xyz|info|biz|ru|cn|top)\b)")),
