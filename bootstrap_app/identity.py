@@ -70,6 +70,8 @@ class OwnerIdentity:
     addresses: frozenset[str] = frozenset()
     slack_ids: frozenset[str] = frozenset()
     reasons: dict[str, str] = field(default_factory=dict)
+    ordered: tuple[str, ...] = ()
+    """The addresses, most used first (for display)."""
 
     @property
     def name(self) -> str:
@@ -140,10 +142,15 @@ class IdentityCollector:
     repo_authors: set[tuple[str, str]] = field(default_factory=set)
     chat_users: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     chat_names: dict[str, str] = field(default_factory=dict)
+    bare_names: Counter[str] = field(default_factory=Counter)
+    activity: Counter[str] = field(default_factory=Counter)
 
     def _person(self, person: Person) -> None:
+        if not person.address and person.name:
+            self.bare_names[normal_name(person.name)] += 1
         if person.address:
             self.seen.add(person.address)
+            self.activity[person.address] += 1
             if person.name and person.name.lower() != person.address:
                 self.names[person.address][normal_name(person.name)] += 1
 
@@ -158,7 +165,8 @@ class IdentityCollector:
                     self.to_counts[p.address] += 1
             for p in item.cc:
                 self._person(p)
-            if item.sender.address and any(lab.strip().lower() in SENT_LABELS for lab in item.labels):
+            if item.sender.address and (item.authored_by_owner is True
+                                        or any(lab.strip().lower() in SENT_LABELS for lab in item.labels)):
                 self.sent_label[item.sender.address] += 1
         elif isinstance(item, Repo):
             if item.git_user_email:
@@ -210,11 +218,62 @@ class IdentityCollector:
             for name, email in self.repo_authors:
                 if email == a and len(name_tokens(name)) >= 2:
                     counts[name] += 1
+        if not counts:
+            counts = self._names_from_local_parts(addresses)
         merged: list[str] = []
         for candidate, _ in counts.most_common():
             if not any(name_key(candidate) == name_key(m) for m in merged):
                 merged.append(candidate)
         return merged
+
+    def _names_from_local_parts(self, addresses: Iterable[str]) -> Counter[str]:
+        """No display name for the owner's address: find names elsewhere that fit its local part.
+
+        ``j.kaminski@enron.com`` fits "Kaminski, Vince J" (shown on other headers) by surname
+        and initial; the more of the local part a name explains, and the more often it is
+        seen, the better.
+        """
+        pool: Counter[str] = Counter(self.bare_names)
+        for shown in self.names.values():
+            pool.update(shown)
+        best: Counter[str] = Counter()
+        for address in addresses:
+            parts = [p for p in re.split(r"[^a-z]+", address.partition("@")[0].lower()) if p]
+            longest = max(parts, key=len, default="")
+            if len(longest) < 3:
+                continue
+            for name, n in pool.items():
+                toks = name_tokens(name)
+                if len(toks) < 2 or longest not in toks:
+                    continue
+                fit = sum(1 for p in parts if p in toks or (len(p) == 1 and any(t.startswith(p) for t in toks)))
+                best[name] += n * fit * fit
+        return best
+
+    def _surname_aliases(self, reasons: dict[str, str], domains: set[str]) -> list[str]:
+        """No name anywhere (Enron headers carry none): grow the owner's addresses by surname.
+
+        The longest part of the owner's local part (``kaminski`` in ``j.kaminski``) is taken as
+        the surname; addresses at the owner's domains or at free-mail providers whose local
+        part holds its first six letters join (``vkamins``, ``vkaminski@aol.com``), and the
+        most used first.last-shaped one names the owner (``vince.kaminski`` -> Vince Kaminski).
+        """
+        parts = [p for a in reasons for p in re.split(r"[^a-z]+", a.partition("@")[0]) if p]
+        surname = max(parts, key=len, default="")
+        if len(surname) < 5:
+            return []
+        stem = surname[:6]
+        for address in sorted(self.seen):
+            local, _, domain = address.partition("@")
+            if address not in reasons and stem in re.sub(r"[^a-z]", "", local) and (
+                    domain in domains or domain in _FREE_MAIL or any(domain.endswith("." + d) for d in domains)):
+                reasons[address] = "address holding the owner's surname"
+        shaped: Counter[str] = Counter()
+        for address in reasons:
+            toks = [t for t in re.split(r"[^a-z]+", address.partition("@")[0]) if t]
+            if len(toks) >= 2 and toks[-1].startswith(stem) and len(toks[0]) >= 3:
+                shaped[" ".join(t.capitalize() for t in toks)] += self.activity[address] + 1
+        return [shaped.most_common(1)[0][0]] if shaped else []
 
     @staticmethod
     def _local_part_matches(local: str, toks: tuple[str, ...]) -> bool:
@@ -239,8 +298,10 @@ class IdentityCollector:
     def resolve(self) -> OwnerIdentity:
         reasons = self._strong() or self._fallback()
         names = self._names_for(reasons)
-        main_tokens = name_tokens(names[0]) if names else ()
         domains = {a.split("@")[-1] for a in reasons if "@" in a}
+        if not names:
+            names = self._surname_aliases(reasons, domains)
+        main_tokens = name_tokens(names[0]) if names else ()
         if main_tokens:
             owner_key = name_key(names[0])
             for address in sorted(self.seen | set(self.git_emails)):
@@ -266,8 +327,9 @@ class IdentityCollector:
             slack.update(uid for uid, n in self.chat_names.items() if name_key(n) == owner_key)
         if not names:
             names = [n for uid in sorted(slack) if (n := self.chat_names.get(uid, ""))][:1]
+        ordered = tuple(sorted(reasons, key=lambda a: (-self.activity[a], a)))
         return OwnerIdentity(names=tuple(names[:3]), addresses=frozenset(reasons),
-                             slack_ids=frozenset(slack), reasons=dict(reasons))
+                             slack_ids=frozenset(slack), reasons=dict(reasons), ordered=ordered)
 
     def provisional(self) -> OwnerIdentity:
         """Identity from strong evidence seen so far (used while items still stream)."""

@@ -47,15 +47,19 @@ def _profile(s: Signals) -> Proposal | None:
     if not p.name and not p.addresses:
         return None
     who = p.name or p.addresses[0]
-    role = " ".join(x for x in (p.title,) if x)
-    parts = [who]
-    if role:
-        parts.append(f"is a {role}" if not role.lower().startswith(("a ", "an ")) else f"is {role}")
-    if p.team:
-        parts.append(f"on the {p.team} team" if "team" not in p.team.lower() else f"in {p.team}")
-    if p.employer:
-        parts.append(f"at {p.employer}")
-    lead = " ".join(parts) + "." if len(parts) > 1 else f"The person you work for is {who}."
+    lead = who
+    if p.title:
+        article = "an" if p.title[:1].lower() in "aeiou" else "a"
+        lead += f" is {article} {p.title}"
+        if p.team:
+            lead += f" on the {p.team} team" if "team" not in p.team.lower() else f" in {p.team}"
+        if p.employer:
+            lead += f" at {p.employer}"
+        lead += "."
+    elif p.employer:
+        lead += f" works at {p.employer}."
+    else:
+        lead = f"The person you work for is {who}."
     lines = [lead]
     if p.addresses:
         lines.append("Addresses: " + ", ".join(p.addresses[:5]) + ".")
@@ -71,8 +75,8 @@ def _profile(s: Signals) -> Proposal | None:
 
 def _hours(s: Signals) -> Proposal | None:
     p = s.profile
-    if not p.timezone and not p.hours:
-        return None
+    if not p.timezone:
+        return None  # hours in an unknown zone would be guesswork
     first = _first(p.name)
     lines = []
     if p.timezone:

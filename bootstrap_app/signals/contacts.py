@@ -12,6 +12,7 @@ Only names, addresses, dates and counts are kept.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -135,7 +136,17 @@ class ContactsAccumulator:
             for n in names:
                 if nk := name_key(n):
                     by_name[nk].add(key)
-        return {f"name:{nk}": next(iter(addrs)) for nk, addrs in by_name.items() if len(addrs) == 1}
+        alias = {f"name:{nk}": next(iter(addrs)) for nk, addrs in by_name.items() if len(addrs) == 1}
+        # "Lu, Zimin" shown without an address is zimin.lu@... when exactly one address fits
+        by_local: defaultdict[str, set[str]] = defaultdict(set)
+        for key in self.sent.keys() | {r for _, r in self.pairs}:
+            if "@" in key:
+                if nk := name_key(" ".join(re.split(r"[._-]+", key.partition("@")[0]))):
+                    by_local[nk].add(key)
+        for key in {k for pair in self.pairs for k in pair if k.startswith("name:")}:
+            if key not in alias and len(by_local.get(key[5:], ())) == 1:
+                alias[key] = next(iter(by_local[key[5:]]))
+        return alias
 
     def _is_owner(self, key: str, owner: OwnerIdentity) -> bool:
         if key.startswith("name:"):
@@ -188,19 +199,28 @@ class ContactsAccumulator:
                 excluded += 1
                 continue
             reciprocal = min(to_owner[key], from_owner[key])
-            score = 3.0 * reciprocal + 1.0 * min(chat[key], 50) + 1.5 * min(meetings[key], 20)
+            volume = 0.25 * min(to_owner[key] + from_owner[key], 40) if reciprocal else 0.0
+            score = 3.0 * reciprocal + volume + 1.0 * min(chat[key], 50) + 1.5 * min(meetings[key], 20)
             if reciprocal == 0 and chat[key] < 2 and meetings[key] < 2:
                 continue
             names = self.names.get(key) or Counter()
             for k, v in alias.items():
                 if v == key:
                     names = names + self.names.get(k, Counter())
-            name = names.most_common(1)[0][0] if names else ""
+            name = names.most_common(1)[0][0] if names else _name_from_address(key)
             extra = [r for r in (self.chat_refs.get(key), self.meet_refs.get(key)) if r]
             ranked.append(Contact(key, name, to_owner[key], from_owner[key], chat[key], meetings[key],
                                   score, tuple(refs[key][:6] + extra)))
         ranked.sort(key=lambda c: (-c.score, c.key))
         return ContactsSignal(tuple(ranked[:limit]), excluded)
+
+
+def _name_from_address(key: str) -> str:
+    """``zimin.lu@enron.com`` -> ``Zimin Lu`` (only for first.last shaped local parts)."""
+    parts = [p for p in re.split(r"[._-]+", key.partition("@")[0]) if p]
+    if "@" not in key or len(parts) < 2 or any(not p.isalpha() for p in parts):
+        return ""
+    return " ".join(p.capitalize() for p in parts)
 
 
 def latest(refs: tuple[Ref, ...]) -> datetime | None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from bootstrap_app.identity import OwnerIdentity, name_key, name_tokens
+from bootstrap_app.identity import OwnerIdentity, name_key
 from bootstrap_app.types import ChatMessage, Item, Message
 
 from .base import Ref, person_key
@@ -60,27 +60,35 @@ def own_text(body: str) -> str:
     return "\n".join(lines).strip()
 
 
-def parse_signature(text: str, names: tuple[str, ...] = ()) -> dict[str, str]:
-    """Title / team / org stated in the signature block at the end of ``text`` (else empty)."""
+_NAME_LINE = re.compile(r"^[A-Z][\w'.-]+(?:\s+[A-Z][\w'.-]*){1,3}$")
+
+
+def parse_signature(text: str) -> dict[str, str]:
+    """Signer / title / team / org of the signature block closing ``text`` (else empty).
+
+    A block counts only when a name line (``Maya Okafor``) directly precedes the title line;
+    the caller then keeps it only if that name is the owner's, so a colleague's signature in a
+    forwarded mail never becomes the owner's title.
+    """
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     tail = lines[-8:]
-    start = 0
-    for i, line in enumerate(tail):
-        toks = name_tokens(line)
-        if _CLOSING.match(line) or (names and any(toks and toks == name_tokens(n)[: len(toks)] and len(toks) >= 2
-                                                  for n in names)) or line == "--":
-            start = i + 1
     found: dict[str, str] = {}
-    for line in tail[start:]:
+    for i, line in enumerate(tail):
         if len(line) > 90 or _SKIP_LINE.search(line):
             continue
-        for part in (p.strip() for p in re.split(r"\s+[|·•—–-]\s+|,\s+|\s*\|\s*", line) if p.strip()):
-            if "title" not in found and ROLE_WORDS.search(part) and len(part.split()) <= 6:
-                found["title"] = part
-            elif "team" not in found and _TEAM_WORDS.search(part) and not _ORG_WORDS.search(part) \
+        parts = [p.strip() for p in re.split(r"\s+[|·•—–-]\s+|,\s+|\s*\|\s*", line) if p.strip()]
+        if "title" not in found:
+            title = next((p for p in parts if ROLE_WORDS.search(p) and len(p.split()) <= 6), "")
+            signer = tail[i - 1] if i else ""
+            if not title or not _NAME_LINE.match(signer) or ROLE_WORDS.search(signer):
+                continue
+            found.update(signer=signer, title=title)
+            parts = [p for p in parts if p != title]
+        for part in parts:
+            if "team" not in found and _TEAM_WORDS.search(part) and not _ORG_WORDS.search(part) \
                     and len(part.split()) <= 5:
                 found["team"] = re.sub(r"\s+team$", "", part, flags=re.I)
-            elif "org" not in found and (_ORG_WORDS.search(part)) and len(part.split()) <= 5:
+            elif "org" not in found and _ORG_WORDS.search(part) and len(part.split()) <= 5:
                 found["org"] = part
     return found if "title" in found else {}
 
@@ -120,7 +128,7 @@ class ProfileAccumulator:
     stamps: defaultdict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     seen: Counter[str] = field(default_factory=Counter)
     offsets: defaultdict[str, list[tuple[float, int]]] = field(default_factory=lambda: defaultdict(list))
-    sig: defaultdict[str, Counter[tuple[str, str]]] = field(default_factory=lambda: defaultdict(Counter))
+    sig: defaultdict[str, Counter[tuple[str, str, str]]] = field(default_factory=lambda: defaultdict(Counter))
     sig_refs: dict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
     manager: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     manager_refs: dict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
@@ -160,15 +168,15 @@ class ProfileAccumulator:
             when = item.timestamp.date().isoformat() if item.timestamp else "undated"
             self._author_ref(key, Ref(item.source, item.ref, item.timestamp, key, f"mail sent {when}"))
             text = own_text(item.body)
-            sig = parse_signature(text, (item.sender.name,) if item.sender.name else ())
-            if sig:
-                self.sig[key][("title", sig["title"])] += 1
-                for field_name in ("team", "org"):
+            sig = parse_signature(text)
+            if sig and not item.subject.lower().startswith(("fw", "fwd")):
+                signer = name_key(sig["signer"])
+                for field_name in ("title", "team", "org"):
                     if field_name in sig:
-                        self.sig[key][(field_name, sig[field_name])] += 1
+                        self.sig[key][(field_name, sig[field_name], signer)] += 1
                 if len(self.sig_refs[key]) < 3:
                     self.sig_refs[key].append(Ref(item.source, item.ref, item.timestamp, key,
-                                                  f"signature: {sig['title']}"))
+                                                  f"signature: {sig['signer']}, {sig['title']}"))
             for m in _MANAGER.finditer(text):
                 name = next(g for g in m.groups() if g)
                 self.manager[key][name] += 1
@@ -213,14 +221,21 @@ class ProfileAccumulator:
             tz_name = self.infer_timezone(keys)
             tz_from = "mail Date headers" if tz_name else ""
         hours, samples = self.working_hours(keys, tz_name)
+        owner_keys = {name_key(n) for n in owner.names} | {name_key(n.split()[0] + " " + n.split()[-1])
+                                                           for n in owner.names if len(n.split()) > 1}
         sig: Counter[tuple[str, str]] = Counter()
         refs: list[Ref] = []
         for k in keys:
-            sig.update(self.sig.get(k, Counter()))
-            refs.extend(self.sig_refs.get(k, []))
+            for (kind, value, signer), n in self.sig.get(k, Counter()).items():
+                if signer in owner_keys:  # the owner's own signature, not a forwarded one
+                    sig[(kind, value)] += n
+            if sig:
+                refs.extend(self.sig_refs.get(k, []))
+
         def best(kind: str) -> str:
             options = [(n, v) for (f, v), n in sig.items() if f == kind]
             return max(options)[1] if options else ""
+
         employer, employer_from = best("org"), "signature" if best("org") else ""
         if not employer:
             domains = Counter(org_from_domain(a) for a in owner.addresses if org_from_domain(a))
@@ -234,7 +249,8 @@ class ProfileAccumulator:
             mentions.update(self.manager.get(k, Counter()))
             refs.extend(self.manager_refs.get(k, []))
         return ProfileSignal(
-            name=owner.name, addresses=tuple(sorted(owner.addresses)), employer=employer,
+            name=owner.name, addresses=tuple(a for a in (owner.ordered or sorted(owner.addresses))
+                                                  if re.fullmatch(r"[\w.+-]+@[\w.-]+", a) and ".." not in a), employer=employer,
             employer_from=employer_from, title=best("title"), team=best("team"),
             signatures=sum(n for (f, _), n in sig.items() if f == "title"), timezone=tz_name,
             timezone_from=tz_from, hours=hours, hours_samples=samples,
