@@ -1,0 +1,15 @@
+"""Local exports: mbox, eml/maildir, ics, document folders, git repos, Slack and Takeout exports.
+
+Importing this package registers every local connector with :func:`connectors.base.register`.
+Detection order comes from each class's ``priority`` (lower first): Takeout and Slack exports
+(10-20) before single files and mail folders (30-40), git repos (45), and plain document
+folders last (90), so a footprint folder is walked rather than swallowed as documents.
+"""
+
+from __future__ import annotations
+
+from . import eml, mbox
+from .htmltext import html_to_text
+from .mbox import iter_mbox
+
+__all__ = ["eml", "html_to_text", "iter_mbox", "mbox"]
