@@ -140,3 +140,14 @@ def test_owner_addresses() -> None:
     owners = demo_owner_addresses()
     assert owners[0] == demo.PERSONA["work_email"] and demo.PERSONA["personal_email"] in owners
     assert all(a == a.lower() and "@" in a for a in owners)
+
+
+def test_module_entry_point(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bootstrap_app.demo.__main__ import main
+
+    assert main([str(tmp_path / "d")]) == 0
+    assert "repos/ledger-api" in capsys.readouterr().out
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "keep.txt").write_text("x")
+    assert main([str(tmp_path / "other")]) == 1
+    assert "not a memseed demo folder" in capsys.readouterr().err
