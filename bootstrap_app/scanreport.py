@@ -27,6 +27,18 @@ class ScanEvent:
     message: str = ""
 
 
+def _reason(skip: Skip, source: str) -> str:
+    """A skip reason without the file path, digits folded, so equal causes count together."""
+    import re
+
+    text = skip.reason
+    location = source.partition(":")[2]
+    for prefix in (location, skip.ref):
+        if prefix and text.startswith(prefix):
+            text = text[len(prefix):].lstrip(": ")
+    return re.sub(r"\d+", "N", text)[:80] or "unreadable"
+
+
 @dataclass
 class SourceReport:
     source: str
@@ -37,7 +49,7 @@ class SourceReport:
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        reasons = Counter(s.reason.split(":")[0][:60] for s in self.skipped)
+        reasons = Counter(_reason(s, self.source) for s in self.skipped)
         return {"source": self.source, "kind": self.kind, "items": self.items, "skipped": len(self.skipped),
                 "skip_reasons": dict(reasons.most_common(10)), "error": self.error,
                 "seconds": round(self.seconds, 3)}

@@ -68,7 +68,9 @@ def _profile(s: Signals) -> Proposal | None:
     desc_bits = [b for b in (p.title, p.team, p.employer) if b]
     description = f"{who} — " + ", ".join(desc_bits) if desc_bits else f"Who the user is: {who}"
     confidence = 0.55 + (0.25 if p.signatures else 0.0) + (0.1 if p.name else 0.0)
-    return _proposal(s, [*p.refs, *p.activity_refs], type=MemoryType.USER, name="user-role",
+    refs = [*p.refs, *p.activity_refs] or [r for rit in s.rhythms.rituals[:2] for r in rit.refs[:1]] \
+        or [r for c in s.contacts.ranked[:2] for r in c.refs[:1]]
+    return _proposal(s, refs, type=MemoryType.USER, name="user-role",
                      description=description, body="\n".join(lines), subject="owner:profile",
                      key="|".join((p.name, p.title, p.team, p.employer)), confidence=confidence)
 
@@ -85,7 +87,8 @@ def _hours(s: Signals) -> Proposal | None:
         zone = p.timezone or "UTC"
         lines.append(f"Usual working hours: {p.hours[0]}–{p.hours[1]} {zone}, Monday to Friday "
                      f"(from {p.hours_samples} sent mails and chat messages).")
-    lines.append("**How to apply:** give times in this timezone; do not expect answers outside these hours.")
+    lines.append("**How to apply:** give times in this timezone"
+                 + ("; do not expect answers outside these hours." if p.hours else "."))
     window = f"{p.hours[0]}-{p.hours[1]}" if p.hours else ""
     desc = "Timezone " + (p.timezone or "unknown") + (f", works {p.hours[0]}–{p.hours[1]} local" if p.hours else "")
     conf = (0.8 if p.timezone_from == "calendar" else 0.5 if p.timezone else 0.4)
@@ -140,11 +143,11 @@ def _ritual(s: Signals, r: Ritual) -> Proposal | None:
     length = f", {r.minutes} min" if r.minutes else ""
     with_ = f" with {', '.join(others)}" if others else ""
     title = r.title if r.informative else f"Recurring meeting{with_ or ''}"
-    body = f"{title}: {r.cadence}, {r.when} ({zone}){length}{with_ if r.informative else ''}."
+    body = f"{title}: {r.when} ({zone}){length}{with_ if r.informative else ''}."
     body += f"\nSeen {r.occurrences} times in the calendar"
     body += f", {r.first.date().isoformat()} to {r.last.date().isoformat()}." if r.first and r.last else "."
     return _proposal(s, r.refs, type=MemoryType.USER, name=f"ritual-{slugify(title, 40)}",
-                     description=f"{title} — {r.cadence}, {r.when} {zone}{length}", body=body,
+                     description=f"{title} — {r.when}, {zone}{length}", body=body,
                      subject=f"ritual:{slugify(r.title)}:{r.series_uid[:16] if not r.informative else ''}",
                      key=f"{r.when} {r.minutes}",
                      confidence=min(0.85, 0.5 + 0.02 * r.occurrences) if r.informative else 0.4)
@@ -232,8 +235,8 @@ def heuristic_proposals(signals: Signals, *, now: datetime | None = None) -> lis
     """Every proposal the signals support, each with its evidence (none without)."""
     found: list[Proposal | None] = [_profile(signals), _hours(signals), _manager(signals),
                                     _collaborators(signals)]
-    informative = [r for r in signals.rhythms.rituals if r.informative]
-    rituals = informative[:_RITUALS] if informative else list(signals.rhythms.rituals[:2])
+    # a series titled "test" or "Busy" says nothing unless we know who it is with
+    rituals = [r for r in signals.rhythms.rituals if r.informative or r.attendees][:_RITUALS]
     found += [_ritual(signals, r) for r in rituals]
     for facts in signals.repos:
         found += _repo(signals, facts)

@@ -15,24 +15,38 @@ from datetime import datetime
 from bootstrap_app.identity import OwnerIdentity, name_key
 from bootstrap_app.types import Evidence, Person
 
-__all__ = ["BULK_LOCAL", "Ref", "is_bulk_address", "person_key", "refs_to_evidence"]
+__all__ = ["BULK_LOCAL", "Ref", "is_bulk_address", "is_person", "person_key", "refs_to_evidence"]
 
 BULK_LOCAL = re.compile(
     r"^(?:no[._-]?reply|do[._-]?not[._-]?reply|noreply|no[._-]?address|notifications?|notify|newsletters?|"
     r"news|mailer[._-]?daemon|postmaster|bounces?|info|updates?|alerts?|marketing|support|webmaster|"
     r"admin|system|arsystem|auto(?:mated)?|billing|digest|listserv|majordomo|calendar|clients|hello|"
     r"team|service|services|help|feedback|events?|invitations?|jobs|careers|sales|press|contact|"
-    r"owner-.*|.*-request|.*-bounces|.*\+bounce.*|.*noreply.*|.*no-reply.*|.*notification.*)$")
+    r"owner-.*|.*-request|.*-bounces|.*\+bounce.*|.*noreply.*|.*no-reply.*|.*notification.*|unknownorganizer)$")
 _BULK_DOMAIN = re.compile(r"(?:^|\.)(?:mailman|lists?|bounce|mailchimp|sendgrid|mcsv|em\d*|e\d+|"
                           r"mail\d+|news|newsletter|notifications?)\.")
 
 
+_CALENDAR_SYSTEM = re.compile(r"(?:^|\.)calendar\.google\.com$|resource\.calendar|group\.v\.calendar")
+_NOT_A_PERSON = re.compile(r"\b(?:for|the|of|and|classes?|class|register|registration|team|calendar|room|"
+                           r"booking|reservations?|gym|fitness|club|holidays?|events?|support|info|group)\b", re.I)
+
+
 def is_bulk_address(address: str) -> bool:
-    """True for no-reply / notification / newsletter / list-like addresses."""
+    """True for no-reply / notification / newsletter / list-like / calendar-system addresses."""
     if "@" not in address:
         return False
     local, _, domain = address.lower().partition("@")
-    return bool(BULK_LOCAL.match(local) or _BULK_DOMAIN.search(domain + "."))
+    return bool(BULK_LOCAL.match(local) or _BULK_DOMAIN.search(domain + ".") or _CALENDAR_SYSTEM.search(domain))
+
+
+def is_person(key: str, name: str) -> bool:
+    """False for keys/names that are clearly not a person: malformed addresses, services, rooms."""
+    if "@" in key:
+        local, _, domain = key.partition("@")
+        if not local or local.endswith(".") or "." not in domain or is_bulk_address(key):
+            return False
+    return not (name and _NOT_A_PERSON.search(name))
 
 
 def person_key(person: Person) -> str:

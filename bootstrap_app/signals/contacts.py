@@ -20,7 +20,7 @@ from datetime import datetime
 from bootstrap_app.identity import OwnerIdentity, name_key, normal_name
 from bootstrap_app.types import ChatMessage, Event, Item, Message, Person
 
-from .base import Ref, is_bulk_address, person_key
+from .base import Ref, is_person, person_key
 
 __all__ = ["Contact", "ContactsAccumulator", "ContactsSignal", "ManagerGuess", "find_manager", "latest"]
 
@@ -140,9 +140,8 @@ class ContactsAccumulator:
         # "Lu, Zimin" shown without an address is zimin.lu@... when exactly one address fits
         by_local: defaultdict[str, set[str]] = defaultdict(set)
         for key in self.sent.keys() | {r for _, r in self.pairs}:
-            if "@" in key:
-                if nk := name_key(" ".join(re.split(r"[._-]+", key.partition("@")[0]))):
-                    by_local[nk].add(key)
+            if "@" in key and (nk := name_key(" ".join(re.split(r"[._-]+", key.partition("@")[0])))):
+                by_local[nk].add(key)
         for key in {k for pair in self.pairs for k in pair if k.startswith("name:")}:
             if key not in alias and len(by_local.get(key[5:], ())) == 1:
                 alias[key] = next(iter(by_local[key[5:]]))
@@ -195,7 +194,12 @@ class ContactsAccumulator:
         for key in candidates:
             if self._is_owner(key, owner):
                 continue
-            if is_bulk_address(key) or (self.sent[key] and self.bulk[key] / self.sent[key] >= 0.3):
+            names = self.names.get(key) or Counter()
+            for k, v in alias.items():
+                if v == key:
+                    names = names + self.names.get(k, Counter())
+            name = names.most_common(1)[0][0] if names else _name_from_address(key)
+            if not is_person(key, name) or (self.sent[key] and self.bulk[key] / self.sent[key] >= 0.3):
                 excluded += 1
                 continue
             reciprocal = min(to_owner[key], from_owner[key])
@@ -203,11 +207,6 @@ class ContactsAccumulator:
             score = 3.0 * reciprocal + volume + 1.0 * min(chat[key], 50) + 1.5 * min(meetings[key], 20)
             if reciprocal == 0 and chat[key] < 2 and meetings[key] < 2:
                 continue
-            names = self.names.get(key) or Counter()
-            for k, v in alias.items():
-                if v == key:
-                    names = names + self.names.get(k, Counter())
-            name = names.most_common(1)[0][0] if names else _name_from_address(key)
             extra = [r for r in (self.chat_refs.get(key), self.meet_refs.get(key)) if r]
             ranked.append(Contact(key, name, to_owner[key], from_owner[key], chat[key], meetings[key],
                                   score, tuple(refs[key][:6] + extra)))

@@ -126,8 +126,14 @@ def _ci_runs(files: dict[str, str]) -> list[str]:
     return runs
 
 
-def _makefile_targets(text: str) -> list[str]:
-    return [m.group(1) for m in re.finditer(r"^([A-Za-z][\w.-]*)\s*:(?!=)", text, re.M) if m.group(1) != ".PHONY"]
+def _makefile_targets(text: str) -> list[tuple[str, str]]:
+    """(target, its recipe when that is one plain command line, else "")."""
+    out: list[tuple[str, str]] = []
+    for m in re.finditer(r"^([A-Za-z][\w.-]*)\s*:(?!=)[^\n]*\n((?:\t[^\n]*\n?)*)", text, re.M):
+        recipe = [ln.strip().lstrip("@-") for ln in m.group(2).splitlines() if ln.strip()]
+        simple = recipe[0] if len(recipe) == 1 and "$" not in recipe[0] and len(recipe[0]) <= 100 else ""
+        out.append((m.group(1), simple))
+    return out
 
 
 def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
@@ -153,13 +159,20 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     for script in scripts or {}:
         kind = classify_command(f"run {script}") or ("test" if script == "test" else "")
         if kind and kind not in commands:
-            cmd = f"{runner} {script}" if runner != "npm" or script in ("test", "start") else f"npm run {script}"
+            body = str(scripts[script]).strip()
+            if re.fullmatch(r"\.?/?[\w./-]+\.(?:sh|bash|py|js|ts)", body):
+                cmd = body  # a script file: name it, not the alias
+            elif runner == "npm":
+                cmd = f"npm {script}" if script in ("test", "start") else f"npm run {script}"
+            else:  # pnpm/yarn/bun: "run" avoids clashes with built-ins such as `pnpm deploy`
+                cmd = f"{runner} {script}" if script in ("test", "lint", "build", "format", "dev", "start") \
+                    else f"{runner} run {script}"
             commands[kind] = (cmd, "package.json")
     if "Makefile" in files:
-        for target in _makefile_targets(files["Makefile"]):
+        for target, recipe in _makefile_targets(files["Makefile"]):
             kind = classify_command(f"run {target}") or ("test" if target in ("test", "check") else "")
             if kind and kind not in commands:
-                commands[kind] = (f"make {target}", "Makefile")
+                commands[kind] = (recipe, f"Makefile target `{target}`") if recipe else (f"make {target}", "Makefile")
     if "pyproject.toml" in files:
         try:
             tool = tomllib.loads(files["pyproject.toml"]).get("tool", {})

@@ -63,13 +63,10 @@ class Ritual:
 
     @property
     def when(self) -> str:
-        if self.days == DAYS[:5]:
-            days = "weekdays"
-        elif len(self.days) == 1:
-            days = f"{self.days[0]}"
-        else:
-            days = ", ".join(self.days)
-        return f"{days} {self.time}"
+        """``weekdays 09:30``, ``Thu 10:00``, ``Mon 14:00 every two weeks``."""
+        days = "weekdays" if self.days == DAYS[:5] else ", ".join(self.days)
+        extra = "" if self.cadence in ("weekly", "every weekday") else f" {self.cadence}"
+        return f"{days} {self.time}{extra}"
 
 
 @dataclass(frozen=True)
@@ -176,7 +173,7 @@ class RhythmsAccumulator:
         elif gap <= 35:
             cadence = "monthly"
         else:
-            cadence = "occasionally"
+            return None  # yearly reminders and birthdays are dates, not rituals
         title = s.titles.most_common(1)[0][0]
         kind = next((k for k, rx in _KINDS if rx.search(title)), "other")
         others = [(k, s.names.get(k, "")) for k, _ in s.people.most_common() if not _owner_key(k, owner)]

@@ -40,7 +40,7 @@ def test_repo_commands_from_ci_then_makefile_then_package_json() -> None:
     assert facts.package_manager == "uv"
     assert facts.commands["test"] == ("uv run pytest", "CI")
     assert facts.commands["lint"] == ("uv run ruff check .", "CI")
-    assert facts.commands["format"] == ("make fmt", "Makefile")
+    assert facts.commands["format"] == ("ruff format .", "Makefile target `fmt`")
     assert facts.ci == "GitHub Actions" and facts.default_branch == "trunk"
     assert facts.owner_commits == 30 and facts.conventional_share == 0.9
     js = repo_facts(Repo(source="git:/w", ref="w", path="/code/w", name="w", files={"package.json": PACKAGE},
@@ -48,6 +48,10 @@ def test_repo_commands_from_ci_then_makefile_then_package_json() -> None:
     assert js.package_manager == "pnpm"
     assert js.commands["test"][0] == "pnpm test" and js.commands["build"][0] == "pnpm build"
     assert js.commands["deploy"][0] == "scripts/deploy.sh"
+    deploy_script = '{"scripts": {"deploy": "./scripts/deploy.sh", "release": "changeset publish"}}'
+    js2 = repo_facts(Repo(source="git:/v", ref="v", path="/code/v", name="v", files={"package.json": deploy_script},
+                          file_list=("package.json", "pnpm-lock.yaml")))
+    assert js2.commands["deploy"] == ("./scripts/deploy.sh", "package.json")
     assert classify_command("uv run ruff format .") == "format"
 
 
@@ -64,7 +68,7 @@ def test_proposals_shape_types_and_evidence() -> None:
     assert by_name["closest-collaborators"].body.count("\n- ") >= 2
     assert "Priya Raman" in by_name["closest-collaborators"].description
     assert by_name["manager"].key == "daniel@acme.example"
-    assert by_name["ritual-team-standup"].description.startswith("Team standup — every weekday, weekdays 09:30")
+    assert by_name["ritual-team-standup"].description.startswith("Team standup — weekdays 09:30, Europe/Berlin")
     cmds = by_name["r-commands"]
     assert cmds.type is MemoryType.PROJECT and cmds.scope == "/code/r" and "`uv run pytest`" in cmds.body
     conv = by_name["r-conventional-commits"]
