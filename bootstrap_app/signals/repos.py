@@ -154,9 +154,10 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
         kind = classify_command(line)
         if kind and kind not in commands and len(line) <= 120 and not line.startswith(("echo", "cd ")):
             commands[kind] = (line, "CI")
-    scripts = pkg.get("scripts") if isinstance(pkg.get("scripts"), dict) else {}
+    raw_scripts = pkg.get("scripts")
+    scripts: dict[str, Any] = raw_scripts if isinstance(raw_scripts, dict) else {}
     runner = pm if pm in ("pnpm", "yarn", "bun") else "npm"
-    for script in scripts or {}:
+    for script in scripts:
         kind = classify_command(f"run {script}") or ("test" if script == "test" else "")
         if kind and kind not in commands:
             body = str(scripts[script]).strip()
