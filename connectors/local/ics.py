@@ -1,0 +1,249 @@
+"""iCalendar files (.ics): one :class:`~bootstrap_app.types.Event` per occurrence in a bounded window.
+
+Why a window: a weekly meeting without an end date has infinitely many occurrences, and what
+matters for memory is the person's *recent* rhythm. The default window is 400 days back to
+120 days ahead of now (or from ``ctx.since``). A stale export (most events older than the
+window) is anchored on its own recent activity instead of "now", so a 2019 Takeout still reads.
+
+Recurrences, ``RECURRENCE-ID`` overrides, EXDATE/RDATE and Google's ``X-WR-TIMEZONE`` are
+handled by ``recurring-ical-events``; floating times take the calendar's timezone (UTC when it
+has none). A file that does not parse as a whole (say, a VTIMEZONE with an impossible offset)
+is re-read event by event, and only a file with no readable event at all is an error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any, ClassVar
+
+import icalendar
+import recurring_ical_events
+
+from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.types import Event, Item, Person, utc
+
+from ..base import ReadContext, Source, register
+
+__all__ = ["DAYS_AHEAD", "DAYS_BACK", "IcsSource", "calendar_window", "read_calendar"]
+
+DAYS_BACK = 400
+DAYS_AHEAD = 120
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_EVENT_BLOCK = re.compile(r"^BEGIN:VEVENT\r?$.*?^END:VEVENT\r?$", re.MULTILINE | re.DOTALL)
+_CAL_PROPS = re.compile(r"^(?:X-WR-[A-Z]+|PRODID|VERSION|CALSCALE)[;:].*$", re.MULTILINE)
+
+
+def _as_datetime(value: Any, tz: str) -> tuple[datetime | None, bool]:
+    """(aware UTC datetime, all-day?) of a DTSTART/DTEND value."""
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            try:
+                from zoneinfo import ZoneInfo
+
+                value = value.replace(tzinfo=ZoneInfo(tz)) if tz else value
+            except (KeyError, ValueError, OSError):
+                pass
+        return utc(value), False
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day, tzinfo=UTC), True
+    return None, False
+
+
+def _person(prop: Any) -> Person | None:
+    if prop is None:
+        return None
+    addr = str(prop).strip()
+    if addr.lower().startswith("mailto:"):
+        addr = addr[7:]
+    params = getattr(prop, "params", {}) or {}
+    name = str(params.get("CN", "")).strip().strip('"')
+    if not addr and not name:
+        return None
+    return Person(name=name, address=addr)
+
+
+def _people(value: Any) -> tuple[Person, ...]:
+    items = value if isinstance(value, list) else [value] if value is not None else []
+    return tuple(p for p in (_person(v) for v in items) if p is not None)
+
+
+def calendar_window(cals: list[icalendar.Calendar], ctx: ReadContext,
+                    now: datetime | None = None) -> tuple[datetime, datetime]:
+    """The expansion window: default around now, anchored on the data for a stale export."""
+    now = now or datetime.now(UTC)
+    end = now + timedelta(days=DAYS_AHEAD)
+    start = now - timedelta(days=DAYS_BACK)
+    if ctx.since is not None:
+        return utc(ctx.since) or start, end
+    starts = sorted(s for s in (_as_datetime(getattr(e.get("DTSTART"), "dt", None), "")[0]
+                                for cal in cals for e in cal.walk("VEVENT")) if s is not None)
+    if starts:
+        recent = starts[int(len(starts) * 0.95) - 1 if len(starts) > 1 else 0]
+        if recent < start:  # a stale export: look at its own last active period
+            return recent - timedelta(days=DAYS_BACK), recent + timedelta(days=DAYS_AHEAD)
+    return start, end
+
+
+def _parse(data: bytes, label: str, source_id: str, ctx: ReadContext) -> list[icalendar.Calendar]:
+    try:
+        parsed = icalendar.Calendar.from_ical(data, multiple=True)  # some files hold several
+        if parsed:
+            return list(parsed)
+        raise ValueError("no VCALENDAR in the file")
+    except Exception as exc:  # icalendar raises ValueError, KeyError, IndexError ...
+        whole_error = exc
+    text = data.decode("utf-8", errors="replace")
+    props = "\n".join(_CAL_PROPS.findall(text))
+    cals: list[icalendar.Calendar] = []
+    blocks = _EVENT_BLOCK.findall(text)
+    for n, block in enumerate(blocks):
+        try:
+            cals.append(icalendar.Calendar.from_ical(f"BEGIN:VCALENDAR\n{props}\n{block}\nEND:VCALENDAR\n"))
+        except Exception as exc:  # one broken event never stops the calendar
+            uid = re.search(r"^UID:(.*)$", block, re.MULTILINE)
+            ctx.skip(source_id, uid.group(1).strip() if uid else f"event#{n}", f"{label}: event unreadable ({exc})")
+    if not cals:
+        raise SourceError(f"{label}: calendar cannot be parsed ({whole_error})",
+                          hint="re-export the calendar, or open it in a calendar app and save it again")
+    ctx.skip(source_id, "VCALENDAR", f"{label}: calendar does not parse as a whole ({whole_error}); "
+                                     f"read {len(cals)} of {len(blocks)} events one by one")
+    return cals
+
+
+def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, file_stem: str = "",
+                  window: tuple[datetime, datetime] | None = None) -> Iterator[Event]:
+    """Events of one calendar file's bytes; used by :class:`IcsSource` and the Takeout connector."""
+    cals = _parse(data, label, source_id, ctx)
+    first = cals[0]
+    tz = str(first.get("X-WR-TIMEZONE", "") or "")
+    calname = str(first.get("X-WR-CALNAME", "") or "").strip()
+    owner = calname if _EMAIL.match(calname) else file_stem if _EMAIL.match(file_stem) else ""
+    start, end = window or calendar_window(cals, ctx)
+    count = cancelled = 0
+    for cal in cals:
+        occurrences = _expand(cal, start, end, label, source_id, ctx)
+        for comp in occurrences:
+            if ctx.should_stop():
+                return
+            uid = str(comp.get("UID", "") or "").strip()
+            try:
+                event = _event(comp, uid, tz, owner, source_id, ctx)
+            except Exception as exc:  # one odd event never stops the calendar
+                ctx.skip(source_id, uid or "event", f"{label}: event unreadable ({exc})")
+                continue
+            if event is None:
+                cancelled += 1
+                continue
+            count += 1
+            if count % 500 == 0:
+                ctx.progress(source_id, count)
+            yield event
+    if cancelled:
+        ctx.skip(source_id, "STATUS:CANCELLED", f"{label}: {cancelled} cancelled occurrences left out")
+    ctx.progress(source_id, count)
+
+
+def _expand(cal: icalendar.Calendar, start: datetime, end: datetime, label: str, source_id: str,
+            ctx: ReadContext) -> list[Any]:
+    """Occurrences in the window; when the calendar as a whole cannot be expanded, expand each
+    series (all components sharing a UID) on its own and skip the ones that fail."""
+    try:
+        return list(recurring_ical_events.of(cal, keep_recurrence_attributes=True).between(start, end))
+    except Exception as exc:  # fall back to series-by-series expansion
+        whole_error = exc
+    series: dict[str, list[Any]] = {}
+    for comp in cal.walk("VEVENT"):
+        if comp.get("DTSTART") is None:
+            ctx.skip(source_id, str(comp.get("UID", "") or "event"), f"{label}: event without DTSTART left out")
+            continue
+        series.setdefault(str(comp.get("UID", "") or id(comp)), []).append(comp)
+    zones = cal.walk("VTIMEZONE")
+    out: list[Any] = []
+    for uid, comps in series.items():
+        mini = icalendar.Calendar()
+        for key in ("X-WR-TIMEZONE", "X-WR-CALNAME"):
+            if cal.get(key):
+                mini.add(key, cal.get(key))
+        for comp in (*zones, *comps):
+            mini.add_component(comp)
+        try:
+            out.extend(recurring_ical_events.of(mini, keep_recurrence_attributes=True).between(start, end))
+        except Exception as exc:  # one broken series never stops the calendar
+            ctx.skip(source_id, uid, f"{label}: event series {uid} cannot be expanded ({exc or whole_error!r})")
+    return out
+
+
+def _event(comp: Any, uid: str, tz: str, owner: str, source_id: str, ctx: ReadContext) -> Event | None:
+    status = str(comp.get("STATUS", "") or "").upper()
+    if status == "CANCELLED":
+        return None
+    dtstart = comp.get("DTSTART")
+    start, all_day = _as_datetime(getattr(dtstart, "dt", None), tz)
+    if start is None:
+        raise ValueError("no DTSTART")
+    dtend = comp.get("DTEND")
+    end, _ = _as_datetime(getattr(dtend, "dt", None), tz)
+    if end is None and comp.get("DURATION") is not None:
+        end = start + comp.get("DURATION").dt
+    tzid = ""
+    if isinstance(getattr(dtstart, "dt", None), datetime):
+        tzinfo = dtstart.dt.tzinfo
+        tzid = str(getattr(tzinfo, "key", "") or getattr(dtstart, "params", {}).get("TZID", "") or tz
+                   or ("UTC" if tzinfo else "floating"))
+    rrule = comp.get("RRULE")
+    organizer = _person(comp.get("ORGANIZER"))
+    attendees = _people(comp.get("ATTENDEE"))
+    return Event(
+        source=source_id,
+        ref=f"{uid or 'no-uid'}@{start.isoformat()}",
+        timestamp=start,
+        people=tuple(dict.fromkeys(p for p in (organizer, *attendees) if p is not None)),
+        summary=ctx.clean(str(comp.get("SUMMARY", "") or ""), 500),
+        start=start,
+        end=end,
+        all_day=all_day,
+        tzid=tzid,
+        organizer=organizer,
+        attendees=attendees,
+        series_uid=uid,
+        rrule=rrule.to_ical().decode("utf-8", "replace") if rrule is not None else "",
+        location=ctx.clean(str(comp.get("LOCATION", "") or ""), 500),
+        description=ctx.clean(str(comp.get("DESCRIPTION", "") or "")),
+        status=status.lower(),
+        calendar_owner=owner,
+    )
+
+
+@register
+class IcsSource(Source):
+    """An iCalendar file (Google/Takeout, Outlook, Apple, Thunderbird exports)."""
+
+    kind: ClassVar[str] = "ics"
+    description: ClassVar[str] = "iCalendar file (.ics)"
+    priority: ClassVar[int] = 30
+
+    @classmethod
+    def sniff(cls, path: Path) -> bool:
+        if not path.is_file():
+            return False
+        if path.suffix.lower() in (".ics", ".ical", ".ifb", ".icalendar"):
+            return True
+        try:
+            with open(path, "rb") as f:
+                return f.read(64).lstrip(b"\xef\xbb\xbf \r\n").upper().startswith(b"BEGIN:VCALENDAR")
+        except OSError:
+            return False
+
+    def read(self, ctx: ReadContext) -> Iterator[Item]:
+        path = Path(self.location)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError as exc:
+            raise SourceNotFound(f"{path}: no such calendar file", hint="check the path") from exc
+        except OSError as exc:
+            raise SourceError(f"{path}: cannot read calendar ({exc.strerror})",
+                              hint="check the file's permissions") from exc
+        yield from read_calendar(data, self.id, ctx, label=str(path), file_stem=path.stem)
