@@ -84,8 +84,9 @@ class _Box:
         msg: Message
         if html:
             msg = MIMEMultipart("alternative", boundary=f"{self.rng.getrandbits(96):024x}")
-            msg.attach(_text_part(body, "plain"))
-            msg.attach(_text_part(html, "html"))
+            for part in (_text_part(body, "plain"), _text_part(html, "html")):
+                del part["MIME-Version"]  # only the top-level message carries it
+                msg.attach(part)
         else:
             msg = _text_part(body, "plain")
         top = [("X-GM-THRID", str(thread if thread is not None else self.new_thread())),

@@ -93,7 +93,7 @@ THREADS: list[tuple[str, tuple[str, ...], str, str, list[str]]] = [
     ("priya", ("tom", "daniel"), "me", "Platform sync notes, week {week}", [
         "Hi all,\n\nnotes from today: ledger-api latency is back under 80 ms p99; deploy-console "
         "approvals are in design; on-call handover stays on Mondays. Action items are in the doc.",
-        "Thanks Maya. One addition: the PCI review moved to next week.\n\nDaniel",
+        "Thanks Maya. One addition: the PCI review moved to next week.\n\nPriya",
     ]),
     ("daniel", ("priya", "tom"), "me", "Incident review: ledger-api latency spike", [
         "Hi Daniel,\n\nshort review of Tuesday's latency spike on ledger-api: a missing index on "

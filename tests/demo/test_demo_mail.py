@@ -146,3 +146,22 @@ def test_planted_fake_secret_is_detectable(messages: list[EmailMessage]) -> None
 
 def test_personal_address_mail_is_present(messages: list[EmailMessage]) -> None:
     assert any(_sender(m) == PERSONA["personal_email"] for m in messages)
+
+
+def test_sign_offs_match_senders(messages: list[EmailMessage]) -> None:
+    """A colleague's mail signed with a first name is signed with *their* first name."""
+    for msg in messages:
+        name = str(msg["From"].addresses[0].display_name)
+        if not _sender(msg).endswith("@northwind-labs.example") or not name:
+            continue
+        own = _text(msg).split("\nOn ")[0].rstrip().splitlines()
+        last = own[-1].strip() if own else ""
+        if re.fullmatch(r"[A-Z][a-z]+", last) and "Sent" not in _labels(msg):
+            assert last == name.split()[0], (msg["Subject"], name, last)
+
+
+def test_mime_structure(messages: list[EmailMessage]) -> None:
+    for msg in messages:
+        for part in msg.iter_parts() if msg.is_multipart() else ():
+            assert part["MIME-Version"] is None, "only the top-level message carries MIME-Version"
+        assert msg["MIME-Version"] == "1.0"
