@@ -59,7 +59,7 @@ def _profile(s: Signals) -> Proposal | None:
     elif p.employer:
         lead += f" works at {p.employer}."
     else:
-        lead = f"The person you work for is {who}."
+        lead = f"The user is {who}."
     lines = [lead]
     if p.addresses:
         lines.append("Addresses: " + ", ".join(p.addresses[:5]) + ".")
@@ -68,7 +68,7 @@ def _profile(s: Signals) -> Proposal | None:
     desc_bits = [b for b in (p.title, p.team, p.employer) if b]
     description = f"{who} — " + ", ".join(desc_bits) if desc_bits else f"Who the user is: {who}"
     confidence = 0.55 + (0.25 if p.signatures else 0.0) + (0.1 if p.name else 0.0)
-    refs = [*p.refs, *p.activity_refs] or [r for rit in s.rhythms.rituals[:2] for r in rit.refs[:1]] \
+    refs = [*p.refs, *p.activity_refs] or list(s.rhythms.calendar_refs) \
         or [r for c in s.contacts.ranked[:2] for r in c.refs[:1]]
     return _proposal(s, refs, type=MemoryType.USER, name="user-role",
                      description=description, body="\n".join(lines), subject="owner:profile",
@@ -94,7 +94,7 @@ def _hours(s: Signals) -> Proposal | None:
     conf = (0.8 if p.timezone_from == "calendar" else 0.5 if p.timezone else 0.4)
     if p.hours and p.hours_samples >= 50:
         conf += 0.05
-    refs = list(p.activity_refs) + [r for rit in s.rhythms.rituals[:2] for r in rit.refs[:1]]
+    refs = list(p.activity_refs) + list(s.rhythms.calendar_refs)
     return _proposal(s, refs, type=MemoryType.USER, name="timezone-and-working-hours", description=desc,
                      body="\n".join(lines), subject="owner:hours", key=f"{p.timezone} {window}",
                      confidence=min(conf, 0.9))

@@ -75,6 +75,8 @@ class RhythmSignal:
     timezone_votes: int = 0
     rituals: tuple[Ritual, ...] = ()
     events: int = 0
+    calendar_refs: tuple[Ref, ...] = ()
+    """A few events of the owner's own calendar (evidence for timezone and identity)."""
 
 
 @dataclass
@@ -94,11 +96,16 @@ class RhythmsAccumulator:
     tzids: Counter[str] = field(default_factory=Counter)
     series: dict[str, _Series] = field(default_factory=dict)
     events: int = 0
+    calendar_refs: list[Ref] = field(default_factory=list)
 
     def observe(self, item: Item) -> None:
         if not isinstance(item, Event):
             return
         self.events += 1
+        if item.calendar_owner and len(self.calendar_refs) < 2:
+            when = (item.start or item.timestamp)
+            self.calendar_refs.append(Ref(item.source, item.ref, when, item.calendar_owner.lower(),
+                                          f"event in the calendar of {item.calendar_owner}", owner=True))
         if item.tzid and item.tzid.upper() not in ("UTC", "Z", "GMT", "ETC/UTC") and zone(item.tzid):
             self.tzids[item.tzid] += 1
         if not item.series_uid or item.all_day or item.start is None or item.status.lower() == "cancelled":
@@ -144,7 +151,7 @@ class RhythmsAccumulator:
         rituals = [r for uid, s in self.series.items() if (r := self._ritual(uid, s, owner, tz, as_of))]
         rituals.sort(key=lambda r: (not r.informative, r.kind == "other", -r.occurrences, r.title))
         tz_calendar, votes = self.calendar_timezone()
-        return RhythmSignal(tz_calendar, votes, tuple(rituals), self.events)
+        return RhythmSignal(tz_calendar, votes, tuple(rituals), self.events, tuple(self.calendar_refs))
 
     @staticmethod
     def _ritual(uid: str, s: _Series, owner: OwnerIdentity, tz: tzinfo,
