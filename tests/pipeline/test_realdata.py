@@ -17,7 +17,6 @@ import pytest
 
 from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import ScanResult, scan
-
 from tests.conftest import realdata_file
 
 pytestmark = pytest.mark.realdata
