@@ -144,8 +144,8 @@ def _ritual(s: Signals, r: Ritual) -> Proposal | None:
     with_ = f" with {', '.join(others)}" if others else ""
     title = r.title if r.informative else f"Recurring meeting{with_ or ''}"
     body = f"{title}: {r.when} ({zone}){length}{with_ if r.informative else ''}."
-    body += f"\nSeen {r.occurrences} times in the calendar"
-    body += f", {r.first.date().isoformat()} to {r.last.date().isoformat()}." if r.first and r.last else "."
+    body += f"\nIn the calendar since {r.first.date().isoformat()} ({r.occurrences} occurrences)." if r.first \
+        else f"\n{r.occurrences} occurrences in the calendar."
     return _proposal(s, r.refs, type=MemoryType.USER, name=f"ritual-{slugify(title, 40)}",
                      description=f"{title} — {r.when}, {zone}{length}", body=body,
                      subject=f"ritual:{slugify(r.title)}:{r.series_uid[:16] if not r.informative else ''}",

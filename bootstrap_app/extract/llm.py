@@ -184,6 +184,32 @@ def validate_reply(text: str) -> tuple[list[dict[str, Any]], list[tuple[str, str
     return good, dropped
 
 
+def _ungrounded_instruction(values: dict[str, str], ids: Sequence[str], digest: Digest) -> str | None:
+    """The first poisoning/exfiltration phrase in a fact that its cited owner blocks do not contain.
+
+    Why here and not only in the gate: the gate applies its scan-time tripwires only when some
+    evidence is third-party (facts citing third-party items go on to the gate, which quarantines
+    them), and trusts instruction-like text resting on owner-authored evidence, because the
+    owner's own rules are legitimate. For a model's output that trust is misplaced: citing an
+    owner block proves nothing about the sentence the model wrote (signals carry third-party
+    names and titles, and models confabulate). So when every cited block is the owner's, a
+    phrase that trips the tripwires must appear word for word in those blocks, or the fact is
+    dropped.
+    """
+    from bootstrap_app.safety.injection import scan_text
+    from bootstrap_app.safety.text import shared_run, word_list
+
+    text = "\n".join(values[k] for k in ("name", "description", "body", "key"))
+    owner_text = [digest.texts.get(i, "") for i in ids if digest.evidence[i].authored_by_owner]
+    for finding in scan_text(text, tripwires=True, structure=False):
+        if finding.category == "invisible":
+            continue  # already stripped by clean_text
+        size = len(word_list(finding.excerpt))
+        if size == 0 or not owner_text or shared_run(finding.excerpt, owner_text, size) is None:
+            return finding.excerpt
+    return None
+
+
 def proposals_from_reply(facts: Sequence[dict[str, Any]], digest: Digest) -> tuple[list[Proposal], list[tuple[str, str]]]:
     """Turn validated facts into Proposals; facts citing unknown evidence ids are dropped."""
     proposals: list[Proposal] = []
@@ -203,6 +229,11 @@ def proposals_from_reply(facts: Sequence[dict[str, Any]], digest: Digest) -> tup
                 flags.append("redacted")
         if not values["body"] or not values["subject"]:
             dropped.append((fact["name"], "empty after cleaning"))
+            continue
+        ungrounded = all(e.authored_by_owner for e in evidence) and _ungrounded_instruction(values, ids, digest)
+        if ungrounded:
+            dropped.append((fact["name"], f"reads as an instruction ({ungrounded!r}) that the cited owner "
+                                          "text does not contain"))
             continue
         scope_name = str(fact["scope"]).strip()
         scope = "global" if scope_name.lower() == "global" else digest.scopes.get(scope_name, "global")
