@@ -167,7 +167,8 @@ _FACT = re.compile(
     r"|\b\d[\d,]*(?:\.\d+)?\s?(?:%|USD|EUR|GBP)"                            # percent / amount
     r"|\[REDACTED:[\w-]+\]",
 )
-_NAME_RUN = re.compile(r"\b[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*)*")
+_NAME_RUN = re.compile(r"\b[A-Z][\w'’.-]*(?:[^\w\n]{1,4}[A-Z][\w'’.-]*)*")
+_NAME_WORD = re.compile(r"[A-Z][\w'’.-]*")
 
 
 def facts_only(text: str, limit: int = 160) -> str:
@@ -182,7 +183,7 @@ def facts_only(text: str, limit: int = 160) -> str:
     for m in _NAME_RUN.finditer(norm):
         if any(a <= m.start() < b for a, b in covered):
             continue
-        words = m.group(0).split()
+        words = _NAME_WORD.findall(m.group(0))
         if len(words) == 1 and words[0].lower() in _STOP | _VERB_SET:
             continue
         # a run longer than three capitalised words is cut to its first three (a title, not a sentence)
