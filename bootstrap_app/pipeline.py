@@ -33,7 +33,7 @@ from bootstrap_app.store import Store
 from bootstrap_app.types import ChatMessage, Document, Event, Item, MemoryEntry, Message, Proposal, Repo, Skip
 from connectors.base import ReadContext, Source, detect
 
-__all__ = ["ScanEvent", "ScanResult", "SourceReport", "item_digest", "scan", "scan_demo"]
+__all__ = ["ScanEvent", "ScanResult", "SourceReport", "count_new_items", "item_digest", "scan", "scan_demo"]
 
 _FLUSH = 2000
 _RESERVOIR = 200
@@ -155,6 +155,7 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     collector = IdentityCollector(explicit=tuple(dict.fromkeys([*owners, *settings.owners])))
     builder = SignalBuilder()
     reservoir = _Reservoir()
+    memory: list[MemoryEntry] = list(existing_memory)
     readable: set[str] = set()
     for location, source in sources:
         if should_stop():
@@ -181,6 +182,8 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
                 collector.observe(item)
                 builder.observe(item)
                 reservoir.add(item)
+                if isinstance(item, MemoryEntry) and len(memory) < 20_000:
+                    memory.append(item)  # memory already held somewhere: dedup against it
                 batch.append((item.source, item.ref, item_digest(item)))
                 if len(batch) >= _FLUSH:
                     store.record_items(run_id, batch)
@@ -204,6 +207,9 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
             report.seconds = time.perf_counter() - started
         if report.error is None and location in readable:
             emit(ScanEvent("source-done", source.id, report.items, f"{len(report.skipped)} skipped"))
+    if not readable and should_stop():
+        emit(ScanEvent("stage", "", 0, "stopped"))
+        return result  # cancelled before anything was read: nothing to propose, nothing failed
     if not readable:
         errors = "; ".join(f"{r.source}: {(r.error or 'unreadable').splitlines()[0]}" for r in result.reports)
         raise NoSourceReadable(
@@ -220,7 +226,7 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     emit(ScanEvent("stage", "", len(proposals), "safety gate"))
     gated = gate(proposals)
     result.quarantined = list(gated.quarantined)
-    dedup = dedup_against_memory(gated.passed, existing_memory)
+    dedup = dedup_against_memory(gated.passed, memory)
     result.duplicates, result.superseding = len(dedup.duplicates), dedup.superseding
     decided = store.decided_fingerprints()
     known = {sp.fingerprint for sp in store.proposals()}
@@ -253,6 +259,35 @@ def _llm(sample: list[Item], signals: dict[str, Any], settings: Settings, result
         result.llm_error = str(exc)
         emit(ScanEvent("error", "llm", 0, str(exc)))
         return []
+
+
+def count_new_items(locations: Sequence[str], store: Store, settings: Settings) -> tuple[int, list[str]]:
+    """Items the sources hold beyond their stored cursors (reseed's cheap "anything new?").
+
+    Cursors are read, never advanced here: the full scan that follows (when there is news)
+    stores the new ones. Returns (new items, locations that could not be read).
+    """
+    new = 0
+    failed: list[str] = []
+    for location in locations:
+        try:
+            sources = detect(location)
+        except MemseedError:
+            failed.append(location)
+            continue
+        for source in sources:
+            cursor = store.cursor(source.id)
+            ctx = ReadContext(cursor=cursor, max_text_chars=int(settings.get("max_text_chars", 20_000)))
+            try:
+                if cursor is None:
+                    return 1, failed  # never scanned with a cursor: treat as news
+                for _ in _read(source, ctx):
+                    new += 1
+            except MemseedError:
+                failed.append(location)
+            except Exception:  # a connector bug: let the full scan report it
+                new += 1
+    return new, failed
 
 
 def scan_demo(settings: Settings, store: Store | None = None, *, scale: int = 1, **kw: Any) -> ScanResult:

@@ -124,3 +124,37 @@ def test_sources_and_reseed_are_quiet_without_news(items_file: Path) -> None:
     assert res.exit_code == 0
     assert "new proposals wait for approval" in res.stdout
     assert not res.stdout.startswith("memseed reseed: 0 ")
+
+
+def test_llm_gets_bounded_owner_sample_and_plain_signals(items_file: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import bootstrap_app.extract.llm as llm_module
+    from bootstrap_app.types import Evidence, MemoryType, Proposal
+
+    seen: dict[str, object] = {}
+
+    def fake(sample, signals, *, settings, client=None):  # type: ignore[no-untyped-def]
+        seen["sample"], seen["signals"] = list(sample), signals
+        first = sample[0]
+        return [Proposal(type=MemoryType.USER, name="likes-short-mails", description="Writes short mails",
+                         body="Ada writes short mails.", subject="llm:style", flags=("llm",),
+                         evidence=(Evidence(first.source, first.ref, first.timestamp, True, "notes"),))]
+
+    monkeypatch.setattr(llm_module, "llm_proposals", fake)
+    result = scan([str(items_file)], settings=load_settings(tmp_path / "home"), llm="openai")
+    sample = seen["sample"]
+    assert 0 < len(sample) <= 200  # type: ignore[arg-type]
+    assert all(i.authored_by_owner and i.sender.address == OWNER.address for i in sample)  # type: ignore[attr-defined,union-attr]
+    json.dumps(seen["signals"])  # plain data only
+    assert "likes-short-mails" in {p.name for p in result.proposals}
+
+
+def test_since_and_stop(items_file: Path, tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    settings = load_settings(tmp_path / "home")
+    later = scan([str(items_file)], settings=settings, since=datetime(2026, 4, 1, tzinfo=UTC))
+    full = len(mailbox())
+    assert 0 < later.items < full
+    stopped = scan([str(items_file)], settings=settings, should_stop=lambda: True)
+    assert stopped.items == 0 and stopped.proposals == []
