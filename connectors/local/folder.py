@@ -1,0 +1,278 @@
+"""Document folders: Markdown, text, reStructuredText, Word (.docx), PDF and HTML files.
+
+A document folder is the catch-all, so it must be modest: it claims a folder only when the
+folder holds documents and *no other recognisable source* (an mbox, a calendar, a git repo, a
+Slack export ...) at its top level or one level down. Anything else is a "footprint" folder,
+which :func:`connectors.base.detect` walks so each part gets its own connector. While reading,
+sub-folders that are sources of their own (a git repo inside ``projects/``) are left to them.
+
+Each file is read on its own, capped by size (``ctx.max_file_bytes``) and by text length
+(``ctx.max_text_chars``); binary files wearing a text extension, unreadable files and broken
+Word/PDF files are skipped with a reason. Non-UTF-8 text is decoded as cp1252 (or latin-1)
+and noted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import warnings
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import ClassVar
+
+from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.types import Document, Item
+
+from ..base import ReadContext, Source, register, registered
+from .htmltext import html_to_text
+
+__all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "is_other_source"]
+
+DOC_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".docx", ".pdf", ".html", ".htm"})
+_TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
+_SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"})
+_MD_HEADING = re.compile(r"^#{1,3}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_FRONT_TITLE = re.compile(r"\A---\s*\n(?:.*\n)*?title:\s*[\"']?(.+?)[\"']?\s*\n(?:.*\n)*?---", re.MULTILINE)
+_RST_TITLE = re.compile(r"^(?:[=\-~^#*]{3,}\n)?(\S.{1,200})\n[=\-~^#*]{3,}\s*$", re.MULTILINE)
+_HTML_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
+class _Unreadable(Exception):
+    """A file that cannot be turned into text; the message is the skip reason."""
+
+
+def is_other_source(path: Path) -> bool:
+    """True when some connector other than this one recognises ``path``."""
+    for cls in registered():
+        if cls is DocumentFolderSource:
+            continue
+        try:
+            if cls.sniff(path):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _decode_text(data: bytes) -> tuple[str, str]:
+    """(text, encoding) — UTF-8 first, then cp1252, then latin-1. Binary data raises."""
+    if b"\x00" in data[:8192]:
+        raise _Unreadable("binary content (NUL bytes), not a text document")
+    for encoding in ("utf-8-sig", "cp1252", "latin-1"):
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        sample = text[:8192]
+        if sample and len(_CONTROL.findall(sample)) > len(sample) // 20:
+            raise _Unreadable("binary content (control characters), not a text document")
+        return text, "utf-8" if encoding == "utf-8-sig" else encoding
+    raise _Unreadable("cannot be decoded as text")  # pragma: no cover - latin-1 decodes anything
+
+
+def _text_title(text: str, suffix: str) -> str:
+    if suffix in (".md", ".markdown"):
+        m = _FRONT_TITLE.match(text) or _MD_HEADING.search(text[:20000])
+        return m.group(1).strip() if m else ""
+    if suffix == ".rst":
+        m = _RST_TITLE.search(text[:5000])
+        return m.group(1).strip() if m else ""
+    return ""
+
+
+def _docx(path: Path, cap: int) -> tuple[str, str]:
+    import docx
+
+    try:
+        doc = docx.Document(str(path))
+    except Exception as exc:  # python-docx raises zipfile/KeyError/ValueError on broken files
+        raise _Unreadable(f"not a readable Word file ({type(exc).__name__}: {exc})") from exc
+    parts: list[str] = []
+    size = 0
+    heading = ""
+    for para in doc.paragraphs:
+        if not heading and para.style is not None and (para.style.name or "").lower().startswith(("heading", "title")):
+            heading = para.text.strip()
+        parts.append(para.text)
+        size += len(para.text) + 1
+        if size > cap:
+            break
+    for table in doc.tables:
+        if size > cap:
+            break
+        for row in table.rows:
+            line = " | ".join(cell.text.strip() for cell in row.cells)
+            parts.append(line)
+            size += len(line) + 1
+    title = (doc.core_properties.title or "").strip() or heading
+    return "\n".join(parts), title
+
+
+def _pdf(path: Path, cap: int) -> tuple[str, str]:
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            reader = PdfReader(str(path))
+            if reader.is_encrypted and not reader.decrypt(""):
+                raise _Unreadable("encrypted PDF (password needed)")
+            meta = reader.metadata
+            title = str(meta.title or "").strip() if meta else ""
+            parts: list[str] = []
+            size = 0
+            for page in reader.pages:
+                text = page.extract_text() or ""
+                parts.append(text)
+                size += len(text)
+                if size > cap:
+                    break
+    except _Unreadable:
+        raise
+    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, OSError, NotImplementedError) as exc:
+        raise _Unreadable(f"not a readable PDF ({type(exc).__name__}: {exc})") from exc
+    return "\n".join(parts), title
+
+
+def extract_document(path: Path, ctx: ReadContext) -> tuple[str, str, str]:
+    """(text, title, note) of one document file; raises _Unreadable with the skip reason."""
+    suffix = path.suffix.lower()
+    cap = ctx.max_text_chars
+    note = ""
+    if suffix in (".docx",):
+        text, title = _docx(path, cap)
+    elif suffix == ".pdf":
+        text, title = _pdf(path, cap)
+    else:
+        with open(path, "rb") as f:
+            data = f.read(ctx.max_file_bytes + 1)
+        raw, encoding = _decode_text(data)
+        if encoding != "utf-8":
+            note = encoding
+        if suffix in (".html", ".htm"):
+            m = _HTML_TITLE.search(raw[:20000])
+            title = html_to_text(m.group(1)) if m else ""
+            text = html_to_text(raw)
+        else:
+            text, title = raw, _text_title(raw, suffix)
+    return text, title or path.stem, note
+
+
+def _documents(root: Path) -> Iterator[Path]:
+    if root.is_file():
+        yield root
+        return
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS
+                             and not is_other_source(here / d))
+        for name in sorted(filenames):
+            if not name.startswith(".") and Path(name).suffix.lower() in DOC_SUFFIXES:
+                yield here / name
+
+
+@register
+class DocumentFolderSource(Source):
+    """A folder of documents (or one document file); the catch-all, detected last."""
+
+    kind: ClassVar[str] = "folder"
+    description: ClassVar[str] = "folder of documents (md, txt, rst, docx, pdf, html)"
+    priority: ClassVar[int] = 90
+
+    @classmethod
+    def sniff(cls, path: Path) -> bool:
+        if path.is_file():
+            return path.suffix.lower() in DOC_SUFFIXES
+        if not path.is_dir() or path.name in _SKIP_DIRS or (path / ".git").exists():
+            return False
+        children = [c for c in sorted(path.iterdir()) if not c.name.startswith(".") and c.name not in _SKIP_DIRS]
+        has_docs = False
+        for child in children:
+            if child.is_file() and child.suffix.lower() in DOC_SUFFIXES:
+                has_docs = True
+                continue
+            if is_other_source(child):
+                return False
+            if child.is_dir():
+                try:
+                    grandchildren = [g for g in child.iterdir() if not g.name.startswith(".") or g.name == ".git"]
+                except OSError:
+                    continue
+                if any(g.name == ".git" or (g.is_file() and g.suffix.lower() not in DOC_SUFFIXES
+                                            and is_other_source(g)) for g in grandchildren):
+                    return False
+        return has_docs
+
+    def read(self, ctx: ReadContext) -> Iterator[Item]:
+        root = Path(self.location)
+        if not root.exists():
+            raise SourceNotFound(f"{root}: no such file or folder", hint="check the path")
+        after = float((ctx.cursor or {}).get("mtime", 0) or 0)
+        since = ctx.since.timestamp() if ctx.since else 0.0
+        newest, count, stopped = after, 0, False
+        recoded: list[str] = []
+        try:
+            for path in _documents(root):
+                if ctx.should_stop():
+                    stopped = True
+                    break
+                ref = path.name if path == root else str(path.relative_to(root))
+                doc = self._one(path, ref, ctx, max(after, since), recoded)
+                if doc is None:
+                    continue
+                newest = max(newest, doc.timestamp.timestamp() if doc.timestamp else 0.0)
+                count += 1
+                if count % 100 == 0:
+                    ctx.progress(self.id, count)
+                yield doc
+        except OSError as exc:
+            raise SourceError(f"{root}: cannot list folder ({exc.strerror})",
+                              hint="check the folder's permissions") from exc
+        if recoded:
+            ctx.skip(self.id, "(encoding)", f"{len(recoded)} file(s) not UTF-8, read with a fallback "
+                                            f"encoding: {', '.join(recoded[:10])}")
+        ctx.progress(self.id, count)
+        if not stopped:
+            ctx.new_cursor = {"mtime": newest}
+
+    def _one(self, path: Path, ref: str, ctx: ReadContext, after: float, recoded: list[str]) -> Document | None:
+        try:
+            st = path.stat()
+        except OSError as exc:
+            ctx.skip(self.id, ref, f"{path}: unreadable ({exc.strerror or exc})")
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            ctx.skip(self.id, ref, f"{path}: not a regular file")
+            return None
+        if after and st.st_mtime < after:
+            return None
+        if st.st_size > ctx.max_file_bytes:
+            ctx.skip(self.id, ref, f"{path}: {st.st_size / 2**20:.1f} MB is over the "
+                                   f"{ctx.max_file_bytes / 2**20:.0f} MB per-file cap")
+            return None
+        try:
+            text, title, note = extract_document(path, ctx)
+        except _Unreadable as exc:
+            ctx.skip(self.id, ref, f"{path}: {exc}")
+            return None
+        except OSError as exc:
+            ctx.skip(self.id, ref, f"{path}: unreadable ({exc.strerror or exc})")
+            return None
+        if note:
+            recoded.append(f"{ref} ({note})")
+        return Document(
+            source=self.id,
+            ref=ref,
+            timestamp=datetime.fromtimestamp(st.st_mtime, UTC),
+            path=str(path.resolve()),
+            title=ctx.clean(" ".join(title.split()), 300),
+            text=ctx.clean(text),
+            doc_format=path.suffix.lower().lstrip("."),
+            size=st.st_size,
+            truncated=len(text) > ctx.max_text_chars,
+        )
