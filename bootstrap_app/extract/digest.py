@@ -25,7 +25,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from enum import Enum
 from pathlib import Path, PurePath
 from typing import Any
@@ -62,7 +62,7 @@ _QUOTE_CUTS = [
     re.compile(r"^Begin forwarded message:", re.M | re.I),
     re.compile(r"^_{10,}\s*$\n^From:", re.M),
     re.compile(r"^From:[^\n]*\n(?:[^\n]*\n)?Sent:", re.M),
-    re.compile(r"^-- $", re.M),
+    re.compile(r"^--[ \t]?$", re.M),  # signature separator (RFC 3676 "-- ", often trimmed to "--")
 ]
 _README = re.compile(r"(?:^|/)(README|CONTRIBUTING)(\.[A-Za-z]+)?$", re.I)
 _OWNER_KINDS = ("repo", "document", "message", "chatmessage", "event", "memoryentry")
@@ -130,6 +130,7 @@ def strip_quoted(body: str) -> str:
 
     Quoted text is third-party content even inside the owner's sent mail.
     """
+    body = body.replace("\r\n", "\n").replace("\r", "\n")
     cut = len(body)
     for pattern in _QUOTE_CUTS:
         match = pattern.search(body)
@@ -231,6 +232,33 @@ def _third_party_line(item: Item, eid: str) -> str:
             f"author=third-party{extra}")
 
 
+def _is_ref_key(key: object) -> bool:
+    """Pointers to items (``refs``, ``activity_refs``, series ids) are evidence plumbing, not facts."""
+    return isinstance(key, str) and (key == "refs" or key.endswith("_refs") or key == "series_uid")
+
+
+def _one_per_series(items: list[Item]) -> list[Item]:
+    """A recurring series is one fact: keep its latest past occurrence (or its first, if all are future)."""
+    now = datetime.now(UTC)
+    best: dict[str, Item] = {}
+    out: list[Item] = []
+    for item in items:
+        if not isinstance(item, Event):
+            out.append(item)
+            continue
+        key = item.series_uid or f"{item.summary}\x1f{item.organizer.address if item.organizer else ''}"
+        current = best.get(key)
+        if current is None or _series_rank(item, now) > _series_rank(current, now):
+            best[key] = item
+    return out + list(best.values())
+
+
+def _series_rank(item: Item, now: datetime) -> tuple[int, float]:
+    stamp = item.timestamp.timestamp() if item.timestamp else float("-inf")
+    past = item.timestamp is not None and item.timestamp <= now
+    return (1, stamp) if past else (0, -stamp)
+
+
 def _plain(value: Any, depth: int = 0) -> Any:
     """Signals as JSON-able data, capped in depth, list length and string length."""
     if depth > 4:
@@ -250,10 +278,10 @@ def _plain(value: Any, depth: int = 0) -> Any:
     if isinstance(value, bool | int | float) or value is None:
         return value
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name), depth + 1) for f in fields(value) if f.name != "refs"}
+        return {f.name: _plain(getattr(value, f.name), depth + 1) for f in fields(value) if not _is_ref_key(f.name)}
     if isinstance(value, dict):  # "refs" point at items (local paths, ids): evidence, not facts
         return {str(_plain(str(k), depth + 1)): _plain(v, depth + 1)
-                for k, v in list(value.items())[:25] if k != "refs"}
+                for k, v in list(value.items())[:25] if not _is_ref_key(k)}
     if isinstance(value, list | tuple | set | frozenset):
         items = sorted(value, key=str) if isinstance(value, set | frozenset) else list(value)
         return [_plain(v, depth + 1) for v in items[:15]]
@@ -275,10 +303,15 @@ def _signals_text(signals: dict[str, Any], budget: int) -> str:
     lines: list[str] = []
     used = 0
     for key in sorted(signals, key=str):
-        line = f"{_plain(str(key))}: {json.dumps(_plain(signals[key]), ensure_ascii=False, default=str)}"
-        line = line[: max(0, min(len(line), budget // 3, budget - used))]
-        if len(line) < 20:
+        value = signals[key]
+        if value is None or value == "" or (isinstance(value, list | tuple | dict | set) and not value):
+            continue
+        room = min(budget // 3, budget - used)
+        if room < 40:
             break
+        line = f"{_plain(str(key))}: {json.dumps(_plain(value), ensure_ascii=False, default=str)}"
+        if len(line) > room:
+            line = line[: room - 1] + "…"
         lines.append(line)
         used += len(line) + 1
     return "\n".join(lines)
@@ -311,9 +344,11 @@ def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_00
     sig_body = _signals_text(_signals_dict(signals), int(max_chars * 0.3))
     sig_block = ("\n## SIGNALS (deterministic aggregates: names, counts, titles, times)\n"
                  f"<<<BEGIN DATA SIGNALS>>>\n{sig_body}\n<<<END DATA SIGNALS>>>\n")
-    owners = _interleave([i for i in sample if i.authored_by_owner is True])
-    others = _interleave([i for i in sample if i.authored_by_owner is not True
-                          and not (isinstance(i, Message) and i.is_bulk)])
+    owner_items = [i for i in sample if i.authored_by_owner is True]
+    other_items = [i for i in sample if i.authored_by_owner is not True and not (isinstance(i, Message) and i.is_bulk)]
+    owners = _interleave(_one_per_series(owner_items))
+    others = _interleave(_one_per_series(other_items))
+    collapsed = len(owner_items) + len(other_items) - len(owners) - len(others)
     tp_budget = int(max_chars * 0.12)
     remaining = max_chars - len(head) - len(sig_block) - 200 - tp_budget
     per_item = max(400, min(2_500, remaining // 6))
@@ -366,7 +401,7 @@ def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_00
         text = text[: max_chars - 1] + "…"
     n_owner = sum(1 for e in evidence.values() if e.authored_by_owner)
     stats = {"chars": len(text), "owner_blocks": n_owner, "third_party_lines": len(evidence) - n_owner,
-             "omitted": omitted, "sample": len(sample), "max_chars": max_chars}
+             "omitted": omitted, "series_collapsed": collapsed, "sample": len(sample), "max_chars": max_chars}
     return Digest(text=text, evidence=evidence, scopes=scopes, stats=stats, texts=texts)
 
 

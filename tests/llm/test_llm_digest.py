@@ -175,3 +175,24 @@ def test_phone_and_card_numbers_are_redacted_dates_and_ids_kept() -> None:
         assert number not in text
     assert text.count("[REDACTED:phone]") == 3 and "[REDACTED:card]" in text
     assert "2026-03-02" in text and "12345678" in text and "#123456789" in text
+
+
+def test_recurring_series_is_one_block_and_signals_skip_plumbing() -> None:
+    from bootstrap_app.types import Event
+
+    now = datetime.now(UTC)
+    standups = [Event(source="ics:/c.ics", ref=f"s{i}", timestamp=now + timedelta(days=i), authored_by_owner=True,
+                      summary="Platform standup", start=now + timedelta(days=i), series_uid="standup@x",
+                      organizer=OWNER) for i in range(-30, 30)]
+    signals = {"channels_active": [], "profile": {"title": "Staff Engineer", "activity_refs": [{"ref": "<REFMARK>"}]},
+               "rituals": [{"title": "Platform standup", "series_uid": "SERIESMARK"}]}
+    digest = build_digest(standups, signals)
+    assert digest.stats["owner_blocks"] == 1 and digest.stats["series_collapsed"] == 59
+    (evidence,) = digest.evidence.values()
+    assert evidence.ref == "s0"  # the latest occurrence that is not in the future
+    assert "channels_active" not in digest.text and "Staff Engineer" in digest.text
+    assert "REFMARK" not in digest.text and "SERIESMARK" not in digest.text
+
+
+def test_signature_without_trailing_space_and_crlf_is_cut() -> None:
+    assert strip_quoted("Ship it.\r\n\r\n--\r\nMaya Okafor\r\n+49 170 1234567\r\n") == "Ship it."
