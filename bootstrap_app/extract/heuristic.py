@@ -213,12 +213,17 @@ def _repo(s: Signals, f: RepoFacts) -> list[Proposal]:
 
 
 def _document(s: Signals, d: DocFacts) -> Proposal | None:
-    who = "written by you" if d.authored else "kept in your documents"
+    first = _first(s.profile.name)
+    label = {"rfc": "RFC", "adr": "architecture decision record", "design": "design document",
+             "postmortem": "post-mortem", "runbook": "runbook"}.get(d.kind, d.kind)
+    whose = f"{first}'s {label}" if d.authored else f"A {label} kept in {first}'s documents"
     when = f", last modified {d.modified.date().isoformat()}" if d.modified else ""
-    body = f"{d.title} ({d.kind}) is at `{d.path}` — {who}{when}."
-    return _proposal(s, d.refs, type=MemoryType.REFERENCE, name=f"{d.kind}-{slugify(d.title, 48)}",
-                     description=f"{d.title} ({d.kind}): {d.path}"[:150], body=body, subject=f"doc:{d.path}",
-                     key=d.path, confidence=0.75 if d.authored else 0.6)
+    body = f"{whose} \"{d.title}\" is at `{d.path}`{when}."
+    slug = slugify(d.title, 48)
+    name = slug if slug.startswith(d.kind) else f"{d.kind}-{slug}"
+    return _proposal(s, d.refs, type=MemoryType.REFERENCE, name=name,
+                     description=f"{label[0].upper()}{label[1:]} \"{d.title}\" at {d.path}"[:150], body=body,
+                     subject=f"doc:{d.path}", key=d.path, confidence=0.75 if d.authored else 0.6)
 
 
 def _channel(s: Signals, c: ChannelFacts) -> Proposal | None:

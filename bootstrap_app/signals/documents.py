@@ -26,13 +26,13 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("adr", re.compile(r"\badr[-_ ]?\d+|decision record", re.I)),
     ("postmortem", re.compile(r"post-?mortem|incident review|retrospective", re.I)),
     ("design", re.compile(r"design|architecture|tech(?:nical)? spec|\bspec\b", re.I)),
-    ("guide", re.compile(r"onboarding|how-?to|\bguide\b|handbook|readme", re.I)),
 )
 _PER_KIND = 5
 
 
 def doc_kind(path: str, title: str) -> str:
-    """``runbook``, ``rfc``, ``adr``, ``postmortem``, ``design``, ``guide`` or ``""``."""
+    """``runbook``, ``rfc``, ``adr``, ``postmortem``, ``design`` or ``""`` (vendor guides and READMEs
+    are not the owner's reference documents)."""
     hay = f"{PurePath(path).as_posix()} {title}"
     return next((kind for kind, rx in _KINDS if rx.search(hay)), "")
 
@@ -74,7 +74,8 @@ class DocumentsAccumulator:
             if not kept:
                 continue
             title = doc.title.strip() or PurePath(path).stem.replace("-", " ").replace("_", " ")
-            note = f"{kind} '{title[:80]}'" + (f", modified {doc.timestamp.date().isoformat()}" if doc.timestamp else "")
+            # the title is in the proposal already; the pointer says only what and when
+            note = f"{kind} document" + (f", modified {doc.timestamp.date().isoformat()}" if doc.timestamp else "")
             ref = Ref(doc.source, doc.ref, doc.timestamp, "", note, owner=authored)
             out.append(DocFacts(path, title, kind, authors, authored, kept, doc.timestamp, (ref,)))
         out.sort(key=lambda d: (not d.authored, -(d.modified.timestamp() if d.modified else 0.0), d.path))

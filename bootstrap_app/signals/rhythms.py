@@ -130,7 +130,7 @@ class RhythmsAccumulator:
             s.organizers[key] += 1
             if item.organizer.name:
                 s.names.setdefault(key, normal_name(item.organizer.name))
-        note = f"calendar event '{item.summary[:60]}' on {start.date().isoformat()}"
+        note = f"calendar event on {start.date().isoformat()}"
         ref = Ref(item.source, item.ref, start, person_key(item.organizer) if item.organizer else "", note)
         if len(s.refs) < 2:
             s.refs.append(ref)
