@@ -42,6 +42,8 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("build", re.compile(r"\b(?:run\s+)?build\b")),
     ("deploy", re.compile(r"\bdeploy\b")),
 )
+_NOT_CODE = frozenset({"markdown", "yaml", "json", "toml", "text", "ini", "xml", "csv", "restructuredtext",
+                       "svg", "lock", "gitignore", "dockerignore", "editorconfig"})
 _CONVENTIONAL = re.compile(r"^(?:feat|fix|chore|docs|refactor|test|tests|ci|build|perf|style|revert)(?:\([^)]*\))?!?: \S")
 _PR_RULE = re.compile(r"never (?:push|commit) (?:directly )?to `?(?:main|master|trunk)|do not push (?:directly )?to|"
                       r"no direct pushes|(?:all|every) changes? (?:go|goes|must go) through (?:a )?pull request|"
@@ -204,7 +206,8 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                             or any(n.lower().replace(" ", "-") == o.lstrip("@").lower() for n in owner.names)
                             for o in codeowners)
     commits = repo.commit_count or sum(c for _, _, c in repo.authors)
-    languages = tuple(lang for lang, _ in sorted(repo.languages.items(), key=lambda kv: -kv[1])[:3])
+    languages = tuple(lang for lang, _ in sorted(repo.languages.items(), key=lambda kv: -kv[1])
+                      if lang.lower() not in _NOT_CODE)[:3]
     ref = Ref(repo.source, repo.ref, repo.last_commit or repo.timestamp, "",
               f"repository {repo.name}: {commits} commits", owner=bool(owner_commits))
     return RepoFacts(name=repo.name, path=repo.path, purpose=_purpose(readme), languages=languages,
