@@ -1,0 +1,242 @@
+"""A git working copy -> one :class:`~bootstrap_app.types.Repo` snapshot, from plain ``git`` calls.
+
+Why subprocess and not GitPython/dulwich: ``git`` is always there where repos are, it is fast
+on huge histories, and every question we ask has a porcelain answer (``ls-files``,
+``shortlog -sne``, ``log --format``). Output is streamed and capped, so a monorepo with a
+million files or commits costs a bounded amount of memory.
+
+The snapshot holds what tells an agent how the person works in this repo: manifests, tool and
+CI configuration, README/CONTRIBUTING/CODEOWNERS (capped, secrets redacted), lockfiles (by
+presence only), languages by extension, and commit statistics. Credentials embedded in the
+remote URL are removed before anything leaves this module.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import subprocess
+from collections import Counter
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path, PurePosixPath
+from typing import ClassVar
+
+from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.types import Item, Person, Repo, utc
+
+from ..base import ReadContext, Source, register
+
+__all__ = ["GitRepoSource", "LANGUAGES", "redact_url", "selected_file"]
+
+_MAX_FILES = 200_000
+_MAX_LISTED = 2_000
+_MAX_SELECTED = 60
+_MAX_FILE_CHARS = 16_000
+_TIMEOUT = 120
+LOCKFILES = frozenset({"uv.lock", "poetry.lock", "Pipfile.lock", "package-lock.json", "pnpm-lock.yaml",
+                       "yarn.lock", "bun.lockb", "bun.lock", "Cargo.lock", "go.sum", "Gemfile.lock",
+                       "composer.lock"})
+_SELECT = (
+    "pyproject.toml", "setup.cfg", "setup.py", "requirements*.txt", "package.json", "Cargo.toml", "go.mod",
+    "pom.xml", "build.gradle*", "settings.gradle*", "Gemfile", "composer.json", "Makefile", "makefile",
+    "GNUmakefile", "justfile", "Justfile", "Taskfile*", "tox.ini", "noxfile.py", ".pre-commit-config.yaml",
+    "ruff.toml", ".ruff.toml", "mypy.ini", ".editorconfig", ".eslintrc*", "eslint.config.*", ".prettierrc*",
+    "prettier.config.*", "tsconfig.json", "Dockerfile", "docker-compose*", "compose.y*ml", ".gitlab-ci.yml",
+    "README*", "CONTRIBUTING*", "CODEOWNERS", "AGENTS.md", "CLAUDE.md", ".nvmrc", ".python-version",
+    ".tool-versions", "rust-toolchain*",
+)
+_SELECT_NESTED = (".github/workflows/*.yml", ".github/workflows/*.yaml", ".github/CODEOWNERS",
+                  "docs/CODEOWNERS", ".github/CONTRIBUTING*", "docs/CONTRIBUTING*", "scripts/*deploy*",
+                  "deploy/*")
+LANGUAGES = {
+    ".py": "Python", ".pyi": "Python", ".ipynb": "Jupyter", ".js": "JavaScript", ".mjs": "JavaScript",
+    ".cjs": "JavaScript", ".jsx": "JavaScript", ".ts": "TypeScript", ".tsx": "TypeScript", ".go": "Go",
+    ".rs": "Rust", ".java": "Java", ".kt": "Kotlin", ".kts": "Kotlin", ".scala": "Scala", ".rb": "Ruby",
+    ".php": "PHP", ".c": "C", ".h": "C", ".cc": "C++", ".cpp": "C++", ".cxx": "C++", ".hpp": "C++",
+    ".cs": "C#", ".swift": "Swift", ".m": "Objective-C", ".sh": "Shell", ".bash": "Shell", ".zsh": "Shell",
+    ".sql": "SQL", ".r": "R", ".jl": "Julia", ".lua": "Lua", ".dart": "Dart", ".ex": "Elixir",
+    ".exs": "Elixir", ".erl": "Erlang", ".hs": "Haskell", ".ml": "OCaml", ".clj": "Clojure", ".vue": "Vue",
+    ".svelte": "Svelte", ".tf": "Terraform", ".zig": "Zig", ".nim": "Nim", ".pl": "Perl", ".ps1": "PowerShell",
+    ".html": "HTML", ".css": "CSS", ".scss": "SCSS", ".md": "Markdown", ".rst": "reStructuredText",
+    ".yml": "YAML", ".yaml": "YAML", ".toml": "TOML", ".json": "JSON",
+}
+_URL_CREDS = re.compile(r"^([a-z][a-z0-9+.-]*://)[^/@\s]+@", re.IGNORECASE)
+
+
+def redact_url(url: str) -> str:
+    """Remove ``user:token@`` from a remote URL (ssh ``git@host:`` forms are kept)."""
+    return _URL_CREDS.sub(r"\1", url.strip())
+
+
+def selected_file(path: str) -> bool:
+    """True for the files a Repo snapshot reads (manifests, configs, CI, docs about working)."""
+    p = PurePosixPath(path)
+    if len(p.parts) == 1:
+        return any(fnmatch.fnmatchcase(p.name, pat) for pat in _SELECT) or p.name in LOCKFILES
+    return any(fnmatch.fnmatchcase(path, pat) for pat in _SELECT_NESTED)
+
+
+class _Git:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0"}
+
+    def cmd(self, *args: str) -> list[str]:
+        return ["git", "-c", f"safe.directory={self.root}", "-c", "core.quotepath=off", "-C", str(self.root), *args]
+
+    def run(self, *args: str) -> str:
+        """stdout of a git command, or "" when it fails (an empty repo has no HEAD, etc.)."""
+        try:
+            out = subprocess.run(self.cmd(*args), capture_output=True, stdin=subprocess.DEVNULL,
+                                 timeout=_TIMEOUT, env=self.env, check=False)
+        except FileNotFoundError as exc:
+            raise SourceError("git is not installed", hint="install git to read repositories") from exc
+        except subprocess.TimeoutExpired:
+            return ""
+        return out.stdout.decode("utf-8", "replace").strip() if out.returncode == 0 else ""
+
+    def stream(self, *args: str, sep: bytes = b"\n", limit: int = _MAX_FILES) -> Iterator[str]:
+        """Records of a long output, read incrementally and stopped at ``limit``."""
+        proc = subprocess.Popen(self.cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                stdin=subprocess.DEVNULL, env=self.env)
+        assert proc.stdout is not None
+        buf, n = b"", 0
+        try:
+            while n < limit:
+                chunk = proc.stdout.read(65536)
+                if not chunk:
+                    break
+                buf += chunk
+                *records, buf = buf.split(sep)
+                for rec in records:
+                    if n >= limit:
+                        break
+                    n += 1
+                    yield rec.decode("utf-8", "replace")
+            if buf and n < limit:
+                yield buf.decode("utf-8", "replace")
+        finally:
+            proc.kill()
+            proc.wait()
+
+
+def _date(text: str) -> datetime | None:
+    try:
+        return utc(datetime.fromisoformat(text.strip())) if text.strip() else None
+    except ValueError:
+        return None
+
+
+@register
+class GitRepoSource(Source):
+    """A git working copy (a folder with ``.git``)."""
+
+    kind: ClassVar[str] = "git"
+    description: ClassVar[str] = "git repository (working copy)"
+    priority: ClassVar[int] = 20
+
+    @classmethod
+    def sniff(cls, path: Path) -> bool:
+        return path.is_dir() and (path / ".git").exists()
+
+    def read(self, ctx: ReadContext) -> Iterator[Item]:
+        root = Path(self.location).expanduser()
+        if not root.is_dir():
+            raise SourceNotFound(f"{root}: no such repository folder", hint="check the path")
+        git = _Git(root)
+        top = git.run("rev-parse", "--show-toplevel")
+        if not top or Path(top).resolve() != root.resolve():  # broken .git (or a parent repo's)
+            raise SourceError(f"{root}: not a readable git repository",
+                              hint="run `git status` there to see what git says")
+        head = git.run("rev-parse", "--verify", "-q", "HEAD")
+        if ctx.cursor and head and ctx.cursor.get("head") == head:
+            ctx.new_cursor = dict(ctx.cursor)
+            return  # nothing committed since the last scan
+        repo = self._snapshot(root, git, head, ctx)
+        ctx.new_cursor = {"head": head}
+        if ctx.since is not None and repo.last_commit is not None and repo.last_commit < ctx.since:
+            return
+        ctx.progress(self.id, 1)
+        yield repo
+
+    def _snapshot(self, root: Path, git: _Git, head: str, ctx: ReadContext) -> Repo:
+        remote = git.run("config", "--get", "remote.origin.url")
+        if not remote:
+            first = git.run("remote").splitlines()
+            remote = git.run("config", "--get", f"remote.{first[0]}.url") if first else ""
+        branch = git.run("symbolic-ref", "--short", "-q", "refs/remotes/origin/HEAD").removeprefix("origin/")
+        branch = branch or git.run("symbolic-ref", "--short", "-q", "HEAD")
+        languages: Counter[str] = Counter()
+        listed: list[str] = []
+        chosen: list[str] = []
+        for path in git.stream("ls-files", "-z", sep=b"\x00"):
+            if not path:
+                continue
+            if len(listed) < _MAX_LISTED:
+                listed.append(path)
+            lang = LANGUAGES.get(PurePosixPath(path).suffix.lower())
+            if lang:
+                languages[lang] += 1
+            if len(chosen) < _MAX_SELECTED and selected_file(path):
+                chosen.append(path)
+        if not head and not chosen:  # an empty repository: look at the working tree's top level
+            chosen = sorted(p.name for p in root.iterdir() if p.is_file() and selected_file(p.name))
+        files: dict[str, str] = {}
+        for rel in chosen:
+            files[rel] = self._read_file(root, rel, ctx)
+        count = int(git.run("rev-list", "--count", "HEAD") or 0) if head else 0
+        authors: list[tuple[str, str, int]] = []
+        subjects: list[str] = []
+        first = last = None
+        if head:
+            for line in git.run("shortlog", "-sne", "HEAD").splitlines()[:50]:
+                m = re.match(r"^\s*(\d+)\s+(.*?)\s*<([^>]*)>\s*$", line)
+                if m:
+                    authors.append((m.group(2), m.group(3).lower(), int(m.group(1))))
+            for rec in git.stream("log", "-n", "200", "--format=%aI%x1f%s%x00", "HEAD", sep=b"\x00", limit=200):
+                when, _, subject = rec.strip("\n").partition("\x1f")
+                if last is None:
+                    last = _date(when)
+                if subject:
+                    subjects.append(ctx.clean(subject, 300))
+            roots = git.run("rev-list", "--max-parents=0", "HEAD").split()
+            dates = [d for d in (_date(x) for x in git.run("log", "--no-walk", "--format=%aI", *roots[:20])
+                                 .splitlines()) if d]
+            first = min(dates) if dates else None
+        return Repo(
+            source=self.id,
+            ref=str(root.resolve()),
+            timestamp=last,
+            people=tuple(Person(name=n, address=e) for n, e, _ in authors),
+            path=str(root.resolve()),
+            name=root.resolve().name,
+            remote_url=ctx.clean(redact_url(remote), 500),
+            default_branch=branch,
+            files=files,
+            file_list=tuple(listed),
+            languages=dict(languages.most_common()),
+            commit_count=count,
+            authors=tuple(authors),
+            recent_subjects=tuple(subjects),
+            first_commit=first,
+            last_commit=last,
+            git_user_email=git.run("config", "user.email").lower(),
+        )
+
+    def _read_file(self, root: Path, rel: str, ctx: ReadContext) -> str:
+        if PurePosixPath(rel).name in LOCKFILES:
+            return "[lockfile present; not read]"
+        path = root / rel
+        try:
+            if path.is_symlink() or not path.is_file():
+                return "[not a regular file]"
+            with open(path, "rb") as f:
+                data = f.read(_MAX_FILE_CHARS * 4)
+        except OSError as exc:
+            ctx.skip(self.id, rel, f"{path}: unreadable ({exc.strerror or exc})")
+            return "[unreadable]"
+        if b"\x00" in data[:4096]:
+            return "[binary file]"
+        return ctx.clean(data.decode("utf-8", "replace"), _MAX_FILE_CHARS)
