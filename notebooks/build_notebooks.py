@@ -102,11 +102,11 @@ signals = builder.build(owner)
 signal_data = signals.to_dict()
 print("timezone:", signal_data.get("timezone_calendar"))
 for contact in signal_data["contacts"][:5]:
-    print("contact:", {k: v for k, v in contact.items() if k in ("name", "address", "score", "sent", "received")})
+    print("contact:", {k: v for k, v in contact.items() if k in ("name", "key", "to_owner", "from_owner", "meetings")})
 for ritual in signal_data["rituals"][:5]:
-    print("ritual:", ritual.get("title"), "-", ritual.get("cadence"))
+    print("ritual:", ritual.get("title"), "-", ritual.get("cadence"), ritual.get("time"))
 for repo in signal_data["repos"]:
-    print("repo:", repo.get("name"), {k: repo.get(k) for k in ("test", "lint", "package_manager") if repo.get(k)})
+    print("repo:", repo.get("name"), repo.get("package_manager"), dict(repo.get("commands") or {}))
 '''),
     ("md", "## 6. Proposals and the safety gate\n`scan` runs the whole pipeline (sources → items → signals "
            "→ proposals → gate → dedup) and records the run in a state store."),

@@ -232,6 +232,24 @@ def _third_party_line(item: Item, eid: str) -> str:
             f"author=third-party{extra}")
 
 
+_PATH_KEYS = frozenset(("path", "location", "root", "source", "file"))
+
+
+def _short_path(value: str) -> str:
+    """Where a file lives on this machine is nobody else's business: keep the last two parts."""
+    kind, sep, rest = value.partition(":")
+    if sep and "/" not in kind and "\\" not in kind and len(kind) > 1:  # "mbox:/abs/path" source ids
+        return f"{kind}:{PurePath(rest).name}" if rest else kind
+    parts = PurePath(value).parts
+    return "/".join(parts[-2:]) if PurePath(value).is_absolute() else value
+
+
+def _field(key: object, value: Any, depth: int) -> Any:
+    if isinstance(key, str) and key in _PATH_KEYS and isinstance(value, str | PurePath):
+        return _plain(_short_path(str(value)), depth + 1)
+    return _plain(value, depth + 1)
+
+
 def _is_ref_key(key: object) -> bool:
     """Pointers to items (``refs``, ``activity_refs``, series ids) are evidence plumbing, not facts."""
     return isinstance(key, str) and (key == "refs" or key.endswith("_refs") or key == "series_uid")
@@ -278,9 +296,9 @@ def _plain(value: Any, depth: int = 0) -> Any:
     if isinstance(value, bool | int | float) or value is None:
         return value
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name), depth + 1) for f in fields(value) if not _is_ref_key(f.name)}
+        return {f.name: _field(f.name, getattr(value, f.name), depth) for f in fields(value) if not _is_ref_key(f.name)}
     if isinstance(value, dict):  # "refs" point at items (local paths, ids): evidence, not facts
-        return {str(_plain(str(k), depth + 1)): _plain(v, depth + 1)
+        return {str(_plain(str(k), depth + 1)): _field(k, v, depth)
                 for k, v in list(value.items())[:25] if not _is_ref_key(k)}
     if isinstance(value, list | tuple | set | frozenset):
         items = sorted(value, key=str) if isinstance(value, set | frozenset) else list(value)

@@ -192,6 +192,9 @@ def test_recurring_series_is_one_block_and_signals_skip_plumbing() -> None:
     assert evidence.ref == "s0"  # the latest occurrence that is not in the future
     assert "channels_active" not in digest.text and "Staff Engineer" in digest.text
     assert "REFMARK" not in digest.text and "SERIESMARK" not in digest.text
+    paths = build_digest([], {"documents": [{"path": "/srv/LOCALMARK/docs/runbooks/oncall.md", "title": "On-call"}],
+                              "repos": [{"source": "git:/srv/LOCALMARK/ledger-api", "name": "ledger-api"}]}).text
+    assert "LOCALMARK" not in paths and "runbooks/oncall.md" in paths and "git:ledger-api" in paths
 
 
 def test_signature_without_trailing_space_and_crlf_is_cut() -> None:
