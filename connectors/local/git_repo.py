@@ -28,7 +28,7 @@ from bootstrap_app.types import Item, Person, Repo, utc
 
 from ..base import ReadContext, Source, register
 
-__all__ = ["GitRepoSource", "LANGUAGES", "redact_url", "selected_file"]
+__all__ = ["LANGUAGES", "GitRepoSource", "redact_url", "selected_file"]
 
 _MAX_FILES = 200_000
 _MAX_LISTED = 2_000
@@ -164,8 +164,8 @@ class GitRepoSource(Source):
     def _snapshot(self, root: Path, git: _Git, head: str, ctx: ReadContext) -> Repo:
         remote = git.run("config", "--get", "remote.origin.url")
         if not remote:
-            first = git.run("remote").splitlines()
-            remote = git.run("config", "--get", f"remote.{first[0]}.url") if first else ""
+            remotes = git.run("remote").splitlines()
+            remote = git.run("config", "--get", f"remote.{remotes[0]}.url") if remotes else ""
         branch = git.run("symbolic-ref", "--short", "-q", "refs/remotes/origin/HEAD").removeprefix("origin/")
         branch = branch or git.run("symbolic-ref", "--short", "-q", "HEAD")
         languages: Counter[str] = Counter()
@@ -189,7 +189,8 @@ class GitRepoSource(Source):
         count = int(git.run("rev-list", "--count", "HEAD") or 0) if head else 0
         authors: list[tuple[str, str, int]] = []
         subjects: list[str] = []
-        first = last = None
+        first: datetime | None = None
+        last: datetime | None = None
         if head:
             for line in git.run("shortlog", "-sne", "HEAD").splitlines()[:50]:
                 m = re.match(r"^\s*(\d+)\s+(.*?)\s*<([^>]*)>\s*$", line)
