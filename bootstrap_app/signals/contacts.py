@@ -189,15 +189,17 @@ class ContactsAccumulator:
             elif self._is_owner(b, owner) and not self._is_owner(a, owner):
                 meetings[a] += n
         candidates = set(to_owner) | set(from_owner) | set(chat) | set(meetings)
+        reverse: defaultdict[str, list[str]] = defaultdict(list)
+        for k, v in alias.items():
+            reverse[v].append(k)
         ranked: list[Contact] = []
         excluded = 0
         for key in candidates:
             if self._is_owner(key, owner):
                 continue
             names = self.names.get(key) or Counter()
-            for k, v in alias.items():
-                if v == key:
-                    names = names + self.names.get(k, Counter())
+            for k in reverse.get(key, ()):
+                names = names + self.names.get(k, Counter())
             name = names.most_common(1)[0][0] if names else _name_from_address(key)
             if not is_person(key, name) or (self.sent[key] and self.bulk[key] / self.sent[key] >= 0.3):
                 excluded += 1
