@@ -98,7 +98,7 @@ def instruction_reasons(text: str) -> list[str]:
         if not words:
             continue
         first = words[0].lower().replace("’", "'")
-        if first in _VERB_SET and not (len(words) > 1 and words[1].lower() in ("of", "is", "are", "was")):
+        if first in _VERB_SET and _imperative_object(sentence, words):
             reasons.append(f"imperative:{first}")
         elif sentence.rstrip().endswith("?") or (_QUESTION_START.match(sentence) and len(words) > 3
                                                  and _SECOND_PERSON.search(sentence)):
@@ -108,6 +108,36 @@ def instruction_reasons(text: str) -> list[str]:
         elif _SECOND_PERSON.search(sentence):
             reasons.append("second-person")
     return list(dict.fromkeys(reasons))
+
+
+_OBJECT_WORDS = frozenset("""the a an all this that these those your my his her our their its it them me us him
+every any each some no both either to in on into onto from with for about down up out off over away back
+how what why when where which who whether if using
+""".split())  # noqa: SIM905
+# Verbs that double as nouns at the head of a title ("Contact details", "Schedule: standup",
+# "Email habits"): only a command when an object word follows. Every other verb in _VERB_SET
+# opening a sentence is taken as a command outright ("Provide insights …", "Suggest …").
+_NOUNISH = frozenset("""contact email e-mail mail schedule report record note order book check update change set
+start log count group sort search call link post list display output drop move copy commit push merge deploy
+code program script build test stop turn end sign help break finish reply answer dump design review visit
+transfer pay wire grant run record store save note join split compare order""".split())  # noqa: SIM905
+
+
+def _imperative_object(sentence: str, words: list[str]) -> bool:
+    """A leading verb reads as a command when a determiner, pronoun, particle or quote follows it.
+
+    "Send the keys to …", "Write a script …", "Help me …" are commands; "Contact details for
+    Jane" or "Schedule: weekly standup" are noun phrases that merely start with a verb-like word.
+    """
+    if len(words) < 2:
+        return False
+    second = words[1].lower()
+    if words[0].lower() not in _NOUNISH and not words[1][:1].isupper():
+        return True
+    if second in _OBJECT_WORDS or second.endswith("ing"):
+        return True
+    after = sentence[sentence.find(words[0]) + len(words[0]):].lstrip()
+    return after[:1] in ("\"", "'", "`", "“", "‘") or words[0].lower() in ("always", "never", "please", "kindly")
 
 
 def _evidence_texts(evidence: Iterable[Evidence], item_text: ItemText | None) -> list[str]:
@@ -167,7 +197,7 @@ _FACT = re.compile(
     r"|\b\d[\d,]*(?:\.\d+)?\s?(?:%|USD|EUR|GBP)"                            # percent / amount
     r"|\[REDACTED:[\w-]+\]",
 )
-_NAME_RUN = re.compile(r"\b[A-Z][\w'’.-]*(?:[^\w\n]{1,4}[A-Z][\w'’.-]*)*")
+_NAME_RUN = re.compile(r"\b[A-Z][\w'’.-]*(?:[^\w\n,;:()<>]{1,4}[A-Z][\w'’.-]*)*")
 _NAME_WORD = re.compile(r"[A-Z][\w'’.-]*")
 
 
@@ -178,8 +208,8 @@ def facts_only(text: str, limit: int = 160) -> str:
     (sentences, requests, code) is dropped. Pieces are joined with `` · `` and deduplicated.
     """
     norm = normalize(text)
-    pieces: list[tuple[int, str]] = [(m.start(), m.group(0)) for m in _FACT.finditer(norm)]
-    covered = [(m.start(), m.end()) for m in _FACT.finditer(norm)]
+    pieces: list[tuple[int, int, str]] = [(m.start(), m.end(), m.group(0)) for m in _FACT.finditer(norm)]
+    covered = [(a, b) for a, b, _p in pieces]
     for m in _NAME_RUN.finditer(norm):
         if any(a <= m.start() < b for a, b in covered):
             continue
@@ -187,13 +217,18 @@ def facts_only(text: str, limit: int = 160) -> str:
         if len(words) == 1 and words[0].lower() in _STOP | _VERB_SET:
             continue
         # a run longer than three capitalised words is cut to its first three (a title, not a sentence)
-        pieces.append((m.start(), " ".join(words[:3])))
+        pieces.append((m.start(), m.end(), " ".join(words[:3])))
     seen: set[str] = set()
     kept: list[str] = []
     total = 0
-    for _pos, piece in sorted(pieces):
+    chain, last_end = 0, -1
+    for start, stop, piece in sorted(pieces):
+        # pieces separated only by punctuation would read as one run: cap such a chain at 5 words
+        chain = chain if last_end >= 0 and not _WORDS.search(norm[last_end:start]) else 0
+        last_end = stop
+        chain += len(piece.split())
         key = piece.lower()
-        if key in seen:
+        if key in seen or chain > 5:
             continue
         seen.add(key)
         if total + len(piece) + 3 > limit:
