@@ -1,0 +1,235 @@
+"""Official Slack exports, as a folder or the downloaded ``.zip`` (read in place, never extracted).
+
+Layout (https://slack.com/help/articles/220556107): ``users.json`` (``org_users.json`` on
+Enterprise Grid), ``channels.json``/``groups.json``/``dms.json``/``mpims.json``, and one folder
+per conversation holding ``YYYY-MM-DD.json`` day files (JSON arrays of messages). Day files are
+read one at a time. Mentions (``<@U123>``) are resolved to names so the text reads as people
+saw it. A user id missing from ``users.json`` (deleted accounts, partial exports) becomes
+``Person(address=uid)`` and is reported once with a count; a malformed day file is skipped
+with its reason and the read goes on.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import zipfile
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
+from typing import Any, ClassVar
+
+from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.types import ChatMessage, Item, Person
+
+from ..base import ReadContext, Source, register
+
+__all__ = ["ExportTree", "SlackExportSource", "resolve_mentions"]
+
+_USERS = ("users.json", "org_users.json")
+_CONVERSATIONS = ("channels.json", "groups.json", "dms.json", "mpims.json")
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}\.json$")
+_MENTION = re.compile(r"<([@#!])([^<>|]+)(?:\|([^<>]*))?>")
+_LINK = re.compile(r"<((?:https?|mailto):[^<>|]+)(?:\|([^<>]*))?>")
+
+
+class ExportTree:
+    """Uniform read access to a Slack export folder or zip (members may sit under one top folder)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.zip: zipfile.ZipFile | None = None
+        if path.is_file():
+            try:
+                self.zip = zipfile.ZipFile(path)
+            except (zipfile.BadZipFile, OSError) as exc:
+                raise SourceError(f"{path}: not a readable zip file ({exc})",
+                                  hint="download the Slack export again, or unzip it and give the folder") from exc
+            names = [n for n in self.zip.namelist() if not n.endswith("/")]
+        else:
+            names = [str(p.relative_to(path)).replace("\\", "/") for p in path.rglob("*.json") if p.is_file()]
+        roots = sorted((n.rsplit("/", 1)[0] + "/" if "/" in n else "") for n in names
+                       if PurePosixPath(n).name in _USERS + _CONVERSATIONS)
+        self.prefix = min(roots, key=len) if roots else ""
+        self.names = sorted(n[len(self.prefix):] for n in names if n.startswith(self.prefix))
+
+    def read(self, name: str) -> bytes:
+        if self.zip is not None:
+            return self.zip.read(self.prefix + name)
+        return (self.path / self.prefix / name).read_bytes()
+
+    def has(self, name: str) -> bool:
+        return name in self.names
+
+    def close(self) -> None:
+        if self.zip is not None:
+            self.zip.close()
+
+
+def _looks_like_export(names: list[str]) -> bool:
+    base = {PurePosixPath(n).name for n in names if n.count("/") <= 1}
+    return bool(base & set(_USERS)) and bool(base & set(_CONVERSATIONS))
+
+
+def resolve_mentions(text: str, users: dict[str, Person], channels: dict[str, str]) -> str:
+    """Slack's ``<@U1>``, ``<#C1|name>``, ``<!here>`` and ``<url|label>`` markup as plain text."""
+    def mention(m: re.Match[str]) -> str:
+        kind, ident, label = m.group(1), m.group(2), m.group(3)
+        if kind == "@":
+            person = users.get(ident)
+            return "@" + (label or (person.name if person and person.name else ident))
+        if kind == "#":
+            return "#" + (label or channels.get(ident, ident))
+        return "@" + (label or ident.split("^")[0])
+
+    text = _LINK.sub(lambda m: m.group(2) or m.group(1), text)
+    return html.unescape(_MENTION.sub(mention, text))
+
+
+def _person(raw: dict[str, Any]) -> Person:
+    profile = raw.get("profile") or {}
+    name = (raw.get("real_name") or profile.get("real_name") or profile.get("display_name")
+            or raw.get("name") or "")
+    return Person(name=str(name), address=str(profile.get("email") or raw.get("id") or ""))
+
+
+@register
+class SlackExportSource(Source):
+    """A Slack workspace export (folder or .zip)."""
+
+    kind: ClassVar[str] = "slack"
+    description: ClassVar[str] = "Slack export (folder or .zip)"
+    priority: ClassVar[int] = 15
+
+    @classmethod
+    def sniff(cls, path: Path) -> bool:
+        if path.is_dir():
+            return (any((path / n).is_file() for n in _USERS)
+                    and any((path / n).is_file() for n in _CONVERSATIONS))
+        if path.is_file() and path.suffix.lower() == ".zip":
+            try:
+                with zipfile.ZipFile(path) as zf:
+                    return _looks_like_export(zf.namelist())
+            except (zipfile.BadZipFile, OSError):
+                return False
+        return False
+
+    def _json(self, tree: ExportTree, name: str, ctx: ReadContext) -> list[Any]:
+        if not tree.has(name):
+            return []
+        try:
+            data = json.loads(tree.read(name))
+        except (ValueError, OSError, KeyError) as exc:
+            ctx.skip(self.id, name, f"{self.location}: {name} unreadable ({exc})")
+            return []
+        return data if isinstance(data, list) else []
+
+    def read(self, ctx: ReadContext) -> Iterator[Item]:
+        path = Path(self.location)
+        if not path.exists():
+            raise SourceNotFound(f"{path}: no such Slack export", hint="check the path")
+        tree = ExportTree(path)
+        try:
+            yield from self._read(tree, path, ctx)
+        finally:
+            tree.close()
+
+    def _read(self, tree: ExportTree, path: Path, ctx: ReadContext) -> Iterator[ChatMessage]:
+        workspace = path.stem if path.is_file() else path.name
+        users: dict[str, Person] = {}
+        for name in _USERS:
+            for raw in self._json(tree, name, ctx):
+                if isinstance(raw, dict) and raw.get("id"):
+                    users[str(raw["id"])] = _person(raw)
+        folders: dict[str, str] = {}
+        channel_names: dict[str, str] = {}
+        for name in _CONVERSATIONS:
+            for conv in self._json(tree, name, ctx):
+                if not isinstance(conv, dict):
+                    continue
+                cid, cname = str(conv.get("id", "")), str(conv.get("name") or "")
+                if name == "dms.json" or not cname:
+                    members = [users[m].name or m if m in users else m for m in conv.get("members") or []]
+                    cname = "dm:" + ",".join(members)
+                    folders[cid] = cname
+                else:
+                    folders[cname] = cname
+                channel_names[cid] = cname
+        days = [n for n in tree.names if n.count("/") == 1 and _DAY.match(n.split("/")[1])]
+        if not users and not days:
+            raise SourceError(f"{path}: no users.json and no conversation day files",
+                              hint="give the folder (or zip) Slack's export produced")
+        since_day = ctx.since.strftime("%Y-%m-%d") if ctx.since else ""
+        after = float((ctx.cursor or {}).get("ts", 0) or 0)
+        after_day = datetime.fromtimestamp(after, UTC).strftime("%Y-%m-%d") if after else ""
+        missing: dict[str, int] = {}
+        count, newest, stopped = 0, after, False
+        for day in days:
+            if ctx.should_stop():
+                stopped = True
+                break
+            folder, fname = day.split("/")
+            if fname[:10] < max(since_day, after_day):
+                continue
+            try:
+                messages = json.loads(tree.read(day))
+                if not isinstance(messages, list):
+                    raise ValueError("not a JSON array of messages")
+            except (ValueError, OSError, KeyError) as exc:
+                ctx.skip(self.id, day, f"{path}: day file {day} malformed ({exc})")
+                continue
+            channel = folders.get(folder, folder)
+            for raw in messages:
+                item = self._message(raw, workspace, channel, users, channel_names, missing, ctx)
+                if item is None or item.timestamp is None:
+                    continue
+                ts = item.timestamp.timestamp()
+                if (ctx.since and item.timestamp < ctx.since) or ts <= after:
+                    continue
+                newest = max(newest, ts)
+                count += 1
+                if count % 500 == 0:
+                    ctx.progress(self.id, count)
+                yield item
+        if missing:
+            ids = ", ".join(sorted(missing)[:10])
+            ctx.skip(self.id, "users.json", f"{path}: {len(missing)} user id(s) not in users.json "
+                                            f"({sum(missing.values())} messages kept with the bare id): {ids}")
+        ctx.progress(self.id, count)
+        if not stopped:
+            ctx.new_cursor = {"ts": newest}
+
+    def _message(self, raw: Any, workspace: str, channel: str, users: dict[str, Person],
+                 channel_names: dict[str, str], missing: dict[str, int], ctx: ReadContext) -> ChatMessage | None:
+        if not isinstance(raw, dict) or not raw.get("ts"):
+            return None
+        try:
+            when = datetime.fromtimestamp(float(raw["ts"]), UTC)
+        except (TypeError, ValueError, OverflowError):
+            ctx.skip(self.id, f"{channel}/{raw.get('ts')}", f"{self.location}: message with a bad ts")
+            return None
+        uid = str(raw.get("user") or "")
+        if uid and uid in users:
+            user = users[uid]
+        elif uid:
+            profile = raw.get("user_profile") or {}
+            user = Person(name=str(profile.get("real_name") or profile.get("display_name") or ""), address=uid)
+            missing[uid] = missing.get(uid, 0) + 1
+        else:
+            bot = raw.get("bot_profile") or {}
+            user = Person(name=str(raw.get("username") or bot.get("name") or "bot"),
+                          address=str(raw.get("bot_id") or ""))
+        text = resolve_mentions(str(raw.get("text") or ""), users, channel_names)
+        return ChatMessage(
+            source=self.id,
+            ref=f"{channel}/{raw['ts']}",
+            timestamp=when,
+            people=(user,),
+            workspace=workspace,
+            channel=channel,
+            user=user,
+            text=ctx.clean(text),
+            thread_ts=str(raw.get("thread_ts") or ""),
+            subtype=str(raw.get("subtype") or ""),
+        )
