@@ -134,8 +134,10 @@ class HermesMemory(_HarnessSource):
             return False
         if any(_head(f, 64).startswith("---") for f in mem.glob("*.md") if f.name not in ("USER.md", "MEMORY.md")):
             return False
-        return any(DELIMITER in _head(f, 1 << 16) for f in files if f.is_file()) or \
-            (mem.parent / "SOUL.md").is_file() or (mem / "USER.md").is_file()
+        if any(DELIMITER in _head(f, 1 << 16) for f in files if f.is_file()):
+            return True
+        others = {p.name for p in mem.iterdir()} - {"USER.md", "MEMORY.md", "USER.md.lock", "MEMORY.md.lock"}
+        return mem.name == "memories" and not {o for o in others if not o.startswith((".", "ARCHIVE"))}
 
     def _root(self) -> Path:
         loc = self.location
