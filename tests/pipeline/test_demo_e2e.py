@@ -124,3 +124,18 @@ def test_identity_without_owner_hint(tmp_path: Path, demo_scan: ScanResult) -> N
     assert {PERSONA["work_email"], PERSONA["personal_email"]} <= result.owner.addresses
     assert result.owner.name == PERSONA["name"]
     assert {p.fingerprint for p in result.proposals} == {p.fingerprint for p in demo_scan.proposals}
+
+
+def test_cli_demo_scan(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from bootstrap_app.cli import main
+
+    out = tmp_path / "demo.jsonl"
+    res = CliRunner().invoke(main, ["--home", str(tmp_path / "home"), "scan", "--demo", "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.stderr
+    names = {json.loads(line)["name"] for line in out.read_text().splitlines()}
+    assert {"user-role", "manager", "closest-collaborators"} <= names
+    assert "quarantined by the safety gate" in res.stderr
