@@ -22,15 +22,12 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import UTC, date, datetime
 from enum import Enum
 from pathlib import Path, PurePath
 from typing import Any
-
-import phonenumbers
 
 from bootstrap_app.safety.secrets import redact_secrets
 from bootstrap_app.types import (
@@ -46,104 +43,18 @@ from bootstrap_app.types import (
 )
 
 from . import prompts
+from .textclean import clean_text, neutralise, strip_quoted
 
 __all__ = ["Digest", "build_digest", "clean_text", "llm_request", "preview_llm_request", "strip_quoted"]
 
-_INVISIBLE_EXTRA = re.compile("[\u180e\ufe00-\ufe0f\U000e0100-\U000e01ef]")
-_CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
-_PHONE_REGIONS = ("US", "GB", "DE")
-_HIDDEN_CATEGORIES = frozenset(("Cf", "Cc", "Co", "Cs", "Cn"))
-_BLANKS = re.compile(r"\n{3,}")
-_FORGED_ID = re.compile(r"\[(E\d+)\]")
-_QUOTE_CUTS = [
-    re.compile(r"^On\b[^\n]{0,300}(?:\n[^\n]{0,300})?\bwrote:[ \t]*$", re.M),
-    re.compile(r"^-{2,}\s*Original Message\s*-{2,}", re.M | re.I),
-    re.compile(r"^-{2,}\s*Forwarded message\s*-{2,}", re.M | re.I),
-    re.compile(r"^Begin forwarded message:", re.M | re.I),
-    re.compile(r"^_{10,}\s*$\n^From:", re.M),
-    re.compile(r"^From:[^\n]*\n(?:[^\n]*\n)?Sent:", re.M),
-    re.compile(r"^--[ \t]?$", re.M),  # signature separator (RFC 3676 "-- ", often trimmed to "--")
-]
 _README = re.compile(r"(?:^|/)(README|CONTRIBUTING)(\.[A-Za-z]+)?$", re.I)
 _OWNER_KINDS = ("repo", "document", "message", "chatmessage", "event", "memoryentry")
-
-
-def clean_text(text: str) -> str:
-    """NFKC, drop invisible/format/unassigned characters and stray controls, redact secrets, phone and
-    card numbers, tidy blank lines.
-
-    Invisible characters are removed both before and after NFKC, because folding can turn one
-    form into another; the set matches ``bootstrap_app.safety.text`` (Hermes list, tags, Cf, Co, Cn).
-    """
-    text = _strip_invisible((text or "").replace("\r\n", "\n").replace("\r", "\n"))
-    text = _strip_invisible(unicodedata.normalize("NFKC", text))  # judged before and after folding
-    text = _redact_personal(redact_secrets(text))
-    return _BLANKS.sub("\n\n", text).strip()
-
-
-def _luhn(digits: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch) * (2 if i % 2 else 1)
-        total += d - 9 if d > 9 else d
-    return total % 10 == 0
-
-
-def _redact_personal(text: str) -> str:
-    """Phone numbers (libphonenumber, valid numbers only) and card numbers (Luhn) -> typed placeholders.
-
-    Personal data is not needed to learn how someone works, and the digest may leave the machine.
-    """
-    if sum(ch.isdigit() for ch in text) < 7:
-        return text
-    spans: list[tuple[int, int, str]] = []
-    for match in _CARD.finditer(text):
-        digits = re.sub(r"\D", "", match.group())
-        if 13 <= len(digits) <= 19 and _luhn(digits):
-            spans.append((match.start(), match.end(), "[REDACTED:card]"))
-    for region in _PHONE_REGIONS:
-        for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
-            spans.append((m.start, m.end, "[REDACTED:phone]"))
-    out, pos = [], 0
-    for start, end, placeholder in sorted(spans):
-        if start < pos:
-            continue
-        out += [text[pos:start], placeholder]
-        pos = end
-    return "".join(out) + text[pos:]
-
-
-def _strip_invisible(text: str) -> str:
-    if text.isascii():
-        return "".join(ch for ch in text if ch in "\n\t" or 32 <= ord(ch) != 127)
-    text = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in _HIDDEN_CATEGORIES)
-    return _INVISIBLE_EXTRA.sub("", text)
-
-
-def _neutralise(text: str) -> str:
-    """Make sure data cannot forge a delimiter or an evidence header."""
-    return _FORGED_ID.sub(r"(\1)", text.replace("<<<", "‹‹‹").replace(">>>", "›››"))
-
-
-def strip_quoted(body: str) -> str:
-    """The owner's own words of a sent mail: quoted replies, forwards and the signature removed.
-
-    Quoted text is third-party content even inside the owner's sent mail.
-    """
-    body = body.replace("\r\n", "\n").replace("\r", "\n")
-    cut = len(body)
-    for pattern in _QUOTE_CUTS:
-        match = pattern.search(body)
-        if match:
-            cut = min(cut, match.start())
-    lines = [line for line in body[:cut].splitlines() if not line.lstrip().startswith(">")]
-    return "\n".join(lines).strip()
 
 
 def _label(text: str, limit: int = 60) -> str:
     """A name or title safe for a metadata line: one line, no quotes, capped."""
     text = " ".join(clean_text(text).split()).replace('"', "'")
-    return _neutralise(text[:limit])
+    return neutralise(text[:limit])
 
 
 def _day(value: datetime | None) -> str:
@@ -292,7 +203,7 @@ def _plain(value: Any, depth: int = 0) -> Any:
     if isinstance(value, str):
         home = str(Path.home())
         text = value.replace(home, "~") if len(home) > 1 else value
-        return _neutralise(clean_text(text)[:160])
+        return neutralise(clean_text(text)[:160])
     if isinstance(value, bool | int | float) or value is None:
         return value
     if is_dataclass(value) and not isinstance(value, type):
@@ -377,7 +288,7 @@ def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_00
     omitted = 0
     for item in owners:
         kind, extra, raw = _owner_block(item, per_item)
-        text = _neutralise(clean_text(raw))
+        text = neutralise(clean_text(raw))
         if not text:
             omitted += 1
             continue

@@ -34,7 +34,8 @@ from bootstrap_app.errors import LLMError
 from bootstrap_app.types import Evidence, Item, MemoryType, Proposal
 
 from . import prompts
-from .digest import Digest, build_digest, clean_text, llm_request
+from .digest import Digest, build_digest, llm_request
+from .textclean import clean_text
 
 __all__ = ["LLMResult", "llm_extract", "llm_proposals", "make_client", "proposals_from_reply", "validate_reply"]
 
