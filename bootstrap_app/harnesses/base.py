@@ -208,5 +208,9 @@ class Harness:
                 store.finish_write(write_id, "failed")
                 raise WriteError(f"writing {plan.target} memory failed ({exc}); every file was put back "
                                  "as it was", hint="check free space and permissions, then run again") from exc
-            store.finish_write(write_id, "applied", written=plan.written, target=plan.target)
+            # record only entries this write added: entries kept from earlier writes stay tied to
+            # the write that put them there, so undoing this write does not forget them
+            new = {p.fingerprint for p in plan.entries}
+            store.finish_write(write_id, "applied", written=[w for w in plan.written if w[0] in new],
+                               target=plan.target)
         return WriteOutcome(write_id, [str(c.path) for c in plan.files])

@@ -192,3 +192,39 @@ def test_files_load_in_real_hermes(approved: Store, home: Path) -> None:
     assert result["blocked"] == []
     assert result["usage"][0] <= result["limits"][0] and result["usage"][1] <= result["limits"][1]
     assert result["drift"] == [None, None]
+
+
+def test_our_scan_is_at_least_as_strict_as_hermes_on_real_memories() -> None:
+    """Every real entry our writer-side scan lets through must also pass Hermes's own scan."""
+    python = hermes_python()
+    if python is None:
+        pytest.skip("hermes-agent is not installed in a side interpreter (set MEMSEED_HERMES_PYTHON)")
+    from bootstrap_app.harnesses.common import scan_entry
+    from bootstrap_app.harnesses.hermes import render_entry
+    from connectors.base import ReadContext, detect
+    from connectors.harness_memory import entries_to_proposals
+
+    from .conftest import REALMEM
+
+    folders = [REALMEM / "claude-code" / n / "memory" for n in ("4444J99-portfolio", "1000ssam-claude-config")]
+    if not all(f.exists() for f in folders):
+        pytest.skip("real data absent")
+    passed: list[str] = []
+    refused = 0
+    for folder in folders:
+        for p in entries_to_proposals(detect(str(folder))[0].read(ReadContext())):
+            text = render_entry(p)
+            try:
+                scan_entry(text, p.id)
+            except BlockedContent:
+                refused += 1
+                continue
+            passed.append(text)
+    assert len(passed) > 100
+    script = ("import json, sys\nfrom tools.threat_patterns import scan_for_threats\n"
+              "print(json.dumps([scan_for_threats(t, scope='strict') for t in json.load(sys.stdin)]))")
+    out = subprocess.run([python, "-c", script], input=json.dumps(passed), capture_output=True, text=True,
+                         timeout=120, check=True)
+    findings = json.loads(out.stdout.strip().splitlines()[-1])
+    missed = [(t[:80], f) for t, f in zip(passed, findings, strict=True) if f]
+    assert missed == [], missed

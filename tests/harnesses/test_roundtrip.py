@@ -132,3 +132,19 @@ def test_demo_persona_round_trip(home: Path, project: Path) -> None:
             writing.apply_write(store, plan)
         entries = get_harness("markdown").read(project / "memory")
         assert {e.memory_type for e in entries} <= set(MemoryType) and len(entries) >= len(ids) * 0.9
+
+
+def test_undo_of_a_later_write_keeps_earlier_entries_known(approved: Store, proposals: list[Proposal],
+                                                           home: Path) -> None:
+    from bootstrap_app import decisions
+
+    first = writing.apply_write(approved, writing.plan_write(approved, "hermes"))
+    extra = Proposal(type=MemoryType.PROJECT, name="deploy-console", description="deploy-console ships releases",
+                     body="Next.js app; deploys ledger-api.", subject="project:deploy-console")
+    approved.save_proposals(approved.start_run("scan", []), [extra])
+    decisions.approve(approved, [extra.id])
+    second = writing.apply_write(approved, writing.plan_write(approved, "hermes"))
+    assert [p for p in second.paths if p.endswith("MEMORY.md")] and first.write_id != second.write_id
+    writing.undo_write(approved, second.write_id)
+    known = approved.written("hermes")
+    assert {p.fingerprint for p in proposals} <= set(known) and extra.fingerprint not in known
