@@ -155,7 +155,7 @@ def _ritual(s: Signals, r: Ritual) -> Proposal | None:
 
 def _repo(s: Signals, f: RepoFacts) -> list[Proposal]:
     out: list[Proposal] = []
-    lines = [f"{f.name}" + (f" — {f.purpose}" if f.purpose else "") + "."]
+    lines = [f"{f.name}" + (f" — {f.purpose.rstrip('.')}" if f.purpose else "") + "."]
     if f.languages or f.package_manager:
         lines.append(f"- Stack: {', '.join(f.languages) or 'unknown'}"
                      + (f"; package manager: {f.package_manager}" if f.package_manager else ""))
@@ -216,9 +216,9 @@ def _document(s: Signals, d: DocFacts) -> Proposal | None:
     first = _first(s.profile.name)
     label = {"rfc": "RFC", "adr": "architecture decision record", "design": "design document",
              "postmortem": "post-mortem", "runbook": "runbook"}.get(d.kind, d.kind)
-    whose = f"{first}'s {label}" if d.authored else f"A {label} kept in {first}'s documents"
-    when = f", last modified {d.modified.date().isoformat()}" if d.modified else ""
-    body = f"{whose} \"{d.title}\" is at `{d.path}`{when}."
+    verb = "wrote" if d.authored else "keeps"
+    when = f" (last modified {d.modified.date().isoformat()})" if d.modified else ""
+    body = f"{first} {verb} the {label} \"{d.title}\" at `{d.path}`{when}."
     slug = slugify(d.title, 48)
     name = slug if slug.startswith(d.kind) else f"{d.kind}-{slug}"
     return _proposal(s, d.refs, type=MemoryType.REFERENCE, name=name,

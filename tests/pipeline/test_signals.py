@@ -88,7 +88,8 @@ def test_working_hours_window_and_signature() -> None:
     start, end = signals.profile.hours
     assert signals.profile.timezone == "Europe/Berlin"  # from the Date offsets, no calendar
     assert signals.profile.timezone_from == "mail Date headers"
-    assert "08:00" <= start <= "09:30" and "16:30" <= end <= "18:00"
+    # the owner's mails go out 09:15-16:15 Berlin time
+    assert "09:00" <= start <= "09:30" and "16:00" <= end <= "16:30"
     assert signals.profile.title == "Staff Engineer"
     assert signals.profile.team == "Analytics"
     assert signals.profile.employer == "Acme Labs"
