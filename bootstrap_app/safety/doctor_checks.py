@@ -23,7 +23,7 @@ from typing import Any
 
 from .injection import scan_text
 from .pii import pii_kinds
-from .secrets import find_secrets
+from .secrets import secret_spans
 from .text import find_invisible, word_list
 
 __all__ = ["Finding", "near_duplicates", "reference_findings", "text_findings"]
@@ -72,7 +72,7 @@ def text_findings(text: str, file: str, *, first_line: int = 1, hermes: bool = F
         note = "" if severity == "error" else " (Hermes would block this entry)"
         out.append(Finding(file, first_line + _line_of(text, f.start) - 1, severity, f"injection:{f.id}",
                            f"matches threat pattern {f.id}: {f.excerpt[:60]!r}{note}"))
-    for kind, start, _end in find_secrets(text):
+    for kind, start, _end in secret_spans(text):
         severity = "warning" if kind == "high-entropy" and not hermes else "error"
         out.append(Finding(file, first_line + _line_of(text, start) - 1, severity, "secret",
                            f"looks like a {kind} (value not shown); move it to a secret store"))

@@ -24,7 +24,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["SECRET_PATTERNS", "find_secrets", "redact_secrets"]
+__all__ = ["SECRET_PATTERNS", "find_secrets", "redact_secrets", "secret_spans"]
 
 _I = re.IGNORECASE
 
@@ -226,24 +226,35 @@ def find_secrets(text: str) -> list[tuple[str, int, int]]:
     return spans
 
 
+def secret_spans(text: str) -> list[tuple[str, int, int]]:
+    """Non-overlapping (kind, start, end) spans, a specific kind winning over a generic one."""
+    found = find_secrets(text)
+    if not found:
+        return []
+    specific = [s for s in found if s[0] not in _GENERIC]
+    generic = [s for s in found if s[0] in _GENERIC
+               and not any(a < s[2] and s[1] < b for _k, a, b in specific)]
+    merged: list[tuple[str, int, int]] = []
+    for kind, start, end in sorted(specific + generic, key=lambda s: (s[1], -s[2])):
+        if merged and start < merged[-1][2]:
+            last = merged[-1]
+            if end > last[2]:  # an overlapping span reaching further extends the one before
+                merged[-1] = (last[0], last[1], end)
+            continue
+        merged.append((kind, start, end))
+    return merged
+
+
 def redact_secrets(text: str) -> str:
     """Replace every secret-looking span with ``[REDACTED:<kind>]``."""
     if not text:
         return text
-    found = find_secrets(text)
-    if not found:
+    spans = secret_spans(text)
+    if not spans:
         return text
-    specific = [s for s in found if s[0] not in _GENERIC]
-    generic = [s for s in found if s[0] in _GENERIC
-               and not any(a < s[2] and s[1] < b for _k, a, b in specific)]
-    spans = sorted(specific + generic, key=lambda s: (s[1], -s[2]))
     out: list[str] = []
     pos = 0
     for kind, start, end in spans:
-        if start < pos:
-            if end > pos and out:  # overlapping span reaching further: extend the redaction
-                pos = end
-            continue
         out.append(text[pos:start])
         out.append(f"[REDACTED:{kind}]")
         pos = end
