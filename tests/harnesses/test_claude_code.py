@@ -74,7 +74,9 @@ def test_topic_files_and_index(approved: Store, home: Path, project: Path) -> No
         for name in files:
             post = frontmatter.load(memdir / name)
             assert post["name"] == name[:-3]
-            assert post["type"] == post["metadata"]["type"] in {t.value for t in MemoryType}
+            nested = post["metadata"]
+            assert isinstance(nested, dict)
+            assert post["type"] == nested["type"] in {t.value for t in MemoryType}
             assert post["description"] and post.content.strip()
 
 
