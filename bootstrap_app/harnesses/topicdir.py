@@ -102,8 +102,33 @@ def _memseed_id(raw: bytes) -> str | None:
     return str(value) if value else None
 
 
-def _locate(folder: Path, p: Proposal, style: IndexStyle) -> tuple[Path, bytes | None, bytes]:
-    """Pick the file for ``p``: its own existing file, else the first free name."""
+def _owned(folder: Path) -> dict[str, Path]:
+    """memseed_id -> file, for files memseed wrote (found by their frontmatter, any name)."""
+    found: dict[str, Path] = {}
+    if not folder.is_dir():
+        return found
+    for path in sorted(folder.glob("*.md")):
+        if path.is_symlink() or path.name == "MEMORY.md":
+            continue
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(4096)
+        except OSError:
+            continue
+        if b"memseed_id:" in head:
+            ident = _memseed_id(read_bytes(path) or b"")
+            if ident:
+                found.setdefault(ident, path)
+    return found
+
+
+def _locate(folder: Path, p: Proposal, style: IndexStyle,
+            owned: dict[str, Path]) -> tuple[Path, bytes | None, bytes]:
+    """Pick the file for ``p``: its own existing file (even after a rename), else the first free name."""
+    if p.id in owned:
+        path = owned[p.id]
+        refuse_symlinks(path, folder)
+        return path, read_bytes(path), render_topic(p, path.stem, style)
     base = check_name(p.name)
     stems = [base, *(f"{base}-{i}" for i in range(2, 10))]
     free: tuple[Path, bytes] | None = None
@@ -143,8 +168,9 @@ def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions
     lines = index_text.splitlines(keepends=True)
     replaced = False
     appended: list[str] = []
+    owned = _owned(folder)
     for p in entries:
-        path, current, rendered = _locate(folder, p, style)
+        path, current, rendered = _locate(folder, p, style, owned)
         scan_entry(f"{p.name}\n{flatten(p.description)}\n{p.body}", f"entry {p.id} ({p.name})")
         if current is None and p.fingerprint in options.written:
             notes.append(f"{path.name}: memseed wrote it before and it was removed since; not re-added")

@@ -199,3 +199,15 @@ def test_worktrees_share_the_main_repository_folder(home: Path) -> None:
                    env=env)
     harness = get_harness("claude-code")
     assert harness.memory_root(home / "code" / "app-wt") == harness.memory_root(main_repo)
+
+
+def test_renamed_entry_updates_its_own_file(approved: Store, proposals: list[Proposal], project: Path) -> None:
+    from bootstrap_app import decisions
+
+    writing.apply_write(approved, writing.plan_write(approved, "claude-code", project=project))
+    decisions.edit(approved, proposals[2].id, name="ledger-service", body="Ledger service, renamed.")
+    plan = writing.plan_write(approved, "claude-code", project=project)
+    assert [f.path.name for f in plan.files] == ["ledger-api.md", "MEMORY.md"], "no second file"
+    assert b"Ledger service, renamed." in plan.files[0].after
+    index = plan.files[1].after.decode()
+    assert index.count("(ledger-api.md)") == 1 and "[Ledger service](ledger-api.md)" in index
