@@ -90,7 +90,8 @@ class ScanResult:
             "already_decided": self.already_decided,
             "duplicates_of_existing_memory": self.duplicates,
             "superseding_existing_memory": self.superseding,
-            "owner": {"names": list(self.owner.names), "addresses": sorted(self.owner.addresses),
+            "owner": {"names": list(self.owner.names),
+                      "addresses": list(self.owner.ordered) or sorted(self.owner.addresses),
                       "slack_ids": sorted(self.owner.slack_ids)},
             "llm_error": self.llm_error,
         }

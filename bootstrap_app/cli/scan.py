@@ -43,7 +43,7 @@ class ProgressPrinter:
             click.echo(f"{prefix}  {event.count} items ({event.message})", err=True)
         elif event.kind == "error":
             click.echo(f"  error in {event.source}: {event.message.splitlines()[0]}", err=True)
-        elif event.kind == "stage":
+        elif event.kind == "stage" and event.message not in ("done", "stopped"):
             click.echo(f"{event.message} ...", err=True)
 
 

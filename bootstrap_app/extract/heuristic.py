@@ -39,7 +39,7 @@ def _proposal(signals: Signals, refs: list[Ref] | tuple[Ref, ...], **fields: obj
 
 
 def _first(name: str) -> str:
-    return name.split()[0] if name else "The owner"
+    return name.split()[0] if name else "The user"
 
 
 def _profile(s: Signals) -> Proposal | None:
