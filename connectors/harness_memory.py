@@ -54,6 +54,11 @@ class _HarnessSource(Source):
     def _root(self) -> Path:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    @property
+    def id(self) -> str:
+        """``kind:<resolved folder>`` (a bare ``claude-code:`` URI names the config home)."""
+        return f"{self.kind}:{self._root().expanduser().absolute()}"
+
     def _entries(self, root: Path) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
         raise NotImplementedError  # pragma: no cover - overridden
 

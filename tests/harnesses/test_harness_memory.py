@@ -133,3 +133,8 @@ def test_codex_home_copy_reads_notes_and_summary(home: Path) -> None:
     assert any(i.memory_type is MemoryType.USER for i in items)
     assert not any("raw_memories" in i.ref or "rollout_summaries" in i.ref for i in items)
     assert codex.exists()
+
+
+def test_source_ids_name_the_folder(home: Path) -> None:
+    assert detect("claude-code:")[0].id == f"claude-code:{home / '.claude'}"
+    assert detect("hermes:work")[0].id == f"hermes:{home / '.hermes' / 'profiles' / 'work'}"
