@@ -255,10 +255,8 @@ def _interleave(items: list[Item]) -> list[Item]:
     for kind in order:
         groups[kind].sort(key=lambda i: i.timestamp.timestamp() if i.timestamp else float("-inf"), reverse=True)
     out: list[Item] = []
-    while any(groups.values()):
-        for kind in order:
-            if groups[kind]:
-                out.append(groups[kind].pop(0))
+    for rank in range(max((len(g) for g in groups.values()), default=0)):
+        out.extend(groups[kind][rank] for kind in order if rank < len(groups[kind]))
     return out
 
 
@@ -286,9 +284,12 @@ def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_00
     texts: dict[str, str] = {}
     blocks: list[str] = []
     omitted = 0
-    for item in owners:
+    for index, item in enumerate(owners):
+        if remaining < 300:  # no block fits any more: the rest is counted, not cleaned
+            omitted += len(owners) - index
+            break
         kind, extra, raw = _owner_block(item, per_item)
-        text = neutralise(clean_text(raw))
+        text = neutralise(clean_text(raw[: per_item * 2]))
         if not text:
             omitted += 1
             continue
@@ -310,7 +311,10 @@ def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_00
             scopes[_label(item.name, 60)] = item.path or item.name
     tp_lines: list[str] = []
     tp_budget += max(0, remaining)
-    for item in others:
+    for index, item in enumerate(others):
+        if tp_budget < 80:
+            omitted += len(others) - index
+            break
         eid = f"E{len(evidence) + 1}"
         line = _third_party_line(item, eid)
         if len(line) + 1 > tp_budget:
