@@ -14,6 +14,7 @@ and noted.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
@@ -29,7 +30,7 @@ from bootstrap_app.types import Document, Item
 from ..base import ReadContext, Source, register, registered
 from .htmltext import html_to_text
 
-__all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "is_other_source"]
+__all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "is_other_source", "read_document"]
 
 DOC_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".docx", ".pdf", ".html", ".htm"})
 _TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
@@ -222,10 +223,11 @@ class DocumentFolderSource(Source):
                     stopped = True
                     break
                 ref = path.name if path == root else str(path.relative_to(root))
-                doc = self._one(path, ref, ctx, max(after, since), recoded)
+                doc = read_document(path, self.id, ref, ctx, after=max(after, since), recoded=recoded)
                 if doc is None:
                     continue
-                newest = max(newest, doc.timestamp.timestamp() if doc.timestamp else 0.0)
+                with contextlib.suppress(OSError):  # exact float mtime, not the rounded datetime
+                    newest = max(newest, path.stat().st_mtime)
                 count += 1
                 if count % 100 == 0:
                     ctx.progress(self.id, count)
@@ -240,39 +242,46 @@ class DocumentFolderSource(Source):
         if not stopped:
             ctx.new_cursor = {"mtime": newest}
 
-    def _one(self, path: Path, ref: str, ctx: ReadContext, after: float, recoded: list[str]) -> Document | None:
-        try:
-            st = path.stat()
-        except OSError as exc:
-            ctx.skip(self.id, ref, f"{path}: unreadable ({exc.strerror or exc})")
-            return None
-        if not stat.S_ISREG(st.st_mode):
-            ctx.skip(self.id, ref, f"{path}: not a regular file")
-            return None
-        if after and st.st_mtime < after:
-            return None
-        if st.st_size > ctx.max_file_bytes:
-            ctx.skip(self.id, ref, f"{path}: {st.st_size / 2**20:.1f} MB is over the "
-                                   f"{ctx.max_file_bytes / 2**20:.0f} MB per-file cap")
-            return None
-        try:
-            text, title, note = extract_document(path, ctx)
-        except _Unreadable as exc:
-            ctx.skip(self.id, ref, f"{path}: {exc}")
-            return None
-        except OSError as exc:
-            ctx.skip(self.id, ref, f"{path}: unreadable ({exc.strerror or exc})")
-            return None
-        if note:
-            recoded.append(f"{ref} ({note})")
-        return Document(
-            source=self.id,
-            ref=ref,
-            timestamp=datetime.fromtimestamp(st.st_mtime, UTC),
-            path=str(path.resolve()),
-            title=ctx.clean(" ".join(title.split()), 300),
-            text=ctx.clean(text),
-            doc_format=path.suffix.lower().lstrip("."),
-            size=st.st_size,
-            truncated=len(text) > ctx.max_text_chars,
-        )
+
+def read_document(path: Path, source_id: str, ref: str, ctx: ReadContext, *, after: float = 0.0,
+                  recoded: list[str] | None = None, display_path: str = "") -> Document | None:
+    """One document file -> Document, or None with a skip (unreadable, over the cap, binary).
+
+    Files modified before ``after`` (a timestamp) are passed over silently. Shared with the
+    Takeout connector, which reads Drive files the same way.
+    """
+    try:
+        st = path.stat()
+    except OSError as exc:
+        ctx.skip(source_id, ref, f"{display_path or path}: unreadable ({exc.strerror or exc})")
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        ctx.skip(source_id, ref, f"{display_path or path}: not a regular file")
+        return None
+    if after and st.st_mtime < after:
+        return None
+    if st.st_size > ctx.max_file_bytes:
+        ctx.skip(source_id, ref, f"{display_path or path}: {st.st_size / 2**20:.1f} MB is over the "
+                                 f"{ctx.max_file_bytes / 2**20:.0f} MB per-file cap")
+        return None
+    try:
+        text, title, note = extract_document(path, ctx)
+    except _Unreadable as exc:
+        ctx.skip(source_id, ref, f"{display_path or path}: {exc}")
+        return None
+    except OSError as exc:
+        ctx.skip(source_id, ref, f"{display_path or path}: unreadable ({exc.strerror or exc})")
+        return None
+    if note and recoded is not None:
+        recoded.append(f"{ref} ({note})")
+    return Document(
+        source=source_id,
+        ref=ref,
+        timestamp=datetime.fromtimestamp(st.st_mtime, UTC),
+        path=display_path or str(path.resolve()),
+        title=ctx.clean(" ".join(title.split()), 300),
+        text=ctx.clean(text),
+        doc_format=path.suffix.lower().lstrip("."),
+        size=st.st_size,
+        truncated=len(text) > ctx.max_text_chars,
+    )

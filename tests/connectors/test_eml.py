@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bootstrap_app.errors import SourceNotFound
+from bootstrap_app.types import Message
 from connectors.base import ReadContext, detect
 from connectors.local.eml import EmlSource
 from tests.conftest import realdata_file
@@ -35,7 +36,7 @@ def test_eml_folder_with_bad_files(tmp_path: Path) -> None:
     assert EmlSource.sniff(tmp_path)
     src = EmlSource(tmp_path)
     ctx = ReadContext()
-    items = list(src.read(ctx))
+    items = [i for i in src.read(ctx) if isinstance(i, Message)]
     assert [i.subject for i in items] == ["Note 0", "Note 1", "Note 2"]
     assert [i.ref for i in items] == ["00.eml", "01.eml", "02.eml"]
     reasons = {s.ref: s.reason for s in ctx.skips}
@@ -51,7 +52,7 @@ def test_maildir_with_sent_folder(tmp_path: Path) -> None:
     sent.add(mailbox.MaildirMessage(_msg(2, sender="maya@example.com")))
     [src] = detect(tmp_path / "Mail")
     assert isinstance(src, EmlSource)
-    items = list(src.read(ReadContext()))
+    items = [i for i in src.read(ReadContext()) if isinstance(i, Message)]
     assert sorted((i.subject, i.authored_by_owner) for i in items) == [("Note 1", None), ("Note 2", True)]
 
 
@@ -60,7 +61,7 @@ def test_unreadable_entry_is_skipped(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "zz-pipe.eml") if hasattr(os, "mkfifo") else None
     (tmp_path / "dangling.eml").symlink_to(tmp_path / "gone.eml")
     ctx = ReadContext()
-    items = list(EmlSource(tmp_path).read(ctx))
+    items = [i for i in EmlSource(tmp_path).read(ctx) if isinstance(i, Message)]
     assert [i.subject for i in items] == ["Note 1"]
     refs = {s.ref for s in ctx.skips}
     assert {"dangling.eml", "zz-pipe.eml"} <= refs
@@ -75,10 +76,10 @@ def test_missing_path() -> None:
 def test_real_notmuch_eml_folder_and_calendar_invite() -> None:
     folder = realdata_file("email", "notmuch", "notmuch-list-2009-eml")
     ctx = ReadContext()
-    items = list(EmlSource(folder).read(ctx))
+    items = [i for i in EmlSource(folder).read(ctx) if isinstance(i, Message)]
     assert len(items) == 53 and not ctx.skips
     assert Counter(i.sender.name for i in items).most_common(2) == [("Carl Worth", 12), ("Keith Packard", 7)]
     assert sum(1 for i in items if i.in_reply_to) > 20
     invite = realdata_file("email", "notmuch", "text-calendar-invite.eml")
-    [item] = EmlSource(invite).read(ReadContext())
+    [item] = [i for i in EmlSource(invite).read(ReadContext()) if isinstance(i, Message)]
     assert item.subject == "test" and "could have been an email" in item.body

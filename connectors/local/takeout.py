@@ -1,0 +1,211 @@
+"""Google Takeout, as the unpacked folder or the downloaded ``.zip`` (including split archives).
+
+Takeout localises its folder names (``Mail``/``Gmail``, ``Calendar``/``Kalender``, and the
+mbox is ``All mail Including Spam and Trash.mbox`` or ``Alle E-Mails einschließlich
+Spam-Nachrichten und E.mbox``), so we do not look for names: every ``*.mbox`` in the archive is
+mail, every ``*.ics`` a calendar, and documents are read only under a Drive folder (other
+Takeout folders hold activity logs in HTML/JSON that are not the person's documents).
+
+The work is delegated to the mbox, ics and document readers; items keep a source id that
+says where they came from (``takeout:/path/takeout.zip!Takeout/Mail/All mail….mbox``). An mbox
+inside a zip is copied to a private (0700) temporary folder because the mbox reader needs to
+seek; the copy is deleted as soon as it has been read. Split archives (``…-001.zip``,
+``…-002.zip``) are read together when the first part is given.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path, PurePosixPath
+from typing import ClassVar
+
+from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.types import Item
+
+from ..base import ReadContext, Source, register
+from .folder import DOC_SUFFIXES, read_document
+from .ics import read_calendar
+from .mbox import read_mbox
+
+__all__ = ["TakeoutSource", "archive_parts", "classify"]
+
+_INDEX_PAGES = frozenset({"archive_browser.html", "archiv_übersicht.html"})
+_DRIVE_DIRS = frozenset({"drive", "google drive", "my drive", "meine ablage", "mi unidad", "mon drive"})
+_SPLIT = re.compile(r"^(?P<stem>.+)-(?P<part>\d{3})\.zip$", re.IGNORECASE)
+
+
+def classify(member: str) -> str:
+    """"mbox", "ics", "doc" or "" for a path inside a Takeout archive."""
+    p = PurePosixPath(member)
+    suffix = p.suffix.lower()
+    if suffix == ".mbox":
+        return "mbox"
+    if suffix == ".ics":
+        return "ics"
+    if suffix in DOC_SUFFIXES and any(part.lower() in _DRIVE_DIRS for part in p.parts[:-1]):
+        return "doc"
+    return ""
+
+
+def archive_parts(path: Path) -> list[Path]:
+    """All parts of a split Takeout archive given its first part (or just ``path``)."""
+    m = _SPLIT.match(path.name)
+    if not m:
+        return [path]
+    parts = sorted(p for p in path.parent.glob(f"{m.group('stem')}-*.zip") if _SPLIT.match(p.name)
+                   and _SPLIT.match(p.name).group("stem") == m.group("stem"))  # type: ignore[union-attr]
+    return parts or [path]
+
+
+def _zip_time(info: zipfile.ZipInfo) -> float:
+    try:
+        return datetime(*info.date_time).timestamp()  # zip times are local wall-clock
+    except (ValueError, OverflowError, OSError):
+        return 0.0
+
+
+def _is_takeout_names(names: list[str]) -> bool:
+    lowered = [n.lower() for n in names]
+    if any(PurePosixPath(n).name in _INDEX_PAGES for n in lowered):
+        return True
+    return any(n.startswith("takeout/") for n in lowered) and any(classify(n) for n in names)
+
+
+def _takeout_root(path: Path) -> Path | None:
+    for candidate in (path, path / "Takeout"):
+        if not candidate.is_dir():
+            continue
+        try:
+            names = {c.name.lower() for c in candidate.iterdir()}
+        except OSError:
+            continue
+        if names & _INDEX_PAGES:
+            return candidate
+    if path.name.lower() == "takeout" and path.is_dir():
+        return path
+    return None
+
+
+@register
+class TakeoutSource(Source):
+    """A Google Takeout export (folder, zip, or the first of split zips)."""
+
+    kind: ClassVar[str] = "takeout"
+    description: ClassVar[str] = "Google Takeout folder or .zip (mail, calendar, Drive)"
+    priority: ClassVar[int] = 10
+
+    @classmethod
+    def sniff(cls, path: Path) -> bool:
+        if path.is_dir():
+            return _takeout_root(path) is not None
+        if not (path.is_file() and path.suffix.lower() == ".zip"):
+            return False
+        m = _SPLIT.match(path.name)
+        if m and m.group("part") != "001" and (path.parent / f"{m.group('stem')}-001.zip").exists():
+            return False  # read together with the first part
+        try:
+            with zipfile.ZipFile(path) as zf:
+                return _is_takeout_names(zf.namelist())
+        except (zipfile.BadZipFile, OSError):
+            return False
+
+    def read(self, ctx: ReadContext) -> Iterator[Item]:
+        path = Path(self.location)
+        if not path.exists():
+            raise SourceNotFound(f"{path}: no such Takeout folder or archive", hint="check the path")
+        cursors: dict[str, object] = dict((ctx.cursor or {}).get("files", {}))
+        found = 0
+        if path.is_dir():
+            root = _takeout_root(path) or path
+            for member in sorted(root.rglob("*")):
+                rel = str(member.relative_to(path)).replace("\\", "/")
+                kind = classify(rel)
+                if not kind or any(part.startswith(".") for part in PurePosixPath(rel).parts):
+                    continue
+                found += 1
+                yield from self._dispatch(kind, member, rel, member.stat().st_mtime if member.exists() else 0,
+                                          ctx, cursors)
+                if ctx.should_stop():
+                    break
+        else:
+            counter = [0]
+            for part in archive_parts(path):
+                yield from self._read_zip(part, ctx, cursors, counter)
+                if ctx.should_stop():
+                    break
+            found = counter[0]
+        if not found:
+            ctx.skip(self.id, str(path), f"{path}: no mail (.mbox), calendar (.ics) or Drive documents found "
+                                         "in this Takeout export")
+        ctx.new_cursor = {"files": cursors}
+
+    def _read_zip(self, part: Path, ctx: ReadContext, cursors: dict[str, object],
+                  counter: list[int]) -> Iterator[Item]:
+        try:
+            zf = zipfile.ZipFile(part)
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise SourceError(f"{part}: not a readable zip file ({exc})",
+                              hint="download that Takeout part again") from exc
+        with zf, tempfile.TemporaryDirectory(prefix="memseed-takeout-") as tmp:  # mkdtemp: mode 0700
+            for info in zf.infolist():
+                kind = "" if info.is_dir() else classify(info.filename)
+                if not kind:
+                    continue
+                counter[0] += 1
+                rel = f"{part.name}!{info.filename}"
+                if kind == "doc" and info.file_size > ctx.max_file_bytes:
+                    ctx.skip(f"{self.id}!{rel}", info.filename, f"{part}!{info.filename}: "
+                             f"{info.file_size / 2**20:.1f} MB is over the per-file cap")
+                    continue
+                name = PurePosixPath(info.filename).name
+                safe = name if name not in ("", ".", "..") and "\\" not in name else "member"
+                target = Path(tmp) / str(counter[0]) / safe
+                try:
+                    target.parent.mkdir()
+                    with zf.open(info) as src, open(target, "wb") as dst:
+                        shutil.copyfileobj(src, dst, 1 << 20)
+                    stamp = _zip_time(info)
+                    os.utime(target, (stamp, stamp))
+                except (zipfile.BadZipFile, OSError, EOFError, RuntimeError) as exc:
+                    ctx.skip(self.id, rel, f"{rel}: cannot be extracted ({exc})")
+                    continue
+                try:
+                    yield from self._dispatch(kind, target, rel, stamp, ctx, cursors, label=f"{part}!{info.filename}",
+                                              stem=PurePosixPath(info.filename).stem)
+                finally:
+                    target.unlink(missing_ok=True)
+                if ctx.should_stop():
+                    return
+
+    def _dispatch(self, kind: str, file: Path, rel: str, mtime: float, ctx: ReadContext,
+                  cursors: dict[str, object], *, label: str = "", stem: str = "") -> Iterator[Item]:
+        source_id = f"{self.id}!{rel}"
+        label = label or str(file)
+        previous = cursors.get(rel)
+        sub = replace(ctx, cursor=previous if isinstance(previous, dict) else None, new_cursor=None)
+        try:
+            if kind == "mbox":
+                yield from read_mbox(file, source_id, sub, display=label)
+            elif kind == "ics":
+                data = file.read_bytes()
+                yield from read_calendar(data, source_id, sub, label=label, file_stem=stem or file.stem)
+                sub.new_cursor = {"mtime": mtime}
+            else:
+                doc = read_document(file, source_id, rel.rsplit("!", 1)[-1], sub,
+                                    after=ctx.since.timestamp() if ctx.since else 0.0,
+                                    display_path=label if "!" in rel else "")
+                if doc is not None:
+                    yield doc
+        except SourceError as exc:  # one unreadable file never stops the whole Takeout
+            ctx.skip(source_id, rel, str(exc).split("\n")[0])
+        except OSError as exc:
+            ctx.skip(source_id, rel, f"{label}: unreadable ({exc.strerror or exc})")
+        if sub.new_cursor is not None:
+            cursors[rel] = sub.new_cursor
