@@ -118,13 +118,13 @@ class ContactsAccumulator:
             if ev.series_uid in self.seen_series:
                 return
             self.seen_series.add(ev.series_uid)
+        when = ev.start or ev.timestamp
+        note = f"meeting on {when.date().isoformat()}" if when else "meeting"
         for a in people:
             for b in people:
                 if a < b:
                     self.meet_pairs[(a, b)] += 1
-            self.meet_refs.setdefault(a, Ref(ev.source, ev.ref, ev.start or ev.timestamp, "",
-                                             f"meeting on {(ev.start or ev.timestamp).date().isoformat() if (ev.start or ev.timestamp) else 'undated'}",
-                                             owner=False))
+            self.meet_refs.setdefault(a, Ref(ev.source, ev.ref, when, "", note, owner=False))
 
     # -- decision ------------------------------------------------------------------------
     def _alias(self) -> dict[str, str]:

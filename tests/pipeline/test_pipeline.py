@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -12,7 +13,7 @@ from click.testing import CliRunner
 from bootstrap_app.cli import main
 from bootstrap_app.config import load_settings
 from bootstrap_app.errors import NoSourceReadable
-from bootstrap_app.pipeline import scan
+from bootstrap_app.pipeline import ScanEvent, scan
 from bootstrap_app.store import Store
 
 from .synth import OWNER, Person, at, mail, mailbox, write_items
@@ -28,7 +29,7 @@ def items_file(tmp_path: Path) -> Path:
 
 def test_scan_records_run_items_and_proposals(items_file: Path, tmp_path: Path) -> None:
     settings = load_settings(tmp_path / "home")
-    events = []
+    events: list[ScanEvent] = []
     with Store(settings.db_path) as store:
         result = scan([str(items_file)], settings=settings, store=store, on_event=events.append)
         assert result.owner.addresses == {OWNER.address}
@@ -131,9 +132,9 @@ def test_llm_gets_bounded_owner_sample_and_plain_signals(items_file: Path, tmp_p
     import bootstrap_app.extract.llm as llm_module
     from bootstrap_app.types import Evidence, MemoryType, Proposal
 
-    seen: dict[str, object] = {}
+    seen: dict[str, Any] = {}
 
-    def fake(sample, signals, *, settings, client=None):  # type: ignore[no-untyped-def]
+    def fake(sample: Any, signals: Any, *, settings: Any, client: Any = None) -> list[Proposal]:
         seen["sample"], seen["signals"] = list(sample), signals
         first = sample[0]
         return [Proposal(type=MemoryType.USER, name="likes-short-mails", description="Writes short mails",
@@ -143,8 +144,8 @@ def test_llm_gets_bounded_owner_sample_and_plain_signals(items_file: Path, tmp_p
     monkeypatch.setattr(llm_module, "llm_proposals", fake)
     result = scan([str(items_file)], settings=load_settings(tmp_path / "home"), llm="openai")
     sample = seen["sample"]
-    assert 0 < len(sample) <= 200  # type: ignore[arg-type]
-    assert all(i.authored_by_owner and i.sender.address == OWNER.address for i in sample)  # type: ignore[attr-defined,union-attr]
+    assert 0 < len(sample) <= 200
+    assert all(i.authored_by_owner and i.sender.address == OWNER.address for i in sample)
     json.dumps(seen["signals"])  # plain data only
     assert "likes-short-mails" in {p.name for p in result.proposals}
 
