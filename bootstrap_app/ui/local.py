@@ -20,6 +20,7 @@ __all__ = [
     "UPLOAD_TYPES",
     "HarnessFolder",
     "describe_location",
+    "doctor_default_path",
     "find_harness_folders",
     "normalize_location",
     "safe_describe",
@@ -96,6 +97,18 @@ def safe_describe(location: str) -> tuple[list[tuple[str, str]], str | None]:
         return describe_location(location), None
     except MemseedError as exc:
         return [], str(exc)
+
+
+def doctor_default_path(target: str) -> Path | None:
+    """What the Doctor checks when no folder or project is given.
+
+    Claude Code keeps one memory folder per project, so "the usual location" is the whole
+    config home (``$CLAUDE_CONFIG_DIR`` or ``~/.claude``): every ``projects/*/memory``.
+    Other targets have a single home the doctor finds itself (``None``).
+    """
+    if target == "claude-code":
+        return Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude")
+    return None
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,15 @@ def demo_app(tmp_path: Path) -> Iterator[DemoApp]:
         app.stop()
 
 
+def _shrink(path: Path) -> None:
+    """Re-save a screenshot with a 256-colour palette: a quarter of the bytes, same look for UI."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    small.save(path, optimize=True)
+
+
 def _memory_files(home: Path) -> list[Path]:
     return sorted((home / "home" / ".claude" / "projects").glob("*/memory/*.md"))
 
@@ -120,6 +129,14 @@ def test_demo_wizard_end_to_end(demo_app: DemoApp, tmp_path: Path) -> None:
             page.wait_for_timeout(300)
             expect(page.get_by_test_id("stStatusWidget")).to_have_count(0)
 
+        def shot(name: str) -> None:
+            """Screenshot for the README once tables and metrics have drawn, as a small palette PNG."""
+            settle()
+            page.wait_for_timeout(1500)
+            path = SHOTS / f"{name}.png"
+            page.screenshot(path=str(path))
+            _shrink(path)
+
         def cards():  # type: ignore[no-untyped-def]
             return page.locator("[class*='st-key-card_']")
 
@@ -128,24 +145,21 @@ def test_demo_wizard_end_to_end(demo_app: DemoApp, tmp_path: Path) -> None:
         expect(page.get_by_role("heading", name="Sources", level=1)).to_be_visible()
         expect(page.get_by_text("Demo mode")).to_be_visible()
         expect(page.get_by_text(str(demo_app.home), exact=False).first).to_be_visible()
-        page.get_by_label("Path").fill(str(notes))
+        page.get_by_role("textbox", name="Path").fill(str(notes))
         page.get_by_role("button", name="Add source").click()
         expect(page.get_by_text("Added")).to_be_visible()
-        settle()
-        page.screenshot(path=str(SHOTS / "sources.png"))
+        shot("sources")
 
         # 2. Scan in the background and wait for the summary
         nav("2 · Scan", "Scan")
         page.get_by_role("button", name="Start scan").click()
         expect(page.get_by_text("Scan finished")).to_be_visible(timeout=120_000)
-        settle()
-        page.screenshot(path=str(SHOTS / "scan.png"))
+        shot("scan")
 
         # 3. Review: approve three, edit one, reject one
         nav("3 · Review", "Review")
         expect(cards().first).to_be_visible()
-        settle()
-        page.screenshot(path=str(SHOTS / "review.png"))
+        shot("review")
         total = cards().count()
         assert total >= 5, f"the demo should propose at least five memories, got {total}"
         for done in range(1, 4):
@@ -154,7 +168,7 @@ def test_demo_wizard_end_to_end(demo_app: DemoApp, tmp_path: Path) -> None:
             settle()
         edited_card = cards().first
         edited_card.get_by_role("button", name="Edit", exact=True).click()
-        body = page.get_by_label("Body")
+        body = page.get_by_role("textbox", name="Body")
         body.fill("Maya reviews pull requests before 10:00 Berlin time (edited in the e2e test).")
         page.get_by_role("button", name="Save and approve").click()
         expect(page.get_by_text("Saved your edit")).to_be_visible()
@@ -169,8 +183,7 @@ def test_demo_wizard_end_to_end(demo_app: DemoApp, tmp_path: Path) -> None:
         page.get_by_role("button", name="Preview").click()
         write_button = page.get_by_role("button", name=re.compile(r"^Write \d+ file"))
         expect(write_button).to_be_visible()
-        settle()
-        page.screenshot(path=str(SHOTS / "write.png"))
+        shot("write")
         assert not _memory_files(demo_app.home), "a preview must not write anything"
         write_button.click()
         expect(page.get_by_text(re.compile(r"Wrote \d+ file\(s\) to Claude Code"))).to_be_visible()
@@ -179,16 +192,16 @@ def test_demo_wizard_end_to_end(demo_app: DemoApp, tmp_path: Path) -> None:
         assert "MEMORY.md" in names and len(written) >= 5, names  # index + 4 topic files
         assert any("edited in the e2e test" in p.read_text() for p in written)
         assert str(demo_app.home) in str(written[0]), "writes stay inside the throwaway home"
+
+        # 5. Doctor on the memory just written, then undo the write from the Write page's history
+        nav("Doctor", "Doctor")
+        page.get_by_role("button", name="Run checks").click()
+        expect(page.get_by_text(re.compile(r"No problems found|\d+ (error|warning|info)")).first).to_be_visible()
+        shot("doctor")
+        nav("4 · Write", "Write")
         page.get_by_role("button", name=re.compile(r"^Undo write \d+")).click()
         expect(page.get_by_text(re.compile(r"Undid write \d+"))).to_be_visible()
         assert _memory_files(demo_app.home) == []
-
-        # 5. Doctor on the (now empty again) Claude Code memory
-        nav("Doctor", "Doctor")
-        page.get_by_role("button", name="Run checks").click()
-        expect(page.get_by_text(re.compile(r"No problems found|warning|error|info")).first).to_be_visible()
-        settle()
-        page.screenshot(path=str(SHOTS / "doctor.png"))
         browser.close()
 
     home = demo_app.home

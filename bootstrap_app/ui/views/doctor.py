@@ -11,7 +11,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from bootstrap_app.ui.common import TARGETS, default_project, page_header, show_error
+from bootstrap_app.ui.common import TARGETS, page_header, show_error
+from bootstrap_app.ui.local import doctor_default_path
 
 __all__: list[str] = []
 
@@ -28,14 +29,14 @@ def _run() -> None:
     target = st.session_state["doctor_target"]
     path = st.session_state.get("doctor_path", "").strip()
     project = st.session_state.get("doctor_project", "").strip()
+    folder = Path(path).expanduser() if path else (None if project else doctor_default_path(target))
     try:
-        findings = run_doctor(target, Path(path).expanduser() if path else None,
-                              project=Path(project).expanduser() if project else None)
+        findings = run_doctor(target, folder, project=Path(project).expanduser() if project else None)
     except Exception as exc:
         st.session_state["doctor_error"] = exc
         st.session_state.pop("doctor_findings", None)
         return
-    st.session_state["doctor_findings"] = (target, path, findings)
+    st.session_state["doctor_findings"] = (target, str(folder) if folder else "", findings)
 
 
 _CHOICES = {**TARGETS, "auto": "Detect from the folder"}
@@ -44,7 +45,8 @@ cols = st.columns(3)
 target = cols[0].selectbox("Target", list(_CHOICES), key="doctor_target", format_func=_CHOICES.__getitem__)
 path = cols[1].text_input("Memory folder (optional)", key="doctor_path",
                           help="Leave blank to check the target's usual location.")
-project = cols[2].text_input("Project folder (optional)", value=default_project(), key="doctor_project")
+project = cols[2].text_input("Project folder (optional)", key="doctor_project",
+                            help="Claude Code: check only this project's memory. Blank checks every project.")
 st.button("Run checks", key="doctor_run", type="primary", on_click=_run)
 
 if (err := st.session_state.pop("doctor_error", None)) is not None:
