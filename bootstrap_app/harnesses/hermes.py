@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from bootstrap_app.errors import BlockedContent, CapacityExceeded, UnsafePath, WriteError
 from bootstrap_app.fsutil import read_bytes, refuse_symlinks
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal, slugify
@@ -26,7 +28,7 @@ from bootstrap_app.types import MemoryEntry, MemoryType, Proposal, slugify
 from .base import FileChange, Harness, Plan, WriteOptions, select_entries
 from .common import infer_type, one_line, scan_entry, split_label, strip_stamp
 
-__all__ = ["DELIMITER", "LIMITS", "HermesHarness", "budget_report", "hermes_home", "parse_entries",
+__all__ = ["DELIMITER", "LIMITS", "HermesHarness", "budget_report", "hermes_home", "limits", "parse_entries",
            "render_entry"]
 
 DELIMITER = "\n§\n"
@@ -50,6 +52,29 @@ def render_entry(p: Proposal) -> str:
     if DELIMITER in text or "\n" in text:  # one_line never emits newlines; belt and braces
         raise BlockedContent(f"entry {p.id} would contain the Hermes delimiter")
     return text
+
+
+def limits(home: Path) -> tuple[dict[str, int], list[str]]:
+    """The caps Hermes will enforce: defaults, or ``memory.*_char_limit`` from ``config.yaml``."""
+    caps = dict(LIMITS)
+    notes: list[str] = []
+    raw = read_bytes(home / "config.yaml")
+    if raw is None:
+        return caps, notes
+    try:
+        config = yaml.safe_load(raw.decode("utf-8")) or {}
+    except (yaml.YAMLError, UnicodeDecodeError):
+        return caps, [f"{home / 'config.yaml'} is not valid YAML; using Hermes's default caps"]
+    memory = config.get("memory") if isinstance(config, dict) else None
+    if isinstance(memory, dict):
+        for key, filename in (("memory_char_limit", "MEMORY.md"), ("user_char_limit", "USER.md")):
+            value = memory.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                caps[filename] = value
+                notes.append(f"{filename} cap {value:,} chars from config.yaml memory.{key}")
+        if memory.get("memory_enabled") is False:
+            notes.append("warning: memory.memory_enabled is false in config.yaml; Hermes will not load these")
+    return caps, notes
 
 
 def _file_for(p: Proposal) -> str:
@@ -83,7 +108,7 @@ def budget_report(entries: Sequence[Proposal], options: WriteOptions | None = No
     options = options or WriteOptions()
     _, folder = _folder(options)
     report = []
-    for filename, limit in LIMITS.items():
+    for filename, limit in limits(folder.parent)[0].items():
         _, text = _read_current(folder / filename)
         current = parse_entries(text)
         new = [(p, render_entry(p)) for p in select_entries(entries, options) if _file_for(p) == filename]
@@ -121,7 +146,9 @@ class HermesHarness(Harness):
         over = [r for r in report.values() if r["overflow"]]
         if over:
             raise self._capacity_error(over)
-        for filename, limit in LIMITS.items():
+        caps, cap_notes = limits(folder.parent)
+        plan.notes.extend(cap_notes)
+        for filename, limit in caps.items():
             path = folder / filename
             refuse_symlinks(path, home)
             before, text = _read_current(path)

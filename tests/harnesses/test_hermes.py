@@ -229,3 +229,16 @@ def test_our_scan_is_at_least_as_strict_as_hermes_on_real_memories() -> None:
     findings = json.loads(out.stdout.strip().splitlines()[-1])
     missed = [(t[:80], f) for t, f in zip(passed, findings, strict=True) if f]
     assert missed == [], missed
+
+
+def test_caps_follow_hermes_config(approved: Store, home: Path) -> None:
+    (home / ".hermes").mkdir()
+    (home / ".hermes" / "config.yaml").write_text("memory:\n  memory_char_limit: 200\n  user_char_limit: 5000\n")
+    with pytest.raises(CapacityExceeded) as err:
+        writing.plan_write(approved, "hermes")
+    assert "0/200 chars" in str(err.value)
+    prof = home / ".hermes" / "profiles" / "big"
+    prof.mkdir(parents=True)
+    (prof / "config.yaml").write_text("memory:\n  memory_char_limit: 9000\n")
+    plan = writing.plan_write(approved, "hermes", profile="big")
+    assert any("9,000" in n for n in plan.notes)
