@@ -27,7 +27,7 @@ from .base import FileChange, Harness, Plan, WriteOptions, select_entries
 from .common import derived_date, flatten, guard_imports, merge_block, one_line, scan_entry
 from .topicdir import IndexStyle, plan_folder, read_folder
 
-__all__ = ["ClaudeCodeHarness", "config_home", "find_project_dir", "git_root", "project_key"]
+__all__ = ["ClaudeCodeHarness", "config_home", "find_project_dir", "git_root", "memory_override", "project_key"]
 
 MAX_INDEX_LINES = 200
 MAX_INDEX_BYTES = 25_000
@@ -137,6 +137,41 @@ def find_project_dir(projects: Path, project: Path) -> Path:
     return exact
 
 
+def memory_override(home: Path) -> tuple[Path | None, list[str]]:
+    """A relocated memory folder (env or ``autoMemoryDirectory``) and warnings about disabled memory.
+
+    Order as in the formats doc §3.1: ``CLAUDE_COWORK_MEMORY_PATH_OVERRIDE`` > user settings
+    ``autoMemoryDirectory`` (absolute or ``~/``; relative paths are rejected by Claude Code too).
+    """
+    notes: list[str] = []
+    settings: dict[str, Any] = {}
+    for name in ("settings.json", "settings.local.json"):
+        raw = read_bytes(home / name)
+        if raw:
+            try:
+                data = json.loads(raw.decode("utf-8"))
+            except (ValueError, UnicodeDecodeError):
+                notes.append(f"{home / name} is not valid JSON; ignored")
+                continue
+            if isinstance(data, dict):
+                settings.update(data)
+    if os.environ.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY") == "1" or settings.get("autoMemoryEnabled") is False:
+        notes.append("warning: Claude Code auto memory is disabled (autoMemoryEnabled / "
+                     "CLAUDE_CODE_DISABLE_AUTO_MEMORY); it will not load these files until it is on")
+    env = os.environ.get("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
+    if env:
+        notes.append(f"memory folder relocated by CLAUDE_COWORK_MEMORY_PATH_OVERRIDE to {env}")
+        return Path(env).expanduser(), notes
+    custom = settings.get("autoMemoryDirectory")
+    if isinstance(custom, str) and custom.strip():
+        path = Path(custom.strip()).expanduser()
+        if path.is_absolute() and len(path.parts) > 2:
+            notes.append(f"memory folder relocated by autoMemoryDirectory to {path}")
+            return path, notes
+        notes.append(f"autoMemoryDirectory {custom!r} is not an absolute folder; Claude Code ignores it too")
+    return None, notes
+
+
 def _metadata(p: Proposal) -> dict[str, Any]:
     return {"type": str(p.type), "derived": derived_date(p), "source": "memseed", "memseed_id": p.id}
 
@@ -165,6 +200,9 @@ class ClaudeCodeHarness(Harness):
         return (options.root if options and options.root else config_home()).expanduser()
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
+        override, _ = memory_override(self.home(options))
+        if override is not None:
+            return override
         projects = self.home(options) / "projects"
         return find_project_dir(projects, project if project is not None else Path.home()) / "memory"
 
@@ -174,6 +212,7 @@ class ClaudeCodeHarness(Harness):
         refuse_symlinks(home)
         chosen = select_entries(entries, options)
         plan = Plan(target=self.name, root=home, anchor=home)
+        plan.notes.extend(memory_override(home)[1])
         groups: dict[Path, list[Proposal]] = {}
         claude_md: list[Proposal] = []
         home_folder = self.memory_root(None, options)

@@ -46,6 +46,14 @@ def make_proposals() -> list[Proposal]:
     ]
 
 
+@pytest.fixture(autouse=True)
+def _no_harness_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Variables that relocate or disable harness memory must not leak in from the shell."""
+    for name in ("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
+                 "CLAUDE_CODE_REMOTE_MEMORY_DIR", "HERMES_DATA_DIR_SUFFIX"):
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture
 def home(hermetic: Path) -> Path:
     return hermetic

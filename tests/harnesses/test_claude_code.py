@@ -211,3 +211,20 @@ def test_renamed_entry_updates_its_own_file(approved: Store, proposals: list[Pro
     assert b"Ledger service, renamed." in plan.files[0].after
     index = plan.files[1].after.decode()
     assert index.count("(ledger-api.md)") == 1 and "[Ledger service](ledger-api.md)" in index
+
+
+def test_relocated_and_disabled_auto_memory(approved: Store, home: Path, project: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    claude = home / ".claude"
+    claude.mkdir()
+    (claude / "settings.json").write_text(json.dumps({"autoMemoryDirectory": "~/notes/claude-mem",
+                                                      "autoMemoryEnabled": False}))
+    plan = writing.plan_write(approved, "claude-code", project=project)
+    assert any("relocated by autoMemoryDirectory" in n for n in plan.notes)
+    assert any(n.startswith("warning: Claude Code auto memory is disabled") for n in plan.notes)
+    assert {f.path.parent for f in plan.files} == {home / "notes" / "claude-mem"}
+    (claude / "settings.json").write_text(json.dumps({"autoMemoryDirectory": "relative/dir"}))
+    plan = writing.plan_write(approved, "claude-code", project=project)
+    assert all(str(f.path).startswith(str(claude / "projects")) for f in plan.files)
+    monkeypatch.setenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", str(home / "cowork"))
+    assert get_harness("claude-code").memory_root(project) == home / "cowork"
