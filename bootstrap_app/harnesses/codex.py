@@ -104,7 +104,7 @@ class CodexHarness(Harness):
             plan.notes.append(f"mode: ad-hoc notes in {home / NOTES} because {why}")
             self._plan_notes(plan, home, chosen, options)
         else:
-            plan.notes.append(f"mode: marked block in {home / 'AGENTS.md'} because {why}")
+            plan.notes.append(f"mode: marked block in the global AGENTS.md because {why}")
             self._plan_agents(plan, home, chosen, options)
         new = {fp for fp, _ in plan.written} - set(options.written)
         plan.entries = [p for p in chosen if p.fingerprint in new]
@@ -154,6 +154,11 @@ class CodexHarness(Harness):
 
     def _plan_agents(self, plan: Plan, home: Path, entries: list[Proposal], options: WriteOptions) -> None:
         path = home / "AGENTS.md"
+        override = home / "AGENTS.override.md"
+        refuse_symlinks(override, home)
+        if (read_bytes(override) or b"").strip():
+            path = override
+            plan.notes.append(f"{override} exists and Codex reads it instead of AGENTS.md, so the block goes there")
         refuse_symlinks(path, home)
         before = read_bytes(path)
         text = (before or b"").decode("utf-8")

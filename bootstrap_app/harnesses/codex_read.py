@@ -171,4 +171,5 @@ def read_codex_home(home: Path) -> tuple[list[MemoryEntry], list[tuple[str, str]
     reader.handbook(memories / "MEMORY.md")
     reader.notes(memories / "extensions" / "ad_hoc" / "notes")
     reader.agents(home / "AGENTS.md")
+    reader.agents(home / "AGENTS.override.md")
     return reader.entries, reader.skipped

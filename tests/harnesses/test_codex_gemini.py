@@ -131,3 +131,12 @@ def test_gemini_fact_rules() -> None:
     plan = get_harness("gemini").plan([p], WriteOptions())
     line = next(ln for ln in plan.files[0].after.decode().splitlines() if ln.startswith("- "))
     assert "<" not in line and ">" not in line and "\n" not in line
+
+
+def test_agents_override_is_used_when_codex_reads_it(approved: Store, home: Path) -> None:
+    codex = home / ".codex"
+    codex.mkdir()
+    (codex / "AGENTS.override.md").write_text("# Override\n")
+    (codex / "AGENTS.md").write_text("# Ignored by Codex while the override exists\n")
+    plan = writing.plan_write(approved, "codex")
+    assert [f.path.name for f in plan.files] == ["AGENTS.override.md"]
