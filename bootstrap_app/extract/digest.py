@@ -43,7 +43,7 @@ from bootstrap_app.types import (
 )
 
 from . import prompts
-from .textclean import clean_text, neutralise, strip_quoted
+from .textclean import clean_text, is_forward, neutralise, strip_quoted
 
 __all__ = ["Digest", "build_digest", "clean_text", "llm_request", "preview_llm_request", "strip_quoted"]
 
@@ -99,8 +99,9 @@ def _owner_block(item: Item, cap: int) -> tuple[str, str, str]:
     """(kind label, header extras, text) of an owner-authored item; empty text means nothing to show."""
     if isinstance(item, Message):
         to = ", ".join(_label(p.name or p.address, 40) for p in (*item.to, *item.cc)[:6])
-        text = f"Subject: {item.subject}\nTo: {to}\n\n{strip_quoted(item.body)}"
-        return "sent-mail", "", text if strip_quoted(item.body) else ""
+        own = strip_quoted(item.body)
+        subject = "(forwarded; the original subject is withheld)" if is_forward(item.subject) else item.subject
+        return "sent-mail", "", f"Subject: {subject}\nTo: {to}\n\n{own}" if own else ""
     if isinstance(item, ChatMessage):
         return "chat", f" channel=#{_label(item.channel, 40)}", item.text
     if isinstance(item, Document):

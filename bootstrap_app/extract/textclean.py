@@ -15,7 +15,7 @@ import phonenumbers
 
 from bootstrap_app.safety.secrets import redact_secrets
 
-__all__ = ["clean_text", "neutralise", "strip_quoted"]
+__all__ = ["clean_text", "is_forward", "neutralise", "strip_quoted"]
 
 _INVISIBLE_EXTRA = re.compile("[\u180e\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 _CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
@@ -23,6 +23,8 @@ _PHONE_REGIONS = ("US", "GB", "DE")
 _HIDDEN_CATEGORIES = frozenset(("Cf", "Cc", "Co", "Cs", "Cn"))
 _BLANKS = re.compile(r"\n{3,}")
 _FORGED_ID = re.compile(r"\[(E\d+)\]")
+_HEADERS = ("Return-Path|Received|Message-ID|From|Sent|Date|To|Subject|Subj|cc|bcc|Reply-To|MIME-Version"
+            "|Content-Type|Content-Transfer-Encoding")
 _QUOTE_CUTS = [
     re.compile(r"^On\b[^\n]{0,300}(?:\n[^\n]{0,300})?\bwrote:[ \t]*$", re.M),
     re.compile(r"^-{2,}\s*Original Message\s*-{2,}", re.M | re.I),
@@ -31,7 +33,17 @@ _QUOTE_CUTS = [
     re.compile(r"^_{10,}\s*$\n^From:", re.M),
     re.compile(r"^From:[^\n]*\n(?:[^\n]*\n)?Sent:", re.M),
     re.compile(r"^--[ \t]?$", re.M),  # signature separator (RFC 3676 "-- ", often trimmed to "--")
+    re.compile(r"^[ \t]*-{3,}[ \t]*Forwarded by\b", re.M | re.I),  # Lotus Notes forwards
+    re.compile(r"^[^\n]{1,200}\bon \d{1,2}/\d{1,2}/\d{2,4}[^\n]*\n[ \t]*To:", re.M),  # Lotus Notes replies
+    # an embedded message: two header lines within four lines (raw forwards, Outlook/Lotus headers)
+    re.compile(rf"^(?:{_HEADERS})[ \t]*:[^\n]*\n(?:[^\n]*\n){{0,3}}?(?:{_HEADERS})[ \t]*:", re.M | re.I),
 ]
+_FORWARD_SUBJECT = re.compile(r"^\s*(?:fwd?|fw)\s*:", re.I)
+
+
+def is_forward(subject: str) -> bool:
+    """A forwarded mail's subject is the original sender's words, not the owner's."""
+    return bool(_FORWARD_SUBJECT.match(subject))
 
 def clean_text(text: str) -> str:
     """NFKC, drop invisible/format/unassigned characters and stray controls, redact secrets, phone and

@@ -199,3 +199,27 @@ def test_recurring_series_is_one_block_and_signals_skip_plumbing() -> None:
 
 def test_signature_without_trailing_space_and_crlf_is_cut() -> None:
     assert strip_quoted("Ship it.\r\n\r\n--\r\nMaya Okafor\r\n+49 170 1234567\r\n") == "Ship it."
+
+
+def test_embedded_forwards_are_cut() -> None:
+    raw_forward = ("FYI, might interest you.\n\nReturn-Path: <x@y.example>\nReceived: from a by b\n"
+                   "From: \"Recruiter\" <r@y.example>\nSubject: Job\n\nI have an opportunity at a bank.")
+    assert strip_quoted(raw_forward) == "FYI, might interest you."
+    lotus = ("Agreed, let's do it.\n\n---------------------- Forwarded by Vince J Kaminski/HOU/ECT on "
+             "01/02/2001 ---------------------------\nplease wire the funds")
+    assert strip_quoted(lotus) == "Agreed, let's do it."
+    lotus_reply = ("Thanks Shirley.\n\n\"Shirley Crenshaw\" <s@enron.example> on 12/20/2000 10:02:03 AM\n"
+                   "To: Vince J Kaminski/HOU/ECT@ECT\ncc:\nSubject: lunch\n\nthird-party text")
+    assert strip_quoted(lotus_reply) == "Thanks Shirley."
+    outlook = "Done.\n\nFrom: Someone\nSent: Monday\nTo: Maya\nSubject: x\n\nthird-party text"
+    assert strip_quoted(outlook) == "Done."
+    assert strip_quoted("To: the team, a short note.\nShip it Friday.") == "To: the team, a short note.\nShip it Friday."
+
+
+def test_forward_subjects_are_withheld_and_aol_forwards_cut() -> None:
+    aol = "Content-Transfer-Encoding: 7bit\n\nSubj:   FW: Raptor valuations\nDate: 1/15/02\nFrom: x@y.example\n\nsecret deal"
+    assert strip_quoted(aol) == ""
+    forward = Message(source="mbox:/m/Sent.mbox", ref="f", timestamp=T0, authored_by_owner=True, sender=OWNER,
+                      to=(OTHER,), subject="Fwd: TPFORWARDSUBJECT offer", body="Worth a look?\n\nFrom: a\nTo: b\n\nx")
+    text = build_digest([forward], {}).text
+    assert "Worth a look?" in text and "TPFORWARDSUBJECT" not in text and "subject is withheld" in text

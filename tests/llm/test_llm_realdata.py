@@ -1,0 +1,41 @@
+"""Real mailboxes (Enron, public record) through the digest: no third-party body line gets in."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bootstrap_app.extract.digest import build_digest
+from bootstrap_app.identity import IdentityCollector
+from bootstrap_app.types import Message
+from connectors.base import ReadContext, detect
+from tests.conftest import realdata_file
+
+CASES = [
+    (("email", "enron", "enron-kaminski-v-inbox.mbox"), ("vince.kaminski@enron.com", "vkaminski@aol.com")),
+    (("email", "enron", "enron-germany-c-inbox.mbox"), ("chris.germany@enron.com",)),
+]
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize(("parts", "owners"), CASES, ids=["kaminski", "germany"])
+def test_real_inbox_digest_keeps_third_party_text_out(parts: tuple[str, ...], owners: tuple[str, ...]) -> None:
+    path = realdata_file(*parts)
+    items = [item for source in detect(path) for item in source.read(ReadContext())]
+    collector = IdentityCollector(explicit=owners)
+    for item in items:
+        collector.observe(item)
+    owner = collector.resolve()
+    items = [owner.mark(item) for item in items]
+    digest = build_digest(items, {})
+    assert len(digest.text) <= 24_000
+    assert digest.stats["owner_blocks"] > 0 and digest.stats["third_party_lines"] > 0
+    leaked = [line for item in items if isinstance(item, Message) and not item.authored_by_owner
+              for line in (raw.strip() for raw in item.body.splitlines())
+              if len(line) >= 40 and re.search(r"[a-z]{3}", line) and line in digest.text]
+    assert leaked == []
+    subjects = [i.subject for i in items if isinstance(i, Message) and not i.authored_by_owner
+                and len(i.subject) >= 25 and not any(i.subject in getattr(o, "subject", "") for o in items
+                                                     if o.authored_by_owner)]
+    assert subjects and not [s for s in subjects if s in digest.text]
