@@ -2,7 +2,7 @@
 
 Importing this package registers every local connector with :func:`connectors.base.register`.
 Detection order comes from each class's ``priority`` (lower first): Takeout and Slack exports
-(10-20) before single files and mail folders (30-40), git repos (45), and plain document
+(10, 15) and git repos (20) before single files and mail folders (30-35), and plain document
 folders last (90), so a footprint folder is walked rather than swallowed as documents.
 """
 
