@@ -64,3 +64,36 @@ def test_scan_page_runs_in_the_background_and_saves_to_the_store(
         assert other.proposals(run_id=run["id"])
     metric = {m.label: m.value for m in at.metric}
     assert int(metric["Proposals"]) > 0
+
+
+def test_scan_page_shows_progress_and_cancels(settings, demo_root: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """While the scan runs the page shows progress and a Cancel button; Cancel stops the pipeline."""
+    import threading
+
+    from bootstrap_app import pipeline
+
+    release = threading.Event()
+    real_scan = pipeline.scan
+
+    def held_scan(*args, **kwargs):  # type: ignore[no-untyped-def]
+        kwargs["on_event"](ScanEvent("source-start", "takeout:/demo", 0, "takeout"))
+        release.wait(30)  # the real pipeline runs once the test has pressed Cancel
+        return real_scan(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "scan", held_scan)
+    with Store(settings.db_path) as store:
+        store.remember_source(str(demo_root))
+    at = app_at("scan")
+    at.button(key="start_scan").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Scanning" in i.value for i in at.info)
+    assert "takeout:/demo" in list(at.dataframe[0].value["source"])
+    at.button(key="cancel_scan").click().run()
+    job = current_job(settings)
+    assert job is not None and job.cancelled
+    release.set()
+    assert job.wait(60)
+    at.run()
+    assert job.stage == "cancelled"
+    assert any("Scan cancelled" in w.value for w in at.warning)
