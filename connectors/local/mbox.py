@@ -189,9 +189,9 @@ def _message(mm: mmap.mmap, pos: int, content: int, end: int, next_pos: int, env
         found = _header_end(mm, content, limit, crlf)
         if found:
             hdr_end, body_start = found
-        else:
-            hdr_end = body_start = min(end, content + _MAX_HEADER_BYTES)
-            if last or end - content < _MAX_HEADER_BYTES:
+        else:  # no blank line: a message without a body, or a file cut off in its headers
+            hdr_end = body_start = limit
+            if last and end > content and mm[end - 1] != 10:
                 truncated = "header block never ends (file cut off in the headers)"
     block = mm[content:hdr_end]
     raw = RawMessage(pos, next_pos, envelope, block, truncated=truncated)
@@ -271,7 +271,7 @@ def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = ""
                 break
             if raw.truncated.startswith("header block"):
                 ctx.skip(source_id, ref, f"{label}: {raw.truncated}; message skipped")
-                break
+                continue
             resume = raw.offset if raw.truncated else raw.next_offset
             labels = {x.strip().lower() for x in raw.header("x-gmail-labels").split(",")}
             if labels & _SKIP_LABELS:

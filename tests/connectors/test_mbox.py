@@ -215,3 +215,20 @@ def test_real_kaminski_contacts_and_lkml() -> None:
     assert len(lkml) == 210 and not ctx.skips
     assert Counter(i.sender.address for i in lkml)["joe@perches.com"] == 53
     assert all(i.is_bulk for i in lkml if i.list_id)
+
+
+def test_message_without_body_does_not_stop_the_read(tmp_path: Path) -> None:
+    path = tmp_path / "nobody.mbox"
+    path.write_bytes(b"From a@b Mon Jan  1 00:00:00 2024\nFrom: a@example.com\nSubject: no body\n\n"
+                     b"From a@b Mon Jan  1 00:00:01 2024\nFrom: b@example.com\nSubject: second\n\nhi\n\n"
+                     b"From a@b Mon Jan  1 00:00:02 2024\nFrom: c@example.com\nSubject: last, no body\n")
+    items, ctx = _read(path)
+    assert [i.subject for i in items] == ["no body", "second", "last, no body"] and not ctx.skips
+
+
+def test_mboxrd_quoting_and_body_from_lines(tmp_path: Path) -> None:
+    path = tmp_path / "rd.mbox"
+    path.write_bytes(b"From a@b Mon Jan  1 00:00:00 2024\nFrom: a@example.com\nSubject: q\n\n"
+                     b">From the top\n>>From quoted twice\nFrom here, unquoted prose\nend\n")
+    [raw] = list(iter_mbox(path))
+    assert raw.body == b"From the top\n>From quoted twice\nFrom here, unquoted prose\nend\n"
