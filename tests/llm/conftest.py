@@ -117,6 +117,8 @@ class FakeLLM:
     """Scripted replies in order; every request recorded."""
 
     port: int = 0
+    delay: float = 0.0
+    """Seconds the server waits before answering (to exercise client timeouts)."""
     replies: deque[tuple[int, dict[str, str], bytes]] = field(default_factory=deque)
     requests: list[Recorded] = field(default_factory=list)
 
@@ -159,6 +161,8 @@ def _handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("Content-Length", "0"))
             body = self.rfile.read(length)
             fake.requests.append(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            if fake.delay:
+                time.sleep(fake.delay)
             headers: dict[str, str]
             if self.path != "/v1/chat/completions":
                 status, headers, data = 404, {}, b'{"error": {"message": "not found", "type": "invalid_request_error"}}'

@@ -262,3 +262,12 @@ def test_owner_cited_instruction_must_be_the_owners_words(llm_server: FakeLLM, l
     assert [p.name for p in result.proposals] == ["owners-rule", "declarative"]
     reasons = dict(result.dropped)
     assert "Always run" in reasons["made-up-rule"] and "ops@evil.example" in reasons["exfil"]
+
+
+def test_slow_server_times_out_with_a_hint(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    llm_server.delay = 1.0
+    llm_server.reply_proposals([])
+    slow = Settings(home=llm_settings.home, values={**llm_settings.values, "llm_timeout": 0.2, "llm_max_retries": 0})
+    with pytest.raises(LLMError, match="did not answer in time") as info:
+        llm_proposals(footprint_items(), footprint_signals(), settings=slow)
+    assert "llm_timeout" in info.value.hint
