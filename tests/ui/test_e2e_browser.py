@@ -129,12 +129,14 @@ def test_demo_wizard_end_to_end(demo_app: DemoApp, tmp_path: Path) -> None:
             page.wait_for_timeout(300)
             expect(page.get_by_test_id("stStatusWidget")).to_have_count(0)
 
-        def shot(name: str) -> None:
+        def shot(name: str, height: int = 900) -> None:
             """Screenshot for the README once tables and metrics have drawn, as a small palette PNG."""
             settle()
+            page.set_viewport_size({"width": 1280, "height": height})
             page.wait_for_timeout(1500)
             path = SHOTS / f"{name}.png"
             page.screenshot(path=str(path))
+            page.set_viewport_size({"width": 1280, "height": 900})
             _shrink(path)
 
         def cards():  # type: ignore[no-untyped-def]
@@ -159,7 +161,7 @@ def test_demo_wizard_end_to_end(demo_app: DemoApp, tmp_path: Path) -> None:
         # 3. Review: approve three, edit one, reject one
         nav("3 · Review", "Review")
         expect(cards().first).to_be_visible()
-        shot("review")
+        shot("review", height=1500)
         total = cards().count()
         assert total >= 5, f"the demo should propose at least five memories, got {total}"
         for done in range(1, 4):
