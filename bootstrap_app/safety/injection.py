@@ -197,9 +197,57 @@ _STRUCTURE: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 )
 
 
-def _findings(patterns: tuple[tuple[str, str, re.Pattern[str]], ...], text: str) -> list[ThreatFinding]:
+# Literal hints: "a|b&c" means (a or b) and c must occur in the lower-cased text for the
+# pattern to be able to match at all. Every hint is implied by its regex, so skipping a regex
+# whose hint is absent never loses a match; it makes ordinary mail ~10x cheaper to scan.
+_HINTS: dict[str, str] = {
+    "prompt_injection": "ignore&instructions", "sys_prompt_override": "override", "disregard_rules": "disregard",
+    "bypass_restrictions": "restrictions|limits|rules|limitations&act", "html_comment_injection": "<!--",
+    "hidden_div": "display|visibility", "translate_execute": "translate", "deception_hide": "tell&user",
+    "role_hijack": "now&you", "role_pretend": "pretend",
+    "leak_system_prompt": "system|initial|hidden|developer&prompt|message|instructions",
+    "remove_filters": "without", "fake_update": "been", "identity_override": "yourself",
+    "c2_node_registration": "register&node", "c2_heartbeat": "heartbeat|beacon|check", "c2_task_pull": "pull&task",
+    "c2_network_connect": "network", "forced_action": "must",
+    "known_c2_framework": "strike|sliver|havoc|mythic|metasploit|brainworm", "c2_explicit": "c2",
+    "c2_explicit_long": "control", "anti_forensic_oneliner": "liner", "anti_forensic_disk": "disk&never",
+    "env_var_unset_agent": "unset", "exfil_curl": "curl&$", "exfil_wget": "wget&$", "read_secrets": "cat",
+    "send_to_url": "http", "context_exfil": "conversation|chat|previous|context", "ssh_backdoor": "authorized_keys",
+    "ssh_access": ".ssh", "hermes_env": ".hermes", "hermes_config_mod": ".hermes/",
+    "agent_config_mod": "agents.md|claude.md|gemini.md|.cursorrules|.clinerules",
+    "hardcoded_secret": "key|token|secret|password",
+    "remember_instruction": "remember", "from_now_on": "now|henceforth|forward",
+    "future_sessions": "session|conversation|chat|interaction|repl|respons|task", "whenever_you": "whenever",
+    "always_never_action": "always|never", "your_instructions": "your",
+    "update_memory": "memor|notes|knowledge|context|profile", "output_manipulation": "your",
+    "exfil_forward": "forward|send|mail|upload|copy|cc|leak|exfiltrate",
+    "imperative_with_address": "@|http|www.|.com|.net|.org|.io|.xyz|.info|.biz|.ru|.cn|.top",
+    "html_comment": "<!--", "markdown_image_query": "![", "encoded_payload": "decode|decipher|unscramble|rot|base64",
+    "tool_abuse": "tool&without", "hermes_delimiter": "§", "frontmatter_delimiter": "---|+++",
+    "claude_import": "@", "fence_tag": "<",
+}
+_HINT_SETS: dict[str, tuple[tuple[str, ...], ...]] = {
+    pid: tuple(tuple(alt.split("|")) for alt in spec.split("&")) for pid, spec in _HINTS.items()}
+_FOLD = str.maketrans({"İ": "i", "ı": "i"})  # re.IGNORECASE matches these to "i"; str.lower() does not
+
+
+def _possible(pid: str, lowered: str) -> bool:
+    for group in _HINT_SETS.get(pid, ()):
+        for hint in group:
+            if hint in lowered:
+                break
+        else:
+            return False
+    return True
+
+
+def _findings(patterns: tuple[tuple[str, str, re.Pattern[str]], ...], text: str,
+              lowered: str | None = None) -> list[ThreatFinding]:
     out: list[ThreatFinding] = []
+    low = lowered if lowered is not None else text.translate(_FOLD).lower()
     for pid, category, rx in patterns:
+        if not _possible(pid, low):
+            continue
         m = rx.search(text)
         if m:
             out.append(ThreatFinding(pid, category, m.group(0)[:120], m.start()))
@@ -229,11 +277,12 @@ def scan_text(text: str, *, tripwires: bool = True, structure: bool = True) -> l
         return []
     raw = text[:MAX_SCAN_CHARS]
     norm = normalize(raw)
-    found = _invisible(raw) + _findings(HERMES, norm)
+    low = norm.translate(_FOLD).lower()
+    found = _invisible(raw) + _findings(HERMES, norm, low)
     if structure:
-        found += _findings(_STRUCTURE, norm)
+        found += _findings(_STRUCTURE, norm, low)
     if tripwires:
-        found += _findings(TRIPWIRES, norm)
+        found += _findings(TRIPWIRES, norm, low)
     return found
 
 

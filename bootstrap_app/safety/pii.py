@@ -89,9 +89,14 @@ def _ssn_ok(area: str, group: str, serial: str) -> bool:
     return not (a == 0 or a == 666 or a >= 900 or int(group) == 0 or int(serial) == 0)
 
 
+_PHONE_HINT = re.compile(r"\+?\(?\d[\d\s().\-/]{5,}\d")
+
+
 def _has_phone(text: str) -> bool:
-    if sum(ch.isdigit() for ch in text) < 7:
+    hints = [m.group(0) for m in _PHONE_HINT.finditer(text) if sum(ch.isdigit() for ch in m.group(0)) >= 7]
+    if not hints:
         return False
+    text = " ; ".join(hints)  # the matcher only needs the digit runs, not the whole mail
     for region in _REGIONS:
         for match in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
             digits = re.sub(r"\D", "", match.raw_string)

@@ -53,12 +53,24 @@ def _is_invisible(ch: str) -> bool:
     return cat == "Cc" and ch not in _ALLOWED_CONTROL
 
 
+_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def find_invisible(text: str) -> list[tuple[int, str]]:
-    """(offset, character) of every invisible or format character in the raw ``text``."""
-    if text.isascii():
-        return [(i, ch) for i, ch in enumerate(text) if (ch not in _ALLOWED_CONTROL and ord(ch) < 32)
-                or ord(ch) == 127]
-    return [(i, ch) for i, ch in enumerate(text) if _is_invisible(ch)]
+    """(offset, character) of every invisible or format character in the raw ``text``.
+
+    Judged per distinct character (``set(text)`` runs in C), then located: fast on long mail.
+    """
+    found = [(m.start(), m.group(0)) for m in _ASCII_CONTROL.finditer(text)]
+    if not text.isascii():
+        bad = [ch for ch in set(text) if ord(ch) > 127 and _is_invisible(ch)]
+        for ch in bad:
+            pos = text.find(ch)
+            while pos >= 0:
+                found.append((pos, ch))
+                pos = text.find(ch, pos + 1)
+        found.sort()
+    return found
 
 
 def normalize(text: str) -> str:
