@@ -115,6 +115,8 @@ def _collaborators(s: Signals) -> Proposal | None:
         if c.meetings:
             bits.append(f"{c.meetings} shared meetings")
         extra = " (manager)" if c.key == manager_key else ""
+        if title := s.titles.get(c.key, ""):
+            extra += f", {title}"
         lines.append(f"- {c.label}{extra} — " + ", ".join(bits))
     names = ", ".join(c.name or c.address for c in people[:3])
     refs = [r for c in people for r in c.refs[:1]]

@@ -54,6 +54,8 @@ class Signals:
     repos: tuple[RepoFacts, ...] = ()
     documents: tuple[DocFacts, ...] = ()
     chat: ChatSignal = field(default_factory=ChatSignal)
+    titles: dict[str, str] = field(default_factory=dict)
+    """Contact key -> the title their own signature states."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (names, titles, counts, no refs) for the LLM digest and notebooks."""
@@ -72,7 +74,7 @@ class Signals:
             "owner": {"names": list(self.owner.names), "addresses": sorted(self.owner.addresses),
                       "slack_ids": sorted(self.owner.slack_ids)},
             "profile": asdict(self.profile),
-            "contacts": [asdict(c) for c in self.contacts.ranked],
+            "contacts": [asdict(c) | {"title": self.titles.get(c.key, "")} for c in self.contacts.ranked],
             "manager": asdict(self.manager) if self.manager else None,
             "rituals": [asdict(r) for r in self.rhythms.rituals],
             "timezone_calendar": self.rhythms.timezone,
@@ -115,4 +117,5 @@ class SignalBuilder:
                                dict(self.profile.third_party_manager_mentions(owner)), profile.refs)
         return Signals(owner=owner, profile=profile, contacts=contacts, manager=manager, rhythms=rhythms,
                        repos=tuple(self.repos.result(owner)), documents=tuple(self.documents.result(owner)),
-                       chat=self.chat.result(owner))
+                       chat=self.chat.result(owner),
+                       titles={c.key: t for c in contacts.ranked if (t := self.profile.title_of(c.key, c.name))})

@@ -257,6 +257,15 @@ class ProfileAccumulator:
             manager_mentions=tuple(mentions.most_common(3)), refs=tuple(refs),
             activity_refs=tuple(r for k in keys for r in self.author_refs.get(k, []))[:6])
 
+    def title_of(self, key: str, name: str) -> str:
+        """The job title a contact's own signature states (a title is allowed third-party data)."""
+        wanted = name_key(name)
+        titles = Counter({(f, v): n for (f, v, signer), n in self.sig.get(key, Counter()).items()
+                          if f in ("title", "org") and wanted and signer == wanted})
+        title = max(((n, v) for (f, v), n in titles.items() if f == "title"), default=(0, ""))[1]
+        org = max(((n, v) for (f, v), n in titles.items() if f == "org"), default=(0, ""))[1]
+        return f"{title}, {org}" if title and org else title
+
     def third_party_manager_mentions(self, owner: OwnerIdentity) -> Counter[str]:
         """Names other people's mail calls the owner's manager (names only)."""
         out: Counter[str] = Counter()

@@ -43,7 +43,8 @@ def test_kaminski_inbox(tmp_path: Path) -> None:
     assert "Vince Kaminski" in role.body and "Enron" in role.body
     assert "Duke Energy" not in role.body  # a forwarded mail's signature is not his
     team = by_name["closest-collaborators"].body
-    assert "Shirley Crenshaw" in team and "Vasant Shanbhogue" in team
+    assert "Shirley Crenshaw" in team and "Vasant Shanbhogue" in team and "Zimin Lu" in team
+    assert "Administrative Coordinator" in team  # her own signature states her title
     for noise in ("arsystem", "cera.com", "no.address", "eei.org"):
         assert noise not in team
     # the corpus rewrote every Date header to US Pacific time: no zone, so no hours guessed
