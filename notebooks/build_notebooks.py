@@ -68,9 +68,11 @@ from collections import Counter
 mail_source = next(s for s in sources if s.kind in ("mbox", "takeout"))
 ctx = ReadContext()
 mail_items = list(mail_source.read(ctx))
-print(mail_source.kind, "items:", len(mail_items), "skipped:", len(ctx.skips))
-for item in itertools.islice(mail_items, 3):
-    print("-", item.kind, item.timestamp, getattr(item, "subject", "")[:60])
+print(mail_source.kind, "items:", len(mail_items), "skipped:", len(ctx.skips), Counter(i.kind for i in mail_items))
+for kind in sorted({i.kind for i in mail_items}):
+    for item in itertools.islice((i for i in mail_items if i.kind == kind), 2):
+        title = getattr(item, "subject", "") or getattr(item, "summary", "")
+        print(f"- {item.kind:8} {item.timestamp:%Y-%m-%d %H:%M}  {title[:60]}")
 '''),
     ("md", "## 4. Who is the owner?\nIdentity is resolved across every source: addresses, names, "
            "Slack ids, git emails, with the reason for each."),

@@ -205,7 +205,9 @@ def _plain(value: Any, depth: int = 0) -> Any:
         home = str(Path.home())
         text = value.replace(home, "~") if len(home) > 1 else value
         return neutralise(clean_text(text)[:160])
-    if isinstance(value, bool | int | float) or value is None:
+    if isinstance(value, float):
+        return round(value, 3)
+    if isinstance(value, bool | int) or value is None:
         return value
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: _field(f.name, getattr(value, f.name), depth) for f in fields(value) if not _is_ref_key(f.name)}
