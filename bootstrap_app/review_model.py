@@ -33,7 +33,6 @@ __all__ = [
     "ReviewRow",
     "TargetPlan",
     "approve",
-    "as_proposal",
     "budget",
     "bulk_ids",
     "default_selected",
@@ -60,7 +59,13 @@ class ReviewRow:
     proposal: Proposal
     status: str = "undecided"
     """'undecided', 'approved', 'edited' or 'rejected'."""
-    edited: Mapping[str, str] | None = None
+    effective: Proposal | None = None
+    """The person's edited version (``StoredProposal.effective``), when it differs."""
+
+    @property
+    def current(self) -> Proposal:
+        """What a writer would write: the edited version if there is one."""
+        return self.effective or self.proposal
 
     @property
     def fingerprint(self) -> str:
@@ -76,15 +81,15 @@ class ReviewRow:
 
     @property
     def name(self) -> str:
-        return (self.edited or {}).get("name") or self.proposal.name
+        return self.current.name
 
     @property
     def description(self) -> str:
-        return (self.edited or {}).get("description") or self.proposal.description
+        return self.current.description
 
     @property
     def body(self) -> str:
-        return (self.edited or {}).get("body") or self.proposal.body
+        return self.current.body
 
     @property
     def flags(self) -> tuple[str, ...]:
@@ -131,7 +136,8 @@ def load_rows(store: Store) -> list[ReviewRow]:
     for stored in store.proposals():
         decision = stored.decision
         status = str(decision.status) if decision else "undecided"
-        rows.append(ReviewRow(stored.proposal, status, decision.edited if decision else None))
+        edited = decision is not None and bool(decision.edited)
+        rows.append(ReviewRow(stored.proposal, status, stored.effective if edited else None))
     rows.sort(key=lambda r: (order[r.type], -r.confidence, r.name))
     return rows
 
@@ -300,15 +306,6 @@ class BudgetLine:
         return ([n for i, n, _ in self.entries if i in fit], [n for i, n, _ in self.entries if i not in fit])
 
 
-def as_proposal(row: ReviewRow) -> Proposal:
-    """The proposal as the person approved it: their edited name/description/body applied."""
-    from dataclasses import replace
-
-    if not row.edited:
-        return row.proposal
-    return replace(row.proposal, name=row.name, description=row.description, body=row.body)
-
-
 def budget(rows: Iterable[ReviewRow], target: str = "hermes", written: Iterable[str] = (),
            root: Path | None = None) -> list[BudgetLine]:
     """Budget lines of the approved rows for a capped target (Hermes USER.md / MEMORY.md).
@@ -322,7 +319,7 @@ def budget(rows: Iterable[ReviewRow], target: str = "hermes", written: Iterable[
     from .harnesses.base import WriteOptions
     from .harnesses.hermes import budget_report
 
-    approved = [as_proposal(r) for r in rows if r.approved]
+    approved = [r.current for r in rows if r.approved]
     report = budget_report(approved, WriteOptions(root=root, written=frozenset(written)))
     return [BudgetLine(target, str(r["file"]), int(r["limit"]), int(r["used"]), int(r["after"]),
                        [(str(e["id"]), str(e["name"]), int(e["chars"])) for e in r["entries"]],

@@ -104,7 +104,7 @@ def page_header(title: str, blurb: str) -> None:
 def show_error(exc: BaseException) -> None:
     """Show a memseed error as message + hint; anything else as an exception (it is a bug)."""
     if isinstance(exc, MemseedError):
-        st.error(str(exc).split("\n  hint:")[0])
+        st.error(str(exc.args[0]) if exc.args else type(exc).__name__)
         if exc.hint:
             st.info(f"What to do: {exc.hint}")
     else:

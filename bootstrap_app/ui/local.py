@@ -92,11 +92,11 @@ def describe_location(location: str) -> list[tuple[str, str]]:
 
 
 def safe_describe(location: str) -> tuple[list[tuple[str, str]], str | None]:
-    """:func:`describe_location` that returns the error message instead of raising."""
+    """:func:`describe_location` that returns the error's message (without its hint) instead."""
     try:
         return describe_location(location), None
     except MemseedError as exc:
-        return [], str(exc)
+        return [], str(exc.args[0]) if exc.args else type(exc).__name__
 
 
 def doctor_default_path(target: str) -> Path | None:
@@ -107,7 +107,9 @@ def doctor_default_path(target: str) -> Path | None:
     Other targets have a single home the doctor finds itself (``None``).
     """
     if target == "claude-code":
-        return Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude")
+        from bootstrap_app.harnesses.claude_code import config_home
+
+        return config_home()
     return None
 
 
@@ -130,30 +132,33 @@ def _count(folder: Path, pattern: str = "*.md") -> int:
         return 0
 
 
-def find_harness_folders(home: Path | None = None) -> list[HarnessFolder]:
-    """Existing memory of Claude Code, Codex, Hermes and Gemini CLI under ``home`` / their env vars.
+def find_harness_folders() -> list[HarnessFolder]:
+    """Existing memory of Claude Code, Codex, Hermes and Gemini CLI on this machine.
 
-    Looks at ``$CLAUDE_CONFIG_DIR`` (default ``~/.claude``) ``projects/*/memory``, ``$CODEX_HOME``
-    (default ``~/.codex``), ``$HERMES_HOME`` (default ``~/.hermes``) ``memories`` and
-    ``~/.gemini/GEMINI.md``. Only folders that exist and hold something are returned.
+    The homes come from the harness writers (``CLAUDE_CONFIG_DIR``, ``CODEX_HOME``,
+    ``HERMES_HOME``, ``GEMINI_DIR`` or their defaults under ``~``), so the app looks exactly
+    where memseed would write. Only folders that exist and hold something are returned.
     """
-    root = Path(home) if home is not None else Path.home()
+    from bootstrap_app.harnesses.claude_code import config_home
+    from bootstrap_app.harnesses.codex import codex_home
+    from bootstrap_app.harnesses.gemini import gemini_dir
+    from bootstrap_app.harnesses.hermes import hermes_home
+
     found: list[HarnessFolder] = []
-    claude = Path(os.environ.get("CLAUDE_CONFIG_DIR") or root / ".claude")
-    projects = claude / "projects"
+    projects = config_home() / "projects"
     if projects.is_dir():
         for memory in sorted(projects.glob("*/memory")):
             if memory.is_dir() and not memory.is_symlink() and (count := _count(memory)):
                 found.append(HarnessFolder("claude-code", memory, str(memory), count))
-    codex = Path(os.environ.get("CODEX_HOME") or root / ".codex")
+    codex = codex_home()
     codex_count = _count(codex / "memories", "**/*.md") + int((codex / "AGENTS.md").is_file())
     if codex.is_dir() and codex_count:
         found.append(HarnessFolder("codex", codex, "codex:", codex_count))
-    hermes = Path(os.environ.get("HERMES_HOME") or root / ".hermes")
+    hermes = hermes_home()
     hermes_count = _count(hermes / "memories") + _count(hermes / "profiles", "*/memories/*.md")
     if hermes.is_dir() and hermes_count:
         found.append(HarnessFolder("hermes", hermes, "hermes:", hermes_count))
-    gemini = root / ".gemini"
+    gemini = gemini_dir()
     gemini_count = int((gemini / "GEMINI.md").is_file()) + _count(gemini / "tmp", "*/memory/*.md")
     if gemini.is_dir() and gemini_count:
         found.append(HarnessFolder("gemini", gemini, "gemini:", gemini_count))

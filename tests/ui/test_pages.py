@@ -48,6 +48,13 @@ def test_review_paginates_500_proposals(seeded) -> None:  # type: ignore[no-unty
     at.pagination[0].set_value(20).run()
     last = _cards(at)
     assert len(last) == 25 and not set(first) & set(last)
+    # approving the last page moves its rows out of "To review": the page number is clamped
+    for fp in last:
+        at.checkbox(key=f"sel_{fp}").check()
+    at.button(key="bulk_approve").click().run()
+    _no_exception(at)
+    assert at.pagination[0].num_pages == 19 and at.pagination[0].value == 19
+    assert len(_cards(at)) == 25 and not set(_cards(at)) & set(last)
 
 
 def test_filters_narrow_the_cards(seeded) -> None:  # type: ignore[no-untyped-def]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import stat
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ def test_filters_by_type_status_flag_and_text() -> None:
     rows = _rows(60)
     rows[0] = rm.ReviewRow(rows[0].proposal, "approved")
     rows[1] = rm.ReviewRow(rows[1].proposal, "rejected")
-    rows[2] = rm.ReviewRow(rows[2].proposal, "edited", {"body": "edited words here"})
+    rows[2] = rm.ReviewRow(rows[2].proposal, "edited", replace(rows[2].proposal, body="edited words here"))
     assert all(r.type is MemoryType.USER for r in rm.filter_rows(rows, rm.ReviewFilter(types=("user",), status="all")))
     assert len(rm.filter_rows(rows, rm.ReviewFilter(status="all"))) == 60
     assert len(rm.filter_rows(rows, rm.ReviewFilter())) == 57  # undecided is the default

@@ -48,6 +48,18 @@ def _record(action: str, ids: list[str]) -> None:
     st.session_state["review_msg"] = f"{verb} {count} proposal(s)."
 
 
+def _ticked(rows: list[rm.ReviewRow]) -> list[str]:
+    """The rows' ticks as they are now (sensitive rows count only when ticked by hand)."""
+    selection = {key[4:]: bool(value) for key, value in st.session_state.items()
+                 if isinstance(key, str) and key.startswith("sel_")}
+    return rm.bulk_ids(rows, selection)
+
+
+def _bulk(action: str, rows: list[rm.ReviewRow]) -> None:
+    """Read the ticks when the button is pressed, not when it was drawn (a tick may be newer)."""
+    _record(action, _ticked(rows))
+
+
 def _save_edit(fingerprint: str) -> None:
     try:
         rm.edit(store, fingerprint, name=st.session_state[f"ed_name_{fingerprint}"],
@@ -172,26 +184,23 @@ flt = rm.ReviewFilter(types=() if type_choice in (None, "all") else (str(type_ch
                       flags=tuple(flags), text=text)
 shown = rm.filter_rows(rows, flt)
 page_key = f"rv_page_{flt.status}_{'-'.join(flt.types)}_{'-'.join(flt.flags)}_{flt.text}"
-pages = max(1, -(-len(shown) // PER_PAGE))
-if st.session_state.get(page_key, 1) > pages:
-    st.session_state[page_key] = pages
-page_no = st.session_state.get(page_key, 1)
-page = rm.paginate(shown, page_no, PER_PAGE)
+page = rm.paginate(shown, st.session_state.get(page_key, 1), PER_PAGE)
+if page_key in st.session_state and st.session_state[page_key] != page.page:
+    st.session_state[page_key] = page.page  # clamped: decisions moved rows out of this filter
 
 if not shown:
     st.info("Nothing matches these filters." if flt != rm.ReviewFilter() else
             "Everything has been reviewed — go to Write, or pick another status above.", icon=":material/info:")
     st.stop()
 
-selection = {k[4:]: bool(v) for k, v in st.session_state.items() if isinstance(k, str) and k.startswith("sel_")}
-bulk = rm.bulk_ids(page.rows, selection)
+bulk = _ticked(page.rows)
 bar = st.container(horizontal=True, vertical_alignment="center")
 with bar:
     st.markdown(f"Showing {page.start + 1}–{page.start + len(page.rows)} of {page.total}")
-    st.button(f"Approve all visible ({len(bulk)})", key="bulk_approve", on_click=_record,
-              args=("approve", bulk), disabled=not bulk)
-    st.button(f"Reject all visible ({len(bulk)})", key="bulk_reject", on_click=_record,
-              args=("reject", bulk), disabled=not bulk)
+    st.button(f"Approve all visible ({len(bulk)})", key="bulk_approve", on_click=_bulk,
+              args=("approve", page.rows), disabled=not bulk)
+    st.button(f"Reject all visible ({len(bulk)})", key="bulk_reject", on_click=_bulk,
+              args=("reject", page.rows), disabled=not bulk)
 st.caption("Bulk actions apply to the ticked proposals on this page; sensitive ones start unticked.")
 
 for memory_type, group in rm.group_by_type(page.rows):

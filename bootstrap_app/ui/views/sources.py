@@ -12,6 +12,7 @@ from bootstrap_app.errors import MemseedError
 from bootstrap_app.ui.common import get_settings, get_store, is_demo, page_header, show_error
 from bootstrap_app.ui.local import (
     UPLOAD_TYPES,
+    describe_location,
     find_harness_folders,
     normalize_location,
     safe_describe,
@@ -31,9 +32,10 @@ def _add(location: str) -> None:
     location = normalize_location(location)
     if not location:
         return
-    found, error = safe_describe(location)
-    if error:
-        st.session_state["sources_msg"] = ("error", error)
+    try:
+        found = describe_location(location)
+    except MemseedError as exc:
+        st.session_state["sources_error"] = exc
         return
     get_store().remember_source(location)
     _describe.clear()
@@ -58,6 +60,8 @@ page_header("Sources", "Tell memseed where your footprint lives: mail, calendars
 message = st.session_state.pop("sources_msg", None)
 if message:
     getattr(st, message[0])(message[1])
+if (problem := st.session_state.pop("sources_error", None)) is not None:
+    show_error(problem)
 
 settings = get_settings()
 store = get_store()
@@ -97,7 +101,7 @@ for index, entry in enumerate(remembered):
         with col_text:
             st.markdown(f"**`{location}`**")
             if error:
-                st.error(error.split("\n  hint:")[0], icon=":material/error:")
+                st.error(error, icon=":material/error:")
             else:
                 kinds = sorted({kind for kind, _ in found})
                 st.caption(f"Detected: {', '.join(kinds)} · {len(found)} part(s)"
