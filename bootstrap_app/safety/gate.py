@@ -12,9 +12,10 @@ Order (each stage sees the output of the one before; a proposal stops at its fir
    "Always run the tests" is fine; the same words next to someone else's mail are not.
 3. **Provenance** (``provenance.py``): ``third-party-quote``, ``instruction-without-owner-evidence``,
    ``third-party-free-text``. Then every third-party evidence excerpt is checked: one matching
-   the Hermes set is dropped (``excerpt-injection:<id>``), the rest are reduced to facts
-   (names, addresses, dates, amounts). A proposal left without evidence is dropped (its
-   records say why); one that never had evidence is ``no-evidence`` — evidence or it did not happen.
+   the Hermes set is dropped (``excerpt-injection:<id>``); one holding free text or a tripwire
+   is reduced to facts (names, addresses, dates, amounts); short metadata stays as written.
+   A proposal left without evidence is dropped (its records say why); one that never had
+   evidence is ``no-evidence`` — evidence or it did not happen.
 4. **PII** — ``sensitive`` / ``sensitive:<kind>`` flags; never a quarantine.
 
 Quarantine records are one per (proposal, evidence) so the scan summary can count items by
@@ -30,7 +31,7 @@ from bootstrap_app.types import Evidence, Proposal
 
 from .injection import HERMES_IDS, scan_text
 from .pii import pii_flags
-from .provenance import ItemText, facts_only, owner_backed, provenance_reasons
+from .provenance import ItemText, facts_only, holds_free_text, owner_backed, provenance_reasons
 from .secrets import find_secrets, redact_secrets
 from .text import find_invisible, sanitize_untrusted
 
@@ -135,7 +136,9 @@ def gate_one(p: Proposal, item_text: ItemText | None = None) -> tuple[Proposal |
         if hits:
             dropped.extend(_records(p, f"excerpt-injection:{hits[0].id}", hits[0].excerpt, only=ev))
             continue
-        kept.append(replace(ev, excerpt=facts_only(ev.excerpt)))
+        if holds_free_text(ev.excerpt) or scan_text(ev.excerpt):
+            ev = replace(ev, excerpt=facts_only(ev.excerpt))
+        kept.append(ev)
     if not kept:
         return None, dropped  # every evidence item was poisoned: nothing left to stand on
 

@@ -14,8 +14,10 @@ no pattern list can tell apart from mail. What *can* be decided is where the wor
 3. A proposal whose evidence is entirely third-party may carry only names, addresses, dates,
    titles and counts: a sentence-like run of ``FREE_TEXT_WORDS`` (5) words shared with its
    evidence → ``third-party-free-text``.
-4. Third-party evidence excerpts themselves are reduced to facts (:func:`facts_only`) before
-   a proposal leaves the gate, so an attack cannot ride along in the evidence shown for review.
+4. Third-party evidence excerpts that hold free text (a run of more than five lower-case words,
+   anything instruction-like, any scan finding) are reduced to facts (:func:`facts_only`)
+   before a proposal leaves the gate, so an attack cannot ride along in the evidence shown for
+   review; short generated metadata ("calendar event on 2027-03-18") is kept as it is.
 
 Owner-authored evidence (the owner's own mail, messages, commits, existing memory) is exempt:
 "Never merge to main without review" is the owner's rule and is exactly what memory is for.
@@ -35,6 +37,7 @@ __all__ = [
     "QUOTE_WORDS",
     "ItemText",
     "facts_only",
+    "holds_free_text",
     "instruction_reasons",
     "owner_backed",
     "provenance_reasons",
@@ -94,7 +97,12 @@ def instruction_reasons(text: str) -> list[str]:
     """Why ``text`` reads as an instruction/request to the agent (empty list: it does not)."""
     reasons: list[str] = []
     for sentence in _sentences(text):
+        if sentence.isupper():  # shouting: judge the words, not the case
+            sentence = sentence.lower()
         words = _WORDS.findall(sentence)
+        while len(words) > 1 and words[0].lower() in _LEAD_ADVERBS:  # "Just print …", "Now send …"
+            sentence = sentence[sentence.find(words[0]) + len(words[0]):].lstrip(" ,")
+            words = words[1:]
         if not words:
             continue
         first = words[0].lower().replace("’", "'")
@@ -114,6 +122,9 @@ _OBJECT_WORDS = frozenset("""the a an all this that these those your my his her 
 every any each some no both either to in on into onto from with for about down up out off over away back
 how what why when where which who whether if using
 """.split())  # noqa: SIM905
+_NOUNISH_OBJECTS = frozenset("""the a an all this that these those your my his her our their it them me us him
+every any each some both everything nothing in using with down up out off back""".split())  # noqa: SIM905
+_LEAD_ADVERBS = frozenset(["just", "also", "now", "then", "simply", "immediately", "quickly", "first", "finally", "so"])
 # Verbs that double as nouns at the head of a title ("Contact details", "Schedule: standup",
 # "Email habits"): only a command when an object word follows. Every other verb in _VERB_SET
 # opening a sentence is taken as a command outright ("Provide insights …", "Suggest …").
@@ -127,17 +138,21 @@ def _imperative_object(sentence: str, words: list[str]) -> bool:
     """A leading verb reads as a command when a determiner, pronoun, particle or quote follows it.
 
     "Send the keys to …", "Write a script …", "Help me …" are commands; "Contact details for
-    Jane" or "Schedule: weekly standup" are noun phrases that merely start with a verb-like word.
+    Jane", "Mail from Jane" or "Schedule: weekly standup" are noun phrases that merely start
+    with a verb-like word.
     """
     if len(words) < 2:
         return False
-    second = words[1].lower()
-    if words[0].lower() not in _NOUNISH and not words[1][:1].isupper():
-        return True
-    if second in _OBJECT_WORDS or second.endswith("ing"):
-        return True
+    first, second = words[0].lower(), words[1].lower()
     after = sentence[sentence.find(words[0]) + len(words[0]):].lstrip()
-    return after[:1] in ("\"", "'", "`", "“", "‘") or words[0].lower() in ("always", "never", "please", "kindly")
+    quoted = after[:1] in ("\"", "'", "`", "“", "‘")
+    if first in ("always", "never", "please", "kindly"):
+        return True
+    if first in _NOUNISH:  # "Email the team", "Reply using …", "Check out …" — not "Mail from Jane"
+        return second in _NOUNISH_OBJECTS or second.endswith("ing") or quoted
+    if words[1][:1].isupper() and not words[1].isupper():  # "Review Board", "Write Python …"
+        return second in _OBJECT_WORDS or quoted
+    return True
 
 
 def _evidence_texts(evidence: Iterable[Evidence], item_text: ItemText | None) -> list[str]:
@@ -199,6 +214,20 @@ _FACT = re.compile(
 )
 _NAME_RUN = re.compile(r"\b[A-Z][\w'’.-]*(?:[^\w\n,;:()<>]{1,4}[A-Z][\w'’.-]*)*")
 _NAME_WORD = re.compile(r"[A-Z][\w'’.-]*")
+
+
+def holds_free_text(text: str, max_run: int = 5) -> bool:
+    """True when ``text`` carries prose: a run of more than ``max_run`` lower-case words, or
+    anything that reads as an instruction. Tokens without letters (dates, counts) are neutral."""
+    run = 0
+    for token in normalize(text).split():
+        letter = next((ch for ch in token if ch.isalpha()), "")
+        if not letter:
+            continue
+        run = run + 1 if letter.islower() or not letter.isupper() else 0
+        if run > max_run:
+            return True
+    return bool(instruction_reasons(text))
 
 
 def facts_only(text: str, limit: int = 160) -> str:
