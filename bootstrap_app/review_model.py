@@ -34,6 +34,7 @@ __all__ = [
     "TargetPlan",
     "approve",
     "budget",
+    "budget_key",
     "bulk_ids",
     "default_selected",
     "edit",
@@ -304,6 +305,28 @@ class BudgetLine:
         """Names of the entries that fit (in order) and of those that do not."""
         fit = set(self.fits)
         return ([n for i, n, _ in self.entries if i in fit], [n for i, n, _ in self.entries if i not in fit])
+
+
+def budget_key(rows: Iterable[ReviewRow], target: str = "hermes", written: Iterable[str] = ()) -> tuple[Any, ...]:
+    """Everything :func:`budget` depends on, as a hashable value (for caching it between reruns).
+
+    The approved rows' text, what was already written, and the size and mtime of the target's
+    capped files — so an edit, a decision or a change to the files outside memseed all show.
+    """
+    texts = tuple((r.fingerprint, r.name, r.description, r.body, str(r.type)) for r in rows if r.approved)
+    stamps: tuple[tuple[int, int], ...] = ()
+    if target == "hermes":
+        from .harnesses.hermes import LIMITS, hermes_home
+
+        stats = []
+        for name in LIMITS:
+            try:
+                st = (hermes_home() / "memories" / name).stat()
+                stats.append((st.st_mtime_ns, st.st_size))
+            except OSError:
+                stats.append((0, -1))
+        stamps = tuple(stats)
+    return (target, texts, tuple(sorted(written)), stamps)
 
 
 def budget(rows: Iterable[ReviewRow], target: str = "hermes", written: Iterable[str] = (),

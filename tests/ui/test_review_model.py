@@ -129,3 +129,17 @@ def test_finds_existing_harness_memory(hermetic: Path, monkeypatch: pytest.Monke
     monkeypatch.setenv("HERMES_HOME", str(hermes))
     found = {(f.harness, f.location) for f in find_harness_folders()}
     assert found == {("claude-code", str(memory)), ("hermes", "hermes:")}
+
+
+def test_budget_key_changes_with_what_the_meter_depends_on(hermetic: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HERMES_HOME", str(hermetic / ".hermes"))
+    rows = _approved_user_rows(2, 20)
+    key = rm.budget_key(rows)
+    assert rm.budget_key(rows) == key
+    assert rm.budget_key([*rows[:1], rm.ReviewRow(rows[1].proposal, "rejected")]) != key
+    assert rm.budget_key(rows, written=[rows[0].fingerprint]) != key
+    memories = hermetic / ".hermes" / "memories"
+    memories.mkdir(parents=True)
+    (memories / "USER.md").write_text("Likes tea.")
+    assert rm.budget_key(rows) != key
+    hash(rm.budget_key(rows))

@@ -9,7 +9,7 @@ ticks, which card is being edited), never a decision.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import streamlit as st
 
@@ -129,9 +129,16 @@ def _card(row: rm.ReviewRow) -> None:
                 st.button("Undo decision", key=f"undo_{fp}", on_click=_record, args=("undo", [fp]))
 
 
+@st.cache_data(max_entries=4, show_spinner=False)
+def _hermes_budget(key: tuple[Any, ...], _rows: list[rm.ReviewRow]) -> list[rm.BudgetLine]:
+    """Cached on :func:`review_model.budget_key`: recomputed only when what it depends on changes."""
+    return rm.budget(_rows, "hermes", written=key[2])
+
+
 def _budget_meter(rows: list[rm.ReviewRow]) -> None:
+    written = set(store.written("hermes"))
     try:
-        lines = rm.budget(rows, "hermes", written=set(store.written("hermes")))
+        lines = _hermes_budget(rm.budget_key(rows, "hermes", written), rows)
     except Exception as exc:  # an unreadable Hermes file: say so, keep reviewing
         st.caption(f"Hermes budget unavailable: {exc}")
         return
