@@ -29,9 +29,12 @@ PROMPT_VERSION = "extract-v1"
 
 SCHEMA_NAME = "memseed_proposals"
 
-# Keywords that OpenAI structured outputs (strict mode) do not accept; they are still
-# enforced locally by :func:`bootstrap_app.extract.llm.validate_reply`.
-_WIRE_UNSUPPORTED = {"minLength", "maxLength", "$schema", "title"}
+# Sent schemas keep to the strictest subset that OpenAI strict mode and the common
+# OpenAI-compatible servers all accept (types, enums, required, additionalProperties: false):
+# no length, pattern or numeric constraints. Every one of them is still enforced locally by
+# :func:`bootstrap_app.extract.llm.validate_reply` against the full schema.
+_WIRE_UNSUPPORTED = {"minLength", "maxLength", "pattern", "minimum", "maximum", "minItems", "maxItems",
+                     "$schema", "title"}
 
 
 @cache

@@ -159,7 +159,9 @@ def test_prompt_and_schema_agree() -> None:
     item = full["properties"]["proposals"]["items"]
     assert item["additionalProperties"] is False and full["additionalProperties"] is False
     assert set(item["required"]) == set(item["properties"])  # strict mode needs every field required
-    assert "maxLength" not in str(wire) and "maxLength" in str(full)
+    for keyword in ("maxLength", "pattern", "maxItems", "minimum"):
+        assert keyword not in str(wire) and keyword in str(full)
+    assert "enum" in str(wire) and "additionalProperties" in str(wire)
     prompt = system_prompt()
     assert "DATA" in prompt and "JSON" in prompt and "{{SCHEMA}}" not in prompt
     for memory_type in ("user", "feedback", "project", "reference"):
