@@ -100,6 +100,7 @@ class TakeoutSource(Source):
     kind: ClassVar[str] = "takeout"
     description: ClassVar[str] = "Google Takeout folder or .zip (mail, calendar, Drive)"
     priority: ClassVar[int] = 10
+    _count: int = 0
 
     @classmethod
     def sniff(cls, path: Path) -> bool:
@@ -122,6 +123,7 @@ class TakeoutSource(Source):
             raise SourceNotFound(f"{path}: no such Takeout folder or archive", hint="check the path")
         cursors: dict[str, object] = dict((ctx.cursor or {}).get("files", {}))
         found = 0
+        self._count = 0
         if path.is_dir():
             root = _takeout_root(path) or path
             for member in sorted(root.rglob("*")):
@@ -144,6 +146,7 @@ class TakeoutSource(Source):
         if not found:
             ctx.skip(self.id, str(path), f"{path}: no mail (.mbox), calendar (.ics) or Drive documents found "
                                          "in this Takeout export")
+        ctx.progress(self.id, self._count)
         ctx.new_cursor = {"files": cursors}
 
     def _read_zip(self, part: Path, ctx: ReadContext, cursors: dict[str, object],
@@ -189,20 +192,27 @@ class TakeoutSource(Source):
         source_id = f"{self.id}!{rel}"
         label = label or str(file)
         previous = cursors.get(rel)
-        sub = replace(ctx, cursor=previous if isinstance(previous, dict) else None, new_cursor=None)
+        base = self._count
+
+        def progress(_source: str, n: int) -> None:  # the scan knows the Takeout, not its parts
+            ctx.progress(self.id, base + n)
+
+        sub = replace(ctx, cursor=previous if isinstance(previous, dict) else None, new_cursor=None,
+                      on_progress=progress)
         try:
             if kind == "mbox":
-                yield from read_mbox(file, source_id, sub, display=label)
+                items: Iterator[Item] = read_mbox(file, source_id, sub, display=label)
             elif kind == "ics":
-                data = file.read_bytes()
-                yield from read_calendar(data, source_id, sub, label=label, file_stem=stem or file.stem)
+                items = read_calendar(file.read_bytes(), source_id, sub, label=label, file_stem=stem or file.stem)
                 sub.new_cursor = {"mtime": mtime}
             else:
                 doc = read_document(file, source_id, rel.rsplit("!", 1)[-1], sub,
                                     after=ctx.since.timestamp() if ctx.since else 0.0,
                                     display_path=label if "!" in rel else "")
-                if doc is not None:
-                    yield doc
+                items = iter(() if doc is None else (doc,))
+            for item in items:
+                self._count += 1
+                yield item
         except SourceError as exc:  # one unreadable file never stops the whole Takeout
             ctx.skip(source_id, rel, str(exc).split("\n")[0])
         except OSError as exc:

@@ -232,3 +232,14 @@ def test_mboxrd_quoting_and_body_from_lines(tmp_path: Path) -> None:
                      b">From the top\n>>From quoted twice\nFrom here, unquoted prose\nend\n")
     [raw] = list(iter_mbox(path))
     assert raw.body == b"From the top\n>From quoted twice\nFrom here, unquoted prose\nend\n"
+
+
+def test_huge_message_is_read_partially(tmp_path: Path) -> None:
+    path = _write(tmp_path / "huge.mbox", [_msg(1)])
+    with open(path, "ab") as f:
+        f.write(b"From a@b Mon Jan  1 00:00:00 2024\nFrom: big@example.com\nSubject: 2 GB attachment\n\n")
+        f.truncate(f.tell() + 40 * 1024 * 1024)  # sparse: 40 MB of body on paper
+    items, ctx = _read(path)
+    assert [i.subject for i in items] == ["Ledger migration 1", "2 GB attachment"]
+    assert len(items[1].body) <= ctx.max_text_chars
+    assert any("over 16 MB" in s.reason and "read partially" in s.reason for s in ctx.skips)

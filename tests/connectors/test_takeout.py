@@ -81,9 +81,11 @@ def test_english_folder(tmp_path: Path) -> None:
     root = _english(tmp_path / "export")
     [src] = detect(root)
     assert isinstance(src, TakeoutSource)
-    ctx = ReadContext()
+    progress: list[tuple[str, int]] = []
+    ctx = ReadContext(on_progress=lambda source, n: progress.append((source, n)))
     items = list(src.read(ctx))
     assert _kinds(items) == {"Message": 2, "Event": 2, "Document": 1}
+    assert {s for s, _ in progress} == {src.id} and progress[-1][1] == 5
     msgs = [i for i in items if isinstance(i, Message)]
     assert all(m.source.startswith("takeout:") and m.source.endswith(".mbox") for m in msgs)
     assert [m.authored_by_owner for m in msgs] == [True, None]
