@@ -12,7 +12,10 @@ one place a person can preview (DESIGN principle 5), under three rules from safe
   text are neutralised so data cannot close its own block.
 - **Redact in.** Text is NFKC-normalised, stripped of invisible characters and passed through
   :func:`~bootstrap_app.safety.secrets.redact_secrets` again, even though connectors already did,
-  so a connector bug cannot leak a key to a provider.
+  so a connector bug cannot leak a key to a provider; phone and card numbers become placeholders,
+  and quoted replies, forwards and signatures are cut from the owner's mail (see :mod:`.textclean`).
+- **Local details stay local.** Sources are shown as ``kind:file-name``; paths in signals keep only
+  their last two parts; evidence pointers (``refs``) are left out of the signals summary.
 
 The digest is hard-capped at ``max_chars``; :func:`llm_request` builds the exact request payload
 from it, so :meth:`Digest.preview` shows byte for byte what would be sent.
