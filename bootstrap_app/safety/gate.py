@@ -9,7 +9,8 @@ Order (each stage sees the output of the one before; a proposal stops at its fir
    checks always quarantine (``injection:<id>``, ``structure:<id>``): a writer would refuse
    them anyway, and the person should not review what cannot be written. The memory-poisoning
    tripwires (``tripwire:<id>``) apply whenever *any* evidence is third-party — an owner's own
-   "Always run the tests" is fine; the same words next to someone else's mail are not.
+   "Always run the tests" is fine; the same words next to someone else's mail are not. Three
+   (markdown image with a query string, encoded payload, base64 blob) apply to everyone.
 3. **Provenance** (``provenance.py``): ``third-party-quote``, ``instruction-without-owner-evidence``,
    ``third-party-free-text``. Then every third-party evidence excerpt is checked: one matching
    the Hermes set is dropped (``excerpt-injection:<id>``); one holding free text or a tripwire
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field, replace
 
 from bootstrap_app.types import Evidence, Proposal
 
-from .injection import HERMES_IDS, scan_text
+from .injection import HERMES_IDS, TRIPWIRES, scan_text
 from .pii import pii_flags
 from .provenance import ItemText, facts_only, holds_free_text, owner_backed, provenance_reasons
 from .secrets import find_secrets, redact_secrets
@@ -38,6 +39,9 @@ from .text import find_invisible, sanitize_untrusted
 __all__ = ["GateResult", "Quarantined", "gate", "gate_one", "sanitize_untrusted"]
 
 _HERMES_ID_SET = frozenset(HERMES_IDS)
+_TRIPWIRE_IDS = frozenset(pid for pid, _c, _r in TRIPWIRES)
+ALWAYS_TRIPWIRES = frozenset({"markdown_image_query", "encoded_payload", "base64_blob"})
+"""Tripwires that apply even to owner-backed proposals: never the shape of a memory entry."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +110,9 @@ def gate_one(p: Proposal, item_text: ItemText | None = None) -> tuple[Proposal |
     third_party = any(not e.authored_by_owner for e in p.evidence)
     if owner_backed(p) and any(find_invisible(x) for x in (p.name, p.description, p.body)):
         p = replace(p, description=sanitize_untrusted(p.description), body=sanitize_untrusted(p.body))
-    for finding in scan_text(_fields(p), tripwires=third_party):
+    for finding in scan_text(_fields(p)):
+        if finding.id in _TRIPWIRE_IDS and not third_party and finding.id not in ALWAYS_TRIPWIRES:
+            continue  # the owner's own "Always run the tests" is exactly what memory is for
         if finding.category == "invisible":
             reason = "invisible-unicode"
         elif finding.category == "structure":

@@ -177,9 +177,8 @@ TRIPWIRES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("imperative_with_address", "exfiltration", _c(
         _IMPERATIVE_START + r"[^.!?\n]{0,200}?(?:[\w.+-]+@[\w-]+\.[\w.-]+|https?://|\bwww\.|"
         r"\b[\w-]+\.(?:com|net|org|io|xyz|info|biz|ru|cn|top)\b)")),
-    ("base64_blob", "smuggling", re.compile(
-        r"(?<![A-Za-z0-9+/=_.:%-])(?=[A-Za-z0-9+/]{0,80}[0-9])(?=[A-Za-z0-9+/]{0,80}[a-z])"
-        r"(?=[A-Za-z0-9+/]{0,80}[A-Z])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=_-])")),
+    # a run of 40+ base64 characters mixing digits, lower and upper case (checked in _findings)
+    ("base64_blob", "smuggling", re.compile(r"(?<![A-Za-z0-9+/=_.:%-])[A-Za-z0-9+/]{40,}={0,2}(?![A-Za-z0-9+/=_-])")),
     ("html_comment", "hidden-markup", re.compile(r"<!--[\s\S]{0,2048}?-->")),
     ("markdown_image_query", "exfiltration", _c(r"!\[[^\]\n]{0,200}\]\(\s*[^)\s]*\?[^)\n]*\)")),
     ("encoded_payload", "smuggling", _c(
@@ -248,10 +247,17 @@ def _findings(patterns: tuple[tuple[str, str, re.Pattern[str]], ...], text: str,
     for pid, category, rx in patterns:
         if not _possible(pid, low):
             continue
-        m = rx.search(text)
+        if pid == "base64_blob":
+            m = next((b for b in rx.finditer(text) if _mixed(b.group(0))), None)
+        else:
+            m = rx.search(text)
         if m:
             out.append(ThreatFinding(pid, category, m.group(0)[:120], m.start()))
     return out
+
+
+def _mixed(blob: str) -> bool:
+    return any(c.isdigit() for c in blob) and any(c.islower() for c in blob) and any(c.isupper() for c in blob)
 
 
 def _invisible(raw: str) -> list[ThreatFinding]:

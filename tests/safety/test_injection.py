@@ -162,3 +162,31 @@ def test_literal_hints_never_hide_a_match(monkeypatch: pytest.MonkeyPatch) -> No
     every = (*injection.HERMES, *injection.TRIPWIRES, *injection._STRUCTURE)
     assert set(injection._HINTS) | {"base64_blob"} == {pid for pid, _c, _r in every}
 
+
+
+def test_real_memory_folders_pass_the_writer_side_scan() -> None:
+    """Hermes-equivalent set on 224 real entries: only what Hermes itself would block is flagged."""
+    import frontmatter
+
+    from tests.conftest import realdata_file
+
+    root = realdata_file("memory")
+    flagged: set[tuple[str, str]] = set()
+    entries = 0
+    for path in sorted(root.rglob("*.md")):
+        text = path.read_text("utf-8", errors="replace")
+        if "hermes" in path.parts[len(root.parts)] and path.name in ("MEMORY.md", "USER.md"):
+            chunks = text.split("\n§\n")
+        else:
+            try:
+                chunks = [frontmatter.loads(text).content]
+            except Exception:  # broken YAML: the doctor reports it; scan the body after the block
+                chunks = [text.split("\n---\n", 1)[-1]]
+        for chunk in chunks:
+            entries += 1
+            flagged |= {(path.name, f.id) for f in scan_text(chunk, tripwires=False)}
+    assert entries > 200
+    # "edit `AGENTS.md`" in a Codex setup: Hermes's agent_config_mod would block these too
+    assert flagged <= {("AGENTS.md", "agent_config_mod"),
+                       ("2026-04-25T08-58-07-LC3e-wiki_codex_integration_and_agent_frontier_radar.md",
+                        "agent_config_mod")}
