@@ -248,6 +248,52 @@ def _mime_body(header_block: bytes, body: bytes) -> str:
     return _part_text(chosen) if chosen is not None else ""
 
 
+def _split_parts(body: bytes, boundary: str) -> list[bytes] | None:
+    """The parts of a multipart body, or None when the boundary is not there (broken MIME)."""
+    delim = b"--" + boundary.encode("latin-1", "replace")
+    pieces = body.split(b"\n" + delim) if not body.startswith(delim) else (b"\n" + body).split(b"\n" + delim)
+    if len(pieces) < 2:
+        return None
+    parts = []
+    for piece in pieces[1:]:
+        if piece.startswith(b"--"):
+            break
+        parts.append(piece.split(b"\n", 1)[1] if b"\n" in piece else b"")
+    return parts
+
+
+def _fast_multipart(headers: dict[str, str], body: bytes, depth: int = 0) -> str | None:
+    """text/plain (else HTML) of a multipart body without the ``email`` package's object tree;
+    None for anything unusual, which then goes to the stdlib parser."""
+    boundary = _param(headers.get("content-type", ""), "boundary")
+    if not boundary or depth > 3:
+        return None
+    parts = _split_parts(body, boundary)
+    if parts is None:
+        return None
+    html: tuple[dict[str, str], bytes] | None = None
+    for part in parts:
+        block, content, _ = split_message(part)
+        ph = parse_header_block(block)
+        ctype = ph.get("content-type", "text/plain").lower()
+        if ph.get("content-disposition", "").lower().startswith("attachment") or "name=" in ctype:
+            continue
+        if ctype.startswith("multipart/"):
+            inner = _fast_multipart(ph, content, depth + 1)
+            if inner:
+                return inner
+        elif ctype.startswith("text/plain"):
+            data = _transfer_decode(content, ph.get("content-transfer-encoding", ""))
+            return decode_bytes(data.rstrip(b"\r\n"), _param(ph.get("content-type", ""), "charset"))
+        elif ctype.startswith("text/html") and html is None:
+            html = (ph, content)
+    if html is not None:
+        ph, content = html
+        data = _transfer_decode(content, ph.get("content-transfer-encoding", ""))
+        return html_to_text(decode_bytes(data, _param(ph.get("content-type", ""), "charset")))
+    return None
+
+
 def extract_body(headers: dict[str, str], header_block: bytes, body: bytes) -> str:
     """The readable text of a message: text/plain, else HTML made plain; never raises."""
     ctype = headers.get("content-type", "text/plain") or "text/plain"
@@ -259,7 +305,12 @@ def extract_body(headers: dict[str, str], header_block: bytes, body: bytes) -> s
             data = _transfer_decode(body, headers.get("content-transfer-encoding", ""))
             text = decode_bytes(data, _param(ctype, "charset"))
             return html_to_text(text) if main == "text/html" else text
-        if main.startswith("multipart/") or main == "message/rfc822":
+        if main.startswith("multipart/"):
+            fast = _fast_multipart(headers, body.replace(b"\r\n", b"\n") if b"\r\n" in body else body)
+            if fast is not None:
+                return fast
+            return _mime_body(header_block, body)
+        if main == "message/rfc822":
             return _mime_body(header_block, body)
     except Exception:  # broken MIME must never stop a scan
         return decode_bytes(body[:65536], "utf-8")
