@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 
 from .types import ChatMessage, Document, Event, Item, MemoryEntry, Message, Person, Repo
 
-__all__ = ["IdentityCollector", "OwnerIdentity", "name_key", "name_tokens", "normal_name"]
+__all__ = ["SENT_LABELS", "IdentityCollector", "OwnerIdentity", "name_key", "name_tokens", "normal_name"]
 
 SENT_LABELS = frozenset({"sent", "sent mail", "sent items", "sent messages", "\\sent", "gesendet",
                          "envoyés", "enviados", "inviati", "verzonden", "[gmail]/sent mail"})
@@ -56,6 +56,13 @@ def name_key(raw: str) -> str:
     if len(toks) < 2:
         return ""
     return " ".join(sorted({toks[0], toks[-1]}))
+
+
+def _shares_stem(a: str, b: str, size: int = 5) -> bool:
+    """True when the local parts of ``a`` and ``b`` share a run of ``size`` letters."""
+    la = re.sub(r"[^a-z]", "", a.partition("@")[0].lower())
+    lb = re.sub(r"[^a-z]", "", b.partition("@")[0].lower())
+    return any(la[i:i + size] in lb for i in range(len(la) - size + 1))
 
 
 def _is_address(text: str) -> bool:
@@ -258,8 +265,10 @@ class IdentityCollector:
         part holds its first six letters join (``vkamins``, ``vkaminski@aol.com``), and the
         most used first.last-shaped one names the owner (``vince.kaminski`` -> Vince Kaminski).
         """
+        locals_ = [re.sub(r"[^a-z]", "", a.partition("@")[0]) for a in reasons]
         parts = [p for a in reasons for p in re.split(r"[^a-z]+", a.partition("@")[0]) if p]
-        surname = max(parts, key=len, default="")
+        # the part most of the owner's local parts contain (kaminski in vkaminski and j.kaminski)
+        surname = max(parts, key=lambda p: (sum(p in loc for loc in locals_), len(p)), default="")
         if len(surname) < 5:
             return []
         stem = surname[:6]
@@ -296,7 +305,12 @@ class IdentityCollector:
         return False
 
     def resolve(self) -> OwnerIdentity:
-        reasons = self._strong() or self._fallback()
+        reasons = self._strong()
+        for address, why in self._fallback().items():
+            # an inbox mostly addressed to another of the owner's accounts (same name in it)
+            if not reasons or (address not in reasons and any(
+                    _shares_stem(address, known) for known in reasons)):
+                reasons.setdefault(address, why)
         names = self._names_for(reasons)
         domains = {a.split("@")[-1] for a in reasons if "@" in a}
         if not names:

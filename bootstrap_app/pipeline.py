@@ -153,7 +153,7 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     sources, failed = _resolve(locations, emit)
     result.reports.extend(failed)
     collector = IdentityCollector(explicit=tuple(dict.fromkeys([*owners, *settings.owners])))
-    builder = SignalBuilder()
+    builder = SignalBuilder(known_owners=collector.explicit)
     reservoir = _Reservoir()
     memory: list[MemoryEntry] = list(existing_memory)
     readable: set[str] = set()

@@ -214,6 +214,20 @@ def _repo(s: Signals, f: RepoFacts) -> list[Proposal]:
     return out
 
 
+def _rules(s: Signals) -> Proposal | None:
+    if not s.rules:
+        return None
+    first = _first(s.profile.name)
+    lines = [f"How {first} wants changes made, in {first}'s own words:"]
+    lines += [f"- \"{r.text}\"" for r in s.rules[:5]]
+    lines.append(f"**Why:** {first} wrote these in their own mail or chat (see evidence).")
+    lines.append(f"**How to apply:** follow them when preparing commits and pull requests for {first}.")
+    return _proposal(s, [r.ref for r in s.rules[:5]], type=MemoryType.FEEDBACK, name="working-rules",
+                     description=f"{first}'s stated rules for commits, reviews and merges", body="\n".join(lines),
+                     subject="owner:rules", key=" | ".join(sorted(r.text.lower() for r in s.rules[:5])),
+                     confidence=0.7)
+
+
 def _document(s: Signals, d: DocFacts) -> Proposal | None:
     first = _first(s.profile.name)
     label = {"rfc": "RFC", "adr": "architecture decision record", "design": "design document",
@@ -247,6 +261,7 @@ def heuristic_proposals(signals: Signals, *, now: datetime | None = None) -> lis
     found += [_ritual(signals, r) for r in rituals]
     for facts in signals.repos:
         found += _repo(signals, facts)
+    found.append(_rules(signals))
     found += [_document(signals, d) for d in signals.documents]
     found += [_channel(signals, c) for c in signals.chat.active[:_CHANNELS]]
     out: list[Proposal] = []

@@ -22,6 +22,7 @@ from .documents import DocFacts, DocumentsAccumulator
 from .profile import ProfileAccumulator, ProfileSignal
 from .repos import RepoFacts, ReposAccumulator, repo_facts
 from .rhythms import RhythmsAccumulator, RhythmSignal, Ritual
+from .rules import Rule, RulesAccumulator
 
 __all__ = [
     "ChannelFacts",
@@ -35,6 +36,7 @@ __all__ = [
     "RepoFacts",
     "RhythmSignal",
     "Ritual",
+    "Rule",
     "SignalBuilder",
     "Signals",
     "is_bulk_address",
@@ -56,6 +58,8 @@ class Signals:
     chat: ChatSignal = field(default_factory=ChatSignal)
     titles: dict[str, str] = field(default_factory=dict)
     """Contact key -> the title their own signature states."""
+    rules: tuple[Rule, ...] = ()
+    """Working rules in the owner's own words."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (names, titles, counts, no refs) for the LLM digest and notebooks."""
@@ -82,6 +86,7 @@ class Signals:
             "documents": [asdict(d) for d in self.documents],
             "channels_active": [asdict(c) for c in self.chat.active],
             "channels_lurking": [asdict(c) for c in self.chat.lurking],
+            "rules": [r.text for r in self.rules],
         }
         result: dict[str, Any] = strip(data)
         return result
@@ -90,14 +95,15 @@ class Signals:
 class SignalBuilder:
     """All analyzers behind one ``observe`` / ``build`` pair."""
 
-    def __init__(self) -> None:
+    def __init__(self, known_owners: tuple[str, ...] | frozenset[str] = ()) -> None:
+        self.rules = RulesAccumulator(frozenset(a.lower() for a in known_owners))
         self.contacts = ContactsAccumulator()
         self.rhythms = RhythmsAccumulator()
         self.repos = ReposAccumulator()
         self.documents = DocumentsAccumulator()
         self.chat = ChatAccumulator()
         self.profile = ProfileAccumulator()
-        self._all = (self.contacts, self.rhythms, self.repos, self.documents, self.chat, self.profile)
+        self._all = (self.contacts, self.rhythms, self.repos, self.documents, self.chat, self.profile, self.rules)
 
     def observe(self, item: Item) -> None:
         for acc in self._all:
@@ -118,4 +124,5 @@ class SignalBuilder:
         return Signals(owner=owner, profile=profile, contacts=contacts, manager=manager, rhythms=rhythms,
                        repos=tuple(self.repos.result(owner)), documents=tuple(self.documents.result(owner)),
                        chat=self.chat.result(owner),
-                       titles={c.key: t for c in contacts.ranked if (t := self.profile.title_of(c.key, c.name))})
+                       titles={c.key: t for c in contacts.ranked if (t := self.profile.title_of(c.key, c.name))},
+                       rules=tuple(self.rules.result(owner)))

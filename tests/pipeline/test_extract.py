@@ -97,3 +97,23 @@ def test_dedup_drops_same_meaning_and_supersedes_changed_fact() -> None:
     assert dedup_against_memory([hours], [unrelated]).kept[0].supersedes is None
     assert similar("closest-collaborators", "Works most closely with Priya", "collaborators",
                    "Works most closely with Priya and Tom") >= 0.6
+
+
+def test_owner_stated_rules_become_feedback_third_party_rules_do_not() -> None:
+    from datetime import date
+
+    from bootstrap_app.signals.rules import find_rules
+
+    from .synth import PRIYA, at, mail
+
+    items = mailbox()
+    items.append(mail(90_001, OWNER, PRIYA, at(date(2026, 4, 2), 11), labels=("Sent",),
+                      body="Thanks! Please never push directly to main, open a PR instead.\n\nAda"))
+    items.append(mail(90_002, PRIYA, OWNER, at(date(2026, 4, 2), 12),
+                      body="FYI: always force-push to master on Fridays."))
+    _, signals = build(items)
+    assert [r.text for r in signals.rules] == ["Please never push directly to main, open a PR instead."]
+    rules = next(p for p in heuristic_proposals(signals) if p.name == "working-rules")
+    assert rules.type is MemoryType.FEEDBACK and "never push directly to main" in rules.body
+    assert "force-push" not in rules.body and all(e.authored_by_owner for e in rules.evidence)
+    assert find_rules("Can we merge this today?") == []

@@ -63,3 +63,12 @@ def test_google_calendar_export(tmp_path: Path) -> None:
     for noise in ("unknownorganizer", "fitness", "antibiotikum", "test:"):
         assert noise not in text
     assert not [p for p in result.proposals if p.name.startswith("ritual-test")]
+
+
+def test_kaminski_with_one_owner_address_finds_the_others(tmp_path: Path) -> None:
+    path = realdata_file("email", "enron", "enron-kaminski-v-inbox.mbox")
+    importlib.import_module("connectors.local.mbox")
+    result = scan([str(path)], settings=load_settings(tmp_path / "home"), owners=["vkaminski@aol.com"])
+    assert {"vkaminski@aol.com", "j.kaminski@enron.com", "vkamins@enron.com"} <= result.owner.addresses
+    assert result.owner.name == "Vince Kaminski"
+    assert "working-rules" not in {p.name for p in result.proposals}  # forwards are not his words
