@@ -152,6 +152,9 @@ def app(ctx: click.Context, demo: bool, port: int, headless: bool | None, keep: 
             proc.wait(timeout=10)
         if root is not None and not keep:
             shutil.rmtree(root, ignore_errors=True)
+            click.echo(f"removed the demo home {root}", err=True)
+        elif root is not None:
+            click.echo(f"kept the demo home {root}", err=True)
     if code not in (0, -signal.SIGTERM, -signal.SIGINT):
         sys.exit(code)
 
