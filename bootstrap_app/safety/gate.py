@@ -108,10 +108,13 @@ def gate_one(p: Proposal, item_text: ItemText | None = None) -> tuple[Proposal |
 
     # 2. injection scan
     third_party = any(not e.authored_by_owner for e in p.evidence)
+    # Words an LLM wrote are not the owner's words, even when it cites the owner's mail: the
+    # poisoning tripwires always apply to them (llm.py already asks for declarative phrasing).
+    trusted_wording = not third_party and "llm" not in p.flags
     if owner_backed(p) and any(find_invisible(x) for x in (p.name, p.description, p.body)):
         p = replace(p, description=sanitize_untrusted(p.description), body=sanitize_untrusted(p.body))
     for finding in scan_text(_fields(p)):
-        if finding.id in _TRIPWIRE_IDS and not third_party and finding.id not in ALWAYS_TRIPWIRES:
+        if finding.id in _TRIPWIRE_IDS and trusted_wording and finding.id not in ALWAYS_TRIPWIRES:
             continue  # the owner's own "Always run the tests" is exactly what memory is for
         if finding.category == "invisible":
             reason = "invisible-unicode"
