@@ -168,7 +168,7 @@ class IdentityCollector:
             self._person(item.sender)
             for p in item.to:
                 self._person(p)
-                if p.address:
+                if p.address and not (item.is_bulk or item.list_id):  # a list is nobody's inbox
                     self.to_counts[p.address] += 1
             for p in item.cc:
                 self._person(p)
