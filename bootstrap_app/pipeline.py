@@ -262,13 +262,16 @@ def _llm(sample: list[Item], signals: dict[str, Any], settings: Settings, result
 
 
 def count_new_items(locations: Sequence[str], store: Store, settings: Settings) -> tuple[int, list[str]]:
-    """Items the sources hold beyond their stored cursors (reseed's cheap "anything new?").
+    """Items that are new or changed since the last scan (reseed's cheap "anything new?").
 
-    Cursors are read, never advanced here: the full scan that follows (when there is news)
-    stores the new ones. Returns (new items, locations that could not be read).
+    Each source is read from its stored cursor (connectors that support one skip what they
+    already delivered); whatever still comes is compared with the digests the store recorded,
+    so a calendar re-expanded in full or an unchanged repository snapshot is not news. Cursors
+    are never advanced here. Returns (new or changed items, locations that could not be read).
     """
     new = 0
     failed: list[str] = []
+    known: dict[str, dict[str, str]] = {}
     for location in locations:
         try:
             sources = detect(location)
@@ -276,13 +279,15 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
             failed.append(location)
             continue
         for source in sources:
-            cursor = store.cursor(source.id)
-            ctx = ReadContext(cursor=cursor, max_text_chars=int(settings.get("max_text_chars", 20_000)))
+            ctx = ReadContext(cursor=store.cursor(source.id),
+                              max_text_chars=int(settings.get("max_text_chars", 20_000)))
             try:
-                if cursor is None:
-                    return 1, failed  # never scanned with a cursor: treat as news
-                for _ in _read(source, ctx):
-                    new += 1
+                for item in _read(source, ctx):
+                    digests = known.get(item.source)
+                    if digests is None:
+                        digests = known[item.source] = store.item_digests(item.source)
+                    if digests.get(item.ref) != item_digest(item):
+                        new += 1
             except MemseedError:
                 failed.append(location)
             except Exception:  # a connector bug: let the full scan report it

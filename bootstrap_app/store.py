@@ -227,6 +227,10 @@ class Store:
                 "ON CONFLICT(source, ref) DO UPDATE SET digest=excluded.digest, run_id=excluded.run_id",
                 ((s, r, d, run_id) for s, r, d in refs))
 
+    def item_digests(self, source: str) -> dict[str, str]:
+        """ref -> digest of every item recorded for ``source`` (reseed's "anything changed?")."""
+        return dict(self._db.execute("SELECT ref, digest FROM items WHERE source=?", (source,)).fetchall())
+
     def item_count(self, source: str | None = None) -> int:
         if source is None:
             return int(self._db.execute("SELECT COUNT(*) FROM items").fetchone()[0])
