@@ -364,16 +364,24 @@ class TargetPlan:
         return isinstance(self.error, CapacityExceeded)
 
 
-def plan_targets(store: Store, targets: Sequence[str], project: str | Path | None = None,
-                 **options: Any) -> list[TargetPlan]:
-    """Plan a write to each target; an error (capacity, missing folder) is kept per target."""
+def plan_targets(store: Store, targets: Sequence[str], project: str | Path | None = None, *,
+                 roots: Mapping[str, str | Path] | None = None, **options: Any) -> list[TargetPlan]:
+    """Plan a write to each target; an error (capacity, missing folder) is kept per target.
+
+    ``roots`` gives a folder for targets that need one chosen (the markdown folder); blank
+    entries are ignored so the writer's own default applies.
+    """
     from .writing import plan_write
 
     proj = Path(project).expanduser() if project else None
     out: list[TargetPlan] = []
     for target in targets:
+        extra = dict(options)
+        root = (roots or {}).get(target)
+        if root:
+            extra["root"] = Path(root).expanduser()
         try:
-            out.append(TargetPlan(target, plan_write(store, target, project=proj, **options)))
+            out.append(TargetPlan(target, plan_write(store, target, project=proj, **extra)))
         except MemseedError as exc:
             out.append(TargetPlan(target, None, exc))
     return out

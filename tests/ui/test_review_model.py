@@ -143,3 +143,16 @@ def test_budget_key_changes_with_what_the_meter_depends_on(hermetic: Path, monke
     (memories / "USER.md").write_text("Likes tea.")
     assert rm.budget_key(rows) != key
     hash(rm.budget_key(rows))
+
+
+def test_plan_targets_keeps_errors_per_target_and_uses_chosen_roots(hermetic: Path) -> None:
+    settings = load_settings()
+    with Store(settings.db_path) as store:
+        store.save_proposals(store.start_run("scan", []), synthetic_proposals(4, sensitive_every=0))
+        rm.approve(store, [r.fingerprint for r in rm.load_rows(store)])
+        folder = hermetic / "plain-memory"
+        plans = {tp.target: tp for tp in rm.plan_targets(store, ["markdown", "nonesuch"],
+                                                           roots={"markdown": str(folder)})}
+    assert plans["markdown"].error is None and plans["markdown"].plan.files
+    assert all(c.path.is_relative_to(folder) for c in plans["markdown"].plan.files)
+    assert plans["nonesuch"].plan is None and "unknown target" in str(plans["nonesuch"].error)

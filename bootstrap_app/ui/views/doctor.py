@@ -42,11 +42,11 @@ def _run() -> None:
 _CHOICES = {**TARGETS, "auto": "Detect from the folder"}
 
 cols = st.columns(3)
-target = cols[0].selectbox("Target", list(_CHOICES), key="doctor_target", format_func=_CHOICES.__getitem__)
-path = cols[1].text_input("Memory folder (optional)", key="doctor_path",
-                          help="Leave blank to check the target's usual location.")
-project = cols[2].text_input("Project folder (optional)", key="doctor_project",
-                            help="Claude Code: check only this project's memory. Blank checks every project.")
+cols[0].selectbox("Target", list(_CHOICES), key="doctor_target", format_func=_CHOICES.__getitem__)
+cols[1].text_input("Memory folder (optional)", key="doctor_path",
+                   help="Leave blank to check the target's usual location.")
+cols[2].text_input("Project folder (optional)", key="doctor_project",
+                   help="Claude Code: check only this project's memory. Blank checks every project.")
 st.button("Run checks", key="doctor_run", type="primary", on_click=_run)
 
 if (err := st.session_state.pop("doctor_error", None)) is not None:

@@ -27,11 +27,8 @@ def _preview() -> None:
     targets = list(st.session_state.get("write_targets", []))
     project = st.session_state.get("write_project", "").strip()
     markdown_dir = st.session_state.get("write_markdown", "").strip()
-    plans = rm.plan_targets(store, [t for t in targets if t != "markdown"], project or None)
-    if "markdown" in targets:
-        extra = {"root": markdown_dir} if markdown_dir else {}
-        plans += rm.plan_targets(store, ["markdown"], project or None, **extra)
-    st.session_state["write_plans"] = plans
+    st.session_state["write_plans"] = rm.plan_targets(store, targets, project or None,
+                                                      roots={"markdown": markdown_dir})
     st.session_state.pop("write_done", None)
 
 
@@ -66,14 +63,12 @@ def _undo(write_id: int) -> None:
     except Exception as exc:
         st.session_state["write_error"] = exc
         return
-    st.session_state["write_msg"] = (f"Undid write {write_id}: {len(restored)} file(s) put back as they were."
-                                     if restored is not None else f"Undid write {write_id}.")
+    st.session_state["write_msg"] = f"Undid write {write_id}: {len(restored)} file(s) put back as they were."
     st.session_state.pop("write_done", None)
 
 
-for key in ("write_error",):
-    if (err := st.session_state.pop(key, None)) is not None:
-        show_error(err)
+if (err := st.session_state.pop("write_error", None)) is not None:
+    show_error(err)
 if (msg := st.session_state.pop("write_msg", None)) is not None:
     st.success(msg, icon=":material/undo:")
 
@@ -88,13 +83,11 @@ with col_t:
     targets = st.multiselect("Targets", list(TARGETS), default=["claude-code"], key="write_targets",
                              format_func=TARGETS.__getitem__)
 with col_p:
-    project = st.text_input("Project folder", value=default_project(), key="write_project",
-                            help="The git repository these memories are about (Claude Code keeps memory "
-                                 "per project). Leave blank for your home folder's memory.")
-markdown_dir = ""
+    st.text_input("Project folder", value=default_project(), key="write_project",
+                  help="The git repository these memories are about (Claude Code keeps memory "
+                       "per project). Leave blank for your home folder's memory.")
 if "markdown" in targets:
-    markdown_dir = st.text_input("Markdown folder", key="write_markdown",
-                                 placeholder="a folder for the plain memory/ files")
+    st.text_input("Markdown folder", key="write_markdown", placeholder="a folder for the plain memory/ files")
 if "hermes" in targets:
     for line in rm.budget(rm.load_rows(store), "hermes", written=set(store.written("hermes"))):
         st.progress(min(line.ratio, 1.0), text=f"Hermes {line.name}: {line.after:,} / {line.limit:,} characters")
