@@ -159,3 +159,20 @@ def test_since_and_stop(items_file: Path, tmp_path: Path) -> None:
     assert 0 < later.items < full
     stopped = scan([str(items_file)], settings=settings, should_stop=lambda: True)
     assert stopped.items == 0 and stopped.proposals == []
+
+
+def test_existing_memory_dedups_and_supersedes(items_file: Path, tmp_path: Path) -> None:
+    from bootstrap_app.types import MemoryEntry, MemoryType
+
+    settings = load_settings(tmp_path / "home")
+    first = {p.name: p for p in scan([str(items_file)], settings=settings).proposals}
+    role = first["user-role"]
+    same = MemoryEntry(source="claude-code:", ref="user-role.md", name="user-role", memory_type=MemoryType.USER,
+                       description=role.description, body=role.body)
+    old_team = MemoryEntry(source="claude-code:", ref="collab.md", name="closest-collaborators",
+                           memory_type=MemoryType.USER, description="Works most closely with Bob Stone",
+                           body="Bob Stone <bob@acme.example>")
+    again = scan([str(items_file)], settings=settings, existing_memory=[same, old_team])
+    names = {p.name: p for p in again.proposals}
+    assert "user-role" not in names and again.duplicates == 1
+    assert names["closest-collaborators"].supersedes == "closest-collaborators" and again.superseding == 1
