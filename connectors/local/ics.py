@@ -240,6 +240,11 @@ class IcsSource(Source):
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         path = Path(self.location)
         try:
+            st = path.stat()
+            mark = {"mtime": st.st_mtime, "size": st.st_size}
+            if ctx.cursor == mark:  # unchanged since the last scan: nothing new to say
+                ctx.new_cursor = dict(mark)
+                return
             data = path.read_bytes()
         except FileNotFoundError as exc:
             raise SourceNotFound(f"{path}: no such calendar file", hint="check the path") from exc
@@ -247,3 +252,4 @@ class IcsSource(Source):
             raise SourceError(f"{path}: cannot read calendar ({exc.strerror})",
                               hint="check the file's permissions") from exc
         yield from read_calendar(data, self.id, ctx, label=str(path), file_stem=path.stem)
+        ctx.new_cursor = mark

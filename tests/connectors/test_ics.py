@@ -97,6 +97,7 @@ def test_recurrence_overrides_people_and_timezones(tmp_path: Path) -> None:
     assert dentist.start is not None and dentist.start.astimezone(BERLIN).hour == 15
     assert not any(e.summary in ("Cancelled sync", "Long ago") for e in events)
     assert any("1 cancelled" in s.reason for s in ctx.skips)
+    assert ctx.new_cursor and list(IcsSource(path).read(ReadContext(cursor=ctx.new_cursor))) == []
 
 
 def test_since_narrows_the_window(tmp_path: Path) -> None:
