@@ -5,7 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS := dev,llm,google,microsoft
 
-.PHONY: app test lint typecheck unit bench browser-deps clean help
+HERMES_VENV := .venv-hermes
+HERMES_VERSION := 0.19.0
+
+.PHONY: app test lint typecheck unit bench browser-deps hermes-deps clean help
 
 help:
 	@echo "make app    - open the onboarding wizard on the bundled demo persona (no account, no key)"
@@ -32,6 +35,12 @@ browser-deps:
 	  else echo "warning: chromium missing and no root; browser tests will be skipped"; fi; \
 	fi
 
+# Hermes's own memory store, in a side venv, so tests can load what memseed writes in the real thing.
+hermes-deps: $(HERMES_VENV)/.installed
+$(HERMES_VENV)/.installed:
+	@($(PYTHON) -m venv $(HERMES_VENV) && $(HERMES_VENV)/bin/python -m pip install -q hermes-agent==$(HERMES_VERSION) \
+	  && touch $@) || echo "warning: hermes-agent did not install; the Hermes load test will be skipped"
+
 lint: $(STAMP)
 	$(BIN)/ruff check bootstrap_app connectors prompts tests benchmarks
 
@@ -41,10 +50,10 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/python -m pytest -q
 
-test: $(STAMP) browser-deps lint typecheck unit
+test: $(STAMP) browser-deps hermes-deps lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(HERMES_VENV) .pytest_cache .mypy_cache .ruff_cache

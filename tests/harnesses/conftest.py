@@ -106,8 +106,11 @@ def copy_real(name: str, dest: Path) -> Path:
 
 
 def hermes_python() -> str | None:
-    """An interpreter with hermes-agent installed (env MEMSEED_HERMES_PYTHON or /tmp/hermes-venv)."""
-    for candidate in (os.environ.get("MEMSEED_HERMES_PYTHON"), "/tmp/hermes-venv/bin/python"):
+    """An interpreter with hermes-agent installed: env MEMSEED_HERMES_PYTHON, or the side venv
+    `make test` builds at .venv-hermes (kept apart: hermes-agent installs generic top-level
+    modules such as ``tools`` and ``utils`` that would shadow ours)."""
+    side_venv = Path(__file__).resolve().parents[2] / ".venv-hermes" / "bin" / "python"
+    for candidate in (os.environ.get("MEMSEED_HERMES_PYTHON"), str(side_venv)):
         if candidate and Path(candidate).exists():
             probe = subprocess.run([candidate, "-c", "import tools.memory_tool"], capture_output=True,
                                    timeout=60, check=False)
