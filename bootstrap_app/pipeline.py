@@ -57,10 +57,15 @@ def item_digest(item: Item) -> str:
 
 
 class _Reservoir:
-    """Per-author uniform samples of the items an LLM may see; the owner is chosen at the end."""
+    """Per-author uniform samples of the items an LLM may see; the owner is chosen at the end.
 
-    def __init__(self, per_author: int = 40, authors: int = 400) -> None:
-        self.per_author, self.authors = per_author, authors
+    Kept per author because the owner may only be known after the stream (see identity); at
+    most ``authors`` x ``per_author`` items, texts cut to 2,000 characters, and only when the
+    LLM is switched on. Only the owner's samples (at most 200) ever leave this object.
+    """
+
+    def __init__(self, per_author: int = 20, authors: int = 200, known: frozenset[str] = frozenset()) -> None:
+        self.per_author, self.authors, self.known = per_author, authors, known
         self.samples: dict[str, list[Item]] = {}
         self.seen: dict[str, int] = {}
         self.rng = random.Random(11)
@@ -70,25 +75,27 @@ class _Reservoir:
             key = person_key(item.sender)
             if item.is_bulk:
                 return
-            if len(item.body) > 4000:
-                item = replace(item, body=item.body[:4000])
+            if len(item.body) > 2000:
+                item = replace(item, body=item.body[:2000])
         elif isinstance(item, ChatMessage):
             key = person_key(item.user)
         elif isinstance(item, Document) and item.people:
             key = person_key(item.people[0])
-            if len(item.text) > 4000:
-                item = replace(item, text=item.text[:4000])
+            if len(item.text) > 2000:
+                item = replace(item, text=item.text[:2000])
         else:
             return
         if not key or (key not in self.samples and len(self.samples) >= self.authors):
             return
+        # already known to be the owner's (Sent label, --owner): room for the whole sample
+        cap = _RESERVOIR if (item.authored_by_owner is True or key in self.known) else self.per_author
         bucket = self.samples.setdefault(key, [])
         self.seen[key] = self.seen.get(key, 0) + 1
-        if len(bucket) < self.per_author:
+        if len(bucket) < cap:
             bucket.append(item)
         else:
             j = self.rng.randrange(self.seen[key])
-            if j < self.per_author:
+            if j < len(bucket):
                 bucket[j] = item
 
     def owner_items(self, owner: OwnerIdentity, limit: int = _RESERVOIR) -> list[Item]:
@@ -154,7 +161,8 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     result.reports.extend(failed)
     collector = IdentityCollector(explicit=tuple(dict.fromkeys([*owners, *settings.owners])))
     builder = SignalBuilder(known_owners=collector.explicit)
-    reservoir = _Reservoir()
+    use_llm = bool(llm) and llm != "off"
+    reservoir = _Reservoir(known=frozenset(collector.explicit))  # filled only for the opt-in LLM path
     memory: list[MemoryEntry] = list(existing_memory)
     readable: set[str] = set()
     for location, source in sources:
@@ -181,7 +189,8 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
                 report.items += 1
                 collector.observe(item)
                 builder.observe(item)
-                reservoir.add(item)
+                if use_llm:
+                    reservoir.add(item)
                 if isinstance(item, MemoryEntry) and len(memory) < 20_000:
                     memory.append(item)  # memory already held somewhere: dedup against it
                 batch.append((item.source, item.ref, item_digest(item)))
@@ -221,7 +230,7 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     result.owner = owner
     signals = builder.build(owner)
     proposals = heuristic_proposals(signals)
-    if llm and llm != "off":
+    if use_llm:
         proposals += _llm(reservoir.owner_items(owner), signals.to_dict(), settings, result, emit)
     emit(ScanEvent("stage", "", len(proposals), "safety gate"))
     gated = gate(proposals)
