@@ -112,8 +112,7 @@ class OwnerIdentity:
         if isinstance(item, Message):
             owned = self.is_owner(item.sender)
         elif isinstance(item, ChatMessage):
-            owned = self.is_owner(item.user) or any(self.is_owner(p) for p in item.people
-                                                    if p.address == item.user.address)
+            owned = self.is_owner(item.user)
         elif isinstance(item, Event):
             if item.organizer is not None and (item.organizer.address or item.organizer.name):
                 owned = self.is_owner(item.organizer)
@@ -344,9 +343,3 @@ class IdentityCollector:
         ordered = tuple(sorted(reasons, key=lambda a: (-self.activity[a], a)))
         return OwnerIdentity(names=tuple(names[:3]), addresses=frozenset(reasons),
                              slack_ids=frozenset(slack), reasons=dict(reasons), ordered=ordered)
-
-    def provisional(self) -> OwnerIdentity:
-        """Identity from strong evidence seen so far (used while items still stream)."""
-        reasons = self._strong()
-        return OwnerIdentity(names=tuple(self._names_for(reasons)[:1]), addresses=frozenset(reasons),
-                             reasons=reasons)
