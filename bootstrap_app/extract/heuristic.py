@@ -105,7 +105,10 @@ def _collaborators(s: Signals) -> Proposal | None:
     if len(people) < 2:
         return None
     manager_key = s.manager.key if s.manager else ""
-    lines = [f"{_first(s.profile.name)}'s closest collaborators (by two-way mail, shared threads and meetings):"]
+    basis = [label for label, used in (("two-way mail", any(c.to_owner and c.from_owner for c in people)),
+                                       ("shared chat threads", any(c.chat for c in people)),
+                                       ("shared meetings", any(c.meetings for c in people))) if used]
+    lines = [f"{_first(s.profile.name)}'s closest collaborators (by {', '.join(basis) or 'contact'}):"]
     for c in people:
         bits = []
         if c.to_owner or c.from_owner:
