@@ -176,3 +176,14 @@ def test_existing_memory_dedups_and_supersedes(items_file: Path, tmp_path: Path)
     names = {p.name: p for p in again.proposals}
     assert "user-role" not in names and again.duplicates == 1
     assert names["closest-collaborators"].supersedes == "closest-collaborators" and again.superseding == 1
+
+
+def test_sources_json_and_forget(items_file: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["scan", str(items_file), "-q"]).exit_code == 0
+    data = json.loads(runner.invoke(main, ["sources", "--json"]).output)
+    assert {"mbox", "ics", "synthetic"} <= {k["kind"] for k in data["kinds"]}
+    assert any(u["uri"] == "claude-code:[PROJECT]" for u in data["uris"])
+    assert [r["location"] for r in data["remembered"]] == [str(items_file.resolve())]
+    runner.invoke(main, ["sources", "--forget", str(items_file.resolve())])
+    assert json.loads(runner.invoke(main, ["sources", "--json"]).output)["remembered"] == []
