@@ -129,3 +129,20 @@ class SyntheticItems(Source):
                           to=tuple(Person(*p) for p in d["to"]), subject=d["subject"],
                           body=ctx.clean(d["body"]), is_bulk=d["bulk"], labels=tuple(d["labels"]))
         ctx.new_cursor = {"lines": len(lines)}
+
+
+@register
+class ExplodingSource(Source):
+    """``*.boom``: yields one message, then fails like a connector bug would."""
+
+    kind = "boom"
+    description = "test source that fails mid-read"
+    priority = 1
+
+    @classmethod
+    def sniff(cls, path: Path) -> bool:
+        return path.is_file() and path.suffix == ".boom"
+
+    def read(self, ctx: ReadContext) -> Iterator[Item]:
+        yield mail(1, OWNER, PRIYA, at(date(2026, 3, 2), 10), source=self.id)
+        raise RuntimeError("connector bug")

@@ -187,3 +187,12 @@ def test_sources_json_and_forget(items_file: Path) -> None:
     assert [r["location"] for r in data["remembered"]] == [str(items_file.resolve())]
     runner.invoke(main, ["sources", "--forget", str(items_file.resolve())])
     assert json.loads(runner.invoke(main, ["sources", "--json"]).output)["remembered"] == []
+
+
+def test_a_failing_source_is_reported_and_the_others_still_count(items_file: Path, tmp_path: Path) -> None:
+    boom = tmp_path / "x.boom"
+    boom.write_text("x")
+    result = scan([str(boom), str(items_file)], settings=load_settings(tmp_path / "home"))
+    failed = next(r for r in result.reports if r.kind == "boom")
+    assert failed.items == 1 and failed.error == "RuntimeError: connector bug"
+    assert result.proposals and result.summary()["errors"] == {failed.source: failed.error}
