@@ -3,7 +3,8 @@
 Drives the real app over HTTP on a loopback port: add a source, scan the demo persona,
 approve three proposals, edit one, reject one, write to the demo's Claude Code folder, check
 the files on disk in the throwaway home, undo, check they are gone. Screenshots of each page
-land in ``docs/screenshots/`` for the README.
+land in ``tests/artifacts/screenshots/``; with ``MEMSEED_UPDATE_SCREENSHOTS=1`` they refresh the
+README's ``docs/screenshots/`` instead (so a plain ``make test`` leaves the work tree clean).
 
 Uses Debian's ``/usr/bin/chromium`` (``make test`` installs it) through Playwright's Python
 package; never downloads a browser.
@@ -26,7 +27,8 @@ import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
 REPO = Path(__file__).resolve().parents[2]
-SHOTS = REPO / "docs" / "screenshots"
+SHOTS = (REPO / "docs" / "screenshots" if os.environ.get("MEMSEED_UPDATE_SCREENSHOTS") == "1"
+         else REPO / "tests" / "artifacts" / "screenshots")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
