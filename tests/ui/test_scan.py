@@ -74,10 +74,12 @@ def test_scan_page_shows_progress_and_cancels(settings, demo_root: Path,
     from bootstrap_app import pipeline
 
     release = threading.Event()
+    reported = threading.Event()
     real_scan = pipeline.scan
 
     def held_scan(*args, **kwargs):  # type: ignore[no-untyped-def]
         kwargs["on_event"](ScanEvent("source-start", "takeout:/demo", 0, "takeout"))
+        reported.set()
         release.wait(30)  # the real pipeline runs once the test has pressed Cancel
         return real_scan(*args, **kwargs)
 
@@ -87,6 +89,9 @@ def test_scan_page_shows_progress_and_cancels(settings, demo_root: Path,
     at = app_at("scan")
     at.button(key="start_scan").click().run()
     assert not at.exception, [e.value for e in at.exception]
+    # the scan thread reports on its own schedule: render again once it has said something
+    assert reported.wait(30)
+    at.run()
     assert any("Scanning" in i.value for i in at.info)
     assert "takeout:/demo" in list(at.dataframe[0].value["source"])
     at.button(key="cancel_scan").click().run()
