@@ -1,12 +1,32 @@
 """memseed: propose, review and write an AI agent's memory of its user.
 
 The public API is listed in ``__all__``; the CLI, the app and the notebooks call only these.
+A notebook session, step by step::
+
+    from bootstrap_app import build_demo, detect, scan, load_settings, Store, approve, plan_write
+    settings = load_settings()
+    with Store(settings.db_path) as store:
+        result = scan([str(build_demo(settings.home / "demo"))], settings=settings, store=store)
+        approve(store, [p.id for p in result.proposals[:3]])
+        print(plan_write(store, "claude-code").diff())
+
+The LLM helpers (``llm_proposals``, ``build_digest``, ``preview_llm_request``) are imported on
+first use, because they need the optional ``llm`` extra.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from connectors.base import detect
+
 from .config import Settings, load_settings
+from .decisions import approve, approve_all_of_type, edit, reject, undecide
+from .demo import PERSONA, build_demo, demo_owner_addresses
 from .errors import MemseedError
+from .harnesses import Plan, WriteOptions, WriteOutcome, get_harness
+from .pipeline import ScanEvent, ScanResult, SourceReport, scan, scan_demo
+from .safety import check_entry, gate, pii_flags, redact_secrets, run_doctor, scan_text
 from .store import Store
 from .types import (
     ChatMessage,
@@ -24,8 +44,10 @@ from .types import (
     Repo,
     Skip,
 )
+from .writing import apply_write, history, plan_write, undo_write
 
 __all__ = [
+    "PERSONA",
     "ChatMessage",
     "Decision",
     "DecisionStatus",
@@ -38,10 +60,54 @@ __all__ = [
     "MemseedError",
     "Message",
     "Person",
+    "Plan",
     "Proposal",
     "Repo",
+    "ScanEvent",
+    "ScanResult",
     "Settings",
     "Skip",
+    "SourceReport",
     "Store",
+    "WriteOptions",
+    "WriteOutcome",
+    "apply_write",
+    "approve",
+    "approve_all_of_type",
+    "build_demo",
+    "build_digest",
+    "check_entry",
+    "demo_owner_addresses",
+    "detect",
+    "edit",
+    "gate",
+    "get_harness",
+    "history",
+    "llm_proposals",
     "load_settings",
+    "pii_flags",
+    "plan_write",
+    "preview_llm_request",
+    "redact_secrets",
+    "reject",
+    "run_doctor",
+    "scan",
+    "scan_demo",
+    "scan_text",
+    "undecide",
+    "undo_write",
 ]
+
+_LAZY = {
+    "llm_proposals": "bootstrap_app.extract.llm",
+    "preview_llm_request": "bootstrap_app.extract.digest",
+    "build_digest": "bootstrap_app.extract.digest",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'bootstrap_app' has no attribute {name!r}")
