@@ -32,7 +32,7 @@ _ORDER = ("test", "lint", "format", "typecheck", "build", "deploy")
 
 
 def _proposal(signals: Signals, refs: list[Ref] | tuple[Ref, ...], **fields: object) -> Proposal | None:
-    evidence = refs_to_evidence(list(refs), signals.owner)
+    evidence = refs_to_evidence(list(refs), signals.owner, cutoffs=signals.cutoffs)
     if not evidence:
         return None  # evidence or it did not happen
     return Proposal(evidence=evidence, **fields)  # type: ignore[arg-type]
@@ -149,8 +149,12 @@ def _ritual(s: Signals, r: Ritual) -> Proposal | None:
     with_ = f" with {', '.join(others)}" if others else ""
     title = r.title if r.informative else f"Recurring meeting{with_ or ''}"
     body = f"{title}: {r.when} ({zone}){length}{with_ if r.informative else ''}."
-    body += f"\nIn the calendar since {r.first.date().isoformat()} ({r.occurrences} occurrences)." if r.first \
-        else f"\n{r.occurrences} occurrences in the calendar."
+    if r.planned:
+        body += f"\nPlanned: in the calendar from {r.first.date().isoformat()} on." if r.first \
+            else "\nPlanned in the calendar (no occurrence yet)."
+    else:
+        body += f"\nIn the calendar since {r.first.date().isoformat()} ({r.occurrences} occurrences so far)." \
+            if r.first else f"\n{r.occurrences} occurrences in the calendar."
     return _proposal(s, r.refs, type=MemoryType.USER, name=f"ritual-{slugify(title, 40)}",
                      description=f"{title} — {r.when}, {zone}{length}", body=body,
                      subject=f"ritual:{slugify(r.title)}:{r.series_uid[:16] if not r.informative else ''}",

@@ -9,7 +9,7 @@ text), so the owner can be decided *after* the stream: see :mod:`bootstrap_app.i
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from bootstrap_app.identity import OwnerIdentity
@@ -60,6 +60,9 @@ class Signals:
     """Contact key -> the title their own signature states."""
     rules: tuple[Rule, ...] = ()
     """Working rules in the owner's own words."""
+    cutoffs: tuple[datetime | None, ...] = ()
+    """(owner's last activity or now, now): evidence is cited from on or before these, newest
+    first; later items (calendar occurrences expanded ahead) only when nothing earlier exists."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (names, titles, counts, no refs) for the LLM digest and notebooks."""
@@ -112,7 +115,10 @@ class SignalBuilder:
     def build(self, owner: OwnerIdentity, now: datetime | None = None) -> Signals:
         tz_calendar, _ = self.rhythms.calendar_timezone()
         profile = self.profile.result(owner, tz_calendar)
-        rhythms = self.rhythms.result(owner, profile.timezone, now)
+        now = now or datetime.now(UTC)
+        active_until = self.profile.last_activity(owner)
+        cutoffs = (min(now, active_until) if active_until else now, now)
+        rhythms = self.rhythms.result(owner, profile.timezone, now, active_until)
         contacts = self.contacts.result(owner)
         one_on_ones = []
         for r in rhythms.rituals:
@@ -125,4 +131,4 @@ class SignalBuilder:
                        repos=tuple(self.repos.result(owner)), documents=tuple(self.documents.result(owner)),
                        chat=self.chat.result(owner),
                        titles={c.key: t for c in contacts.ranked if (t := self.profile.title_of(c.key, c.name))},
-                       rules=tuple(self.rules.result(owner)))
+                       rules=tuple(self.rules.result(owner)), cutoffs=cutoffs)

@@ -15,7 +15,7 @@ from datetime import datetime
 from bootstrap_app.identity import OwnerIdentity, name_key
 from bootstrap_app.types import Evidence, Person
 
-__all__ = ["BULK_LOCAL", "Ref", "is_bulk_address", "is_person", "person_key", "refs_to_evidence"]
+__all__ = ["BULK_LOCAL", "Ref", "is_bulk_address", "is_person", "person_key", "prefer_past", "refs_to_evidence"]
 
 BULK_LOCAL = re.compile(
     r"^(?:no[._-]?reply|do[._-]?not[._-]?reply|noreply|no[._-]?address|notifications?|notify|newsletters?|"
@@ -71,9 +71,35 @@ class Ref:
     """Known authorship (None: decide from ``author`` against the identity)."""
 
 
-def refs_to_evidence(refs: list[Ref] | tuple[Ref, ...], owner: OwnerIdentity, limit: int = 5) -> tuple[Evidence, ...]:
-    """Evidence records for up to ``limit`` refs, newest first, authorship decided now."""
-    ordered = sorted(refs, key=lambda r: (r.date is None, -(r.date.timestamp() if r.date else 0.0)))
+def prefer_past(refs: list[Ref] | tuple[Ref, ...], cutoffs: tuple[datetime | None, ...] = ()) -> list[Ref]:
+    """Refs ordered for citing: the newest *past* ones first, future ones only as a fallback.
+
+    A calendar expands recurring series months ahead, so "the newest occurrence" is often a
+    meeting that has not happened yet. ``cutoffs`` are tried in order (say the owner's last
+    activity, then now): the first that has refs on or before it keeps only those (undated
+    refs go last). When every dated ref lies after every cutoff the item is a plan, and its
+    *earliest* occurrence comes first.
+    """
+    def newest_first(rs: list[Ref]) -> list[Ref]:
+        return sorted(rs, key=lambda r: (r.date is None, -(r.date.timestamp() if r.date else 0.0)))
+
+    refs = list(refs)
+    active = [c for c in cutoffs if c is not None]
+    if not active:
+        return newest_first(refs)
+    for cut in active:
+        past = [r for r in refs if r.date is not None and r.date <= cut]
+        if past:
+            return newest_first(past) + [r for r in refs if r.date is None]
+    dated = sorted((r for r in refs if r.date is not None), key=lambda r: r.date.timestamp() if r.date else 0.0)
+    return dated + [r for r in refs if r.date is None]
+
+
+def refs_to_evidence(refs: list[Ref] | tuple[Ref, ...], owner: OwnerIdentity, limit: int = 5,
+                     cutoffs: tuple[datetime | None, ...] = ()) -> tuple[Evidence, ...]:
+    """Evidence records for up to ``limit`` refs, newest past first (:func:`prefer_past`),
+    authorship decided now."""
+    ordered = prefer_past(refs, cutoffs)
     out: list[Evidence] = []
     seen: set[tuple[str, str]] = set()
     for r in ordered:

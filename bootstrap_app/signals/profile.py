@@ -134,6 +134,8 @@ class ProfileAccumulator:
     manager_refs: dict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     author_refs: defaultdict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
+    latest: dict[str, float] = field(default_factory=dict)
+    """Per author: the newest mail/chat timestamp (the reservoir of ``stamps`` may miss it)."""
 
     def _author_ref(self, key: str, ref: Ref) -> None:
         """Keep the three newest items of each author as evidence pointers."""
@@ -148,6 +150,8 @@ class ProfileAccumulator:
             return
         self.seen[key] += 1
         value = when.timestamp()
+        if value > self.latest.get(key, float("-inf")):
+            self.latest[key] = value
         bucket = self.stamps[key]
         if len(bucket) < _MAX_STAMPS:
             bucket.append(value)
@@ -195,6 +199,11 @@ class ProfileAccumulator:
     def owner_keys(self, owner: OwnerIdentity) -> list[str]:
         name_keys = {f"name:{name_key(n)}" for n in owner.names if name_key(n)}
         return [k for k in self.seen if owner.is_owner_address(k) or k in name_keys]
+
+    def last_activity(self, owner: OwnerIdentity) -> datetime | None:
+        """When the owner last sent mail or posted in chat (None when never seen)."""
+        values = [self.latest[k] for k in self.owner_keys(owner) if k in self.latest]
+        return datetime.fromtimestamp(max(values), UTC) if values else None
 
     def infer_timezone(self, keys: list[str]) -> str:
         """The IANA zone whose UTC offsets match the owner's mail Date headers best."""

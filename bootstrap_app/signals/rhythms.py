@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bootstrap_app.identity import OwnerIdentity, normal_name
 from bootstrap_app.types import Event, Item
 
-from .base import Ref, person_key
+from .base import Ref, person_key, prefer_past
 
 __all__ = ["DAYS", "RhythmSignal", "RhythmsAccumulator", "Ritual", "zone"]
 
@@ -60,6 +60,8 @@ class Ritual:
     last: datetime | None
     informative: bool
     refs: tuple[Ref, ...] = ()
+    planned: bool = False
+    """No occurrence yet on or before the owner's last activity / now: the series is a plan."""
 
     @property
     def when(self) -> str:
@@ -89,6 +91,9 @@ class _Series:
     organizers: Counter[str] = field(default_factory=Counter)
     count: int = 0
     refs: list[Ref] = field(default_factory=list)
+    first_ref: Ref | None = None
+    first: datetime | None = None
+    """The earliest start ever seen (``starts`` keeps only the newest when a series is long)."""
 
 
 @dataclass
@@ -118,6 +123,8 @@ class RhythmsAccumulator:
         if len(s.starts) > 2 * _KEEP_STARTS:
             s.starts.sort()
             del s.starts[:-_KEEP_STARTS]
+        if s.first is None or start < s.first:
+            s.first = start
         if item.end is not None:
             end = item.end if item.end.tzinfo else item.end.replace(tzinfo=UTC)
             s.minutes[max(0, int((end - start).total_seconds() // 60))] += 1
@@ -132,10 +139,15 @@ class RhythmsAccumulator:
                 s.names.setdefault(key, normal_name(item.organizer.name))
         note = f"calendar event on {start.date().isoformat()}"
         ref = Ref(item.source, item.ref, start, person_key(item.organizer) if item.organizer else "", note)
-        if len(s.refs) < 2:
-            s.refs.append(ref)
-        elif start > (s.refs[-1].date or start):
-            s.refs[-1] = ref
+        # every occurrence's pointer is kept (bounded like ``starts``): which ones to cite is
+        # decided at the end, against the owner's last activity, so a meeting months ahead of
+        # the data is never cited while past ones exist
+        if s.first_ref is None or (s.first_ref.date and start < s.first_ref.date):
+            s.first_ref = ref
+        s.refs.append(ref)
+        if len(s.refs) > 2 * _KEEP_STARTS:
+            s.refs.sort(key=lambda r: r.date.timestamp() if r.date else 0.0)
+            del s.refs[:-_KEEP_STARTS]
 
     def calendar_timezone(self) -> tuple[str, int]:
         if not self.tzids:
@@ -143,24 +155,37 @@ class RhythmsAccumulator:
         name, votes = self.tzids.most_common(1)[0]
         return name, votes
 
-    def result(self, owner: OwnerIdentity, tz_name: str, now: datetime | None = None) -> RhythmSignal:
+    def result(self, owner: OwnerIdentity, tz_name: str, now: datetime | None = None,
+               active_until: datetime | None = None) -> RhythmSignal:
+        """``active_until``: the owner's last mail/chat activity; occurrences after it (and
+        after ``now``) are plans, counted and cited only when a series has nothing else."""
         tz: tzinfo = zone(tz_name) or UTC
         lasts = [max(s.starts) for s in self.series.values() if s.starts]
         now = now or datetime.now(UTC)
         as_of = min(now, max(lasts)) if lasts else now
-        rituals = [r for uid, s in self.series.items() if (r := self._ritual(uid, s, owner, tz, as_of))]
+        cutoff = min(now, active_until) if active_until else now
+        rituals = [r for uid, s in self.series.items()
+                   if (r := self._ritual(uid, s, owner, tz, as_of, (cutoff, now)))]
         rituals.sort(key=lambda r: (not r.informative, r.kind == "other", -r.occurrences, r.title))
         tz_calendar, votes = self.calendar_timezone()
         return RhythmSignal(tz_calendar, votes, tuple(rituals), self.events, tuple(self.calendar_refs))
 
     @staticmethod
     def _ritual(uid: str, s: _Series, owner: OwnerIdentity, tz: tzinfo,
-                as_of: datetime) -> Ritual | None:
+                as_of: datetime, cutoffs: tuple[datetime, datetime]) -> Ritual | None:
         if s.count < 3 or len(s.starts) < 3:
             return None
-        starts = sorted(set(s.starts))
-        if starts[-1] < as_of - timedelta(days=60):
+        every = sorted(set(s.starts))
+        if every[-1] < as_of - timedelta(days=60):
             return None  # a series that ended is history, not a ritual
+        # what happened weighs: day, time and cadence come from past occurrences when there
+        # are enough of them; a series that exists only ahead of the data is a plan
+        past: list[datetime] = []
+        for cut in cutoffs:
+            past = [d for d in every if d <= cut]
+            if len(past) >= 3:
+                break
+        starts = past if len(past) >= 3 else every
         local = [d.astimezone(tz) for d in starts]
         day_counts = Counter(d.weekday() for d in local)
         top = max(day_counts.values())
@@ -187,9 +212,13 @@ class RhythmsAccumulator:
         if kind == "other" and len(s.people) == 2 and len(others) == 1 and cadence in ("weekly", "every two weeks"):
             kind = "1:1"
         organizer = s.organizers.most_common(1)[0][0] if s.organizers else ""
-        return Ritual(uid, title, kind, days, time, minutes, cadence, len(starts), tuple(others[:12]),
-                      organizer, starts[0], starts[-1], not _UNINFORMATIVE.match(title.strip()),
-                      tuple(s.refs))
+        refs = prefer_past(s.refs, cutoffs)[:2]
+        if not past and s.first_ref is not None:
+            refs = [s.first_ref]  # a plan: cite where it starts
+        first = min(s.first or every[0], every[0])
+        return Ritual(uid, title, kind, days, time, minutes, cadence, len(past) if past else len(every),
+                      tuple(others[:12]), organizer, first, every[-1], not _UNINFORMATIVE.match(title.strip()),
+                      tuple(refs), planned=not past)
 
 
 def _owner_key(key: str, owner: OwnerIdentity) -> bool:
