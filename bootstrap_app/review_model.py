@@ -1,4 +1,4 @@
-"""The review model behind the app: rows, filters, pages, bulk selection, decisions, budgets.
+"""The review model behind the app: rows, filters, pages, bulk selection, budgets, write previews.
 
 Why a plain module and not code in the Streamlit views: the app is a thin shell (DESIGN §1.7).
 Everything the Review and Write pages decide — which proposals a filter shows, which ones a
@@ -7,16 +7,16 @@ as pure functions on plain data, so the CLI, notebooks and tests get the same an
 UI callbacks only call one function each.
 
 The store is the truth (DESIGN §7): :func:`load_rows` reads proposals joined with their
-decisions, and :func:`approve` / :func:`reject` / :func:`edit` / :func:`undo_decision` write
-through :mod:`bootstrap_app.decisions` (committed before they return), so a rerun of the page
-— or another process opening the store — sees the decision at once.
+decisions on every run. Decisions themselves are recorded by :mod:`bootstrap_app.decisions`
+(the same functions the CLI uses, committed before they return), so a rerun of the page — or
+another process opening the store — sees a decision at once.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence, Sized
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,25 +32,20 @@ __all__ = [
     "ReviewFilter",
     "ReviewRow",
     "TargetPlan",
-    "approve",
     "budget",
     "budget_key",
     "bulk_ids",
     "default_selected",
-    "edit",
     "facet_counts",
     "filter_rows",
     "group_by_type",
     "load_rows",
     "paginate",
     "plan_targets",
-    "reject",
-    "undo_decision",
 ]
 
 STATUSES = ("undecided", "approved", "rejected", "all")
 """Status filter values: 'approved' includes edited proposals."""
-
 
 
 @dataclass(frozen=True)
@@ -234,42 +229,6 @@ def bulk_ids(rows: Iterable[ReviewRow], selection: Mapping[str, bool] | None = N
     """
     chosen = selection or {}
     return [row.fingerprint for row in rows if chosen.get(row.fingerprint, default_selected(row))]
-
-
-# -- decisions (written to the store before the caller returns) ---------------------------
-def approve(store: Store, ids: Sequence[str]) -> int:
-    """Approve proposals by id or fingerprint; returns how many were recorded."""
-    if not ids:
-        return 0
-    from . import decisions
-
-    result = decisions.approve(store, list(ids))
-    return len(result) if isinstance(result, Sized) else len(ids)
-
-
-def reject(store: Store, ids: Sequence[str]) -> int:
-    """Reject proposals by id or fingerprint; returns how many were recorded."""
-    if not ids:
-        return 0
-    from . import decisions
-
-    result = decisions.reject(store, list(ids))
-    return len(result) if isinstance(result, Sized) else len(ids)
-
-
-def edit(store: Store, id_: str, *, name: str, description: str, body: str) -> None:
-    """Record the person's version of a proposal (an 'edited' approval)."""
-    from . import decisions
-
-    decisions.edit(store, id_, name=name, description=description, body=body)
-
-
-def undo_decision(store: Store, ids: Sequence[str]) -> None:
-    """Put proposals back to 'undecided' (the person changed their mind before writing)."""
-    if ids:
-        from . import decisions
-
-        decisions.undecide(store, list(ids))
 
 
 # -- budgets for capped targets ---------------------------------------------------------

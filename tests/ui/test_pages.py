@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bootstrap_app import decisions
 from bootstrap_app import review_model as rm
 from bootstrap_app.store import Store
 
@@ -171,7 +172,7 @@ def test_sources_add_upload_remove_and_harness_folders(hermetic: Path, settings)
 
 def _approve_some(store: Store, count: int) -> list[str]:
     ids = [r.fingerprint for r in rm.load_rows(store) if not r.sensitive][:count]
-    rm.approve(store, ids)
+    decisions.approve(store, ids)
     return ids
 
 
@@ -216,7 +217,7 @@ def test_write_capacity_error_says_what_fits(hermetic: Path, monkeypatch: pytest
                     body=f"Maya fact {i}: " + "detail " * 60, subject=f"big:{i}", key=str(i)) for i in range(6)]
     with Store(settings.db_path) as store:
         store.save_proposals(store.start_run("scan", []), big)
-        rm.approve(store, [p.fingerprint for p in big])
+        decisions.approve(store, [p.fingerprint for p in big])
     at = app_at("write")
     at.multiselect(key="write_targets").set_value(["hermes"]).run()
     at.button(key="write_preview").click().run()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bootstrap_app import decisions
 from bootstrap_app import review_model as rm
 from bootstrap_app.config import load_settings
 from bootstrap_app.errors import SourceError
@@ -74,10 +75,10 @@ def test_decisions_are_in_the_store_for_a_new_connection(hermetic: Path) -> None
         run = store.start_run("scan", [])
         store.save_proposals(run, synthetic_proposals(6))
         rows = rm.load_rows(store)
-        rm.approve(store, [rows[0].fingerprint, rows[1].id])
-        rm.reject(store, [rows[2].fingerprint])
-        rm.edit(store, rows[3].fingerprint, name="My edited name", description="d", body="New body.")
-        rm.undo_decision(store, [rows[1].fingerprint])
+        decisions.approve(store, [rows[0].fingerprint, rows[1].id])
+        decisions.reject(store, [rows[2].fingerprint])
+        decisions.edit(store, rows[3].fingerprint, name="My edited name", description="d", body="New body.")
+        decisions.undecide(store, [rows[1].fingerprint])
     with Store(settings.db_path) as other:
         by_fp = {r.fingerprint: r for r in rm.load_rows(other)}
         assert by_fp[rows[0].fingerprint].status == "approved"
@@ -149,7 +150,7 @@ def test_plan_targets_keeps_errors_per_target_and_uses_chosen_roots(hermetic: Pa
     settings = load_settings()
     with Store(settings.db_path) as store:
         store.save_proposals(store.start_run("scan", []), synthetic_proposals(4, sensitive_every=0))
-        rm.approve(store, [r.fingerprint for r in rm.load_rows(store)])
+        decisions.approve(store, [r.fingerprint for r in rm.load_rows(store)])
         folder = hermetic / "plain-memory"
         plans = {tp.target: tp for tp in rm.plan_targets(store, ["markdown", "nonesuch"],
                                                            roots={"markdown": str(folder)})}

@@ -1,19 +1,23 @@
 """Review page: approve, edit or reject every proposal, with its evidence in view.
 
-Every button calls one :mod:`bootstrap_app.review_model` function from its ``on_click``
-callback, which writes the decision to the store before Streamlit reruns the page; the rerun
-then reads the rows back from the store. Session state holds only widget values (filters,
-ticks, which card is being edited), never a decision.
+Every decision button calls one :mod:`bootstrap_app.decisions` function (the same ones the
+CLI uses) from its ``on_click`` callback, which writes the decision to the store before
+Streamlit reruns the page; the rerun then reads the rows back from the store
+(:func:`review_model.load_rows`). Session state holds only widget values (filters, ticks,
+which card is being edited), never a decision.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal
 
 import streamlit as st
 
+from bootstrap_app import decisions
 from bootstrap_app import review_model as rm
+from bootstrap_app.store import Store
 from bootstrap_app.ui.common import get_store, md_escape, page_header, show_error
 
 __all__: list[str] = []
@@ -31,21 +35,24 @@ page_header("Review", "Each proposal shows the evidence it rests on. Approve wha
 store = get_store()
 
 
+_ACTIONS: dict[str, tuple[Callable[[Store, Iterable[str]], object], str]] = {
+    "approve": (decisions.approve, "Approved"),
+    "reject": (decisions.reject, "Rejected"),
+    "undo": (decisions.undecide, "Reopened"),
+}
+"""Card and bulk actions: the :mod:`bootstrap_app.decisions` call and the verb the page reports."""
+
+
 def _record(action: str, ids: list[str]) -> None:
     """Write the decision to the store (committed) — the page rerun reads it back."""
+    decide, verb = _ACTIONS[action]
     try:
-        if action == "approve":
-            count = rm.approve(store, ids)
-        elif action == "reject":
-            count = rm.reject(store, ids)
-        else:
-            rm.undo_decision(store, ids)
-            count = len(ids)
+        if ids:  # a bulk action whose ticks were all cleared before the click records nothing
+            decide(store, ids)
     except Exception as exc:  # shown on the next run; the store is unchanged for a failed id
         st.session_state["review_error"] = exc
         return
-    verb = {"approve": "Approved", "reject": "Rejected"}.get(action, "Reopened")
-    st.session_state["review_msg"] = f"{verb} {count} proposal(s)."
+    st.session_state["review_msg"] = f"{verb} {len(ids)} proposal(s)."
 
 
 def _ticked(rows: list[rm.ReviewRow]) -> list[str]:
@@ -62,7 +69,7 @@ def _bulk(action: str, rows: list[rm.ReviewRow]) -> None:
 
 def _save_edit(fingerprint: str) -> None:
     try:
-        rm.edit(store, fingerprint, name=st.session_state[f"ed_name_{fingerprint}"],
+        decisions.edit(store, fingerprint, name=st.session_state[f"ed_name_{fingerprint}"],
                 description=st.session_state[f"ed_desc_{fingerprint}"],
                 body=st.session_state[f"ed_body_{fingerprint}"])
     except Exception as exc:
