@@ -6,6 +6,7 @@ the plain records (and format a summary) without pulling in the engine.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -14,7 +15,7 @@ from bootstrap_app.identity import OwnerIdentity
 from bootstrap_app.safety.gate import Quarantined
 from bootstrap_app.types import Proposal, Skip
 
-__all__ = ["EventKind", "ScanEvent", "ScanResult", "SourceReport", "format_summary"]
+__all__ = ["EventKind", "ScanEvent", "ScanResult", "SourceReport", "format_summary", "shorten", "skip_categories"]
 
 EventKind = Literal["source-start", "progress", "skip", "source-done", "error", "stage"]
 
@@ -27,16 +28,65 @@ class ScanEvent:
     message: str = ""
 
 
-def _reason(skip: Skip, source: str) -> str:
-    """A skip reason without the file path, digits folded, so equal causes count together."""
-    import re
+_HEAD_END = re.compile(r"\s\(|:\s|;\s")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+_PATHLIKE = re.compile(r"[/\\]|\.\w{2,5}$|^[A-Za-z]:")
 
-    text = skip.reason
+
+def _detail(skip: Skip, source: str) -> str:
+    """The reason without the file or location it starts with (the source line names it)."""
+    text = skip.reason.strip()
     location = source.partition(":")[2]
     for prefix in (location, skip.ref):
         if prefix and text.startswith(prefix):
-            text = text[len(prefix):].lstrip(": ")
-    return re.sub(r"\d+", "N", text)[:80] or "unreadable"
+            rest = text[len(prefix):]
+            if rest.startswith(": ") or not rest:
+                return rest[2:].strip() or "unreadable"
+            text = rest  # a member inside the location (``/Takeout/Mail/x.mbox: ...``)
+            break
+    head, sep, rest = text.partition(": ")
+    if sep and rest and _PATHLIKE.search(head):
+        return rest.strip()
+    return text or "unreadable"
+
+
+def shorten(text: str, limit: int = 80) -> str:
+    """``text`` cut at a word boundary with an ellipsis; never in the middle of a word."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - 1]
+    space = cut.rfind(" ")
+    if space >= limit // 3:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:(") + "…"
+
+
+def skip_categories(skips: list[Skip], source: str, examples: int = 3) -> list[dict[str, Any]]:
+    """Skips grouped by the *kind* of reason, most frequent first.
+
+    The category is the head of the reason (before its first ``(``, ``:`` or ``;`` detail),
+    with counts folded so "3 messages in Spam" and "5 messages in Spam" count together; the
+    label keeps the reason's own words (identifiers such as user ids are never rewritten), and
+    up to ``examples`` refs show where to look.
+    """
+    groups: dict[str, list[tuple[Skip, str]]] = {}
+    for skip in skips:
+        detail = _detail(skip, source)
+        head = _HEAD_END.split(detail, maxsplit=1)[0].strip() or detail
+        groups.setdefault(_NUMBER.sub("#", head).lower(), []).append((skip, detail))
+    out: list[dict[str, Any]] = []
+    for members in sorted(groups.values(), key=lambda m: -len(m)):
+        details = {d for _, d in members}
+        if len(details) == 1:
+            label = shorten(next(iter(details)))
+        else:
+            heads = {_HEAD_END.split(d, maxsplit=1)[0].strip() for d in details}
+            head = next(iter(heads)) if len(heads) == 1 else _NUMBER.sub("N", members[0][1].split(" (")[0])
+            label = shorten(_HEAD_END.split(head, maxsplit=1)[0].strip() or head)
+        refs = list(dict.fromkeys(s.ref for s, _ in members if s.ref))[:examples]
+        out.append({"category": label, "count": len(members), "examples": refs})
+    return out
 
 
 @dataclass
@@ -49,9 +99,10 @@ class SourceReport:
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        reasons = Counter(_reason(s, self.source) for s in self.skipped)
+        categories = skip_categories(self.skipped, self.source)[:10]
         return {"source": self.source, "kind": self.kind, "items": self.items, "skipped": len(self.skipped),
-                "skip_reasons": dict(reasons.most_common(10)), "error": self.error,
+                "skip_reasons": {c["category"]: c["count"] for c in categories},
+                "skip_categories": categories, "error": self.error,
                 "seconds": round(self.seconds, 3)}
 
 
@@ -103,11 +154,13 @@ def format_summary(summary: dict[str, Any]) -> str:
     for src in summary["sources"]:
         line = f"  {src['kind'] or '?':14} {src['items']:>7} items"
         if src["skipped"]:
-            reasons = ", ".join(f"{k} ({v})" for k, v in src["skip_reasons"].items())
-            line += f", {src['skipped']} skipped [{reasons}]"
+            line += f", {src['skipped']} skipped"
         if src["error"]:
-            line += f"  ERROR: {src['error'].splitlines()[0]}"
+            line += f"  ERROR: {shorten(src['error'].splitlines()[0], 160)}"
         lines.append(f"{line}  {src['source']}")
+        for cat in src.get("skip_categories", []):
+            refs = ", ".join(shorten(r, 60) for r in cat["examples"])
+            lines.append(f"      {cat['count']:>5} x {cat['category']}" + (f"  (e.g. {refs})" if refs else ""))
     owner = summary["owner"]
     who = ", ".join(owner["names"][:1] + owner["addresses"][:4]) or "unknown (pass --owner EMAIL)"
     lines.append(f"  owner: {who}")
