@@ -39,7 +39,9 @@ __all__ = [
     "WriteOptions",
     "WriteOutcome",
     "apply_changes",
+    "home_or",
     "locked",
+    "new_entries",
     "select_entries",
 ]
 
@@ -138,6 +140,21 @@ def select_entries(entries: Sequence[Proposal], options: WriteOptions) -> list[P
     return out
 
 
+def new_entries(plan: Plan, chosen: Sequence[Proposal], options: WriteOptions) -> list[Proposal]:
+    """``Plan.entries``: the chosen entries present after the write that memseed never wrote before.
+
+    Every writer ends its ``plan`` with this, so "new" means the same for the CLI's count, the
+    journal (``apply`` records only these) and undo.
+    """
+    new = {fp for fp, _ in plan.written} - options.written
+    return [p for p in chosen if p.fingerprint in new]
+
+
+def home_or(options: WriteOptions | None, default: Callable[[], Path]) -> Path:
+    """The harness home: ``options.root`` when given, else the harness's default, ``~`` expanded."""
+    return (options.root if options and options.root else default()).expanduser()
+
+
 @contextlib.contextmanager
 def locked(paths: Sequence[Path], anchor: Path | None) -> Iterator[None]:
     """Hold every lock file (``filelock``, the same ``flock`` Hermes takes) for the block."""
@@ -185,6 +202,10 @@ class Harness:
 
     def read(self, root: Path | None = None) -> list[MemoryEntry]:  # pragma: no cover - overridden
         raise NotImplementedError
+
+    def read_with_skips(self, root: Path | None = None) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
+        """:meth:`read` plus the files passed over as (file, reason); readers that skip none say so."""
+        return self.read(root), []
 
     def apply(self, plan: Plan, store: Store) -> WriteOutcome:
         """Write ``plan`` atomically and journaled (see the module docstring)."""

@@ -23,7 +23,7 @@ from typing import Any
 from bootstrap_app.fsutil import read_bytes, refuse_symlinks
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal
 
-from .base import FileChange, Harness, Plan, WriteOptions, select_entries
+from .base import FileChange, Harness, Plan, WriteOptions, home_or, new_entries, select_entries
 from .common import derived_date, flatten, guard_imports, merge_block, one_line, scan_entry
 from .topicdir import IndexStyle, plan_folder, read_folder
 
@@ -197,7 +197,7 @@ class ClaudeCodeHarness(Harness):
     name = "claude-code"
 
     def home(self, options: WriteOptions | None = None) -> Path:
-        return (options.root if options and options.root else config_home()).expanduser()
+        return home_or(options, config_home)
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         override, _ = memory_override(self.home(options))
@@ -240,8 +240,7 @@ class ClaudeCodeHarness(Harness):
             plan.notes.append(f"{len(group)} entr{'y' if len(group) == 1 else 'ies'} -> {folder}")
         if claude_md:
             self._plan_claude_md(plan, home, claude_md, options)
-        new = {fp for fp, _ in plan.written} - set(options.written)
-        plan.entries = [p for p in chosen if p.fingerprint in new]
+        plan.entries = new_entries(plan, chosen, options)
         return plan
 
     def _plan_claude_md(self, plan: Plan, home: Path, entries: list[Proposal], options: WriteOptions) -> None:

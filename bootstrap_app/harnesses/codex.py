@@ -24,7 +24,7 @@ from bootstrap_app.errors import CapacityExceeded, UnsafePath, WriteError
 from bootstrap_app.fsutil import check_name, contained, read_bytes, refuse_symlinks
 from bootstrap_app.types import MemoryEntry, Proposal, slugify
 
-from .base import FileChange, Harness, Plan, WriteOptions, select_entries
+from .base import FileChange, Harness, Plan, WriteOptions, home_or, new_entries, select_entries
 from .common import LABELS, derived_date, flatten, guard_imports, merge_block, scan_entry
 
 __all__ = ["AGENTS_BUDGET", "CodexHarness", "codex_home", "memories_enabled"]
@@ -91,7 +91,7 @@ class CodexHarness(Harness):
     name = "codex"
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
-        return (options.root if options and options.root else codex_home()).expanduser()
+        return home_or(options, codex_home)
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
         options = options or WriteOptions()
@@ -106,8 +106,7 @@ class CodexHarness(Harness):
         else:
             plan.notes.append(f"mode: marked block in the global AGENTS.md because {why}")
             self._plan_agents(plan, home, chosen, options)
-        new = {fp for fp, _ in plan.written} - set(options.written)
-        plan.entries = [p for p in chosen if p.fingerprint in new]
+        plan.entries = new_entries(plan, chosen, options)
         return plan
 
     def _existing_notes(self, folder: Path) -> dict[str, Path]:

@@ -20,7 +20,7 @@ from bootstrap_app.errors import WriteError
 from bootstrap_app.fsutil import read_bytes, refuse_symlinks
 from bootstrap_app.types import MemoryEntry, Proposal, slugify
 
-from .base import FileChange, Harness, Plan, WriteOptions, select_entries
+from .base import FileChange, Harness, Plan, WriteOptions, home_or, new_entries, select_entries
 from .common import infer_type, one_line, scan_entry, split_label, strip_stamp
 
 __all__ = ["HEADING", "GeminiHarness", "add_fact", "gemini_dir", "render_fact"]
@@ -75,7 +75,7 @@ class GeminiHarness(Harness):
     name = "gemini"
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
-        return (options.root if options and options.root else gemini_dir()).expanduser()
+        return home_or(options, gemini_dir)
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
         options = options or WriteOptions()
@@ -106,8 +106,7 @@ class GeminiHarness(Harness):
         if after != text:
             plan.files.append(FileChange(path, before, after.encode("utf-8")))
         plan.notes.append(f"bullets under '{HEADING}' in {path}")
-        new = {fp for fp, _ in plan.written} - set(options.written)
-        plan.entries = [p for p in chosen if p.fingerprint in new]
+        plan.entries = new_entries(plan, chosen, options)
         return plan
 
     def read(self, root: Path | None = None) -> list[MemoryEntry]:

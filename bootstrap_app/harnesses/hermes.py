@@ -25,7 +25,7 @@ from bootstrap_app.errors import BlockedContent, CapacityExceeded, UnsafePath, W
 from bootstrap_app.fsutil import read_bytes, refuse_symlinks
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal, slugify
 
-from .base import FileChange, Harness, Plan, WriteOptions, select_entries
+from .base import FileChange, Harness, Plan, WriteOptions, home_or, new_entries, select_entries
 from .common import infer_type, one_line, scan_entry, split_label, strip_stamp
 
 __all__ = ["DELIMITER", "LIMITS", "HermesHarness", "budget_report", "hermes_home", "limits", "parse_entries",
@@ -82,7 +82,7 @@ def _file_for(p: Proposal) -> str:
 
 
 def _folder(options: WriteOptions) -> tuple[Path, Path]:
-    home = (options.root or hermes_home()).expanduser()
+    home = home_or(options, hermes_home)
     if options.profile:
         if options.profile != slugify(options.profile):
             raise UnsafePath(f"profile name {options.profile!r} is not a plain name",
@@ -180,8 +180,7 @@ class HermesHarness(Harness):
             plan.locks.append(path.with_name(filename + ".lock"))
         plan.notes.append(f"Hermes memory folder {folder}" + (f" (profile {options.profile})"
                                                                if options.profile else ""))
-        new = {fp for fp, _ in plan.written} - set(options.written)
-        plan.entries = [p for p in chosen if p.fingerprint in new]
+        plan.entries = new_entries(plan, chosen, options)
         return plan
 
     @staticmethod

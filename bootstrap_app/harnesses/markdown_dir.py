@@ -17,7 +17,7 @@ from bootstrap_app.errors import TargetNotFound
 from bootstrap_app.fsutil import refuse_symlinks
 from bootstrap_app.types import MemoryEntry, Proposal
 
-from .base import Harness, Plan, WriteOptions, select_entries
+from .base import Harness, Plan, WriteOptions, new_entries, select_entries
 from .common import flatten
 from .topicdir import IndexStyle, plan_folder, read_folder
 
@@ -51,8 +51,7 @@ class MarkdownDirHarness(Harness):
         plan = Plan(target=self.name, root=folder, files=result.files, notes=result.notes,
                     written=result.written, anchor=folder)
         plan.notes.append(f"{len(chosen)} entries -> {folder}")
-        new = {fp for fp, _ in plan.written} - set(options.written)
-        plan.entries = [p for p in chosen if p.fingerprint in new]
+        plan.entries = new_entries(plan, chosen, options)
         return plan
 
     def read(self, root: Path | None = None) -> list[MemoryEntry]:
