@@ -18,8 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import ClassVar
 
 from bootstrap_app.errors import SourceNotFound
+from bootstrap_app.harnesses.base import Harness
 from bootstrap_app.harnesses.claude_code import ClaudeCodeHarness, config_home, find_project_dir
 from bootstrap_app.harnesses.codex import CodexHarness, codex_home
 from bootstrap_app.harnesses.common import infer_type
@@ -50,24 +52,27 @@ class _HarnessSource(Source):
     """Shared read loop: harness reader -> cleaned MemoryEntry items, skips reported."""
 
     priority = 20
+    harness: ClassVar[type[Harness]]
+    """The writer whose reader parses this harness's files (one parser per format)."""
 
-    def _root(self) -> Path:  # pragma: no cover - overridden
+    def _home(self) -> Path:  # pragma: no cover - overridden
         raise NotImplementedError
+
+    def _root(self) -> Path:
+        """The folder given as the location, else the harness's own home."""
+        return Path(self.location).expanduser() if self.location else self._home()
 
     @property
     def id(self) -> str:
         """``kind:<resolved folder>`` (a bare ``claude-code:`` URI names the config home)."""
         return f"{self.kind}:{self._root().expanduser().absolute()}"
 
-    def _entries(self, root: Path) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
-        raise NotImplementedError  # pragma: no cover - overridden
-
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         root = self._root()
         if not root.exists():
             raise SourceNotFound(f"{self.kind}: {root} does not exist",
                                  hint=f"is {self.kind} installed and has it written memory yet?")
-        entries, skipped = self._entries(root)
+        entries, skipped = self.harness().read_with_skips(root)
         for ref, reason in skipped:
             ctx.skip(self.id, ref, reason)
         for count, entry in enumerate(entries, 1):
@@ -83,6 +88,7 @@ class _HarnessSource(Source):
 @register
 class ClaudeCodeMemory(_HarnessSource):
     kind = "claude-code"
+    harness = ClaudeCodeHarness
     description = "Claude Code auto memory (projects/<key>/memory/)"
 
     @classmethod
@@ -91,22 +97,23 @@ class ClaudeCodeMemory(_HarnessSource):
             return False
         return any(_head(p, 64).startswith("---") for p in list(path.glob("*.md"))[:20] if p.name != "MEMORY.md")
 
+    def _home(self) -> Path:
+        return config_home()
+
     def _root(self) -> Path:
-        loc = self.location
-        if not loc:
-            return config_home()
-        path = Path(loc).expanduser()
+        """A memory folder as given; a project folder maps to its ``projects/<key>/memory``."""
+        if not self.location:
+            return self._home()
+        path = Path(self.location).expanduser()
         if (path / "MEMORY.md").is_file() or path.name == "memory":
             return path
-        return find_project_dir(config_home() / "projects", path) / "memory"
-
-    def _entries(self, root: Path) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
-        return ClaudeCodeHarness().read_with_skips(root)
+        return find_project_dir(self._home() / "projects", path) / "memory"
 
 
 @register
 class CodexMemory(_HarnessSource):
     kind = "codex"
+    harness = CodexHarness
     description = "Codex CLI home (memories/, AGENTS.md)"
 
     @classmethod
@@ -117,16 +124,14 @@ class CodexMemory(_HarnessSource):
         return (mem / "memory_summary.md").is_file() or (mem / "raw_memories.md").is_file() or \
             (mem / "extensions" / "ad_hoc").is_dir()
 
-    def _root(self) -> Path:
-        return Path(self.location).expanduser() if self.location else codex_home()
-
-    def _entries(self, root: Path) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
-        return CodexHarness().read_with_skips(root)
+    def _home(self) -> Path:
+        return codex_home()
 
 
 @register
 class HermesMemory(_HarnessSource):
     kind = "hermes"
+    harness = HermesHarness
     description = "Hermes agent memories (USER.md, MEMORY.md)"
 
     @classmethod
@@ -144,22 +149,23 @@ class HermesMemory(_HarnessSource):
         others = {p.name for p in mem.iterdir()} - {"USER.md", "MEMORY.md", "USER.md.lock", "MEMORY.md.lock"}
         return mem.name == "memories" and not {o for o in others if not o.startswith((".", "ARCHIVE"))}
 
+    def _home(self) -> Path:
+        return hermes_home()
+
     def _root(self) -> Path:
-        loc = self.location
-        if not loc:
-            return hermes_home()
-        path = Path(loc).expanduser()
+        """A folder as given; any other location names a profile (``hermes:PROFILE``)."""
+        if not self.location:
+            return self._home()
+        path = Path(self.location).expanduser()
         if path.exists():
             return path
-        return hermes_home() / "profiles" / slugify(loc)
-
-    def _entries(self, root: Path) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
-        return HermesHarness().read(root), []
+        return self._home() / "profiles" / slugify(self.location)
 
 
 @register
 class GeminiMemory(_HarnessSource):
     kind = "gemini"
+    harness = GeminiHarness
     description = "Gemini CLI global memory (~/.gemini/GEMINI.md)"
 
     @classmethod
@@ -167,11 +173,8 @@ class GeminiMemory(_HarnessSource):
         target = path if path.is_file() else path / "GEMINI.md"
         return target.name == "GEMINI.md" and target.is_file() and HEADING in _head(target, 1 << 20)
 
-    def _root(self) -> Path:
-        return Path(self.location).expanduser() if self.location else gemini_dir()
-
-    def _entries(self, root: Path) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
-        return GeminiHarness().read(root), []
+    def _home(self) -> Path:
+        return gemini_dir()
 
 
 register_scheme("claude-code", ClaudeCodeMemory)
