@@ -136,6 +136,9 @@ class Message(_ItemBase):
     list_id: str = ""
     is_bulk: bool = False
     """True for newsletters, notifications, auto-replies and no-reply senders."""
+    utc_offset_minutes: int | None = None
+    """The offset the Date header was written in (``-0600`` -> -360): the sender's clock.
+    ``timestamp`` is UTC; None when the header had no zone or said ``-0000`` (unknown)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -81,7 +81,10 @@ def _hours(s: Signals) -> Proposal | None:
         return None  # hours in an unknown zone would be guesswork
     first = _first(p.name)
     lines = []
-    if p.timezone:
+    if p.timezone.startswith("UTC") and p.timezone != "UTC":
+        lines.append(f"{first}'s clock is usually at {p.timezone} (from the {p.timezone_from}; "
+                     "an offset, not a named zone, so summer time is not known).")
+    elif p.timezone:
         lines.append(f"{first} works in the {p.timezone} timezone (from the {p.timezone_from}).")
     if p.hours:
         zone = p.timezone or "UTC"

@@ -14,14 +14,13 @@ import random
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
+from datetime import UTC, datetime, timedelta, timezone
 
 from bootstrap_app.identity import OwnerIdentity, name_key
 from bootstrap_app.types import ChatMessage, Item, Message
 
 from .base import Ref, person_key
-from .rhythms import zone
+from .rhythms import offset_name, zone
 
 __all__ = ["ROLE_WORDS", "ProfileAccumulator", "ProfileSignal", "org_from_domain", "own_text", "parse_signature"]
 
@@ -116,6 +115,8 @@ class ProfileSignal:
     signatures: int = 0
     timezone: str = ""
     timezone_from: str = ""
+    timezone_note: str = ""
+    """Why no timezone was derived (e.g. the archive rewrote every Date header)."""
     hours: tuple[str, str] | None = None
     hours_samples: int = 0
     manager_mentions: tuple[tuple[str, int], ...] = ()
@@ -125,9 +126,11 @@ class ProfileSignal:
 
 @dataclass
 class ProfileAccumulator:
-    stamps: defaultdict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    stamps: defaultdict[str, list[tuple[float, int | None]]] = field(default_factory=lambda: defaultdict(list))
+    """Per author: (UTC timestamp, the sender's UTC offset in minutes when the mail said)."""
     seen: Counter[str] = field(default_factory=Counter)
-    offsets: defaultdict[str, list[tuple[float, int]]] = field(default_factory=lambda: defaultdict(list))
+    offset_counts: defaultdict[str, Counter[int]] = field(default_factory=lambda: defaultdict(Counter))
+    """Per sender: how often each Date-header offset occurs (the owner's is decided late)."""
     sig: defaultdict[str, Counter[tuple[str, str, str]]] = field(default_factory=lambda: defaultdict(Counter))
     sig_refs: dict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
     manager: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
@@ -145,7 +148,8 @@ class ProfileAccumulator:
             refs.sort(key=lambda r: r.date.timestamp() if r.date else float("-inf"), reverse=True)
             del refs[3:]
 
-    def _stamp(self, key: str, when: datetime | None) -> None:
+    def _stamp(self, key: str, when: datetime | None, offset: int | None = None) -> None:
+        """One activity time of ``key``; ``offset`` is the sender's clock (mail Date header)."""
         if not key or when is None:
             return
         self.seen[key] += 1
@@ -154,21 +158,26 @@ class ProfileAccumulator:
             self.latest[key] = value
         bucket = self.stamps[key]
         if len(bucket) < _MAX_STAMPS:
-            bucket.append(value)
+            bucket.append((value, offset))
         else:  # reservoir sampling keeps the sample uniform without holding everything
             j = self.rng.randrange(self.seen[key])
             if j < _MAX_STAMPS:
-                bucket[j] = value
-        offset = when.utcoffset()
-        if offset is not None and when.tzinfo is not UTC and len(self.offsets[key]) < 500:
-            self.offsets[key].append((value, int(offset.total_seconds() // 60)))
+                bucket[j] = (value, offset)
+        if offset is not None:
+            self.offset_counts[key][offset] += 1
 
     def observe(self, item: Item) -> None:
         if isinstance(item, Message):
             key = person_key(item.sender)
+            offset = item.utc_offset_minutes
+            if offset is None and item.timestamp is not None and item.timestamp.tzinfo not in (None, UTC):
+                delta = item.timestamp.utcoffset()  # items built with a local time (notebooks, tests)
+                offset = int(delta.total_seconds() // 60) if delta is not None else None
+            if key and offset is not None and item.is_bulk:
+                self.offset_counts[key][offset] += 1  # newsletters show what other clocks say
             if item.is_bulk or not key:
                 return
-            self._stamp(key, item.timestamp)
+            self._stamp(key, item.timestamp, offset)
             when = item.timestamp.date().isoformat() if item.timestamp else "undated"
             self._author_ref(key, Ref(item.source, item.ref, item.timestamp, key, f"mail sent {when}"))
             text = own_text(item.body)
@@ -205,30 +214,53 @@ class ProfileAccumulator:
         values = [self.latest[k] for k in self.owner_keys(owner) if k in self.latest]
         return datetime.fromtimestamp(max(values), UTC) if values else None
 
-    def infer_timezone(self, keys: list[str]) -> str:
-        """The IANA zone whose UTC offsets match the owner's mail Date headers best."""
-        samples = [s for k in keys for s in self.offsets.get(k, [])]
-        if len(samples) < 5 or all(off == 0 for _, off in samples):
-            return ""
-        offs = Counter(off for _, off in samples)
-        best, best_score = "", 0.0
-        for name in _CANDIDATE_ZONES:
-            z = ZoneInfo(name)
-            hits = 0
-            for ts, off in samples:
-                delta = datetime.fromtimestamp(ts, z).utcoffset()
-                hits += int(delta is not None and int(delta.total_seconds() // 60) == off)
-            score = hits / len(samples)
-            if score > best_score + 1e-9:
-                best, best_score = name, score
-        return best if best_score >= 0.8 and len(offs) >= 1 else ""
+    def mail_offset(self, keys: list[str]) -> tuple[int | None, str]:
+        """The owner's usual Date-header offset, or (None, why not).
+
+        Never an IANA zone: an offset says "UTC-06:00", not Chicago versus Mexico City. And an
+        offset counts only when it tells the owner apart from everyone else: when at least 97%
+        of the mail from 8 or more other domains carries the very offsets the owner's mail
+        does, the archive rewrote every Date header into one zone (the Enron corpus did, to US
+        Pacific time) and the offsets say nothing about where the owner is.
+        """
+        mine: Counter[int] = Counter()
+        for k in keys:
+            mine.update(self.offset_counts.get(k, Counter()))
+        total = sum(mine.values())
+        if total < 5:
+            return None, "too few sent mails with a dated offset"
+        if all(off == 0 for off in mine):
+            return None, "sent mail is stamped +0000 (servers do that)"
+        own = set(keys)
+        others = [(k, c) for k, c in self.offset_counts.items() if k not in own]
+        everyone: Counter[int] = Counter()
+        for _, c in others:
+            everyone.update(c)
+        # one clock for the whole archive: its most common offset, plus the one an hour away
+        # when that is next (the same zone in summer / winter time)
+        top = [off for off, _ in everyone.most_common(2)]
+        clock = {top[0]} | ({top[1]} if len(top) > 1 and abs(top[0] - top[1]) == 60 else set()) if top else set()
+        domains = {k.rpartition("@")[2] for k, _ in others if "@" in k}
+        n_others = sum(everyone.values())
+        same = sum(n for off, n in everyone.items() if off in clock)
+        usual = {off for off, n in mine.items() if n >= 0.05 * total}
+        if len(domains) >= 8 and n_others >= 30 and same >= 0.97 * n_others and usual <= clock:
+            return None, (f"{same} of {n_others} mails from {len(domains)} other domains carry the same "
+                          "offsets: the archive rewrote the Date headers")
+        return mine.most_common(1)[0][0], "Date headers of sent mail"
+
+    def resolve_timezone(self, keys: list[str], tz_calendar: str) -> tuple[str, str, str]:
+        """(timezone, where from, why none): the calendar's zone, else the owner's mail offset."""
+        if tz_calendar:
+            return tz_calendar, "calendar", ""
+        offset, why = self.mail_offset(keys)
+        if offset is None:
+            return "", "", why
+        return offset_name(offset), why, ""
 
     def result(self, owner: OwnerIdentity, tz_name: str) -> ProfileSignal:
         keys = self.owner_keys(owner)
-        tz_from = "calendar" if tz_name else ""
-        if not tz_name:
-            tz_name = self.infer_timezone(keys)
-            tz_from = "mail Date headers" if tz_name else ""
+        tz_name, tz_from, tz_note = self.resolve_timezone(keys, tz_name)
         hours, samples = self.working_hours(keys, tz_name)
         owner_keys = {name_key(n) for n in owner.names} | {name_key(n.split()[0] + " " + n.split()[-1])
                                                            for n in owner.names if len(n.split()) > 1}
@@ -262,7 +294,7 @@ class ProfileAccumulator:
                                                   if re.fullmatch(r"[\w.+-]+@[\w.-]+", a) and ".." not in a), employer=employer,
             employer_from=employer_from, title=best("title"), team=best("team"),
             signatures=sum(n for (f, _), n in sig.items() if f == "title"), timezone=tz_name,
-            timezone_from=tz_from, hours=hours, hours_samples=samples,
+            timezone_from=tz_from, timezone_note=tz_note, hours=hours, hours_samples=samples,
             manager_mentions=tuple(mentions.most_common(3)), refs=tuple(refs),
             activity_refs=tuple(r for k in keys for r in self.author_refs.get(k, []))[:6])
 
@@ -284,11 +316,15 @@ class ProfileAccumulator:
         return out
 
     def working_hours(self, keys: list[str], tz_name: str) -> tuple[tuple[str, str] | None, int]:
+        """Weekday activity window in ``tz_name``. For a mail offset (``UTC+02:00``) each mail's
+        own offset is used, so a summer-time switch inside the data does not shift the hours."""
         tz = zone(tz_name) or UTC
+        own_clock = tz_name.startswith("UTC") and tz_name != "UTC"
         minutes: list[int] = []
         for k in keys:
-            for ts in self.stamps.get(k, []):
-                local = datetime.fromtimestamp(ts, tz)
+            for ts, off in self.stamps.get(k, []):
+                local = datetime.fromtimestamp(ts, timezone(timedelta(minutes=off)) if own_clock and off is not None
+                                               else tz)
                 if local.weekday() < 5:
                     minutes.append(local.hour * 60 + local.minute)
         if len(minutes) < 12:
@@ -304,12 +340,3 @@ class ProfileAccumulator:
             m = int(round(m / 30.0) * 30) % (24 * 60)
             return f"{m // 60:02d}:{m % 60:02d}"
         return (fmt(lo), fmt(hi)), len(minutes)
-
-
-_CANDIDATE_ZONES = (
-    "UTC", "Europe/London", "Europe/Berlin", "Europe/Helsinki", "Europe/Moscow", "America/New_York",
-    "America/Chicago", "America/Denver", "America/Phoenix", "America/Los_Angeles", "America/Anchorage",
-    "Pacific/Honolulu", "America/Sao_Paulo", "America/Halifax", "Asia/Kolkata", "Asia/Shanghai",
-    "Asia/Tokyo", "Asia/Seoul", "Asia/Singapore", "Asia/Dubai", "Australia/Sydney", "Australia/Perth",
-    "Pacific/Auckland", "Africa/Johannesburg", "Africa/Lagos", "Asia/Jakarta", "America/Mexico_City",
-)

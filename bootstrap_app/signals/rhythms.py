@@ -12,7 +12,7 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from statistics import median
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -21,7 +21,7 @@ from bootstrap_app.types import Event, Item
 
 from .base import Ref, person_key, prefer_past
 
-__all__ = ["DAYS", "RhythmSignal", "RhythmsAccumulator", "Ritual", "zone"]
+__all__ = ["DAYS", "RhythmSignal", "RhythmsAccumulator", "Ritual", "offset_name", "zone"]
 
 DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _KEEP_STARTS = 300
@@ -36,11 +36,25 @@ _UNINFORMATIVE = re.compile(r"^(?:test|busy|free|tentative|away|xxx+|event|meeti
                             r"out of office|ooo)?$", re.I)
 
 
-def zone(name: str) -> ZoneInfo | None:
+_OFFSET_NAME = re.compile(r"^UTC([+-])(\d{2}):(\d{2})$")
+
+
+def zone(name: str) -> tzinfo | None:
+    """An IANA zone, or a fixed offset written ``UTC-06:00`` (what mail Date headers give)."""
+    m = _OFFSET_NAME.match(name or "")
+    if m:
+        minutes = int(m.group(2)) * 60 + int(m.group(3))
+        return timezone(timedelta(minutes=-minutes if m.group(1) == "-" else minutes))
     try:
         return ZoneInfo(name) if name else None
     except (ZoneInfoNotFoundError, ValueError):
         return None
+
+
+def offset_name(minutes: int) -> str:
+    """-360 -> ``UTC-06:00``; the name :func:`zone` reads back."""
+    sign = "-" if minutes < 0 else "+"
+    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ __all__ = [
     "is_bulk",
     "message_from_parts",
     "parse_date",
+    "parse_date_offset",
     "parse_header_block",
     "parse_people",
     "split_message",
@@ -154,6 +155,22 @@ def parse_date(value: str) -> datetime | None:
         return utc(parsedate_to_datetime(value))
     except (TypeError, ValueError, IndexError, OverflowError):
         return None
+
+
+def parse_date_offset(value: str) -> int | None:
+    """UTC offset in minutes the Date header was written in; None when absent or ``-0000``
+    (RFC 5322: "no information about the local time zone") or unreadable."""
+    if not value:
+        return None
+    try:
+        parsed = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    offset = parsed.utcoffset() if parsed.tzinfo is not None else None
+    if offset is None:
+        return None
+    minutes = int(offset.total_seconds() // 60)
+    return minutes if -14 * 60 <= minutes <= 14 * 60 else None
 
 
 def gmail_labels(value: str) -> tuple[str, ...]:
@@ -351,6 +368,7 @@ def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, 
         source=source,
         ref=ref,
         timestamp=parse_date(headers.get("date", "")),
+        utc_offset_minutes=parse_date_offset(headers.get("date", "")),
         people=people,
         authored_by_owner=authored,
         sender=sender,

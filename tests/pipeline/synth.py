@@ -30,8 +30,10 @@ def at(day: date, hh: int, mm: int = 0, tz: ZoneInfo = BERLIN) -> datetime:
 
 def mail(i: int, sender: Person, to: Person, when: datetime, *, body: str = "hello", bulk: bool = False,
          labels: tuple[str, ...] = (), source: str = "mbox:/synthetic") -> Message:
+    offset = when.utcoffset()
     return Message(source=source, ref=f"m{i}", timestamp=when, people=(sender, to), sender=sender, to=(to,),
-                   subject=f"subject {i}", body=body, is_bulk=bulk, labels=labels)
+                   subject=f"subject {i}", body=body, is_bulk=bulk, labels=labels,
+                   utc_offset_minutes=int(offset.total_seconds() // 60) if offset is not None else None)
 
 
 def weekdays(start: date, n: int) -> list[date]:
