@@ -53,7 +53,7 @@ def streamlit_command(port: int, *, headless: bool) -> list[str]:
 
 def demo_environment(root: Path) -> dict[str, str]:
     """Build the demo footprint under ``root`` and return the environment the app runs with."""
-    from bootstrap_app.demo import build_demo
+    from bootstrap_app.demo import build_demo, demo_owner_addresses
     from bootstrap_app.store import Store
 
     home = root / "home"
@@ -61,13 +61,7 @@ def demo_environment(root: Path) -> dict[str, str]:
     for folder in (home, app_home):
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     footprint = build_demo(root / "footprint")
-    owners: list[str] = []
-    try:
-        from bootstrap_app.demo import demo_owner_addresses
-
-        owners = list(demo_owner_addresses())
-    except ImportError:
-        pass
+    owners = list(demo_owner_addresses())
     with Store(app_home / "state.db") as store:
         store.remember_source(str(footprint.resolve()))
     project = footprint / "repos" / "ledger-api"

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from bootstrap_app.errors import BlockedContent
+from bootstrap_app.safety.injection import check_entry
 from bootstrap_app.types import MemoryType, Proposal
 
 __all__ = [
@@ -117,24 +118,10 @@ def infer_type(text: str, hint: str = "") -> MemoryType:
 def scan_entry(text: str, where: str) -> None:
     """Writer-side injection scan (``safety.injection.check_entry``) with the entry named."""
     try:
-        from bootstrap_app.safety.injection import check_entry
-    except ImportError:  # the safety module is not installed yet: keep a minimal guard
-        check_entry = _minimal_check
-    try:
         check_entry(text)
     except BlockedContent as exc:
         raise BlockedContent(f"{where}: {exc.args[0] if exc.args else exc}", reasons=exc.reasons,
                              hint=exc.hint or "edit the entry (memseed review) or reject it") from exc
-
-
-_INVISIBLE = {"\u200b", "\u200c", "\u200d", "\u2060", "\u2062", "\u2063", "\u2064", "\ufeff",
-              *(chr(c) for c in range(0x202A, 0x202F)), *(chr(c) for c in range(0x2066, 0x206A))}
-
-
-def _minimal_check(text: str) -> None:
-    bad = sorted({f"U+{ord(c):04X}" for c in text if c in _INVISIBLE})
-    if bad:
-        raise BlockedContent(f"entry contains invisible unicode {', '.join(bad)}", reasons=tuple(bad))
 
 
 _IMPORT = re.compile(r"(?<![\w`])@(?=[~./\w])(\S+)")
