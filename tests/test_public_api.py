@@ -24,3 +24,14 @@ def test_library_flow_scan_approve_plan(tmp_path) -> None:
         written_names = {c.path.name for c in plan.files}
         for p in chosen:
             assert f"{p.name}.md" in written_names
+
+
+def test_any_module_can_be_imported_first() -> None:
+    """Import order must not matter: each entry point works as the first import of a process."""
+    import subprocess
+    import sys
+
+    for first in ("connectors.base", "connectors.local.mbox", "bootstrap_app.errors", "bootstrap_app.cli"):
+        done = subprocess.run([sys.executable, "-c", f"import {first}"], capture_output=True, text=True,
+                              check=False, timeout=120)
+        assert done.returncode == 0, f"`import {first}` failed first:\n{done.stderr[-2000:]}"
