@@ -72,7 +72,8 @@ if (err := st.session_state.pop("write_error", None)) is not None:
 if (msg := st.session_state.pop("write_msg", None)) is not None:
     st.success(msg, icon=":material/undo:")
 
-approved = store.proposals(status="approved")
+rows = rm.load_rows(store)  # once per run: the metric, the Hermes meter and the capacity advice share it
+approved = [row for row in rows if row.approved]
 st.metric("Approved proposals", len(approved))
 if not approved:
     st.info("No approved proposals yet — approve some on the Review page first.", icon=":material/info:")
@@ -89,7 +90,7 @@ with col_p:
 if "markdown" in targets:
     st.text_input("Markdown folder", key="write_markdown", placeholder="a folder for the plain memory/ files")
 if "hermes" in targets:
-    for line in rm.budget(rm.load_rows(store), "hermes", written=set(store.written("hermes"))):
+    for line in rm.budget(rows, "hermes", written=set(store.written("hermes"))):
         st.progress(min(line.ratio, 1.0), text=f"Hermes {line.name}: {line.after:,} / {line.limit:,} characters")
 
 st.button("Preview", key="write_preview", type="primary", disabled=not (approved and targets),
@@ -101,7 +102,7 @@ for tp in plans:
     if tp.error is not None:
         show_error(tp.error)
         if tp.capacity:
-            lines = rm.budget(rm.load_rows(store), tp.target, written=set(store.written(tp.target)))
+            lines = rm.budget(rows, tp.target, written=set(store.written(tp.target)))
             for line in lines:
                 if not line.ok:
                     fit, over = line.fitting()
