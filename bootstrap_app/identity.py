@@ -338,8 +338,9 @@ class IdentityCollector:
         if main_tokens:
             owner_key = name_key(names[0])
             slack.update(uid for uid, n in self.chat_names.items() if name_key(n) == owner_key)
-        if not names:
-            names = [n for uid in sorted(slack) if (n := self.chat_names.get(uid, ""))][:1]
+        if not names:  # the Slack profile's real_name (chat users are keyed by their email when it is known)
+            names = [n for uid in [*sorted(a for a in reasons if a in self.chat_names), *sorted(slack)]
+                     if (n := self.chat_names.get(uid, ""))][:1]
         ordered = tuple(sorted(reasons, key=lambda a: (-self.activity[a], a)))
         return OwnerIdentity(names=tuple(names[:3]), addresses=frozenset(reasons),
                              slack_ids=frozenset(slack), reasons=dict(reasons), ordered=ordered)

@@ -207,6 +207,10 @@ class ChatMessage(_ItemBase):
     text: str = ""
     thread_ts: str = ""
     subtype: str = ""
+    user_title: str = ""
+    """The author's Slack profile title as they typed it (free text: "Staff Engineer", "The Viking")."""
+    user_tz: str = ""
+    """The author's Slack profile timezone (IANA, e.g. ``Europe/Berlin``); set by their Slack client."""
 
 
 @dataclass(frozen=True, kw_only=True)

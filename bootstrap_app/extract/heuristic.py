@@ -65,6 +65,8 @@ def _profile(s: Signals) -> Proposal | None:
         lines.append("Addresses: " + ", ".join(p.addresses[:5]) + ".")
     if p.employer and p.employer_from == "email domain":
         lines.append("(Employer inferred from the email domain, not stated.)")
+    if p.title and p.title_from == "Slack profile":
+        lines.append("(Title from their own Slack profile; no mail signature states one.)")
     desc_bits = [b for b in (p.title, p.team, p.employer) if b]
     description = f"{who} — " + ", ".join(desc_bits) if desc_bits else f"Who the user is: {who}"
     confidence = 0.55 + (0.25 if p.signatures else 0.0) + (0.1 if p.name else 0.0)
@@ -94,7 +96,8 @@ def _hours(s: Signals) -> Proposal | None:
                  + ("; do not expect answers outside these hours." if p.hours else "."))
     window = f"{p.hours[0]}-{p.hours[1]}" if p.hours else ""
     desc = "Timezone " + (p.timezone or "unknown") + (f", works {p.hours[0]}–{p.hours[1]} local" if p.hours else "")
-    conf = (0.8 if p.timezone_from == "calendar" else 0.5 if p.timezone else 0.4)
+    conf = {"calendar": 0.8, "calendar, matching the Slack profile": 0.85, "Slack profile": 0.6,
+            "Slack profile, matching the Date headers of sent mail": 0.75}.get(p.timezone_from, 0.5)
     if p.hours and p.hours_samples >= 50:
         conf += 0.05
     refs = list(p.activity_refs) + list(s.rhythms.calendar_refs)

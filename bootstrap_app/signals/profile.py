@@ -92,6 +92,17 @@ def parse_signature(text: str) -> dict[str, str]:
     return found if "title" in found else {}
 
 
+def _slack_title(text: str) -> tuple[str, str]:
+    """("SRE", "Julia Computing") from "SRE at Julia Computing"; ("", "") when the free-text
+    Slack title names no role ("The Viking", "Eat Monkeys")."""
+    parts = re.split(r"\s+(?:at|@)\s+", text.strip(), maxsplit=1)
+    role = parts[0].strip(" ,.;")
+    org = parts[1].strip(" ,.;") if len(parts) > 1 else ""
+    if not role or not ROLE_WORDS.search(role) or len(role.split()) > 6:
+        return "", ""
+    return role, org if org and len(org.split()) <= 5 else ""
+
+
 def org_from_domain(address: str) -> str:
     """``maya@northwind-labs.example`` -> ``Northwind Labs``; free-mail domains give ``""``."""
     domain = address.rpartition("@")[2].lower()
@@ -116,6 +127,10 @@ class ProfileSignal:
     timezone: str = ""
     timezone_from: str = ""
     timezone_note: str = ""
+    title_from: str = ""
+    slack_title: str = ""
+    """The owner's Slack profile title as typed (kept even when it names no role)."""
+    slack_tz: str = ""
     """Why no timezone was derived (e.g. the archive rewrote every Date header)."""
     hours: tuple[str, str] | None = None
     hours_samples: int = 0
@@ -138,6 +153,9 @@ class ProfileAccumulator:
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     author_refs: defaultdict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
     latest: dict[str, float] = field(default_factory=dict)
+    slack: defaultdict[str, Counter[tuple[str, str]]] = field(default_factory=lambda: defaultdict(Counter))
+    """Per chat author: (Slack profile title, Slack tz) as their messages carry them."""
+    slack_refs: dict[str, Ref] = field(default_factory=dict)
     """Per author: the newest mail/chat timestamp (the reservoir of ``stamps`` may miss it)."""
 
     def _author_ref(self, key: str, ref: Ref) -> None:
@@ -199,6 +217,12 @@ class ProfileAccumulator:
         elif isinstance(item, ChatMessage):
             key = person_key(item.user)
             self._stamp(key, item.timestamp)
+            if key and (item.user_title or item.user_tz):
+                self.slack[key][(item.user_title, item.user_tz)] += 1
+                if key not in self.slack_refs:
+                    self.slack_refs[key] = Ref(item.source, item.ref, item.timestamp, key,
+                                               f"Slack profile of {item.user.name or key}"
+                                               + (f": {item.user_title[:80]}" if item.user_title else ""))
             if key:
                 when = item.timestamp.date().isoformat() if item.timestamp else "undated"
                 self._author_ref(key, Ref(item.source, item.ref, item.timestamp, key,
@@ -249,18 +273,55 @@ class ProfileAccumulator:
                           "offsets: the archive rewrote the Date headers")
         return mine.most_common(1)[0][0], "Date headers of sent mail"
 
-    def resolve_timezone(self, keys: list[str], tz_calendar: str) -> tuple[str, str, str]:
-        """(timezone, where from, why none): the calendar's zone, else the owner's mail offset."""
+    def slack_profile(self, keys: list[str]) -> tuple[str, str]:
+        """(title, IANA tz) of the owner's own Slack profile, the most common across workspaces."""
+        facts: Counter[tuple[str, str]] = Counter()
+        for k in keys:
+            facts.update(self.slack.get(k, Counter()))
+        titles = Counter({t: n for (t, _), n in facts.items() if t})
+        zones = Counter({z: n for (_, z), n in facts.items() if z and zone(z)})
+        return (titles.most_common(1)[0][0] if titles else "", zones.most_common(1)[0][0] if zones else "")
+
+    def _zone_matches_mail(self, keys: list[str], tz_name: str) -> bool:
+        """True when ``tz_name`` gives the offset of at least 80% of the owner's dated mails."""
+        tz = zone(tz_name)
+        samples = [(ts, off) for k in keys for ts, off in self.stamps.get(k, []) if off is not None]
+        if tz is None or not samples:
+            return False
+        hits = 0
+        for ts, off in samples:
+            delta = datetime.fromtimestamp(ts, tz).utcoffset()
+            hits += int(delta is not None and int(delta.total_seconds() // 60) == off)
+        return hits >= 0.8 * len(samples)
+
+    def resolve_timezone(self, keys: list[str], tz_calendar: str, tz_slack: str = "") -> tuple[str, str, str]:
+        """(timezone, where from, why none).
+
+        The calendar's zone first (Slack agreeing is noted). Else the owner's Slack zone when
+        their sent mail's offsets match it, or when no mail offset says anything; the mail
+        offset alone (``UTC-06:00``) when Slack names no zone. When Slack and the mail offsets
+        disagree nothing is proposed: one of them is stale and we cannot tell which.
+        """
         if tz_calendar:
+            if tz_slack and zone(tz_slack) and zone(tz_calendar) and tz_slack == tz_calendar:
+                return tz_calendar, "calendar, matching the Slack profile", ""
             return tz_calendar, "calendar", ""
         offset, why = self.mail_offset(keys)
+        if tz_slack:
+            if offset is None:
+                return tz_slack, "Slack profile", ""
+            if self._zone_matches_mail(keys, tz_slack):
+                return tz_slack, "Slack profile, matching the Date headers of sent mail", ""
+            return "", "", (f"sent mail is written at {offset_name(offset)}, which does not fit the Slack "
+                            f"profile's {tz_slack}")
         if offset is None:
             return "", "", why
         return offset_name(offset), why, ""
 
     def result(self, owner: OwnerIdentity, tz_name: str) -> ProfileSignal:
         keys = self.owner_keys(owner)
-        tz_name, tz_from, tz_note = self.resolve_timezone(keys, tz_name)
+        slack_title, slack_tz = self.slack_profile(keys)
+        tz_name, tz_from, tz_note = self.resolve_timezone(keys, tz_name, slack_tz)
         hours, samples = self.working_hours(keys, tz_name)
         owner_keys = {name_key(n) for n in owner.names} | {name_key(n.split()[0] + " " + n.split()[-1])
                                                            for n in owner.names if len(n.split()) > 1}
@@ -278,6 +339,15 @@ class ProfileAccumulator:
             return max(options)[1] if options else ""
 
         employer, employer_from = best("org"), "signature" if best("org") else ""
+        title = best("title")
+        role, org = _slack_title(slack_title)
+        slack_used = False
+        if not title and role:  # the signature says nothing: the owner's own Slack profile does
+            title, slack_used = role, True
+            if org and not employer:
+                employer, employer_from = org, "Slack profile"
+        if slack_used or (slack_tz and tz_from.startswith("Slack")):
+            refs.extend(self.slack_refs[k] for k in keys if k in self.slack_refs)
         if not employer:
             domains = Counter(org_from_domain(a) for a in owner.addresses if org_from_domain(a))
             for a in owner.addresses:  # the inbox address the owner is most reached at counts most
@@ -292,7 +362,8 @@ class ProfileAccumulator:
         return ProfileSignal(
             name=owner.name, addresses=tuple(a for a in (owner.ordered or sorted(owner.addresses))
                                                   if re.fullmatch(r"[\w.+-]+@[\w.-]+", a) and ".." not in a), employer=employer,
-            employer_from=employer_from, title=best("title"), team=best("team"),
+            employer_from=employer_from, title=title, title_from="Slack profile" if slack_used else
+            ("signature" if title else ""), team=best("team"), slack_title=slack_title, slack_tz=slack_tz,
             signatures=sum(n for (f, _), n in sig.items() if f == "title"), timezone=tz_name,
             timezone_from=tz_from, timezone_note=tz_note, hours=hours, hours_samples=samples,
             manager_mentions=tuple(mentions.most_common(3)), refs=tuple(refs),

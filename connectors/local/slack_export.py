@@ -4,7 +4,8 @@ Layout (https://slack.com/help/articles/220556107): ``users.json`` (``org_users.
 Enterprise Grid), ``channels.json``/``groups.json``/``dms.json``/``mpims.json``, and one folder
 per conversation holding ``YYYY-MM-DD.json`` day files (JSON arrays of messages). Day files are
 read one at a time. Mentions (``<@U123>``) are resolved to names so the text reads as people
-saw it. A user id missing from ``users.json`` (deleted accounts, partial exports) becomes
+saw it. Each message carries its author's profile title and timezone (``users.json``
+``profile.title`` / ``tz``): the owner's own Slack profile is a stated fact about them. A user id missing from ``users.json`` (deleted accounts, partial exports) becomes
 ``Person(address=uid)`` and is reported once with a count; a malformed day file is skipped
 with its reason and the read goes on.
 """
@@ -87,6 +88,14 @@ def resolve_mentions(text: str, users: dict[str, Person], channels: dict[str, st
     return html.unescape(_MENTION.sub(mention, text))
 
 
+def _profile_facts(raw: dict[str, Any]) -> tuple[str, str]:
+    """(title, IANA tz) a users.json entry states; the same strings go on each of their messages."""
+    profile = raw.get("profile") or {}
+    title = " ".join(str(profile.get("title") or "").split())[:200]
+    tz = str(raw.get("tz") or "").strip()
+    return title, tz if "/" in tz or tz == "UTC" else ""
+
+
 def _person(raw: dict[str, Any]) -> Person:
     profile = raw.get("profile") or {}
     name = (raw.get("real_name") or profile.get("real_name") or profile.get("display_name")
@@ -138,10 +147,13 @@ class SlackExportSource(Source):
     def _read(self, tree: ExportTree, path: Path, ctx: ReadContext) -> Iterator[ChatMessage]:
         workspace = path.stem if path.is_file() else path.name
         users: dict[str, Person] = {}
+        facts: dict[str, tuple[str, str]] = {}
         for name in _USERS:
             for raw in self._json(tree, name, ctx):
                 if isinstance(raw, dict) and raw.get("id"):
                     users[str(raw["id"])] = _person(raw)
+                    title, tz = _profile_facts(raw)
+                    facts[str(raw["id"])] = (ctx.clean(title, 200) if title else "", tz)
         folders: dict[str, str] = {}
         channel_names: dict[str, str] = {}
         for name in _CONVERSATIONS:
@@ -181,7 +193,7 @@ class SlackExportSource(Source):
                 continue
             channel = folders.get(folder, folder)
             for raw in messages:
-                item = self._message(raw, workspace, channel, users, channel_names, missing, ctx)
+                item = self._message(raw, workspace, channel, users, channel_names, missing, ctx, facts)
                 if item is None or item.timestamp is None:
                     continue
                 ts = item.timestamp.timestamp()
@@ -201,7 +213,8 @@ class SlackExportSource(Source):
             ctx.new_cursor = {"ts": newest}
 
     def _message(self, raw: Any, workspace: str, channel: str, users: dict[str, Person],
-                 channel_names: dict[str, str], missing: dict[str, int], ctx: ReadContext) -> ChatMessage | None:
+                 channel_names: dict[str, str], missing: dict[str, int], ctx: ReadContext,
+                 facts: dict[str, tuple[str, str]] | None = None) -> ChatMessage | None:
         if not isinstance(raw, dict) or not raw.get("ts"):
             return None
         try:
@@ -220,6 +233,7 @@ class SlackExportSource(Source):
             bot = raw.get("bot_profile") or {}
             user = Person(name=str(raw.get("username") or bot.get("name") or "bot"),
                           address=str(raw.get("bot_id") or ""))
+        title, tz = (facts or {}).get(uid, ("", ""))
         text = resolve_mentions(str(raw.get("text") or ""), users, channel_names)
         return ChatMessage(
             source=self.id,
@@ -232,4 +246,6 @@ class SlackExportSource(Source):
             text=ctx.clean(text),
             thread_ts=str(raw.get("thread_ts") or ""),
             subtype=str(raw.get("subtype") or ""),
+            user_title=title,
+            user_tz=tz,
         )

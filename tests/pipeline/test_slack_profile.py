@@ -1,0 +1,94 @@
+"""The owner's own Slack profile: title when no signature states one, timezone as corroboration."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bootstrap_app.config import load_settings
+from bootstrap_app.identity import IdentityCollector
+from bootstrap_app.pipeline import scan
+from bootstrap_app.signals import SignalBuilder
+from bootstrap_app.signals.profile import ROLE_WORDS
+from bootstrap_app.types import Proposal
+from connectors.base import ReadContext
+from connectors.local.slack_export import SlackExportSource
+from tests.conftest import realdata_file
+from tests.connectors.test_slack_profile import write_export
+
+from .synth import OWNER, mailbox, write_items
+
+MAYA = "maya@acme.example"
+
+
+def _scan(tmp_path: Path, locations: list[Path], owners: list[str]) -> dict[str, Proposal]:
+    result = scan([str(p) for p in locations], settings=load_settings(tmp_path / "home"), owners=owners)
+    return {p.name: p for p in result.proposals}
+
+
+def test_slack_only_footprint_gets_title_and_zone_from_the_profile(tmp_path: Path) -> None:
+    by_name = _scan(tmp_path, [write_export(tmp_path / "acme")], [MAYA])
+    role = by_name["user-role"].body
+    assert "Maya Okafor is a Staff Engineer" in role and "at Acme Labs" in role
+    assert "Slack profile" in role
+    hours = by_name["timezone-and-working-hours"]
+    assert "Europe/Berlin timezone (from the Slack profile)" in hours.body
+    assert any("Slack profile" in e.excerpt for e in by_name["user-role"].evidence)
+
+
+def test_a_title_that_names_no_role_is_not_a_title(tmp_path: Path) -> None:
+    by_name = _scan(tmp_path, [write_export(tmp_path / "acme", title="The Viking")], [MAYA])
+    role = by_name["user-role"].body
+    assert "Viking" not in role and " is a " not in role
+
+
+def test_signature_beats_slack_title_and_mail_offsets_corroborate_the_zone(tmp_path: Path) -> None:
+    # the synthetic mailbox is Ada's (Berlin offsets, signature "Staff Engineer, Analytics Team")
+    export = write_export(tmp_path / "acme", title="Chief Coffee Officer at Elsewhere")
+    users = json.loads((export / "users.json").read_text())
+    users[0]["profile"]["email"] = OWNER.address
+    (export / "users.json").write_text(json.dumps(users))
+    mails = write_items(tmp_path / "ada.items.json", mailbox())
+    by_name = _scan(tmp_path, [export, mails], [OWNER.address])
+    role = by_name["user-role"].body
+    assert "Staff Engineer on the Analytics team" in role and "Coffee" not in role
+    hours = by_name["timezone-and-working-hours"].body
+    assert "Europe/Berlin timezone (from the Slack profile, matching the Date headers of sent mail)" in hours
+
+
+def test_slack_zone_contradicting_the_mail_offsets_proposes_no_zone(tmp_path: Path) -> None:
+    export = write_export(tmp_path / "acme", tz="America/New_York")
+    users = json.loads((export / "users.json").read_text())
+    users[0]["profile"]["email"] = OWNER.address
+    (export / "users.json").write_text(json.dumps(users))
+    mails = write_items(tmp_path / "ada.items.json", mailbox())
+    by_name = _scan(tmp_path, [export, mails], [OWNER.address])
+    assert "timezone-and-working-hours" not in by_name
+
+
+@pytest.mark.realdata
+def test_julialang_member_profile() -> None:
+    """On the real JuliaLang export, a member whose Slack title names a role gets it as title
+    and their Slack zone as timezone (the owner is chosen as that member)."""
+    root = realdata_file("slack", "julialang-subset-export-layout")
+    users = json.loads((root / "users.json").read_text(encoding="utf-8"))
+    items = list(SlackExportSource(str(root)).read(ReadContext()))  # type: ignore[arg-type]
+    posts = {i.user.address: 0 for i in items}
+    for i in items:
+        posts[i.user.address] += 1
+    candidates = [u for u in users if ROLE_WORDS.search((u.get("profile") or {}).get("title") or "")
+                  and (u.get("profile") or {}).get("email") and u.get("tz")]
+    assert candidates
+    who = max(candidates, key=lambda u: posts.get(u["profile"]["email"].lower(), 0))
+    owner_address = who["profile"]["email"].lower()
+    collector = IdentityCollector(explicit=(owner_address,))
+    builder = SignalBuilder(known_owners=(owner_address,))
+    for item in items:
+        collector.observe(item)
+        builder.observe(item)
+    profile = builder.build(collector.resolve()).profile
+    assert profile.title and profile.title_from == "Slack profile"
+    assert profile.title in who["profile"]["title"]
+    assert profile.timezone == who["tz"] and profile.timezone_from == "Slack profile"
