@@ -20,6 +20,7 @@ __all__ = [
     "BEGIN",
     "END",
     "LABELS",
+    "blank_line_before",
     "derived_date",
     "flatten",
     "guard_imports",
@@ -155,7 +156,11 @@ def merge_block(text: str, title: str, sections: Sequence[tuple[str, str]]) -> s
     if not sections:
         return text
     block = (f"{BEGIN}\n## {title}\n\n" + "\n\n".join(s.rstrip("\n") for _, s in sections) + f"\n{END}\n")
-    if not text:
-        return block
-    sep = "" if text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
-    return text + sep + block
+    return text + blank_line_before(text) + block
+
+
+def blank_line_before(text: str) -> str:
+    """What to put after ``text`` so that appended Markdown starts a new paragraph (nothing if empty)."""
+    if not text or text.endswith("\n\n"):
+        return ""
+    return "\n" if text.endswith("\n") else "\n\n"

@@ -21,7 +21,7 @@ from bootstrap_app.fsutil import read_bytes, refuse_symlinks
 from bootstrap_app.types import MemoryEntry, Proposal, slugify
 
 from .base import FileChange, Harness, Plan, WriteOptions, home_or, new_entries, select_entries
-from .common import infer_type, one_line, scan_entry, split_label, strip_stamp
+from .common import blank_line_before, infer_type, one_line, scan_entry, split_label, strip_stamp
 
 __all__ = ["HEADING", "GeminiHarness", "add_fact", "gemini_dir", "render_fact"]
 
@@ -39,22 +39,23 @@ def render_fact(p: Proposal) -> str:
     return re.sub(r"^(-+\s*)+", "", fact).strip()
 
 
-def _separator(current: str) -> str:
-    if not current or current.endswith("\n\n"):
-        return ""
-    return "\n" if current.endswith("\n") else "\n\n"
+def _section(text: str) -> tuple[int, int] | None:
+    """Where the section's content lies: just after ``HEADING`` up to the next ``\\n## `` (or the end)."""
+    at = text.find(HEADING)
+    if at == -1:
+        return None
+    start = at + len(HEADING)
+    end = text.find("\n## ", start)
+    return start, end if end != -1 else len(text)
 
 
 def add_fact(current: str, fact: str) -> str:
     """``computeNewContent`` of the legacy ``save_memory`` tool."""
     item = f"- {fact}"
-    at = current.find(HEADING)
-    if at == -1:
-        return current + f"{_separator(current)}{HEADING}\n{item}\n"
-    start = at + len(HEADING)
-    end = current.find("\n## ", start)
-    if end == -1:
-        end = len(current)
+    span = _section(current)
+    if span is None:
+        return current + f"{blank_line_before(current)}{HEADING}\n{item}\n"
+    start, end = span
     before = current[:start].rstrip()
     section = current[start:end].rstrip() + f"\n{item}"
     after = current[end:]
@@ -62,12 +63,10 @@ def add_fact(current: str, fact: str) -> str:
 
 
 def _section_bullets(text: str) -> list[str]:
-    at = text.find(HEADING)
-    if at == -1:
+    span = _section(text)
+    if span is None:
         return []
-    start = at + len(HEADING)
-    end = text.find("\n## ", start)
-    body = text[start: end if end != -1 else len(text)]
+    body = text[span[0]:span[1]]
     return [line[2:].strip() for line in body.splitlines() if line.startswith("- ") and line[2:].strip()]
 
 
