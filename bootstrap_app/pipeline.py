@@ -128,11 +128,15 @@ def _read(source: Source, ctx: ReadContext) -> Iterator[Item]:
 def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = None, owners: Sequence[str] = (),
          llm: str = "off", since: datetime | None = None, on_event: Callable[[ScanEvent], None] | None = None,
          should_stop: Callable[[], bool] = lambda: False, existing_memory: Sequence[MemoryEntry] = (),
-         incremental: bool = False, run_kind: str = "scan") -> ScanResult:
+         incremental: bool = False, run_kind: str = "scan",
+         llm_preview: Callable[[dict[str, Any]], None] | None = None) -> ScanResult:
     """Scan ``locations`` and return the gated, deduplicated proposals (also saved in the store).
 
     ``incremental`` resumes each source from the cursor it left in the store (reseed);
     ``existing_memory`` is what the target harness already holds (dedup / ``supersedes``).
+    ``llm_preview`` (DESIGN principle 5, preview before anything leaves the machine): instead
+    of calling the LLM, hand it the exact ``/chat/completions`` payload that would be sent
+    (``{}`` when nothing would be sent) and keep the heuristic proposals only.
     """
     own_store = store is None
     store = store or Store(settings.db_path)
@@ -141,7 +145,7 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
     run_id = store.start_run(run_kind, locations)
     try:
         result = _scan(locations, settings, store, run_id, owners, llm, since, emit, should_stop,
-                       existing_memory, incremental)
+                       existing_memory, incremental, llm_preview)
     except BaseException as exc:
         store.finish_run(run_id, "failed", {"error": str(exc)})
         if own_store:
@@ -155,13 +159,14 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
 
 def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, owners: Sequence[str], llm: str,
           since: datetime | None, emit: Callable[[ScanEvent], None], should_stop: Callable[[], bool],
-          existing_memory: Sequence[MemoryEntry], incremental: bool) -> ScanResult:
+          existing_memory: Sequence[MemoryEntry], incremental: bool,
+          llm_preview: Callable[[dict[str, Any]], None] | None = None) -> ScanResult:
     result = ScanResult(run_id=run_id)
     sources, failed = _resolve(locations, emit)
     result.reports.extend(failed)
     collector = IdentityCollector(explicit=tuple(dict.fromkeys([*owners, *settings.owners])))
     builder = SignalBuilder(known_owners=collector.explicit)
-    use_llm = bool(llm) and llm != "off"
+    use_llm = (bool(llm) and llm != "off") or llm_preview is not None
     reservoir = _Reservoir(known=frozenset(collector.explicit))  # filled only for the opt-in LLM path
     memory: list[MemoryEntry] = list(existing_memory)
     readable: set[str] = set()
@@ -230,7 +235,9 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     result.owner = owner
     signals = builder.build(owner)
     proposals = heuristic_proposals(signals)
-    if use_llm:
+    if llm_preview is not None:
+        _preview(reservoir.owner_items(owner), signals.to_dict(), settings, llm_preview, emit)
+    elif use_llm:
         proposals += _llm(reservoir.owner_items(owner), signals.to_dict(), settings, result, emit)
     emit(ScanEvent("stage", "", len(proposals), "safety gate"))
     gated = gate(proposals)
@@ -268,6 +275,19 @@ def _llm(sample: list[Item], signals: dict[str, Any], settings: Settings, result
         result.llm_error = str(exc)
         emit(ScanEvent("error", "llm", 0, str(exc)))
         return []
+
+
+def _preview(sample: list[Item], signals: dict[str, Any], settings: Settings,
+             show: Callable[[dict[str, Any]], None], emit: Callable[[ScanEvent], None]) -> None:
+    """The request :func:`_llm` would send, built by the same digest code, and nothing sent."""
+    from bootstrap_app.extract.digest import build_digest, preview_llm_request
+
+    emit(ScanEvent("stage", "", len(sample), "LLM request preview (nothing is sent)"))
+    # llm_extract sends nothing when the digest holds nothing a fact could cite
+    if not build_digest(sample, signals, max_chars=int(settings.get("llm_max_chars", 24_000))).evidence:
+        show({})
+        return
+    show(preview_llm_request(sample, signals, settings=settings))
 
 
 def count_new_items(locations: Sequence[str], store: Store, settings: Settings) -> tuple[int, list[str]]:

@@ -12,7 +12,7 @@ import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import click
 
@@ -59,6 +59,23 @@ def _write_quarantine(result: ScanResult, path: Path) -> None:
                                  "proposal": q.proposal_name}, ensure_ascii=False) + "\n")
 
 
+def _write_preview(request: dict[str, Any], target: str) -> None:
+    """The request as JSON, byte for byte what the client would post (indented to read)."""
+    text = json.dumps(request, ensure_ascii=False, indent=2) + "\n"
+    if target == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        Path(target).write_text(text, encoding="utf-8", newline="\n")
+    if request:
+        chars = sum(len(m.get("content", "")) for m in request.get("messages", []))
+        where = "stdout" if target == "-" else target
+        click.echo(f"LLM request preview written to {where} ({chars} characters in "
+                   f"{len(request.get('messages', []))} messages); nothing was sent", err=True)
+    else:
+        click.echo("LLM request preview: nothing would be sent (no owner-authored items to cite)", err=True)
+
+
 @click.command("scan")
 @click.argument("sources", nargs=-1)
 @click.option("--out", "out", type=click.Path(dir_okay=False, writable=True, path_type=Path),
@@ -67,6 +84,9 @@ def _write_quarantine(result: ScanResult, path: Path) -> None:
               help="An address of yours (repeat for several). Otherwise memseed works it out.")
 @click.option("--llm", type=click.Choice(["off", "openai"]), default=None,
               help="Also ask a language model (opt-in; default from settings: off).")
+@click.option("--llm-preview", "llm_preview", metavar="FILE",
+              help="Write the exact LLM request to FILE ('-' for stdout) and send nothing; the proposals "
+                   "are the heuristic ones. With '-', proposals go only to --out (and the review queue).")
 @click.option("--since", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M:%S"]),
               help="Only read items newer than this date (UTC).")
 @click.option("--demo", is_flag=True, help="Scan the bundled demo persona (Maya Okafor; nobody real).")
@@ -76,8 +96,8 @@ def _write_quarantine(result: ScanResult, path: Path) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines, only the summary.")
 @click.pass_context
 def scan_cmd(ctx: click.Context, sources: tuple[str, ...], out: Path | None, owners: tuple[str, ...],
-             llm: str | None, since: datetime | None, demo: bool, quarantine_file: Path | None,
-             json_summary: bool, quiet: bool) -> None:
+             llm: str | None, llm_preview: str | None, since: datetime | None, demo: bool,
+             quarantine_file: Path | None, json_summary: bool, quiet: bool) -> None:
     """Propose memories from your mail, calendar, documents, chat and repositories.
 
     SOURCE is a path (.mbox, .eml folder, maildir, .ics, Takeout folder/zip, git repo, Slack
@@ -103,13 +123,17 @@ def scan_cmd(ctx: click.Context, sources: tuple[str, ...], out: Path | None, own
 
         locations.insert(0, str(build_demo(settings.home / "demo")))
         owners = owners or demo_owner_addresses()
+    previews: list[dict[str, Any]] = []
     with open_store(settings) as store:
         result = scan(locations, settings=settings, store=store, owners=owners,
-                      llm=str(settings.get("llm", "off")), since=since_utc, on_event=progress)
+                      llm=str(settings.get("llm", "off")), since=since_utc, on_event=progress,
+                      llm_preview=previews.append if llm_preview else None)
+    if llm_preview:
+        _write_preview(previews[0] if previews else {}, llm_preview)
     if out is not None:
         with out.open("w", encoding="utf-8", newline="\n") as fh:
             write_jsonl(result, fh)
-    else:
+    elif llm_preview != "-":
         write_jsonl(result, sys.stdout)
         sys.stdout.flush()
     if quarantine_file is not None:
