@@ -100,6 +100,15 @@ def _read_current(path: Path) -> tuple[bytes | None, str]:
                          hint="fix the file's encoding, then run again") from exc
 
 
+def _current(folder: Path) -> dict[str, tuple[bytes | None, str, list[str]]]:
+    """Each capped file as it is now: its bytes (``None`` when missing), text and entries."""
+    out = {}
+    for filename in LIMITS:
+        raw, text = _read_current(folder / filename)
+        out[filename] = (raw, text, parse_entries(text))
+    return out
+
+
 def budget_report(entries: Sequence[Proposal], options: WriteOptions | None = None) -> list[dict[str, Any]]:
     """Per file: limit, chars used now, chars after adding ``entries``, each new entry's size.
 
@@ -107,10 +116,15 @@ def budget_report(entries: Sequence[Proposal], options: WriteOptions | None = No
     """
     options = options or WriteOptions()
     _, folder = _folder(options)
+    return _budget(entries, options, folder, limits(folder.parent)[0], _current(folder))
+
+
+def _budget(entries: Sequence[Proposal], options: WriteOptions, folder: Path, caps: dict[str, int],
+            files: dict[str, tuple[bytes | None, str, list[str]]]) -> list[dict[str, Any]]:
+    """:func:`budget_report` over files already read (``plan`` reads each file once)."""
     report = []
-    for filename, limit in limits(folder.parent)[0].items():
-        _, text = _read_current(folder / filename)
-        current = parse_entries(text)
+    for filename, limit in caps.items():
+        current = files[filename][2]
         new = [(p, render_entry(p)) for p in select_entries(entries, options) if _file_for(p) == filename]
         new = [(p, r) for p, r in new if r not in current and p.fingerprint not in options.written]
         used = len(DELIMITER.join(current))
@@ -142,17 +156,17 @@ class HermesHarness(Harness):
         plan = Plan(target=self.name, root=folder, anchor=home)
         for p in chosen:
             scan_entry(render_entry(p), f"entry {p.id} ({p.name})")
-        report = {Path(r["file"]).name: r for r in budget_report(chosen, options)}
+        caps, cap_notes = limits(folder.parent)
+        files = _current(folder)
+        report = {Path(r["file"]).name: r for r in _budget(chosen, options, folder, caps, files)}
         over = [r for r in report.values() if r["overflow"]]
         if over:
             raise self._capacity_error(over)
-        caps, cap_notes = limits(folder.parent)
         plan.notes.extend(cap_notes)
         for filename, limit in caps.items():
             path = folder / filename
             refuse_symlinks(path, home)
-            before, text = _read_current(path)
-            current = parse_entries(text)
+            before, text, current = files[filename]
             add: list[str] = []
             for p in chosen:
                 if _file_for(p) != filename:
