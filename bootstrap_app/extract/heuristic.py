@@ -100,7 +100,10 @@ def _hours(s: Signals) -> Proposal | None:
             "Slack profile, matching the Date headers of sent mail": 0.75}.get(p.timezone_from, 0.5)
     if p.hours and p.hours_samples >= 50:
         conf += 0.05
-    refs = list(p.activity_refs) + list(s.rhythms.calendar_refs)
+    # the Slack profile naming the zone comes first: it points at the same newest message as an
+    # activity ref, and the first of two equal refs is the one kept
+    refs = [r for r in p.refs if "Slack" in p.timezone_from and r.note.startswith("Slack profile")]
+    refs += list(p.activity_refs) + list(s.rhythms.calendar_refs)
     return _proposal(s, refs, type=MemoryType.USER, name="timezone-and-working-hours", description=desc,
                      body="\n".join(lines), subject="owner:hours", key=f"{p.timezone} {window}",
                      confidence=min(conf, 0.9))

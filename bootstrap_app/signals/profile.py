@@ -6,6 +6,12 @@ rest of the text is dropped at once). Which author is the owner is decided at th
 the working-hours window is computed only over the owner's own activity: the 2nd–98th
 percentile of local minute-of-day on weekdays, rounded to 30 minutes (see ``working_hours`` for
 why not the 10th-90th).
+
+The timezone comes from the calendar's zone, else the owner's own Slack profile zone (checked
+against the offsets of their sent mail), else the usual offset of their sent mail written as
+``UTC-06:00`` — never an IANA name guessed from an offset, and nothing at all when every sender
+in the archive carries the same offsets (rewritten headers) or Slack and mail disagree
+(see ``resolve_timezone``). The title comes from the owner's signature, else their Slack profile.
 """
 
 from __future__ import annotations
@@ -219,7 +225,8 @@ class ProfileAccumulator:
             self._stamp(key, item.timestamp)
             if key and (item.user_title or item.user_tz):
                 self.slack[key][(item.user_title, item.user_tz)] += 1
-                if key not in self.slack_refs:
+                prev = self.slack_refs.get(key)  # the newest message: cited first, as current
+                if prev is None or (item.timestamp and (prev.date is None or item.timestamp > prev.date)):
                     self.slack_refs[key] = Ref(item.source, item.ref, item.timestamp, key,
                                                f"Slack profile of {item.user.name or key}"
                                                + (f": {item.user_title[:80]}" if item.user_title else ""))

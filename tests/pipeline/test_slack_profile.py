@@ -35,6 +35,7 @@ def test_slack_only_footprint_gets_title_and_zone_from_the_profile(tmp_path: Pat
     assert "Slack profile" in role
     hours = by_name["timezone-and-working-hours"]
     assert "Europe/Berlin timezone (from the Slack profile)" in hours.body
+    assert any(e.excerpt.startswith("Slack profile of Maya Okafor") for e in hours.evidence)
     assert any("Slack profile" in e.excerpt for e in by_name["user-role"].evidence)
 
 
