@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .errors import UnknownProposal
+from .harnesses.common import scan_entry
 from .store import Store, StoredProposal
 from .types import Decision, DecisionStatus, MemoryType, slugify
 
@@ -37,6 +38,7 @@ def approve(store: Store, ids: Iterable[str]) -> list[Decision]:
 
 
 def reject(store: Store, ids: Iterable[str]) -> list[Decision]:
+    """Reject each proposal; a rejected fingerprint is never proposed again."""
     return [store.decide(sp.fingerprint, DecisionStatus.REJECTED) for sp in _resolve(store, ids)]
 
 
@@ -55,7 +57,7 @@ def edit(store: Store, id: str, *, name: str | None = None, description: str | N
     """
     sp = store.get(id)
     base = sp.effective
-    fields = dict(sp.decision.edited or {}) if sp.decision and sp.decision.edited else {}
+    fields = dict(sp.decision.edited) if sp.decision and sp.decision.edited else {}
     if name is not None:
         fields["name"] = slugify(name)
     if description is not None:
@@ -66,8 +68,6 @@ def edit(store: Store, id: str, *, name: str | None = None, description: str | N
         fields = {"name": base.name, "description": base.description, "body": base.body}
     text = "\n".join([fields.get("name", base.name), fields.get("description", base.description),
                       fields.get("body", base.body)])
-    from .harnesses.common import scan_entry  # lazy: runs safety.injection.check_entry
-
     scan_entry(text, f"edited proposal {sp.proposal.id}")
     return store.decide(sp.fingerprint, DecisionStatus.EDITED, edited=fields)
 
