@@ -14,24 +14,28 @@ or ``auto`` to detect by shape. Without ``path`` the harness's default location 
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import yaml
 
 from bootstrap_app.errors import TargetNotFound
+from bootstrap_app.harnesses import HARNESSES, get_harness
+from bootstrap_app.harnesses.claude_code import MAX_INDEX_BYTES as CLAUDE_INDEX_BYTES
+from bootstrap_app.harnesses.claude_code import MAX_INDEX_LINES as CLAUDE_INDEX_LINES
+from bootstrap_app.harnesses.codex import AGENTS_BUDGET as CODEX_AGENTS_BYTES
+from bootstrap_app.harnesses.hermes import DELIMITER as HERMES_DELIM
+from bootstrap_app.harnesses.hermes import LIMITS as HERMES_CAPS
+from bootstrap_app.harnesses.hermes import parse_entries
+from bootstrap_app.types import MemoryType
 
 from .doctor_checks import Finding, near_duplicates, reference_findings, text_findings
 
 __all__ = ["TARGETS", "Finding", "detect_target", "run_doctor"]
 
-TARGETS = ("claude-code", "codex", "hermes", "gemini", "markdown")
-HERMES_DELIM = "\n§\n"
-HERMES_CAPS = {"MEMORY.md": 2200, "USER.md": 1375}
-CLAUDE_INDEX_LINES, CLAUDE_INDEX_BYTES = 200, 25_000
-CODEX_AGENTS_BYTES = 32 * 1024
-_TYPES = {"user", "feedback", "project", "reference"}
+TARGETS = tuple(HARNESSES)
+"""The harnesses the doctor knows; caps, delimiters and parsers are the writers' own."""
+_TYPES = {t.value for t in MemoryType}
 _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+\.md)(?:#[^)]*)?\)")
 
 
@@ -49,19 +53,6 @@ def _read(path: Path, out: list[Finding]) -> str | None:
     except UnicodeDecodeError as exc:
         out.append(Finding(str(path), 0, "error", "not-utf8", f"not UTF-8 text ({exc.reason} at byte {exc.start})"))
         return None
-
-
-def _default_root(target: str, project: Path | None) -> Path:
-    try:
-        from bootstrap_app.harnesses import get_harness
-
-        return get_harness(target).memory_root(project)
-    except (ImportError, NotImplementedError, TypeError):
-        home = Path.home()
-        env = {"claude-code": ("CLAUDE_CONFIG_DIR", home / ".claude"), "codex": ("CODEX_HOME", home / ".codex"),
-               "hermes": ("HERMES_HOME", home / ".hermes"), "gemini": ("GEMINI_DIR", home / ".gemini")}
-        name, default = env.get(target, ("", home / "memory"))
-        return Path(os.environ.get(name) or default)
 
 
 def detect_target(path: Path) -> str:
@@ -92,7 +83,7 @@ def run_doctor(target: str, path: Path | None = None, project: Path | None = Non
             raise TargetNotFound("--target auto needs --path", hint="give the folder to audit with --path DIR")
         target = detect_target(root)
     if root is None:
-        root = _default_root(target, project)
+        root = get_harness(target).memory_root(project)
     if not root.exists():
         raise TargetNotFound(f"{root} does not exist", hint="pass the memory folder with --path DIR")
     out: list[Finding] = []
@@ -230,7 +221,7 @@ def _hermes(root: Path, out: list[Finding]) -> None:
             continue
         file = str(path)
         entries = [e.strip() for e in text.split(HERMES_DELIM)]
-        parsed = list(dict.fromkeys(e for e in entries if e))
+        parsed = parse_entries(text)
         joined = HERMES_DELIM.join(parsed)
         cap = HERMES_CAPS[path.name]
         if len(joined) > cap:
