@@ -52,7 +52,7 @@ __all__ = [
     "read_marker",
 ]
 
-GENERATOR_VERSION = 5
+GENERATOR_VERSION = 6
 """Bump when the generated data changes, so existing demo folders are rebuilt."""
 
 MARKER = ".memseed-demo"

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, datetime, time, timedelta, tzinfo
 from email.charset import QP, Charset
 from email.generator import BytesGenerator
 from email.message import Message
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.policy import compat32
-from email.utils import format_datetime, formataddr
+from email.utils import format_datetime, formataddr, parseaddr
 from io import BytesIO
 from pathlib import Path
 
@@ -51,6 +51,16 @@ _LIST = "platform-eng@lists.northwind-labs.example"
 _POLICY = compat32.clone(linesep="\r\n", max_line_length=78)
 _UTF8_QP = Charset("utf-8")
 _UTF8_QP.body_encoding = QP
+
+
+_HOME_DOMAINS = ("northwind-labs.example", "fastmail.example")
+
+
+def _sender_zone(sender: str) -> tzinfo:
+    """Colleagues write from Berlin; services and outside senders stamp their own zone (UTC here),
+    as real mailers do. A mailbox whose every Date header shares one offset looks rewritten."""
+    address = parseaddr(sender)[1].lower()
+    return LOCAL_TZ if address.endswith(_HOME_DOMAINS) else UTC
 
 
 def _text_part(text: str, subtype: str) -> MIMEText:
@@ -90,7 +100,7 @@ class _Box:
         else:
             msg = _text_part(body, "plain")
         top = [("X-GM-THRID", str(thread if thread is not None else self.new_thread())),
-               ("X-Gmail-Labels", labels), ("Date", format_datetime(when.astimezone(LOCAL_TZ))),
+               ("X-Gmail-Labels", labels), ("Date", format_datetime(when.astimezone(_sender_zone(sender)))),
                ("From", sender), ("To", ", ".join(to))]
         if cc:
             top.append(("Cc", ", ".join(cc)))

@@ -95,3 +95,15 @@ def test_kaminski_offsets_are_the_corpus_not_the_man() -> None:
     assert offsets == {-420, -480}  # every header in US Pacific time, whoever wrote it
     profile = _signals(path).profile
     assert profile.timezone == "" and "rewrote" in profile.timezone_note
+
+
+def test_demo_mailbox_alone_gives_the_owners_offset(tmp_path: Path) -> None:
+    """The demo's outside senders stamp their own zone, so its mailbox does not look rewritten
+    and a mail-only scan recovers Maya's Berlin summer offset (the mails end mid-October)."""
+    from bootstrap_app.demo import build_demo
+
+    root = build_demo(tmp_path / "demo")
+    mbox = next((root / "takeout").rglob("*.mbox"))
+    result = scan([str(mbox)], settings=load_settings(tmp_path / "home"))
+    hours = {p.name: p for p in result.proposals}["timezone-and-working-hours"]
+    assert "UTC+02:00" in hours.body
