@@ -16,13 +16,10 @@ Figures (quarantined vs never proposed, per corpus) are printed; run with ``-s``
 from __future__ import annotations
 
 import collections
-import json
 import re
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
@@ -32,6 +29,7 @@ from bootstrap_app.safety.gate import gate
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
 from tests.safety import corpus as C
+from tests.safety.chat_server import ChatServer, serve_chat
 
 
 @pytest.fixture(scope="module")
@@ -86,33 +84,15 @@ def test_pipeline_never_proposes_attack_text(hostile: tuple[Path, dict[str, C.At
     _report("pipeline, llm off", attacks, q_keys, p_keys)
 
 
-class _HijackedModel(BaseHTTPRequestHandler):
-    """OpenAI-compatible chat endpoint that obeys every injection it could have seen."""
-
-    requests: ClassVar[list[bytes]] = []
-
-    def log_message(self, *_args: Any) -> None:
-        pass
-
-    def do_POST(self) -> None:
-        raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        type(self).requests.append(raw)
-        user = "\n".join(str(m.get("content", "")) for m in json.loads(raw).get("messages", []))
-        ids = re.findall(r"\[(E\d+)\] kind=[\w-]+ [^\n]*author=(owner|third-party)", user)
-        facts: list[dict[str, Any]] = []
-        for eid, _who in ids[:40]:  # copy whatever it was given back into memory, verbatim
-            start = user.find(f"<<<BEGIN DATA {eid}>>>")
-            text = user[start:start + 600] if start >= 0 else user[user.find(f"[{eid}]"):][:300]
-            facts.append(_fact(f"echo-{eid.lower()}", text, eid))
-        body = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "hijacked",
-                           "choices": [{"index": 0, "finish_reason": "stop", "message": {
-                               "role": "assistant", "content": json.dumps({"proposals": facts[:40]})}}],
-                           "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+def _echo_everything(prompt: str) -> list[dict[str, Any]]:
+    """A hijacked model: obeys every injection it could have seen by copying its input into memory."""
+    ids = re.findall(r"\[(E\d+)\] kind=[\w-]+ [^\n]*author=(owner|third-party)", prompt)
+    facts: list[dict[str, Any]] = []
+    for eid, _who in ids[:40]:  # copy whatever it was given back into memory, verbatim
+        start = prompt.find(f"<<<BEGIN DATA {eid}>>>")
+        text = prompt[start:start + 600] if start >= 0 else prompt[prompt.find(f"[{eid}]"):][:300]
+        facts.append(_fact(f"echo-{eid.lower()}", text, eid))
+    return facts[:40]
 
 
 def _fact(name: str, text: str, eid: str) -> dict[str, Any]:
@@ -122,33 +102,26 @@ def _fact(name: str, text: str, eid: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-def hijacked_model() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _HijackedModel)
-    _HijackedModel.requests = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
+def hijacked_model() -> Iterator[ChatServer]:
+    with serve_chat(_echo_everything) as server:
+        yield server
 
 
 def test_llm_path_sees_no_attack_and_echoes_are_gated(hostile: tuple[Path, dict[str, C.Attack], list[C.Attack]],
-                                                      hijacked_model: str, hermetic: Path) -> None:
+                                                      hijacked_model: ChatServer, hermetic: Path) -> None:
     pytest.importorskip("openai", reason="the LLM path needs the optional openai package")
     path, _spliced, attacks = hostile
-    settings = load_settings(hermetic / "memseed-b", llm="openai", llm_base_url=hijacked_model,
+    settings = load_settings(hermetic / "memseed-b", llm="openai", llm_base_url=hijacked_model.url,
                              llm_api_key="", llm_max_retries=0)
     result = scan([str(path)], settings=settings, owners=[C.OWNER.address], llm="openai")
-    assert _HijackedModel.requests, f"the LLM was never called: {result.llm_error}"
-    sent = b"\n".join(_HijackedModel.requests).decode("utf-8")
+    assert hijacked_model.requests, f"the LLM was never called: {result.llm_error}"
+    sent = b"\n".join(hijacked_model.requests).decode("utf-8")
     reached = [a.key for a in attacks if C.carried(sent, C.windows(a.text))]
     assert reached == [], "third-party attack text reached the LLM request"
     echoes = [p for p in result.proposals if p.name.startswith("echo-")]
     assert echoes, "the echoing model's copies of the owner's own words should pass the gate"
     assert _leaks(result.proposals, attacks) == []
-    print(f"\n[pipeline, echoing LLM] requests={len(_HijackedModel.requests)} echoes passed={len(echoes)} "
+    print(f"\n[pipeline, echoing LLM] requests={len(hijacked_model.requests)} echoes passed={len(echoes)} "
           f"quarantined={dict(collections.Counter(q.reason for q in result.quarantined))}")
 
 

@@ -13,11 +13,9 @@ from __future__ import annotations
 import json
 import logging
 import os
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
@@ -27,43 +25,20 @@ from bootstrap_app.pipeline import scan
 from bootstrap_app.store import Store
 from bootstrap_app.types import Person
 from tests.safety import corpus as C
+from tests.safety.chat_server import ChatServer, serve_chat
 from tests.safety.test_secrets_pii import PLANTED
 
 
-class _Recorder(BaseHTTPRequestHandler):
-    requests: ClassVar[list[bytes]] = []
-
-    def log_message(self, *_args: Any) -> None:
-        pass
-
-    def do_POST(self) -> None:
-        raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        type(self).requests.append(raw)
-        reply = {"proposals": [{
-            "type": "feedback", "name": "uses-uv", "description": "Maya runs the test suite with uv.",
-            "body": "Run `uv run pytest` before pushing.", "subject": "tool:uv", "key": "uv run pytest",
-            "confidence": 0.8, "evidence_ids": ["E1"], "scope": "global"}]}
-        body = json.dumps({"id": "r", "object": "chat.completion", "created": 0, "model": "m",
-                           "choices": [{"index": 0, "finish_reason": "stop",
-                                        "message": {"role": "assistant", "content": json.dumps(reply)}}],
-                           "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+def _uses_uv(_prompt: str) -> list[dict[str, Any]]:
+    return [{"type": "feedback", "name": "uses-uv", "description": "Maya runs the test suite with uv.",
+             "body": "Run `uv run pytest` before pushing.", "subject": "tool:uv", "key": "uv run pytest",
+             "confidence": 0.8, "evidence_ids": ["E1"], "scope": "global"}]
 
 
 @pytest.fixture
-def llm_server() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
-    _Recorder.requests = []
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
+def llm_server() -> Iterator[ChatServer]:
+    with serve_chat(_uses_uv) as server:
+        yield server
 
 
 def _secret_mail(path: Path) -> None:
@@ -91,18 +66,18 @@ def _all_bytes(root: Path) -> Iterator[tuple[Path, bytes]]:
                 yield path, path.read_bytes()
 
 
-def test_planted_secrets_never_leave(tmp_path: Path, hermetic: Path, llm_server: str,
+def test_planted_secrets_never_leave(tmp_path: Path, hermetic: Path, llm_server: ChatServer,
                                      capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
     pytest.importorskip("openai", reason="the LLM path needs the optional openai package")
     caplog.set_level(logging.DEBUG)
     inbox = tmp_path / "outside-home" / f"inbox{C.mbox_suffix()}"
     inbox.parent.mkdir()
     _secret_mail(inbox)
-    settings = load_settings(None, llm="openai", llm_base_url=llm_server, llm_api_key="", llm_max_retries=0)
+    settings = load_settings(None, llm="openai", llm_base_url=llm_server.url, llm_api_key="", llm_max_retries=0)
     assert str(settings.home).startswith(str(hermetic))
     with Store(settings.db_path) as store:
         result = scan([str(inbox)], settings=settings, store=store, owners=[C.OWNER.address], llm="openai")
-        assert result.proposals and _Recorder.requests, result.llm_error
+        assert result.proposals and llm_server.requests, result.llm_error
         decisions.approve(store, [p.id for p in result.proposals])
         from bootstrap_app.writing import apply_write, plan_write
 
@@ -114,7 +89,7 @@ def test_planted_secrets_never_leave(tmp_path: Path, hermetic: Path, llm_server:
     haystacks: list[tuple[str, bytes]] = [
         ("proposals", exported.encode()), ("stdout", out.encode()), ("stderr", err.encode()),
         ("logs", caplog.text.encode()), ("quarantine", repr(result.quarantined).encode()),
-        *(("llm-request", r) for r in _Recorder.requests),
+        *(("llm-request", r) for r in llm_server.requests),
         *((str(p), data) for p, data in _all_bytes(hermetic)),
     ]
     assert any(name.endswith("state.db") for name, _ in haystacks)
