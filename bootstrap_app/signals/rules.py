@@ -20,10 +20,15 @@ from .profile import own_text
 __all__ = ["Rule", "RulesAccumulator", "find_rules"]
 
 _MAX = 12
-_SENTENCE = re.compile(r"[^.!?\n]{8,200}[.!?]?")
+# Sentences end at . ! ? followed by a space or the end, so "1.0", "v2.3" and "setup.py" stay
+# whole; a rule keyword must sit within a few words of the action it governs ("we never rebase",
+# "no force pushes"), so "we don't really know whether they have CI configured" is not a rule.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_ACTION = (r"(?:push(?:es|ed|ing)?|force-push(?:es|ing)?|merg(?:e|es|ed|ing)|rebas(?:e|es|ed|ing)|squash(?:es|ed)?"
+           r"|commit(?: messages?)?|pull requests?|PRs?|code review|reviews?|main|master|trunk|tests?|CI)")
 _RULE = re.compile(
-    r"\b(?:never|always|don't|do not|please|must|no)\b.{0,80}?\b(?:push(?:es|ed)?|force-push|merge|rebase|squash|"
-    r"commit(?: messages?)?|pull requests?|PRs?|code review|reviews?|main|master|trunk|tests?|CI)\b", re.I)
+    rf"\b(?:never|always|don't|do not|please|must)\b(?:\W+\w+){{0,4}}?\W+{_ACTION}\b"
+    rf"|\bno\s+(?:[\w-]+\s+){{0,2}}{_ACTION}\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -35,9 +40,9 @@ class Rule:
 def find_rules(text: str) -> list[str]:
     """Rule-like sentences about how changes are made, from text the owner wrote."""
     out = []
-    for m in _SENTENCE.finditer(text):
-        sentence = " ".join(m.group(0).split())
-        if _RULE.search(sentence) and not sentence.endswith("?"):
+    for part in _SENTENCE_END.split(text):
+        sentence = " ".join(part.split())
+        if 8 <= len(sentence) <= 200 and _RULE.search(sentence) and not sentence.endswith("?"):
             out.append(sentence)
     return out
 

@@ -117,3 +117,13 @@ def test_owner_stated_rules_become_feedback_third_party_rules_do_not() -> None:
     assert rules.type is MemoryType.FEEDBACK and "never push directly to main" in rules.body
     assert "force-push" not in rules.body and all(e.authored_by_owner for e in rules.evidence)
     assert find_rules("Can we merge this today?") == []
+
+
+def test_rule_sentences_keep_version_numbers_and_need_a_nearby_action() -> None:
+    from bootstrap_app.signals.rules import find_rules
+
+    text = ("I just tagged 1.0, but no corresponding thing is in the registry yet. "
+            "And we don't really know whether they all have CI configured for every platform. "
+            "Yes, please merge `master` into your branch, we never rebase! No force pushes to main.")
+    assert find_rules(text) == ["Yes, please merge `master` into your branch, we never rebase!",
+                                "No force pushes to main."]
