@@ -335,6 +335,8 @@ class IdentityCollector:
         for uid, aliases in self.chat_users.items():
             if aliases & set(reasons):
                 slack.add(uid)
+                if "@" in uid:  # the owner was given by Slack id; their profile names the address
+                    reasons.setdefault(uid, "Slack profile email of the owner's Slack id")
         if main_tokens:
             owner_key = name_key(names[0])
             slack.update(uid for uid, n in self.chat_names.items() if name_key(n) == owner_key)

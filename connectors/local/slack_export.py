@@ -239,7 +239,9 @@ class SlackExportSource(Source):
             source=self.id,
             ref=f"{channel}/{raw['ts']}",
             timestamp=when,
-            people=(user,),
+            # the raw Slack id rides along when the person is keyed by email, so an owner given
+            # as a Slack id (`--owner U123ABC`) is recognised
+            people=(user, Person(user.name, uid)) if uid and user.address != uid.lower() else (user,),
             workspace=workspace,
             channel=channel,
             user=user,

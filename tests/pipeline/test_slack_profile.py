@@ -39,6 +39,11 @@ def test_slack_only_footprint_gets_title_and_zone_from_the_profile(tmp_path: Pat
     assert any("Slack profile" in e.excerpt for e in by_name["user-role"].evidence)
 
 
+def test_owner_given_by_slack_id_is_recognised(tmp_path: Path) -> None:
+    by_name = _scan(tmp_path, [write_export(tmp_path / "acme")], ["U1"])
+    assert "Maya Okafor is a Staff Engineer" in by_name["user-role"].body
+
+
 def test_a_title_that_names_no_role_is_not_a_title(tmp_path: Path) -> None:
     by_name = _scan(tmp_path, [write_export(tmp_path / "acme", title="The Viking")], [MAYA])
     role = by_name["user-role"].body
