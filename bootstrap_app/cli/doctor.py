@@ -21,7 +21,7 @@ _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 
 @click.command("doctor")
 @click.option("--target", "-t", type=click.Choice(["auto", *TARGETS]), default="auto", show_default=True,
-              help="Which harness's memory to audit (auto: detect from --path).")
+              help="Which harness's memory to audit (auto: detect from --path; claude-code without --path).")
 @click.option("--path", "path", type=click.Path(exists=True, path_type=Path),
               help="The memory folder (or harness home) to audit; default: the harness's own location.")
 @click.option("--project", type=click.Path(file_okay=False, path_type=Path),
