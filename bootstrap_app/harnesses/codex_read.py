@@ -24,7 +24,7 @@ from bootstrap_app.errors import WriteError
 from bootstrap_app.fsutil import read_bytes
 from bootstrap_app.types import MemoryEntry, MemoryType, slugify
 
-from .common import BEGIN, END, infer_type
+from .common import BEGIN, END, bullets, entry_name, infer_type
 
 __all__ = ["read_codex_home"]
 
@@ -47,10 +47,6 @@ def _sections(text: str, level: str) -> list[tuple[str, str]]:
         end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
         out.append((m.group(1), text[m.end():end].strip()))
     return out
-
-
-def _bullets(text: str) -> list[str]:
-    return [line[2:].strip() for line in text.splitlines() if line.startswith("- ") and line[2:].strip()]
 
 
 class _Reader:
@@ -83,7 +79,7 @@ class _Reader:
         when = datetime.fromtimestamp(path.stat().st_mtime, UTC)
         self.entries.append(MemoryEntry(
             source=f"codex:{self.home}", ref=ref, timestamp=when, authored_by_owner=True, harness="codex",
-            name=slugify(name or " ".join(body.split()[:6]), max_len=48),
+            name=slugify(name, max_len=48) if name else entry_name(body),
             description=description or _first_sentence(body), memory_type=mtype, body=body.strip(),
             path=str(path)))
 
@@ -96,10 +92,10 @@ class _Reader:
             if low == "user profile" and body:
                 self.add(path, f"{path.name}#user-profile", MemoryType.USER, body, "user-profile")
             elif low == "user preferences":
-                for i, item in enumerate(_bullets(body)):
+                for i, item in enumerate(bullets(body)):
                     self.add(path, f"{path.name}#pref-{i}", MemoryType.FEEDBACK, item)
             elif low == "general tips":
-                for i, item in enumerate(_bullets(body)):
+                for i, item in enumerate(bullets(body)):
                     self.add(path, f"{path.name}#tip-{i}", MemoryType.REFERENCE, item)
 
     def handbook(self, path: Path) -> None:
@@ -117,7 +113,7 @@ class _Reader:
             self.add(path, f"MEMORY.md#{slugify(name)}", MemoryType.PROJECT, body, name, name)
             for t, b in kept:
                 if t.lower() == "user preferences":
-                    for i, item in enumerate(_bullets(b)):
+                    for i, item in enumerate(bullets(b)):
                         self.add(path, f"MEMORY.md#{slugify(name)}-pref-{i}", MemoryType.FEEDBACK, item)
 
     def notes(self, folder: Path) -> None:

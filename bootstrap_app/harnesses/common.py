@@ -14,14 +14,16 @@ from datetime import UTC, datetime
 
 from bootstrap_app.errors import BlockedContent
 from bootstrap_app.safety.injection import check_entry
-from bootstrap_app.types import MemoryType, Proposal
+from bootstrap_app.types import MemoryType, Proposal, slugify
 
 __all__ = [
     "BEGIN",
     "END",
     "LABELS",
     "blank_line_before",
+    "bullets",
     "derived_date",
+    "entry_name",
     "flatten",
     "guard_imports",
     "infer_type",
@@ -74,6 +76,16 @@ def one_line(p: Proposal, *, label: bool = True, stamp: bool = True) -> str:
     if stamp:
         text = f"{text} (memseed {derived_date(p)})"
     return text
+
+
+def bullets(text: str) -> list[str]:
+    """The non-empty ``- item`` lines of ``text``, marker removed (Gemini's section, Codex's lists)."""
+    return [line[2:].strip() for line in text.splitlines() if line.startswith("- ") and line[2:].strip()]
+
+
+def entry_name(body: str) -> str:
+    """A name for a one-line memory read back without one: its first six words, slugified."""
+    return slugify(" ".join(body.split()[:6]), max_len=48)
 
 
 _STAMP = re.compile(r"\s*\(memseed \d{4}-\d{2}-\d{2}\)$")

@@ -18,10 +18,19 @@ from pathlib import Path
 
 from bootstrap_app.errors import WriteError
 from bootstrap_app.fsutil import read_bytes, refuse_symlinks
-from bootstrap_app.types import MemoryEntry, Proposal, slugify
+from bootstrap_app.types import MemoryEntry, Proposal
 
 from .base import FileChange, Harness, Plan, WriteOptions, home_or, new_entries, select_entries
-from .common import blank_line_before, infer_type, one_line, scan_entry, split_label, strip_stamp
+from .common import (
+    blank_line_before,
+    bullets,
+    entry_name,
+    infer_type,
+    one_line,
+    scan_entry,
+    split_label,
+    strip_stamp,
+)
 
 __all__ = ["HEADING", "GeminiHarness", "add_fact", "gemini_dir", "render_fact"]
 
@@ -66,8 +75,7 @@ def _section_bullets(text: str) -> list[str]:
     span = _section(text)
     if span is None:
         return []
-    body = text[span[0]:span[1]]
-    return [line[2:].strip() for line in body.splitlines() if line.startswith("- ") and line[2:].strip()]
+    return bullets(text[span[0]:span[1]])
 
 
 class GeminiHarness(Harness):
@@ -121,7 +129,7 @@ class GeminiHarness(Harness):
             body = strip_stamp(rest)
             out.append(MemoryEntry(
                 source=f"gemini:{path}", ref=f"GEMINI.md#{i}", timestamp=when, authored_by_owner=True,
-                harness="gemini", name=slugify(" ".join(body.split()[:6]), max_len=48),
+                harness="gemini", name=entry_name(body),
                 description=body if len(body) <= 150 else body[:149] + "…",
                 memory_type=labelled or infer_type(fact), body=body, path=str(path)))
         return out

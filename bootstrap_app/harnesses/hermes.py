@@ -26,7 +26,7 @@ from bootstrap_app.fsutil import read_bytes, refuse_symlinks
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal, slugify
 
 from .base import FileChange, Harness, Plan, WriteOptions, home_or, new_entries, select_entries
-from .common import infer_type, one_line, scan_entry, split_label, strip_stamp
+from .common import entry_name, infer_type, one_line, scan_entry, split_label, strip_stamp
 
 __all__ = ["DELIMITER", "LIMITS", "HermesHarness", "budget_report", "hermes_home", "limits", "parse_entries",
            "render_entry"]
@@ -239,7 +239,7 @@ class HermesHarness(Harness):
                 body = strip_stamp(rest if labelled else entry)
                 out.append(MemoryEntry(
                     source=f"hermes:{folder}", ref=f"{filename}#{i}", timestamp=when, authored_by_owner=True,
-                    harness="hermes", name=slugify(" ".join(body.split()[:6]), max_len=48),
+                    harness="hermes", name=entry_name(body),
                     description=body if len(body) <= 150 else body[:149].rstrip() + "…",
                     memory_type=mtype, body=body, path=str(path)))
         return out
