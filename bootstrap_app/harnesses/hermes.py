@@ -230,12 +230,7 @@ class HermesHarness(Harness):
             when = datetime.fromtimestamp(path.stat().st_mtime, UTC)
             for i, entry in enumerate(parse_entries(text)):
                 labelled, rest = split_label(entry)
-                if filename == "USER.md":
-                    mtype = MemoryType.USER
-                else:
-                    mtype = labelled or infer_type(entry)
-                    if labelled is MemoryType.USER and filename == "MEMORY.md":
-                        mtype = MemoryType.USER
+                mtype = MemoryType.USER if filename == "USER.md" else labelled or infer_type(entry)
                 body = strip_stamp(rest if labelled else entry)
                 out.append(MemoryEntry(
                     source=f"hermes:{folder}", ref=f"{filename}#{i}", timestamp=when, authored_by_owner=True,
