@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,11 +123,6 @@ class ScanJob:
             elif kind == "error":
                 prog.error = getattr(event, "message", "") or "error"
                 prog.finished = time.monotonic()
-
-    def quarantine_by_reason(self) -> Counter[str]:
-        """Proposals the safety gate held back in this scan, counted by reason."""
-        quarantined = getattr(self.result, "quarantined", None) or []
-        return Counter(str(getattr(q, "reason", "unknown")) for q in quarantined)
 
     # -- the thread ---------------------------------------------------------------------
     def _run(self) -> None:
