@@ -137,15 +137,16 @@ def _card(row: rm.ReviewRow) -> None:
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
-def _hermes_budget(key: tuple[Any, ...], _rows: list[rm.ReviewRow]) -> list[rm.BudgetLine]:
-    """Cached on :func:`review_model.budget_key`: recomputed only when what it depends on changes."""
-    return rm.budget(_rows, "hermes", written=key[2])
+def _hermes_budget(key: tuple[Any, ...], _rows: list[rm.ReviewRow], _written: set[str]) -> list[rm.BudgetLine]:
+    """Cached on :func:`review_model.budget_key` alone (it covers the rows and ``written``), so the
+    budget is recomputed only when something it depends on changes."""
+    return rm.budget(_rows, "hermes", written=_written)
 
 
 def _budget_meter(rows: list[rm.ReviewRow]) -> None:
     written = set(store.written("hermes"))
     try:
-        lines = _hermes_budget(rm.budget_key(rows, "hermes", written), rows)
+        lines = _hermes_budget(rm.budget_key(rows, "hermes", written), rows, written)
     except Exception as exc:  # an unreadable Hermes file: say so, keep reviewing
         st.caption(f"Hermes budget unavailable: {exc}")
         return
