@@ -102,9 +102,13 @@ def _memseed_id(raw: bytes) -> str | None:
     return str(value) if value else None
 
 
-def _owned(folder: Path) -> dict[str, Path]:
-    """memseed_id -> file, for files memseed wrote (found by their frontmatter, any name)."""
-    found: dict[str, Path] = {}
+def _owned(folder: Path) -> dict[str, tuple[Path, bytes]]:
+    """memseed_id -> (file, its bytes), for files memseed wrote (found by their frontmatter, any name).
+
+    Only files whose first 4 KiB mention ``memseed_id:`` are read whole, and their bytes are
+    kept so that planning does not read them again.
+    """
+    found: dict[str, tuple[Path, bytes]] = {}
     if not folder.is_dir():
         return found
     for path in sorted(folder.glob("*.md")):
@@ -116,19 +120,20 @@ def _owned(folder: Path) -> dict[str, Path]:
         except OSError:
             continue
         if b"memseed_id:" in head:
-            ident = _memseed_id(read_bytes(path) or b"")
+            raw = read_bytes(path) or b""
+            ident = _memseed_id(raw)
             if ident:
-                found.setdefault(ident, path)
+                found.setdefault(ident, (path, raw))
     return found
 
 
 def _locate(folder: Path, p: Proposal, style: IndexStyle,
-            owned: dict[str, Path]) -> tuple[Path, bytes | None, bytes]:
+            owned: dict[str, tuple[Path, bytes]]) -> tuple[Path, bytes | None, bytes]:
     """Pick the file for ``p``: its own existing file (even after a rename), else the first free name."""
     if p.id in owned:
-        path = owned[p.id]
+        path, raw = owned[p.id]
         refuse_symlinks(path, folder)
-        return path, read_bytes(path), render_topic(p, path.stem, style)
+        return path, raw, render_topic(p, path.stem, style)
     base = check_name(p.name)
     stems = [base, *(f"{base}-{i}" for i in range(2, 10))]
     free: tuple[Path, bytes] | None = None
