@@ -275,12 +275,13 @@ def budget_key(rows: Iterable[ReviewRow], target: str = "hermes", written: Itera
     texts = tuple((r.fingerprint, r.name, r.description, r.body, str(r.type)) for r in rows if r.approved)
     stamps: tuple[tuple[int, int], ...] = ()
     if target == "hermes":
-        from .harnesses.hermes import LIMITS, hermes_home
+        from .harnesses.hermes import LIMITS, HermesHarness
 
+        folder = HermesHarness().memory_root()  # the folder the writer and budget() read
         stats = []
         for name in LIMITS:
             try:
-                st = (hermes_home() / "memories" / name).stat()
+                st = (folder / name).stat()
                 stats.append((st.st_mtime_ns, st.st_size))
             except OSError:
                 stats.append((0, -1))
