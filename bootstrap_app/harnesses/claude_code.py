@@ -24,7 +24,7 @@ from bootstrap_app.fsutil import read_bytes, refuse_symlinks
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal
 
 from .base import FileChange, Harness, Plan, WriteOptions, home_or, new_entries, select_entries
-from .common import derived_date, flatten, guard_imports, merge_block, one_line, scan_entry
+from .common import derived_date, flatten, guard_imports, merge_block, one_line, read_text, scan_entry
 from .topicdir import IndexStyle, plan_folder, read_folder
 
 __all__ = ["ClaudeCodeHarness", "config_home", "find_project_dir", "git_root", "memory_override", "project_key"]
@@ -246,8 +246,7 @@ class ClaudeCodeHarness(Harness):
     def _plan_claude_md(self, plan: Plan, home: Path, entries: list[Proposal], options: WriteOptions) -> None:
         path = home / "CLAUDE.md"
         refuse_symlinks(path, home)
-        before = read_bytes(path)
-        text = (before or b"").decode("utf-8")
+        before, text = read_text(path)
         sections = []
         for p in entries:
             body = guard_imports(one_line(p, label=False))

@@ -25,7 +25,7 @@ from bootstrap_app.fsutil import check_name, contained, read_bytes, refuse_symli
 from bootstrap_app.types import MemoryEntry, Proposal, slugify
 
 from .base import FileChange, Harness, Plan, WriteOptions, home_or, new_entries, select_entries
-from .common import LABELS, derived_date, flatten, guard_imports, merge_block, scan_entry
+from .common import LABELS, derived_date, flatten, guard_imports, merge_block, read_text, scan_entry
 
 __all__ = ["AGENTS_BUDGET", "CodexHarness", "codex_home", "memories_enabled"]
 
@@ -159,8 +159,7 @@ class CodexHarness(Harness):
             path = override
             plan.notes.append(f"{override} exists and Codex reads it instead of AGENTS.md, so the block goes there")
         refuse_symlinks(path, home)
-        before = read_bytes(path)
-        text = (before or b"").decode("utf-8")
+        before, text = read_text(path)
         sections = []
         for p in entries:
             section = _section(p)

@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 
-from bootstrap_app.errors import BlockedContent
+from bootstrap_app.errors import BlockedContent, WriteError
+from bootstrap_app.fsutil import read_bytes
 from bootstrap_app.safety.injection import check_entry
 from bootstrap_app.types import MemoryType, Proposal, slugify
 
@@ -29,6 +31,7 @@ __all__ = [
     "infer_type",
     "merge_block",
     "one_line",
+    "read_text",
     "scan_entry",
     "split_label",
     "strip_stamp",
@@ -176,3 +179,18 @@ def blank_line_before(text: str) -> str:
     if not text or text.endswith("\n\n"):
         return ""
     return "\n" if text.endswith("\n") else "\n\n"
+
+
+def read_text(path: Path, *, bom: bool = False, why: str = "memseed will not rewrite it") -> tuple[bytes | None, str]:
+    """A file's bytes (``None`` when absent) and its text; a file that is not UTF-8 is refused.
+
+    One reader for every file a writer merges into, so a mis-encoded file is always a
+    :class:`WriteError` with a hint, never a bare ``UnicodeDecodeError``. ``bom``: accept a
+    UTF-8 byte-order mark (Hermes's parser does).
+    """
+    raw = read_bytes(path)
+    try:
+        return raw, (raw or b"").decode("utf-8-sig" if bom else "utf-8")
+    except UnicodeDecodeError as exc:
+        raise WriteError(f"{path} is not UTF-8 text; {why}",
+                         hint="fix the file's encoding (or move it aside), then run again") from exc

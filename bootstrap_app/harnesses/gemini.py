@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bootstrap_app.errors import WriteError
 from bootstrap_app.fsutil import read_bytes, refuse_symlinks
 from bootstrap_app.types import MemoryEntry, Proposal
 
@@ -27,6 +26,7 @@ from .common import (
     entry_name,
     infer_type,
     one_line,
+    read_text,
     scan_entry,
     split_label,
     strip_stamp,
@@ -90,11 +90,7 @@ class GeminiHarness(Harness):
         refuse_symlinks(root)
         path = root / "GEMINI.md"
         refuse_symlinks(path, root)
-        before = read_bytes(path)
-        try:
-            text = (before or b"").decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise WriteError(f"{path} is not UTF-8 text", hint="fix its encoding, then run again") from exc
+        before, text = read_text(path)
         present = set(_section_bullets(text))
         plan = Plan(target=self.name, root=root, anchor=root)
         chosen = select_entries(entries, options)

@@ -26,7 +26,7 @@ from bootstrap_app.fsutil import read_bytes, refuse_symlinks
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal, slugify
 
 from .base import FileChange, Harness, Plan, WriteOptions, home_or, new_entries, select_entries
-from .common import entry_name, infer_type, one_line, scan_entry, split_label, strip_stamp
+from .common import entry_name, infer_type, one_line, read_text, scan_entry, split_label, strip_stamp
 
 __all__ = ["DELIMITER", "LIMITS", "HermesHarness", "budget_report", "hermes_home", "limits", "parse_entries",
            "render_entry"]
@@ -92,12 +92,7 @@ def _folder(options: WriteOptions) -> tuple[Path, Path]:
 
 
 def _read_current(path: Path) -> tuple[bytes | None, str]:
-    raw = read_bytes(path)
-    try:
-        return raw, (raw or b"").decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise WriteError(f"{path} is not UTF-8; Hermes could not read it either",
-                         hint="fix the file's encoding, then run again") from exc
+    return read_text(path, bom=True, why="Hermes could not read it either")
 
 
 def _current(folder: Path) -> dict[str, tuple[bytes | None, str, list[str]]]:

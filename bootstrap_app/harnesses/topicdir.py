@@ -28,7 +28,7 @@ from bootstrap_app.fsutil import check_name, contained, read_bytes, refuse_symli
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal
 
 from .base import FileChange, WriteOptions
-from .common import flatten, infer_type, scan_entry
+from .common import flatten, infer_type, read_text, scan_entry
 
 __all__ = ["FolderPlan", "IndexStyle", "parse_topic", "plan_folder", "read_folder", "render_topic"]
 
@@ -163,12 +163,7 @@ def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions
     notes: list[str] = []
     index_path = folder / "MEMORY.md"
     refuse_symlinks(index_path, folder)
-    index_raw = read_bytes(index_path)
-    try:
-        index_text = (index_raw or b"").decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise WriteError(f"{index_path} is not UTF-8 text; memseed will not rewrite it",
-                         hint="fix the file's encoding, or move it aside") from exc
+    index_raw, index_text = read_text(index_path)
     memseed_lines = set((options.last_after(str(index_path)) or b"").decode("utf-8", "replace").splitlines())
     lines = index_text.splitlines(keepends=True)
     replaced = False

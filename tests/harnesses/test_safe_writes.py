@@ -156,3 +156,21 @@ def test_atomic_write_keeps_mode_and_refuses_links(home: Path) -> None:
     with pytest.raises(WriteError):
         atomic_write(target, b"x", create_new=True)
     assert target.read_bytes() == b"b"
+
+
+@pytest.mark.parametrize(("target", "relative", "options"), [
+    ("codex", ".codex/AGENTS.md", {}),
+    ("claude-code", ".claude/CLAUDE.md", {"user_facts": "claude-md"}),
+    ("gemini", ".gemini/GEMINI.md", {}),
+    ("hermes", ".hermes/memories/MEMORY.md", {}),
+])
+def test_a_file_that_is_not_utf8_is_refused_with_a_hint(home: Path, target: str, relative: str,
+                                                          options: dict[str, str]) -> None:
+    path = home / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"caf\xe9 notes in latin-1\n")
+    before = snapshot(home)
+    with pytest.raises(WriteError, match="not UTF-8") as caught:
+        get_harness(target).plan(make_proposals(), WriteOptions(**options))  # type: ignore[arg-type]
+    assert caught.value.hint
+    assert snapshot(home) == before
