@@ -223,9 +223,10 @@ class ClaudeCodeHarness(Harness):
                 else:
                     groups.setdefault(home_folder, []).append(p)
                 continue
-            project = options.project
-            if project is None and p.scope not in ("", "global") and Path(p.scope).is_absolute():
-                project = Path(p.scope)
+            # An entry about one repository belongs to that repository's memory wherever it
+            # still exists on this machine; --project is where the unscoped ones go.
+            scoped = p.scope not in ("", "global") and Path(p.scope).is_absolute() and Path(p.scope).is_dir()
+            project = Path(p.scope) if scoped else options.project
             folder = self.memory_root(project, options) if project is not None else home_folder
             groups.setdefault(folder, []).append(p)
         for folder, group in groups.items():

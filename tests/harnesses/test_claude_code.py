@@ -228,3 +228,18 @@ def test_relocated_and_disabled_auto_memory(approved: Store, home: Path, project
     assert all(str(f.path).startswith(str(claude / "projects")) for f in plan.files)
     monkeypatch.setenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", str(home / "cowork"))
     assert get_harness("claude-code").memory_root(project) == home / "cowork"
+
+
+def test_repo_scoped_entries_go_to_their_own_repo_not_the_project_flag(home: Path, project: Path,
+                                                                       tmp_path: Path) -> None:
+    other = tmp_path / "other-repo"
+    (other / ".git").mkdir(parents=True)
+    here = Proposal(type=MemoryType.PROJECT, name="here", description="d", body="b", subject="s:here",
+                    scope=str(project))
+    there = replace(here, name="there", subject="s:there", scope=str(other))
+    unscoped = replace(here, name="unscoped", subject="s:unscoped", scope="global")
+    plan = get_harness("claude-code").plan([here, there, unscoped], WriteOptions(project=project))
+    where = {c.path.name: c.path.parent.parent.name for c in plan.files if c.path.name != "MEMORY.md"}
+    assert where["here.md"] == project_key(project)
+    assert where["unscoped.md"] == project_key(project)
+    assert where["there.md"] == project_key(other)
