@@ -20,7 +20,8 @@ __all__ = ["COMMANDS", "history_cmd", "undo_cmd", "write_cmd"]
 @click.option("--target", "-t", required=True, type=click.Choice(sorted(HARNESSES)),
               help="The harness whose memory to write.")
 @click.option("--project", type=click.Path(file_okay=False),
-              help="Project the entries belong to (Claude Code project folder; markdown: DIR/memory).")
+              help="Project for entries not tied to a repository (Claude Code: entries scoped to a "
+                   "repository still go to that repository's folder; markdown: DIR/memory).")
 @click.option("--dry-run", is_flag=True, help="Print the exact diff; write nothing.")
 @click.option("--only", multiple=True, metavar="ID", help="Write only these proposal ids (repeatable).")
 @click.option("--exclude", multiple=True, metavar="ID", help="Leave these proposal ids out (repeatable).")
