@@ -191,6 +191,8 @@ def test_write_preview_write_and_undo(seeded, hermetic: Path, monkeypatch: pytes
     assert not memory_files(), "a preview writes nothing"
     diff = "\n".join(c.value for c in at.code)
     assert "+++ " in diff and "MEMORY.md" in diff
+    shown = [str(f) for f in at.dataframe[0].value["file"]]
+    assert shown and all(f.startswith("projects/") for f in shown), "files relative to the memory folder"
     at.button(key="write_apply").click().run()
     _no_exception(at)
     written = memory_files()

@@ -123,7 +123,9 @@ for tp in plans:
     if plan.empty:
         st.success("Nothing to change — every approved entry is already there.", icon=":material/check:")
         continue
-    st.dataframe([{"file": str(c.path), "change": "new" if c.before is None else "changed",
+    # paths relative to the memory folder named just above, so the table is readable
+    st.dataframe([{"file": str(c.path.relative_to(plan.root)) if c.path.is_relative_to(plan.root)
+                   else str(c.path), "change": "new" if c.before is None else "changed",
                    "bytes": len(c.after)} for c in plan.files], hide_index=True, width="stretch")
     with st.expander("Diff", expanded=len(plan.files) <= 6):
         st.code(plan.diff(), language="diff")
