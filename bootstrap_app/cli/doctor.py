@@ -25,7 +25,7 @@ _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 @click.option("--path", "path", type=click.Path(exists=True, path_type=Path),
               help="The memory folder (or harness home) to audit; default: the harness's own location.")
 @click.option("--project", type=click.Path(file_okay=False, path_type=Path),
-              help="Project whose Claude Code memory to audit (default: your home folder's).")
+              help="Project whose Claude Code memory to audit (default: every project's).")
 @click.option("--json", "as_json", is_flag=True, help="Print findings as JSON Lines.")
 @click.option("--quiet", "-q", is_flag=True, help="Hide info findings (stale paths, unknown commands).")
 def doctor(target: str, path: Path | None, project: Path | None, as_json: bool, quiet: bool) -> None:

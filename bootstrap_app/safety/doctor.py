@@ -82,6 +82,11 @@ def run_doctor(target: str, path: Path | None = None, project: Path | None = Non
         if root is None:
             raise TargetNotFound("--target auto needs --path", hint="give the folder to audit with --path DIR")
         target = detect_target(root)
+    if root is None and target == "claude-code" and project is None:
+        # one memory folder per project: with no project named, audit every one of them
+        from bootstrap_app.harnesses.claude_code import config_home
+
+        root = config_home()
     if root is None:
         root = get_harness(target).memory_root(project)
     if not root.exists():

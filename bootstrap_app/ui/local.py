@@ -20,7 +20,6 @@ __all__ = [
     "UPLOAD_TYPES",
     "HarnessFolder",
     "describe_location",
-    "doctor_default_path",
     "find_harness_folders",
     "normalize_location",
     "safe_describe",
@@ -97,20 +96,6 @@ def safe_describe(location: str) -> tuple[list[tuple[str, str]], str | None]:
         return describe_location(location), None
     except MemseedError as exc:
         return [], str(exc.args[0]) if exc.args else type(exc).__name__
-
-
-def doctor_default_path(target: str) -> Path | None:
-    """What the Doctor checks when no folder or project is given.
-
-    Claude Code keeps one memory folder per project, so "the usual location" is the whole
-    config home (``$CLAUDE_CONFIG_DIR`` or ``~/.claude``): every ``projects/*/memory``.
-    Other targets have a single home the doctor finds itself (``None``).
-    """
-    if target == "claude-code":
-        from bootstrap_app.harnesses.claude_code import config_home
-
-        return config_home()
-    return None
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ from pathlib import Path
 import streamlit as st
 
 from bootstrap_app.ui.common import TARGETS, page_header, show_error
-from bootstrap_app.ui.local import doctor_default_path
 
 __all__: list[str] = []
 
@@ -29,7 +28,7 @@ def _run() -> None:
     target = st.session_state["doctor_target"]
     path = st.session_state.get("doctor_path", "").strip()
     project = st.session_state.get("doctor_project", "").strip()
-    folder = Path(path).expanduser() if path else (None if project else doctor_default_path(target))
+    folder = Path(path).expanduser() if path else None
     try:
         findings = run_doctor(target, folder, project=Path(project).expanduser() if project else None)
     except Exception as exc:
