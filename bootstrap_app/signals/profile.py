@@ -123,6 +123,8 @@ def org_from_domain(address: str) -> str:
 
 @dataclass(frozen=True)
 class ProfileSignal:
+    """Who the owner is, as the footprint shows it; ``*_from`` fields say where each fact came from."""
+
     name: str = ""
     addresses: tuple[str, ...] = ()
     employer: str = ""
@@ -133,11 +135,12 @@ class ProfileSignal:
     timezone: str = ""
     timezone_from: str = ""
     timezone_note: str = ""
+    """Why no timezone was derived (e.g. the archive rewrote every Date header)."""
     title_from: str = ""
     slack_title: str = ""
     """The owner's Slack profile title as typed (kept even when it names no role)."""
     slack_tz: str = ""
-    """Why no timezone was derived (e.g. the archive rewrote every Date header)."""
+    """The owner's Slack profile timezone (IANA), used as corroboration."""
     hours: tuple[str, str] | None = None
     hours_samples: int = 0
     manager_mentions: tuple[tuple[str, int], ...] = ()
