@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -121,10 +121,6 @@ def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None]) -> tup
     return found, failed
 
 
-def _read(source: Source, ctx: ReadContext) -> Iterator[Item]:
-    yield from source.read(ctx)
-
-
 def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = None, owners: Sequence[str] = (),
          llm: str = "off", since: datetime | None = None, on_event: Callable[[ScanEvent], None] | None = None,
          should_stop: Callable[[], bool] = lambda: False, existing_memory: Sequence[MemoryEntry] = (),
@@ -190,7 +186,7 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
         started = time.perf_counter()
         batch: list[tuple[str, str, str]] = []
         try:
-            for item in _read(source, ctx):
+            for item in source.read(ctx):
                 report.items += 1
                 collector.observe(item)
                 builder.observe(item)
@@ -245,7 +241,7 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     dedup = dedup_against_memory(gated.passed, memory)
     result.duplicates, result.superseding = len(dedup.duplicates), dedup.superseding
     decided = store.decided_fingerprints()
-    known = {sp.fingerprint for sp in store.proposals()}
+    known = store.proposal_fingerprints()
     final: list[Proposal] = []
     for p in dedup.kept:
         if p.fingerprint in decided:
@@ -311,7 +307,7 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
             ctx = ReadContext(cursor=store.cursor(source.id),
                               max_text_chars=int(settings.get("max_text_chars", 20_000)))
             try:
-                for item in _read(source, ctx):
+                for item in source.read(ctx):
                     digests = known.get(item.source)
                     if digests is None:
                         digests = known[item.source] = store.item_digests(item.source)

@@ -250,6 +250,10 @@ class Store:
                 count += 1
         return count
 
+    def proposal_fingerprints(self) -> set[str]:
+        """Every fingerprint ever proposed (cheap: no JSON decoding)."""
+        return {r[0] for r in self._db.execute("SELECT fingerprint FROM proposals")}
+
     def _row_to_stored(self, row: tuple[Any, ...]) -> StoredProposal:
         data, run_id, first_seen, last_seen, d_status, d_at, d_edited = row
         decision = None

@@ -55,6 +55,7 @@ def test_store_decisions_persist_across_connections(tmp_path) -> None:
         assert again.decision is not None and again.decision.approved
         assert again.effective.body == "Jane Doe (VP) is my manager."
         assert store.proposals(status="undecided") == []
+        assert store.proposal_fingerprints() == {_proposal().fingerprint}
         assert len(store.proposals(status="approved")) == 1
         with pytest.raises(UnknownProposal):
             store.get("zzzz")
