@@ -276,14 +276,12 @@ def _llm(sample: list[Item], signals: dict[str, Any], settings: Settings, result
 def _preview(sample: list[Item], signals: dict[str, Any], settings: Settings,
              show: Callable[[dict[str, Any]], None], emit: Callable[[ScanEvent], None]) -> None:
     """The request :func:`_llm` would send, built by the same digest code, and nothing sent."""
-    from bootstrap_app.extract.digest import build_digest, preview_llm_request
+    from bootstrap_app.extract.digest import llm_request, settings_digest, settings_model
 
     emit(ScanEvent("stage", "", len(sample), "LLM request preview (nothing is sent)"))
+    digest = settings_digest(sample, signals, settings)
     # llm_extract sends nothing when the digest holds nothing a fact could cite
-    if not build_digest(sample, signals, max_chars=int(settings.get("llm_max_chars", 24_000))).evidence:
-        show({})
-        return
-    show(preview_llm_request(sample, signals, settings=settings))
+    show(llm_request(digest, model=settings_model(settings)) if digest.evidence else {})
 
 
 def count_new_items(locations: Sequence[str], store: Store, settings: Settings) -> tuple[int, list[str]]:

@@ -48,7 +48,8 @@ from bootstrap_app.types import (
 from . import prompts
 from .textclean import clean_text, is_forward, neutralise, strip_quoted
 
-__all__ = ["Digest", "build_digest", "clean_text", "llm_request", "preview_llm_request", "strip_quoted"]
+__all__ = ["Digest", "build_digest", "clean_text", "llm_request", "preview_llm_request", "settings_digest",
+           "settings_model", "strip_quoted"]
 
 _README = re.compile(r"(?:^|/)(README|CONTRIBUTING)(\.[A-Za-z]+)?$", re.I)
 _OWNER_KINDS = ("repo", "document", "message", "chatmessage", "event", "memoryentry")
@@ -354,8 +355,17 @@ def llm_request(digest: Digest, *, model: str, mode: str = "json_schema") -> dic
     return {"model": model, "messages": digest.messages(), "response_format": response_format}
 
 
+def settings_digest(sample: Sequence[Item], signals: Any, settings: Any) -> Digest:
+    """:func:`build_digest` under the ``llm_max_chars`` setting: the one digest a scan would send."""
+    return build_digest(sample, signals, max_chars=int(settings.get("llm_max_chars", 24_000)))
+
+
+def settings_model(settings: Any) -> str:
+    """The ``llm_model`` setting, or the default model."""
+    return str(settings.get("llm_model") or "gpt-4o-mini")
+
+
 def preview_llm_request(sample: Sequence[Item], signals: dict[str, Any], *, settings: Any,
                         mode: str = "json_schema") -> dict[str, Any]:
     """What :func:`~bootstrap_app.extract.llm.llm_proposals` would send, without sending it."""
-    digest = build_digest(sample, signals, max_chars=int(settings.get("llm_max_chars", 24_000)))
-    return llm_request(digest, model=str(settings.get("llm_model") or "gpt-4o-mini"), mode=mode)
+    return llm_request(settings_digest(sample, signals, settings), model=settings_model(settings), mode=mode)

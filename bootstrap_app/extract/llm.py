@@ -34,7 +34,7 @@ from bootstrap_app.errors import LLMError
 from bootstrap_app.types import Evidence, Item, MemoryType, Proposal
 
 from . import prompts
-from .digest import Digest, build_digest, llm_request
+from .digest import Digest, llm_request, settings_digest, settings_model
 from .textclean import clean_text
 
 __all__ = ["LLMResult", "llm_extract", "llm_proposals", "make_client", "proposals_from_reply", "validate_reply"]
@@ -251,8 +251,8 @@ def proposals_from_reply(facts: Sequence[dict[str, Any]], digest: Digest) -> tup
 
 def llm_extract(sample: Sequence[Item], signals: dict[str, Any], *, settings: Any, client: Any = None) -> LLMResult:
     """Digest -> request -> strict validation -> grounded Proposals, with the reasons for every drop."""
-    digest = build_digest(sample, signals, max_chars=int(settings.get("llm_max_chars", 24_000)))
-    model = str(settings.get("llm_model") or "gpt-4o-mini")
+    digest = settings_digest(sample, signals, settings)
+    model = settings_model(settings)
     if not digest.evidence:  # nothing a fact could cite: every answer would be dropped, so send nothing
         return LLMResult(proposals=[], dropped=[("*", "no items to cite as evidence; nothing was sent")],
                          digest=digest, mode="none", model=model)
