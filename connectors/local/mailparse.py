@@ -147,30 +147,43 @@ def parse_people(value: str) -> tuple[Person, ...]:
     return tuple(people)
 
 
-def parse_date(value: str) -> datetime | None:
-    """Aware UTC datetime of a Date header, or None when it cannot be read."""
+_DATE_ERRORS = (TypeError, ValueError, IndexError, OverflowError)
+
+
+def _read_date(value: str) -> datetime | None:
+    """The Date header as written (its own offset kept), or None when absent or unreadable."""
     if not value:
         return None
     try:
-        return utc(parsedate_to_datetime(value))
-    except (TypeError, ValueError, IndexError, OverflowError):
+        return parsedate_to_datetime(value)
+    except _DATE_ERRORS:
         return None
+
+
+def _as_utc(parsed: datetime | None) -> datetime | None:
+    try:
+        return utc(parsed)
+    except _DATE_ERRORS:  # astimezone overflows at the ends of the calendar
+        return None
+
+
+def _offset_minutes(parsed: datetime | None) -> int | None:
+    offset = parsed.utcoffset() if parsed is not None and parsed.tzinfo is not None else None
+    if offset is None:
+        return None
+    minutes = int(offset.total_seconds() // 60)
+    return minutes if -14 * 60 <= minutes <= 14 * 60 else None
+
+
+def parse_date(value: str) -> datetime | None:
+    """Aware UTC datetime of a Date header, or None when it cannot be read."""
+    return _as_utc(_read_date(value))
 
 
 def parse_date_offset(value: str) -> int | None:
     """UTC offset in minutes the Date header was written in; None when absent or ``-0000``
     (RFC 5322: "no information about the local time zone") or unreadable."""
-    if not value:
-        return None
-    try:
-        parsed = parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError, OverflowError):
-        return None
-    offset = parsed.utcoffset() if parsed.tzinfo is not None else None
-    if offset is None:
-        return None
-    minutes = int(offset.total_seconds() // 60)
-    return minutes if -14 * 60 <= minutes <= 14 * 60 else None
+    return _offset_minutes(_read_date(value))
 
 
 def gmail_labels(value: str) -> tuple[str, ...]:
@@ -346,7 +359,6 @@ def trim_quoted(text: str) -> str:
 def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, ref: str,
                        clean: Callable[..., str], sent_hint: bool | None = None) -> Message:
     """Build the Message item. ``clean`` is ``ctx.clean`` (cap + secret redaction)."""
-    cleaner = clean
     senders = parse_people(headers.get("from", "")) or parse_people(headers.get("sender", ""))
     sender = senders[0] if senders else Person()
     to = parse_people(headers.get("to", ""))
@@ -364,18 +376,19 @@ def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, 
     if authored is None and "Sent" in labels:
         authored = True
     people = tuple(dict.fromkeys(p for p in (sender, *to, *cc) if p.address or p.name))
+    written = _read_date(headers.get("date", ""))  # parsed once: the timestamp and its offset
     return Message(
         source=source,
         ref=ref,
-        timestamp=parse_date(headers.get("date", "")),
-        utc_offset_minutes=parse_date_offset(headers.get("date", "")),
+        timestamp=_as_utc(written),
+        utc_offset_minutes=_offset_minutes(written),
         people=people,
         authored_by_owner=authored,
         sender=sender,
         to=to,
         cc=cc,
-        subject=cleaner(decode_words(headers.get("subject", "")).strip(), 1000),
-        body=cleaner(trim_quoted(body_text)) if body_text else "",
+        subject=clean(decode_words(headers.get("subject", "")).strip(), 1000),
+        body=clean(trim_quoted(body_text)) if body_text else "",
         message_id=message_id,
         in_reply_to=reply.group(0) if reply else "",
         thread_id=thread,
