@@ -27,7 +27,7 @@ from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source, register
-from .mailparse import extract_body, message_from_parts, parse_date, parse_header_block
+from .mailparse import _MULTI_HEADERS, extract_body, message_from_parts, parse_date, parse_header_block
 
 __all__ = ["MboxSource", "RawMessage", "iter_mbox", "read_mbox"]
 
@@ -36,7 +36,6 @@ _FROM_QUOTED = re.compile(rb"(?m)^>(>*From )")
 _MAX_HEADER_BYTES = 256 * 1024
 _MAX_BODY_BYTES = 16 * 1024 * 1024
 _RELEASE_EVERY = 8 * 1024 * 1024
-_MULTI = frozenset({"to", "cc", "bcc", "references"})
 _SKIP_LABELS = frozenset({"spam", "trash", "[imap]/trash", "[gmail]/spam", "[gmail]/trash"})
 
 
@@ -82,11 +81,11 @@ class RawMessage:
         at = self._lower.find(key)
         while at != -1:
             values.append(self._value_at(at + len(key) - 1))
-            if lname not in _MULTI:
+            if lname not in _MULTI_HEADERS:
                 break
             at = self._lower.find(key, at + 1)
         if values:
-            return ", ".join(v for v in values if v) if lname in _MULTI else values[0]
+            return ", ".join(v for v in values if v) if lname in _MULTI_HEADERS else values[0]
         if b" :" in self._lower or b"\t:" in self._lower:  # "Name :" spacing: parse properly
             return self.headers.get(lname, default)
         return default
