@@ -129,6 +129,11 @@ def _call(client: Any, payload: dict[str, Any]) -> str:
     return str(content)
 
 
+def _status_error(exc: Any) -> LLMError:
+    return LLMError(f"the LLM server answered {exc.status_code}: {str(exc)[:300]}",
+                    hint="check llm_model and llm_base_url, or run with --llm off")
+
+
 def _complete(client: Any, digest: Digest, model: str) -> tuple[str, str]:
     import openai
 
@@ -137,15 +142,13 @@ def _complete(client: Any, digest: Digest, model: str) -> tuple[str, str]:
         return _call(client, payload), "json_schema"
     except openai.APIStatusError as exc:
         if exc.status_code not in (400, 422) or not _format_rejected(exc):
-            raise LLMError(f"the LLM server answered {exc.status_code}: {str(exc)[:300]}",
-                           hint="check llm_model and llm_base_url, or run with --llm off") from exc
+            raise _status_error(exc) from exc
         log.info("server rejected json_schema response_format; retrying in json_object mode")
     payload = llm_request(digest, model=model, mode="json_object")
     try:
         return _call(client, payload), "json_object"
     except openai.APIStatusError as exc:
-        raise LLMError(f"the LLM server answered {exc.status_code}: {str(exc)[:300]}",
-                       hint="check llm_model and llm_base_url, or run with --llm off") from exc
+        raise _status_error(exc) from exc
 
 
 def _validator() -> Any:
