@@ -161,19 +161,15 @@ class ContactsAccumulator:
         to_owner: Counter[str] = Counter()
         from_owner: Counter[str] = Counter()
         refs: defaultdict[str, list[Ref]] = defaultdict(list)
-        for (s, r), n in self.pairs.items():
-            s, r = canon(s), canon(r)
+        for pair, n in self.pairs.items():  # pair_refs has the same keys, in the same order
+            s, r = canon(pair[0]), canon(pair[1])
             s_own, r_own = self._is_owner(s, owner), self._is_owner(r, owner)
             if s_own and not r_own:
                 from_owner[r] += n
+                refs[r].extend(self.pair_refs.get(pair, ()))
             elif r_own and not s_own:
                 to_owner[s] += n
-        for (s, r), pair_refs in self.pair_refs.items():
-            cs, cr = canon(s), canon(r)
-            if self._is_owner(cr, owner) and not self._is_owner(cs, owner):
-                refs[cs].extend(pair_refs)
-            elif self._is_owner(cs, owner) and not self._is_owner(cr, owner):
-                refs[cr].extend(pair_refs)
+                refs[s].extend(self.pair_refs.get(pair, ()))
         chat: Counter[str] = Counter()
         for users in self.threads.values():
             users = {canon(u) for u in users}
@@ -263,19 +259,15 @@ def find_manager(contacts: ContactsSignal, one_on_ones: list[tuple[str, str, boo
         names.setdefault(key, name)
         reasons[key].append(f"weekly 1:1 '{title}'" + (" they organise" if theirs else ""))
         refs[key].extend(ritual_refs)
-    for name, n in owner_mentions.items():
-        if not name_key(name):
-            continue
-        key = resolve(name)
-        scores[key] += 4
-        reasons[key].append(f"you call them your manager ({n}x)")
-        refs[key].extend(r for r in owner_refs if name in r.note)
-    for name, n in other_mentions.items():
-        if not name_key(name):
-            continue
-        key = resolve(name)
-        scores[key] += 2
-        reasons[key].append(f"named as your manager in mail ({n}x)")
+    for mentions, points, reason, cited in ((owner_mentions, 4, "you call them your manager", owner_refs),
+                                            (other_mentions, 2, "named as your manager in mail", ())):
+        for name, n in mentions.items():
+            if not name_key(name):
+                continue
+            key = resolve(name)
+            scores[key] += points
+            reasons[key].append(f"{reason} ({n}x)")
+            refs[key].extend(r for r in cited if name in r.note)
     if not scores:
         return None
     key, score = max(scores.items(), key=lambda kv: (kv[1], kv[0]))
