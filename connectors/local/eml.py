@@ -57,10 +57,13 @@ def iter_message_files(root: Path) -> Iterator[tuple[Path, bool | None]]:
 
 
 def read_message_file(path: Path, source_id: str, ref: str, ctx: ReadContext,
-                      sent_hint: bool | None = None) -> Message | None:
-    """One file -> Message, or None (and a skip with the reason) when it cannot be read."""
+                      sent_hint: bool | None = None, *, st: os.stat_result | None = None) -> Message | None:
+    """One file -> Message, or None (and a skip with the reason) when it cannot be read.
+    ``st`` is the file's stat when the caller already has it (saves a second stat per file)."""
     try:
-        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO or device would block or never end
+        if st is None:
+            st = path.stat()
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end
             ctx.skip(source_id, ref, f"{path}: not a regular file")
             return None
         with open(path, "rb") as f:
@@ -133,14 +136,14 @@ class EmlSource(Source):
                     break
                 ref = str(path.relative_to(root)) if path != root else path.name
                 try:
-                    mtime = path.stat().st_mtime
+                    st = path.stat()
                 except OSError as exc:
                     ctx.skip(self.id, ref, f"{path}: unreadable ({exc.strerror})")
                     continue
-                if since_mtime and mtime < since_mtime:
+                if since_mtime and st.st_mtime < since_mtime:
                     continue
-                newest = max(newest, mtime)
-                item = read_message_file(path, self.id, ref, ctx, hint)
+                newest = max(newest, st.st_mtime)
+                item = read_message_file(path, self.id, ref, ctx, hint, st=st)
                 if item is None:
                     continue
                 count += 1
