@@ -198,6 +198,12 @@ def needs_snapshot(events_since_snapshot: int) -> bool:
 }
 
 
+_CONSOLE_PKGS = [("eslint", "9.13.0"), ("prettier", "3.3.3"), ("typescript", "5.6.3"), ("vite", "5.4.10"),
+                 ("vitest", "2.1.4")]
+"""deploy-console's dev dependencies: package.json and pnpm-lock.yaml both list them."""
+_DEV_DEPENDENCIES = ",\n".join(f'    "{name}": "^{version}"' for name, version in _CONSOLE_PKGS)
+
+
 def console_config(canary: int = 5, half: int = 50, timeout: int = 30) -> str:
     """src/config.ts; scaled builds tune these numbers in extra commits."""
     return (f"export const CANARY_PERCENT = {canary};\nexport const HALF_PERCENT = {half};\n"
@@ -221,22 +227,16 @@ CONSOLE_FILES: dict[str, str] = {
     "deploy": "./{_CONSOLE['deploy']}"
   }},
   "devDependencies": {{
-    "eslint": "^9.13.0",
-    "prettier": "^3.3.3",
-    "typescript": "^5.6.3",
-    "vite": "^5.4.10",
-    "vitest": "^2.1.4"
+{_DEV_DEPENDENCIES}
   }}
 }}
 """,
     "pnpm-lock.yaml": "lockfileVersion: '9.0'\n\nsettings:\n  autoInstallPeers: true\n  excludeLinksFromLockfile: false\n\n"
                       "importers:\n\n  .:\n    devDependencies:\n" + "".join(
                           f"      {n}:\n        specifier: ^{v}\n        version: {v}\n"
-                          for n, v in (("eslint", "9.13.0"), ("prettier", "3.3.3"), ("typescript", "5.6.3"),
-                                       ("vite", "5.4.10"), ("vitest", "2.1.4"))) + "\npackages:\n\n" + "".join(
+                          for n, v in _CONSOLE_PKGS) + "\npackages:\n\n" + "".join(
                           f"  {n}@{v}:\n    resolution: {{integrity: sha512-{_sha(n + v)[:43]}=}}\n\n"
-                          for n, v in (("eslint", "9.13.0"), ("prettier", "3.3.3"), ("typescript", "5.6.3"),
-                                       ("vite", "5.4.10"), ("vitest", "2.1.4"))),
+                          for n, v in _CONSOLE_PKGS),
     "tsconfig.json": '{\n  "compilerOptions": {\n    "target": "ES2022",\n    "module": "ESNext",\n'
                      '    "moduleResolution": "Bundler",\n    "strict": true,\n    "outDir": "dist"\n  },\n'
                      '  "include": ["src"]\n}\n',
