@@ -17,7 +17,6 @@ from bootstrap_app.errors import NoSourceReadable
 from bootstrap_app.pipeline import count_new_items, scan
 
 from .common import open_settings, open_store
-from .scan import ProgressPrinter
 
 __all__ = ["COMMANDS", "reseed_cmd"]
 
@@ -51,20 +50,23 @@ def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
             elif not quiet:
                 click.echo(f"nothing new in {len(locations)} remembered sources; {waiting} proposals wait for review",
                            err=True)
+                for location in failed:
+                    click.echo(f"  cannot read {location}: check it is still there, or stop re-seeding it with "
+                               f"`memseed sources --forget {location}`", err=True)
             return
         result = scan(locations, settings=settings, store=store, llm=str(settings.get("llm", "off")),
-                      on_event=ProgressPrinter(quiet=True), run_kind="reseed")
+                      run_kind="reseed")
         waiting = len(store.proposals(status="undecided"))
+    errors = {r.source: r.error for r in result.reports if r.error}
     outcome.update(new_proposals=result.new_proposals, waiting=waiting, run_id=result.run_id,
-                   already_decided=result.already_decided,
-                   errors={r.source: r.error for r in result.reports if r.error})
+                   already_decided=result.already_decided, errors=errors)
     if json_summary:
         click.echo(json.dumps(outcome, default=str))
     elif result.new_proposals or not quiet:
         click.echo(f"memseed reseed: {result.new_proposals} new proposals wait for approval "
                    f"({waiting} undecided in total); run `memseed review`")
-        for source, error in outcome["errors"].items():  # type: ignore[attr-defined]
-            click.echo(f"  error in {source}: {str(error).splitlines()[0]}", err=True)
+        for source, error in errors.items():
+            click.echo(f"  error in {source}: {error.splitlines()[0]}", err=True)
 
 
 COMMANDS = [reseed_cmd]
