@@ -14,7 +14,6 @@ and noted.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import stat
@@ -223,11 +222,15 @@ class DocumentFolderSource(Source):
                     stopped = True
                     break
                 ref = path.name if path == root else str(path.relative_to(root))
-                doc = read_document(path, self.id, ref, ctx, after=max(after, since), recoded=recoded)
+                try:
+                    st = path.stat()
+                except OSError as exc:
+                    ctx.skip(self.id, ref, f"{path}: unreadable ({exc.strerror or exc})")
+                    continue
+                doc = read_document(path, self.id, ref, ctx, after=max(after, since), recoded=recoded, st=st)
                 if doc is None:
                     continue
-                with contextlib.suppress(OSError):  # exact float mtime, not the rounded datetime
-                    newest = max(newest, path.stat().st_mtime)
+                newest = max(newest, st.st_mtime)  # exact float mtime, not the rounded datetime
                 count += 1
                 if count % 100 == 0:
                     ctx.progress(self.id, count)
@@ -244,17 +247,20 @@ class DocumentFolderSource(Source):
 
 
 def read_document(path: Path, source_id: str, ref: str, ctx: ReadContext, *, after: float = 0.0,
-                  recoded: list[str] | None = None, display_path: str = "") -> Document | None:
+                  recoded: list[str] | None = None, display_path: str = "",
+                  st: os.stat_result | None = None) -> Document | None:
     """One document file -> Document, or None with a skip (unreadable, over the cap, binary).
 
-    Files modified before ``after`` (a timestamp) are passed over silently. Shared with the
-    Takeout connector, which reads Drive files the same way.
+    Files modified before ``after`` (a timestamp) are passed over silently. ``st`` is the
+    file's stat when the caller already has it. Shared with the Takeout connector, which reads
+    Drive files the same way.
     """
-    try:
-        st = path.stat()
-    except OSError as exc:
-        ctx.skip(source_id, ref, f"{display_path or path}: unreadable ({exc.strerror or exc})")
-        return None
+    if st is None:
+        try:
+            st = path.stat()
+        except OSError as exc:
+            ctx.skip(source_id, ref, f"{display_path or path}: unreadable ({exc.strerror or exc})")
+            return None
     if not stat.S_ISREG(st.st_mode):
         ctx.skip(source_id, ref, f"{display_path or path}: not a regular file")
         return None
