@@ -48,6 +48,11 @@ def _head(path: Path, size: int = 4096) -> str:
         return ""
 
 
+def _memories_dir(path: Path) -> Path:
+    """Codex and Hermes keep memory in a ``memories/`` folder of their home; either may be given."""
+    return path / "memories" if (path / "memories").is_dir() else path
+
+
 class _HarnessSource(Source):
     """Shared read loop: harness reader -> cleaned MemoryEntry items, skips reported."""
 
@@ -120,7 +125,7 @@ class CodexMemory(_HarnessSource):
     def sniff(cls, path: Path) -> bool:
         if not path.is_dir():
             return False
-        mem = path / "memories" if (path / "memories").is_dir() else path
+        mem = _memories_dir(path)
         return (mem / "memory_summary.md").is_file() or (mem / "raw_memories.md").is_file() or \
             (mem / "extensions" / "ad_hoc").is_dir()
 
@@ -138,13 +143,13 @@ class HermesMemory(_HarnessSource):
     def sniff(cls, path: Path) -> bool:
         if not path.is_dir():
             return False
-        mem = path / "memories" if (path / "memories").is_dir() else path
-        files = [mem / "USER.md", mem / "MEMORY.md"]
-        if not any(f.is_file() for f in files):
+        mem = _memories_dir(path)
+        files = [f for f in (mem / "USER.md", mem / "MEMORY.md") if f.is_file()]
+        if not files:
             return False
         if any(_head(f, 64).startswith("---") for f in mem.glob("*.md") if f.name not in ("USER.md", "MEMORY.md")):
             return False
-        if any(DELIMITER in _head(f, 1 << 16) for f in files if f.is_file()):
+        if any(DELIMITER in _head(f, 1 << 16) for f in files):
             return True
         others = {p.name for p in mem.iterdir()} - {"USER.md", "MEMORY.md", "USER.md.lock", "MEMORY.md.lock"}
         return mem.name == "memories" and not {o for o in others if not o.startswith((".", "ARCHIVE"))}
