@@ -206,13 +206,14 @@ class GitRepoSource(Source):
             dates = [d for d in (_date(x) for x in git.run("log", "--no-walk", "--format=%aI", *roots[:20])
                                  .splitlines()) if d]
             first = min(dates) if dates else None
+        resolved = root.resolve()
         return Repo(
             source=self.id,
-            ref=str(root.resolve()),
+            ref=str(resolved),
             timestamp=last,
             people=tuple(Person(name=n, address=e) for n, e, _ in authors),
-            path=str(root.resolve()),
-            name=root.resolve().name,
+            path=str(resolved),
+            name=resolved.name,
             remote_url=ctx.clean(redact_url(remote), 500),
             default_branch=branch,
             files=files,
