@@ -108,6 +108,12 @@ def _now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
+def _decision(fingerprint: str, status: str, at: str, edited: str | None) -> Decision:
+    """A ``decisions`` row (status, at, edited JSON) as a :class:`Decision`."""
+    return Decision(fingerprint, DecisionStatus(status), datetime.fromisoformat(at),
+                    json.loads(edited) if edited else None)
+
+
 @dataclass(frozen=True)
 class StoredProposal:
     """A proposal as the store knows it, with the decision made on it (if any)."""
@@ -215,10 +221,6 @@ class Store:
         return [{"id": r[0], "kind": r[1], "started": r[2], "finished": r[3], "status": r[4],
                  "sources": json.loads(r[5]), "summary": json.loads(r[6])} for r in rows]
 
-    def last_run_id(self) -> int | None:
-        row = self._db.execute("SELECT MAX(id) FROM runs WHERE status='finished'").fetchone()
-        return row[0] if row and row[0] is not None else None
-
     # -- items (refs + digests only) ---------------------------------------------------
     def record_items(self, run_id: int, refs: Iterable[tuple[str, str, str]]) -> None:
         with self.transaction() as db:
@@ -256,11 +258,8 @@ class Store:
 
     def _row_to_stored(self, row: tuple[Any, ...]) -> StoredProposal:
         data, run_id, first_seen, last_seen, d_status, d_at, d_edited = row
-        decision = None
         proposal = Proposal.from_json(json.loads(data))
-        if d_status:
-            decision = Decision(proposal.fingerprint, DecisionStatus(d_status), datetime.fromisoformat(d_at),
-                                json.loads(d_edited) if d_edited else None)
+        decision = _decision(proposal.fingerprint, d_status, d_at, d_edited) if d_status else None
         return StoredProposal(proposal, run_id, decision, first_seen, last_seen)
 
     _SELECT = ("SELECT p.data, p.run_id, p.first_seen, p.last_seen, d.status, d.at, d.edited "
@@ -323,10 +322,7 @@ class Store:
     def decision(self, fingerprint: str) -> Decision | None:
         row = self._db.execute("SELECT status, at, edited FROM decisions WHERE fingerprint=?",
                                (fingerprint,)).fetchone()
-        if not row:
-            return None
-        return Decision(fingerprint, DecisionStatus(row[0]), datetime.fromisoformat(row[1]),
-                        json.loads(row[2]) if row[2] else None)
+        return _decision(fingerprint, *row) if row else None
 
     def decided_fingerprints(self) -> set[str]:
         return {r[0] for r in self._db.execute("SELECT fingerprint FROM decisions")}
