@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -399,14 +400,16 @@ class Store:
                 db.execute("DELETE FROM written WHERE write_id=?", (write_id,))
 
     def writes(self, limit: int = 50) -> list[WriteRecord]:
+        """The latest ``limit`` writes, newest first, each with the paths it journaled."""
         rows = self._db.execute("SELECT id, target, at, status, note FROM writes ORDER BY id DESC LIMIT ?",
                                 (limit,)).fetchall()
-        out = []
-        for r in rows:
-            files = tuple(f[0] for f in self._db.execute(
-                "SELECT path FROM write_files WHERE write_id=? ORDER BY path", (r[0],)))
-            out.append(WriteRecord(r[0], r[1], r[2], r[3], r[4], files))
-        return out
+        files: dict[int, list[str]] = defaultdict(list)
+        if rows:  # one query for all of them (undo asks for the whole history): ids >= the oldest listed
+            for write_id, path in self._db.execute(
+                    "SELECT write_id, path FROM write_files WHERE write_id >= ? ORDER BY write_id, path",
+                    (rows[-1][0],)):
+                files[write_id].append(path)
+        return [WriteRecord(r[0], r[1], r[2], r[3], r[4], tuple(files[r[0]])) for r in rows]
 
     def write_files(self, write_id: int) -> list[JournalFile]:
         rows = self._db.execute(
