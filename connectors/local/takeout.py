@@ -59,8 +59,8 @@ def archive_parts(path: Path) -> list[Path]:
     m = _SPLIT.match(path.name)
     if not m:
         return [path]
-    parts = sorted(p for p in path.parent.glob(f"{m.group('stem')}-*.zip") if _SPLIT.match(p.name)
-                   and _SPLIT.match(p.name).group("stem") == m.group("stem"))  # type: ignore[union-attr]
+    parts = sorted(p for p in path.parent.glob(f"{m.group('stem')}-*.zip")
+                   if (part := _SPLIT.match(p.name)) and part.group("stem") == m.group("stem"))
     return parts or [path]
 
 
