@@ -29,8 +29,12 @@ def _tokens(text: str, values: bool = False) -> set[str]:
 
 def similar(a_name: str, a_desc: str, b_name: str, b_desc: str) -> float:
     """0..1: the larger of name similarity and content-word Jaccard of name + description."""
+    return _similar(a_name, _tokens(f"{a_name} {a_desc}"), b_name, _tokens(f"{b_name} {b_desc}"))
+
+
+def _similar(a_name: str, ta: set[str], b_name: str, tb: set[str]) -> float:
+    """:func:`similar` on content words already taken, so each side is tokenised once, not per pair."""
     name_ratio = SequenceMatcher(None, a_name.lower(), b_name.lower()).ratio() if a_name and b_name else 0.0
-    ta, tb = _tokens(f"{a_name} {a_desc}"), _tokens(f"{b_name} {b_desc}")
     jaccard = len(ta & tb) / len(ta | tb) if ta and tb else 0.0
     return max(name_ratio if name_ratio >= 0.85 else 0.0, jaccard)
 
@@ -53,12 +57,14 @@ def _states_key(entry: MemoryEntry, proposal: Proposal) -> bool:
 def dedup_against_memory(proposals: Sequence[Proposal], existing: Sequence[MemoryEntry],
                          threshold: float = 0.6) -> DedupResult:
     result = DedupResult()
+    entry_tokens = [_tokens(f"{entry.name} {entry.description}") for entry in existing] if proposals else []
     for p in proposals:
         best: tuple[float, MemoryEntry | None] = (0.0, None)
-        for entry in existing:
+        p_tokens = _tokens(f"{p.name} {p.description}")
+        for entry, tokens in zip(existing, entry_tokens, strict=True):
             if entry.memory_type is not None and str(entry.memory_type) != str(p.type):
                 continue
-            score = similar(p.name, p.description, entry.name, entry.description)
+            score = _similar(p.name, p_tokens, entry.name, tokens)
             if score > best[0]:
                 best = (score, entry)
         score, match = best
