@@ -164,7 +164,8 @@ def detect(location: str | os.PathLike[str]) -> list[Source]:
         try:
             children = sorted(path.iterdir())
         except OSError as exc:
-            raise SourceNotFound(f"{text}: cannot list folder ({exc.strerror})") from exc
+            raise SourceNotFound(f"{text}: cannot list folder ({exc.strerror})",
+                                 hint="check the folder's permissions") from exc
         for child in children:
             if child.name.startswith(".") or child.is_symlink():
                 continue
