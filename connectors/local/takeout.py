@@ -214,7 +214,8 @@ class TakeoutSource(Source):
                 self._count += 1
                 yield item
         except SourceError as exc:  # one unreadable file never stops the whole Takeout
-            ctx.skip(source_id, rel, str(exc).split("\n")[0])
+            reason = str(exc).split("\n")[0]
+            ctx.skip(source_id, rel, f"{reason}; {exc.hint}" if exc.hint else reason)
         except OSError as exc:
             ctx.skip(source_id, rel, f"{label}: unreadable ({exc.strerror or exc})")
         if sub.new_cursor is not None:
