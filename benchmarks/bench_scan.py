@@ -53,16 +53,6 @@ def scan_once(scan: Any, demo: Path, home: Path) -> dict[str, Any]:
             "errors": [f"{r.source}: {r.error}" for r in result.reports if r.error]}
 
 
-def _load_scan() -> Any:
-    try:
-        from bootstrap_app.pipeline import scan
-    except ImportError as exc:
-        print(f"bench_scan: bootstrap_app.pipeline.scan is not available yet ({exc}); "
-              "only generation was measured")
-        return None
-    return scan
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scales", default="1,10,100", help="comma-separated demo scales (first is the base)")
@@ -77,10 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         print("demo generation (seconds; 0 means an existing demo was reused):")
         for scale, (_path, seconds) in built.items():
             print(f"  {scale:>4}x  {seconds:7.2f} s")
-        scan = _load_scan()
-        if scan is None:
-            return 0
         from bootstrap_app.errors import MemseedError
+        from bootstrap_app.pipeline import scan
 
         runs: dict[int, dict[str, Any]] = {}
         try:
