@@ -13,11 +13,13 @@ is re-read event by event, and only a file with no readable event at all is an e
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, ClassVar
+from zoneinfo import ZoneInfo
 
 import icalendar
 import recurring_ical_events
@@ -39,13 +41,9 @@ _CAL_PROPS = re.compile(r"^(?:X-WR-[A-Z]+|PRODID|VERSION|CALSCALE)[;:].*$", re.M
 def _as_datetime(value: Any, tz: str) -> tuple[datetime | None, bool]:
     """(aware UTC datetime, all-day?) of a DTSTART/DTEND value."""
     if isinstance(value, datetime):
-        if value.tzinfo is None:
-            try:
-                from zoneinfo import ZoneInfo
-
-                value = value.replace(tzinfo=ZoneInfo(tz)) if tz else value
-            except (KeyError, ValueError, OSError):
-                pass
+        if value.tzinfo is None and tz:
+            with contextlib.suppress(KeyError, ValueError, OSError):  # an unknown zone stays floating
+                value = value.replace(tzinfo=ZoneInfo(tz))
         return utc(value), False
     if isinstance(value, date):
         return datetime(value.year, value.month, value.day, tzinfo=UTC), True
