@@ -10,6 +10,7 @@ dates, titles and counts; a proposal with no evidence is dropped.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from bootstrap_app.signals import (
@@ -86,16 +87,15 @@ def _hours(s: Signals) -> Proposal | None:
     if p.timezone.startswith("UTC") and p.timezone != "UTC":
         lines.append(f"{first}'s clock is usually at {p.timezone} (from the {p.timezone_from}; "
                      "an offset, not a named zone, so summer time is not known).")
-    elif p.timezone:
+    else:
         lines.append(f"{first} works in the {p.timezone} timezone (from the {p.timezone_from}).")
     if p.hours:
-        zone = p.timezone or "UTC"
-        lines.append(f"Usual working hours: {p.hours[0]}–{p.hours[1]} {zone}, Monday to Friday "
+        lines.append(f"Usual working hours: {p.hours[0]}–{p.hours[1]} {p.timezone}, Monday to Friday "
                      f"(from {p.hours_samples} sent mails and chat messages).")
     lines.append("**How to apply:** give times in this timezone"
                  + ("; do not expect answers outside these hours." if p.hours else "."))
     window = f"{p.hours[0]}-{p.hours[1]}" if p.hours else ""
-    desc = "Timezone " + (p.timezone or "unknown") + (f", works {p.hours[0]}–{p.hours[1]} local" if p.hours else "")
+    desc = f"Timezone {p.timezone}" + (f", works {p.hours[0]}–{p.hours[1]} local" if p.hours else "")
     conf = {"calendar": 0.8, "calendar, matching the Slack profile": 0.85, "Slack profile": 0.6,
             "Slack profile, matching the Date headers of sent mail": 0.75}.get(p.timezone_from, 0.5)
     if p.hours and p.hours_samples >= 50:
@@ -171,8 +171,8 @@ def _ritual(s: Signals, r: Ritual) -> Proposal | None:
                      confidence=min(0.85, 0.5 + 0.02 * r.occurrences) if r.informative else 0.4)
 
 
-def _repo(s: Signals, f: RepoFacts) -> list[Proposal]:
-    out: list[Proposal] = []
+def _repo(s: Signals, f: RepoFacts) -> list[Proposal | None]:
+    out: list[Proposal | None] = []
     lines = [f"{f.name}" + (f" — {f.purpose.rstrip('.')}" if f.purpose else "") + "."]
     if f.languages or f.package_manager:
         lines.append(f"- Stack: {', '.join(f.languages) or 'unknown'}"
@@ -198,35 +198,29 @@ def _repo(s: Signals, f: RepoFacts) -> list[Proposal]:
     summary = ", ".join(x for x in (f.package_manager, f"test `{f.commands['test'][0]}`" if "test" in f.commands else "",
                                     f"branch {f.default_branch}" if f.default_branch else "") if x)
     if f.commands or f.package_manager or f.default_branch:
-        p = _proposal(s, f.refs, type=MemoryType.PROJECT, name=f"{f.name}-commands",
-                      description=f"{f.name}: {summary}" if summary else f"How to build and test {f.name}",
-                      body="\n".join(lines), subject=f"repo:{f.name}:commands",
-                      key=f"{cmds} branch={f.default_branch} pm={f.package_manager}", scope=f.path or "global",
-                      confidence=0.75 if not unverified else 0.65,
-                      flags=("unverified-path",) if unverified else ())
-        if p:
-            out.append(p)
+        out.append(_proposal(s, f.refs, type=MemoryType.PROJECT, name=f"{f.name}-commands",
+                             description=f"{f.name}: {summary}" if summary else f"How to build and test {f.name}",
+                             body="\n".join(lines), subject=f"repo:{f.name}:commands",
+                             key=f"{cmds} branch={f.default_branch} pm={f.package_manager}", scope=f.path or "global",
+                             confidence=0.75 if not unverified else 0.65,
+                             flags=("unverified-path",) if unverified else ()))
     if f.subjects >= 5 and f.conventional_share >= 0.6:
         body = (f"Write commit subjects in {f.name} as Conventional Commits (`feat: …`, `fix(scope): …`).\n"
                 f"**Why:** {round(100 * f.conventional_share)}% of the last {f.subjects} commit subjects follow it"
                 + (f"; {_first(s.profile.name)} wrote {f.owner_commits} of {f.commits} commits." if f.commits else ".")
                 + "\n**How to apply:** use the same prefix style for every commit you propose in this repo.")
-        p = _proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-conventional-commits",
-                      description=f"Use Conventional Commits in {f.name}", body=body,
-                      subject=f"repo:{f.name}:commit-convention", key="conventional-commits",
-                      scope=f.path or "global", confidence=0.55 + 0.3 * f.conventional_share)
-        if p:
-            out.append(p)
+        out.append(_proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-conventional-commits",
+                             description=f"Use Conventional Commits in {f.name}", body=body,
+                             subject=f"repo:{f.name}:commit-convention", key="conventional-commits",
+                             scope=f.path or "global", confidence=0.55 + 0.3 * f.conventional_share))
     if f.pr_rule and f.default_branch:
         body = (f"In {f.name}, changes go through pull requests; do not push directly to `{f.default_branch}`.\n"
                 "**Why:** the repository's CONTRIBUTING file says so.\n"
                 "**How to apply:** work on a branch and open a pull request.")
-        p = _proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-pull-requests-only",
-                      description=f"{f.name}: never push to {f.default_branch}, open a PR", body=body,
-                      subject=f"repo:{f.name}:branch-policy", key=f.default_branch, scope=f.path or "global",
-                      confidence=0.7)
-        if p:
-            out.append(p)
+        out.append(_proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-pull-requests-only",
+                             description=f"{f.name}: never push to {f.default_branch}, open a PR", body=body,
+                             subject=f"repo:{f.name}:branch-policy", key=f.default_branch, scope=f.path or "global",
+                             confidence=0.7))
     return out
 
 
@@ -287,8 +281,6 @@ def heuristic_proposals(signals: Signals, *, now: datetime | None = None) -> lis
             continue
         seen.add(p.fingerprint)
         if now is not None:
-            from dataclasses import replace
-
             p = replace(p, derived_at=now)
         out.append(p)
     return out
