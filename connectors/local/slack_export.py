@@ -214,7 +214,7 @@ class SlackExportSource(Source):
 
     def _message(self, raw: Any, workspace: str, channel: str, users: dict[str, Person],
                  channel_names: dict[str, str], missing: dict[str, int], ctx: ReadContext,
-                 facts: dict[str, tuple[str, str]] | None = None) -> ChatMessage | None:
+                 facts: dict[str, tuple[str, str]]) -> ChatMessage | None:
         if not isinstance(raw, dict) or not raw.get("ts"):
             return None
         try:
@@ -233,7 +233,7 @@ class SlackExportSource(Source):
             bot = raw.get("bot_profile") or {}
             user = Person(name=str(raw.get("username") or bot.get("name") or "bot"),
                           address=str(raw.get("bot_id") or ""))
-        title, tz = (facts or {}).get(uid, ("", ""))
+        title, tz = facts.get(uid, ("", ""))
         text = resolve_mentions(str(raw.get("text") or ""), users, channel_names)
         return ChatMessage(
             source=self.id,
