@@ -58,11 +58,5 @@ def main(ctx: click.Context, home: str | None) -> None:
 
 
 for _name in _COMMAND_MODULES:
-    try:
-        _module = importlib.import_module(f"bootstrap_app.cli.{_name}")
-    except ModuleNotFoundError as _exc:
-        if _exc.name != f"bootstrap_app.cli.{_name}":
-            raise
-        continue
-    for _command in getattr(_module, "COMMANDS", ()):
+    for _command in importlib.import_module(f"bootstrap_app.cli.{_name}").COMMANDS:
         main.add_command(_command)
