@@ -13,9 +13,7 @@ __all__ = ["open_settings", "open_store"]
 
 
 def open_settings(ctx: click.Context, **flags: Any) -> Settings:
-    root = ctx.find_root()
-    home = (root.obj or {}).get("home") if root.obj else None
-    return load_settings(home, **flags)
+    return load_settings((ctx.find_root().obj or {}).get("home"), **flags)
 
 
 def open_store(settings: Settings) -> Store:
