@@ -155,9 +155,12 @@ def format_summary(summary: dict[str, Any]) -> str:
         line = f"  {src['kind'] or '?':14} {src['items']:>7} items"
         if src["skipped"]:
             line += f", {src['skipped']} skipped"
-        if src["error"]:
-            line += f"  ERROR: {shorten(src['error'].splitlines()[0], 160)}"
+        error_lines = (src["error"] or "").splitlines()
+        if error_lines:
+            line += f"  ERROR: {shorten(error_lines[0], 160)}"
         lines.append(f"{line}  {src['source']}")
+        # a MemseedError's second line is its hint (what to do); the progress line showed only the first
+        lines += [f"      {shorten(h, 160)}" for h in (e.strip() for e in error_lines[1:]) if h.startswith("hint:")]
         for cat in src.get("skip_categories", []):
             refs = ", ".join(shorten(r, 60) for r in cat["examples"])
             lines.append(f"      {cat['count']:>5} x {cat['category']}" + (f"  (e.g. {refs})" if refs else ""))
