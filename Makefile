@@ -12,7 +12,7 @@ HERMES_VERSION := 0.19.0
 
 help:
 	@echo "make app    - open the onboarding wizard on the bundled demo persona (no account, no key)"
-	@echo "make test   - install everything (venv, Chromium) then lint, type-check and run the tests"
+	@echo "make test   - install everything (venv, Chromium, hermes-agent side venv) then lint, type-check and run the tests"
 	@echo "make bench  - run the benchmarks (ratios measured side by side)"
 
 $(STAMP): pyproject.toml
@@ -28,18 +28,18 @@ browser-deps:
 	@if [ ! -x /usr/bin/chromium ]; then \
 	  if [ "$$(id -u)" = "0" ]; then \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
-	      || echo "warning: could not install chromium; browser tests will be skipped"; \
+	      || echo "warning: could not install chromium (see apt's message above); browser tests will be skipped - fix that and run make test again"; \
 	  elif command -v sudo >/dev/null; then \
 	    (sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
-	      || echo "warning: could not install chromium; browser tests will be skipped"; \
-	  else echo "warning: chromium missing and no root; browser tests will be skipped"; fi; \
+	      || echo "warning: could not install chromium (see apt's message above); browser tests will be skipped - fix that and run make test again"; \
+	  else echo "warning: /usr/bin/chromium missing and neither root nor sudo to install it; browser tests will be skipped - install the chromium package and run make test again"; fi; \
 	fi
 
 # Hermes's own memory store, in a side venv, so tests can load what memseed writes in the real thing.
 hermes-deps: $(HERMES_VENV)/.installed
 $(HERMES_VENV)/.installed:
 	@($(PYTHON) -m venv $(HERMES_VENV) && $(HERMES_VENV)/bin/python -m pip install -q hermes-agent==$(HERMES_VERSION) \
-	  && touch $@) || echo "warning: hermes-agent did not install; the Hermes load test will be skipped"
+	  && touch $@) || echo "warning: hermes-agent $(HERMES_VERSION) did not install into $(HERMES_VENV) (see pip's message above); the Hermes load test will be skipped - fix that and run make hermes-deps (or set MEMSEED_HERMES_PYTHON to a python that has it)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check bootstrap_app connectors prompts tests benchmarks
