@@ -114,7 +114,6 @@ class ScanResult:
     reports: list[SourceReport] = field(default_factory=list)
     owner: OwnerIdentity = field(default_factory=OwnerIdentity)
     already_decided: int = 0
-    already_pending: int = 0
     duplicates: int = 0
     superseding: int = 0
     new_proposals: int = 0
