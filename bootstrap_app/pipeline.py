@@ -215,7 +215,7 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
                 store.record_items(run_id, batch)
             report.skipped = list(ctx.skips)
             report.seconds = time.perf_counter() - started
-        if report.error is None and location in readable:
+        if report.error is None:  # no error: the loop finished, so the location was readable
             emit(ScanEvent("source-done", source.id, report.items, f"{len(report.skipped)} skipped"))
     if not readable and should_stop():
         emit(ScanEvent("stage", "", 0, "stopped"))
