@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -85,9 +86,10 @@ class Source:
     def __init__(self, location: str | os.PathLike[str]) -> None:
         self.location = str(location)
 
-    @property
+    @cached_property
     def id(self) -> str:
-        """Stable id of this source: ``kind:absolute-location``."""
+        """Stable id of this source: ``kind:absolute-location``. Worked out once per source:
+        connectors stamp it on every item and skip, and resolving the path costs a few syscalls."""
         loc = self.location
         if ":" not in loc or os.path.exists(loc):
             loc = str(Path(loc).expanduser().resolve())

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 from typing import ClassVar
 
@@ -67,7 +68,7 @@ class _HarnessSource(Source):
         """The folder given as the location, else the harness's own home."""
         return Path(self.location).expanduser() if self.location else self._home()
 
-    @property
+    @cached_property
     def id(self) -> str:
         """``kind:<resolved folder>`` (a bare ``claude-code:`` URI names the config home)."""
         return f"{self.kind}:{self._root().expanduser().absolute()}"
