@@ -15,7 +15,8 @@ from datetime import datetime
 from bootstrap_app.identity import OwnerIdentity, name_key
 from bootstrap_app.types import Evidence, Person
 
-__all__ = ["BULK_LOCAL", "Ref", "is_bulk_address", "is_person", "person_key", "prefer_past", "refs_to_evidence"]
+__all__ = ["BULK_LOCAL", "Ref", "is_bulk_address", "is_owner_key", "is_person", "person_key", "prefer_past",
+           "refs_to_evidence"]
 
 BULK_LOCAL = re.compile(
     r"^(?:no[._-]?reply|do[._-]?not[._-]?reply|noreply|no[._-]?address|notifications?|notify|newsletters?|"
@@ -55,6 +56,13 @@ def person_key(person: Person) -> str:
         return person.address
     key = name_key(person.name)
     return f"name:{key}" if key else ""
+
+
+def is_owner_key(key: str, owner: OwnerIdentity) -> bool:
+    """True when a :func:`person_key` (address, Slack id or ``name:<first last>``) is the owner's."""
+    if key.startswith("name:"):
+        return any(f"name:{name_key(n)}" == key for n in owner.names)
+    return owner.is_owner_address(key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,12 +114,7 @@ def refs_to_evidence(refs: list[Ref] | tuple[Ref, ...], owner: OwnerIdentity, li
         if (r.source, r.ref) in seen:
             continue
         seen.add((r.source, r.ref))
-        if r.owner is not None:
-            authored = r.owner
-        elif r.author.startswith("name:"):
-            authored = any(f"name:{name_key(n)}" == r.author for n in owner.names)
-        else:
-            authored = owner.is_owner_address(r.author) if r.author else False
+        authored = r.owner if r.owner is not None else bool(r.author) and is_owner_key(r.author, owner)
         out.append(Evidence(source=r.source, ref=r.ref, date=r.date, authored_by_owner=authored,
                             excerpt=r.note[:200]))
         if len(out) >= limit:

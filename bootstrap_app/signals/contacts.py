@@ -20,7 +20,7 @@ from datetime import datetime
 from bootstrap_app.identity import OwnerIdentity, name_key, normal_name
 from bootstrap_app.types import ChatMessage, Event, Item, Message, Person
 
-from .base import Ref, is_person, person_key
+from .base import Ref, is_owner_key, is_person, person_key
 
 __all__ = ["Contact", "ContactsAccumulator", "ContactsSignal", "ManagerGuess", "find_manager", "latest"]
 
@@ -147,11 +147,6 @@ class ContactsAccumulator:
                 alias[key] = next(iter(by_local[key[5:]]))
         return alias
 
-    def _is_owner(self, key: str, owner: OwnerIdentity) -> bool:
-        if key.startswith("name:"):
-            return any(f"name:{name_key(n)}" == key for n in owner.names)
-        return owner.is_owner_address(key)
-
     def result(self, owner: OwnerIdentity, limit: int = 12) -> ContactsSignal:
         alias = self._alias()
 
@@ -163,7 +158,7 @@ class ContactsAccumulator:
         refs: defaultdict[str, list[Ref]] = defaultdict(list)
         for pair, n in self.pairs.items():  # pair_refs has the same keys, in the same order
             s, r = canon(pair[0]), canon(pair[1])
-            s_own, r_own = self._is_owner(s, owner), self._is_owner(r, owner)
+            s_own, r_own = is_owner_key(s, owner), is_owner_key(r, owner)
             if s_own and not r_own:
                 from_owner[r] += n
                 refs[r].extend(self.pair_refs.get(pair, ()))
@@ -173,16 +168,16 @@ class ContactsAccumulator:
         chat: Counter[str] = Counter()
         for users in self.threads.values():
             users = {canon(u) for u in users}
-            if any(self._is_owner(u, owner) for u in users):
+            if any(is_owner_key(u, owner) for u in users):
                 for u in users:
-                    if not self._is_owner(u, owner):
+                    if not is_owner_key(u, owner):
                         chat[u] += 1
         meetings: Counter[str] = Counter()
         for (a, b), n in self.meet_pairs.items():
             a, b = canon(a), canon(b)
-            if self._is_owner(a, owner) and not self._is_owner(b, owner):
+            if is_owner_key(a, owner) and not is_owner_key(b, owner):
                 meetings[b] += n
-            elif self._is_owner(b, owner) and not self._is_owner(a, owner):
+            elif is_owner_key(b, owner) and not is_owner_key(a, owner):
                 meetings[a] += n
         candidates = set(to_owner) | set(from_owner) | set(chat) | set(meetings)
         reverse: defaultdict[str, list[str]] = defaultdict(list)
@@ -191,7 +186,7 @@ class ContactsAccumulator:
         ranked: list[Contact] = []
         excluded = 0
         for key in candidates:
-            if self._is_owner(key, owner):
+            if is_owner_key(key, owner):
                 continue
             names = self.names.get(key) or Counter()
             for k in reverse.get(key, ()):

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bootstrap_app.identity import OwnerIdentity, normal_name
 from bootstrap_app.types import Event, Item
 
-from .base import Ref, person_key, prefer_past
+from .base import Ref, is_owner_key, person_key, prefer_past
 
 __all__ = ["DAYS", "RhythmSignal", "RhythmsAccumulator", "Ritual", "offset_name", "zone"]
 
@@ -222,7 +222,7 @@ class RhythmsAccumulator:
             return None  # yearly reminders and birthdays are dates, not rituals
         title = s.titles.most_common(1)[0][0]
         kind = next((k for k, rx in _KINDS if rx.search(title)), "other")
-        others = [(k, s.names.get(k, "")) for k, _ in s.people.most_common() if not _owner_key(k, owner)]
+        others = [(k, s.names.get(k, "")) for k, _ in s.people.most_common() if not is_owner_key(k, owner)]
         if kind == "other" and len(s.people) == 2 and len(others) == 1 and cadence in ("weekly", "every two weeks"):
             kind = "1:1"
         organizer = s.organizers.most_common(1)[0][0] if s.organizers else ""
@@ -233,11 +233,3 @@ class RhythmsAccumulator:
         return Ritual(uid, title, kind, days, time, minutes, cadence, len(past) if past else len(every),
                       tuple(others[:12]), organizer, first, every[-1], not _UNINFORMATIVE.match(title.strip()),
                       tuple(refs), planned=not past)
-
-
-def _owner_key(key: str, owner: OwnerIdentity) -> bool:
-    if key.startswith("name:"):
-        from bootstrap_app.identity import name_key
-
-        return any(f"name:{name_key(n)}" == key for n in owner.names)
-    return owner.is_owner_address(key)
