@@ -162,10 +162,11 @@ class ProfileAccumulator:
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     author_refs: defaultdict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
     latest: dict[str, float] = field(default_factory=dict)
+    """Per author: the newest mail/chat timestamp (the reservoir of ``stamps`` may miss it)."""
     slack: defaultdict[str, Counter[tuple[str, str]]] = field(default_factory=lambda: defaultdict(Counter))
     """Per chat author: (Slack profile title, Slack tz) as their messages carry them."""
     slack_refs: dict[str, Ref] = field(default_factory=dict)
-    """Per author: the newest mail/chat timestamp (the reservoir of ``stamps`` may miss it)."""
+    """Per chat author: their newest message carrying a Slack profile (cited first, as current)."""
 
     def _author_ref(self, key: str, ref: Ref) -> None:
         """Keep the three newest items of each author as evidence pointers."""
