@@ -223,8 +223,6 @@ def _header_end(mm: mmap.mmap, start: int, limit: int, crlf: bool) -> tuple[int,
     for sep in seps:
         at = mm.find(sep, start, limit)
         if at != -1:
-            if sep == b"\r\n\r\n":
-                return at, at + 4
             return at, at + len(sep)
     return None
 
