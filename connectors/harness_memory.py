@@ -65,8 +65,12 @@ class _HarnessSource(Source):
         raise NotImplementedError
 
     def _root(self) -> Path:
-        """The folder given as the location, else the harness's own home."""
-        return Path(self.location).expanduser() if self.location else self._home()
+        """The folder the location names, else (a bare ``kind:`` URI) the harness's own home."""
+        return self._named(Path(self.location).expanduser()) if self.location else self._home()
+
+    def _named(self, path: Path) -> Path:
+        """The memory folder a given location names: the folder itself unless overridden."""
+        return path
 
     @cached_property
     def id(self) -> str:
@@ -106,11 +110,8 @@ class ClaudeCodeMemory(_HarnessSource):
     def _home(self) -> Path:
         return config_home()
 
-    def _root(self) -> Path:
+    def _named(self, path: Path) -> Path:
         """A memory folder as given; a project folder maps to its ``projects/<key>/memory``."""
-        if not self.location:
-            return self._home()
-        path = Path(self.location).expanduser()
         if (path / "MEMORY.md").is_file() or path.name == "memory":
             return path
         return find_project_dir(self._home() / "projects", path) / "memory"
@@ -158,11 +159,8 @@ class HermesMemory(_HarnessSource):
     def _home(self) -> Path:
         return hermes_home()
 
-    def _root(self) -> Path:
+    def _named(self, path: Path) -> Path:
         """A folder as given; any other location names a profile (``hermes:PROFILE``)."""
-        if not self.location:
-            return self._home()
-        path = Path(self.location).expanduser()
         if path.exists():
             return path
         return self._home() / "profiles" / slugify(self.location)
