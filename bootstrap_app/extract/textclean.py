@@ -45,12 +45,15 @@ def is_forward(subject: str) -> bool:
     """A forwarded mail's subject is the original sender's words, not the owner's."""
     return bool(_FORWARD_SUBJECT.match(subject))
 
+
 def clean_text(text: str) -> str:
     """NFKC, drop invisible/format/unassigned characters and stray controls, redact secrets, phone and
     card numbers, tidy blank lines.
 
     Invisible characters are removed both before and after NFKC, because folding can turn one
-    form into another; the set matches ``bootstrap_app.safety.text`` (Hermes list, tags, Cf, Co, Cn).
+    form into another. The set is that of ``bootstrap_app.safety.text`` (Hermes list, tags, Cf, Co,
+    Cn, controls) plus surrogates and variation selectors, which ``sanitize_untrusted`` keeps: text
+    that may leave the machine is held to the stricter rule, so that function is not called here.
     """
     text = _strip_invisible((text or "").replace("\r\n", "\n").replace("\r", "\n"))
     text = _strip_invisible(unicodedata.normalize("NFKC", text))  # judged before and after folding
