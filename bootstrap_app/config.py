@@ -90,7 +90,9 @@ def _coerce(key: str, raw: Any) -> Any:
         try:
             return int(raw)
         except (TypeError, ValueError) as exc:
-            raise ConfigError(f"setting {key!r} must be a whole number, got {raw!r}") from exc
+            raise ConfigError(f"setting {key!r} must be a whole number, got {raw!r}",
+                              hint=f"write it as digits where it is set (${_ENV_NAMES.get(key, key)} or "
+                                   f"config.toml); the default is {default}") from exc
     return raw
 
 

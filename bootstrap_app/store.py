@@ -284,7 +284,8 @@ class Store:
         elif status == "rejected":
             where.append("d.status = 'rejected'")
         elif status is not None:
-            raise StoreError(f"unknown proposal status filter {status!r}")
+            raise StoreError(f"unknown proposal status filter {status!r}",
+                             hint="use 'undecided', 'approved' or 'rejected', or no filter")
         sql = self._SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY p.type, p.name"
         return [self._row_to_stored(r) for r in self._db.execute(sql, args).fetchall()]
 
@@ -292,7 +293,7 @@ class Store:
         """Look a proposal up by its short id, a fingerprint, or an unambiguous prefix."""
         key = id_or_fingerprint.strip().lower()
         if not key:
-            raise UnknownProposal("empty proposal id")
+            raise UnknownProposal("empty proposal id", hint="run `memseed review --list` to see ids")
         rows = self._db.execute(self._SELECT + " WHERE p.fingerprint LIKE ? LIMIT 3",
                                 (key.replace("%", "").replace("_", "") + "%",)).fetchall()
         if not rows:
@@ -309,7 +310,8 @@ class Store:
         """Record a decision at once (committed before returning). Kept forever."""
         status = DecisionStatus(status)
         if status is DecisionStatus.EDITED and not edited:
-            raise StoreError("an edited decision needs the edited fields")
+            raise StoreError("an edited decision needs the edited fields",
+                             hint="pass the new name, description and/or body, or decide 'approved'")
         at = datetime.now(UTC).replace(microsecond=0)
         self._db.execute(
             "INSERT INTO decisions(fingerprint, status, at, edited) VALUES (?, ?, ?, ?) "
