@@ -9,7 +9,7 @@ titles, paths, kinds and dates are kept, never the text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import PurePath
 
@@ -61,8 +61,6 @@ class DocumentsAccumulator:
         kind = doc_kind(item.path or item.ref, item.title)
         if kind:
             # keep only the metadata: a copy without text
-            from dataclasses import replace
-
             self.docs[item.path or item.ref] = (replace(item, text=""), kind)
 
     def result(self, owner: OwnerIdentity) -> list[DocFacts]:
