@@ -144,12 +144,12 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
                        existing_memory, incremental, llm_preview)
     except BaseException as exc:
         store.finish_run(run_id, "failed", {"error": str(exc)})
+        raise
+    else:
+        store.finish_run(run_id, "finished", result.summary())
+    finally:
         if own_store:
             store.close()
-        raise
-    store.finish_run(run_id, "finished", result.summary())
-    if own_store:
-        store.close()
     return result
 
 
