@@ -349,7 +349,8 @@ class ProfileAccumulator:
             options = [(n, v) for (f, v), n in sig.items() if f == kind]
             return max(options)[1] if options else ""
 
-        employer, employer_from = best("org"), "signature" if best("org") else ""
+        employer = best("org")
+        employer_from = "signature" if employer else ""
         title = best("title")
         role, org = _slack_title(slack_title)
         slack_used = False
@@ -360,10 +361,10 @@ class ProfileAccumulator:
         if slack_used or (slack_tz and tz_from.startswith("Slack")):
             refs.extend(self.slack_refs[k] for k in keys if k in self.slack_refs)
         if not employer:
-            domains = Counter(org_from_domain(a) for a in owner.addresses if org_from_domain(a))
-            for a in owner.addresses:  # the inbox address the owner is most reached at counts most
+            domains: Counter[str] = Counter()
+            for a in owner.addresses:  # one per address, and the inbox the owner is most reached at counts most
                 if org := org_from_domain(a):
-                    domains[org] += self.seen.get(a, 0)
+                    domains[org] += 1 + self.seen.get(a, 0)
             if domains:
                 employer, employer_from = domains.most_common(1)[0][0], "email domain"
         mentions: Counter[str] = Counter()
