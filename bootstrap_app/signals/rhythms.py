@@ -147,12 +147,13 @@ class RhythmsAccumulator:
                 s.people[key] += 1
                 if p.name:
                     s.names[key] = normal_name(p.name)
-        if item.organizer and (key := person_key(item.organizer)):
-            s.organizers[key] += 1
-            if item.organizer.name:
-                s.names.setdefault(key, normal_name(item.organizer.name))
+        organizer = person_key(item.organizer) if item.organizer else ""
+        if organizer:
+            s.organizers[organizer] += 1
+            if item.organizer and item.organizer.name:
+                s.names.setdefault(organizer, normal_name(item.organizer.name))
         note = f"calendar event on {start.date().isoformat()}"
-        ref = Ref(item.source, item.ref, start, person_key(item.organizer) if item.organizer else "", note)
+        ref = Ref(item.source, item.ref, start, organizer, note)
         # every occurrence's pointer is kept (bounded like ``starts``): which ones to cite is
         # decided at the end, against the owner's last activity, so a meeting months ahead of
         # the data is never cited while past ones exist
