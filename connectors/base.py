@@ -13,6 +13,7 @@ strips invisible characters, so nothing downstream (store, UI, LLM) ever sees a 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,6 +25,7 @@ from bootstrap_app.errors import SourceNotFound, UnsupportedSource
 from bootstrap_app.types import Item, Skip
 
 __all__ = [
+    "Availability",
     "Cursor",
     "ReadContext",
     "Source",
@@ -42,6 +44,22 @@ def _default_clean(text: str) -> str:
     return redact_secrets(text)
 
 
+@dataclass(frozen=True)
+class Availability:
+    """Can a source be read right now (libraries present, signed in)? ``detail`` is one line."""
+
+    ok: bool
+    detail: str = ""
+    account: str = ""
+    scopes: tuple[str, ...] = ()
+
+
+def _no_credentials(provider: str) -> Any:
+    from bootstrap_app.errors import AuthRequired
+
+    raise AuthRequired(f"{provider}: not signed in", hint=f"run `memseed auth {provider}`")
+
+
 @dataclass
 class ReadContext:
     """What a connector needs from the scan: limits, cursor, and where to report skips."""
@@ -56,6 +74,9 @@ class ReadContext:
     cleaner: Callable[[str], str] = _default_clean
     new_cursor: Cursor | None = None
     skips: list[Skip] = field(default_factory=list)
+    credentials: Callable[[str], Any] = _no_credentials
+    home: Path | None = None
+    sleep: Callable[[float], None] = time.sleep
 
     def skip(self, source: str, ref: str, reason: str) -> None:
         entry = Skip(source, ref, reason)
@@ -82,6 +103,18 @@ class Source:
     description: ClassVar[str] = ""
     priority: ClassVar[int] = 50
     """Lower runs first in detection; specific shapes (Takeout, Slack) before generic folders."""
+    uri_schemes: ClassVar[tuple[str, ...]] = ()
+    uri_form: ClassVar[str] = ""
+    auth: ClassVar[str] = ""
+    cursor_doc: ClassVar[str] = ""
+
+    @classmethod
+    def from_uri(cls, uri: str) -> list[Source]:
+        return [cls(uri)]
+
+    @classmethod
+    def availability(cls, ctx_home: Path | None = None) -> Availability:
+        return Availability(True)
 
     def __init__(self, location: str | os.PathLike[str]) -> None:
         self.location = str(location)
@@ -132,7 +165,7 @@ def registered() -> list[type[Source]]:
 def _load_builtin() -> None:
     import importlib
 
-    for module in ("connectors.local", "connectors.harness_memory"):
+    for module in ("connectors.local", "connectors.harness_memory", "connectors.google"):
         try:
             importlib.import_module(module)
         except ImportError as exc:  # a connector module that is not there yet is not fatal
@@ -150,7 +183,8 @@ def detect(location: str | os.PathLike[str]) -> list[Source]:
     text = str(location)
     scheme, sep, rest = text.partition(":")
     if sep and scheme in _URI_SCHEMES and not os.path.exists(text):
-        return [_URI_SCHEMES[scheme](rest)]
+        made: Any = _URI_SCHEMES[scheme](rest)
+        return list(made) if isinstance(made, list) else [made]
     path = Path(text).expanduser()
     if not path.exists():
         raise SourceNotFound(f"{text}: no such file or folder",
