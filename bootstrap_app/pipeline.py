@@ -107,6 +107,15 @@ class _Reservoir:
         return items
 
 
+def _credentials(home: Path) -> Callable[[str], Any]:
+    """``ctx.credentials``: a source asks for its provider's credentials, never reads tokens itself."""
+    def get(provider: str) -> Any:
+        from connectors.registry import AUTH_PROVIDERS
+
+        return AUTH_PROVIDERS[provider].credentials(home)
+    return get
+
+
 def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None]) -> tuple[
         list[tuple[str, Source]], list[SourceReport]]:
     found: list[tuple[str, Source]] = []
@@ -166,6 +175,7 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     reservoir = _Reservoir(known=frozenset(collector.explicit))  # filled only for the opt-in LLM path
     memory: list[MemoryEntry] = list(existing_memory)
     readable: set[str] = set()
+    seen_mail: dict[int, str] = {}  # Message-ID hash -> source: the same mail from Gmail and Takeout counts once
     for location, source in sources:
         if should_stop():
             break
@@ -182,16 +192,20 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
         ctx = ReadContext(since=since, cursor=store.cursor(source.id) if incremental else None,
                           max_text_chars=int(settings.get("max_text_chars", 20_000)),
                           max_file_bytes=int(settings.get("max_file_bytes", 20 * 1024 * 1024)),
-                          on_skip=on_skip, on_progress=on_progress, should_stop=should_stop)
+                          on_skip=on_skip, on_progress=on_progress, should_stop=should_stop,
+                          credentials=_credentials(settings.home), home=settings.home)
         started = time.perf_counter()
         batch: list[tuple[str, str, str]] = []
         try:
             for item in source.read(ctx):
                 report.items += 1
-                collector.observe(item)
-                builder.observe(item)
-                if use_llm:
-                    reservoir.add(item)
+                if _seen_before(item, seen_mail):
+                    report.duplicates += 1
+                else:
+                    collector.observe(item)
+                    builder.observe(item)
+                    if use_llm:
+                        reservoir.add(item)
                 if isinstance(item, MemoryEntry) and len(memory) < 20_000:
                     memory.append(item)  # memory already held somewhere: dedup against it
                 batch.append((item.source, item.ref, item_digest(item)))
@@ -260,6 +274,15 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     return result
 
 
+def _seen_before(item: Item, seen: dict[int, str]) -> bool:
+    """True for a message another source already gave (same Message-ID: a Gmail message and its
+    Takeout twin). Within one source nothing is dropped: that source's reader owns its copies."""
+    if not isinstance(item, Message) or not item.message_id:
+        return False
+    first = seen.setdefault(hash(item.message_id.strip().lower()), item.source)
+    return first != item.source
+
+
 def _llm(sample: list[Item], signals: dict[str, Any], settings: Settings, result: ScanResult,
          emit: Callable[[ScanEvent], None]) -> list[Proposal]:
     emit(ScanEvent("stage", "", len(sample), "LLM extraction"))
@@ -303,7 +326,8 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
             continue
         for source in sources:
             ctx = ReadContext(cursor=store.cursor(source.id),
-                              max_text_chars=int(settings.get("max_text_chars", 20_000)))
+                              max_text_chars=int(settings.get("max_text_chars", 20_000)),
+                              credentials=_credentials(settings.home), home=settings.home)
             try:
                 for item in source.read(ctx):
                     digests = known.get(item.source)
