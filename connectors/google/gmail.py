@@ -38,6 +38,8 @@ BULK_QUERY = ("-category:promotions -category:social -category:updates -category
               "-in:chats -in:spam -in:trash -in:drafts")
 METADATA_HEADERS = ["From", "To", "Cc", "Date", "Subject", "Message-ID", "In-Reply-To", "References",
                     "List-Id", "List-Unsubscribe", "Precedence", "Auto-Submitted", "Sender"]
+PAGE_SIZE = 500
+"""Ids per ``messages.list`` page (Gmail's maximum); a finished page is the resume unit."""
 SENT_BODIES = 500
 """Sent messages fetched with bodies (most recent first); older sent mail comes as metadata."""
 _SKIP_IDS = frozenset({"SPAM", "TRASH", "DRAFT", "CHAT", "CATEGORY_PROMOTIONS", "CATEGORY_SOCIAL",
@@ -174,7 +176,7 @@ class _GmailRead:
                 if self.ctx.should_stop():
                     return
                 answer = self.session.call(self.users.messages().list(
-                    userId="me", q=query, maxResults=500, pageToken=page,
+                    userId="me", q=query, maxResults=PAGE_SIZE, pageToken=page,
                     fields="messages(id,threadId),nextPageToken"))
                 refs = [m for m in answer.get("messages", []) or [] if m["id"] not in self.seen_ids]
                 if sent:

@@ -222,6 +222,9 @@ def _drive(world: World, rest: list[str], query: dict[str, list[str]]) -> Answer
                             "PERMISSION_DENIED", "files.media")
             return 200, {"Content-Type": meta.get("mimeType", "application/octet-stream")}, data, "files.media"
         return _ok(_public(meta), "files.get")
+    if rest == ["about"]:
+        return _ok({"user": {"emailAddress": world.account, "displayName": world.account.split("@")[0]}},
+                   "about.get")
     if rest == ["changes", "startPageToken"]:
         return _ok({"startPageToken": str(world.drive_version)}, "changes.startPageToken")
     if rest == ["changes"]:
