@@ -13,8 +13,8 @@ every message says what went wrong *and* what to do about it. Anything that is n
     ├── SourceError              a whole source could not be read
     │   ├── SourceNotFound       the path or URI does not exist
     │   ├── UnsupportedSource    nothing knows how to read it
-    │   ├── QuotaExceeded        the provider's quota is used up for now
-    │   └── SourceOffline        the provider cannot be reached
+    │   ├── QuotaExceeded        a provider's quota ran out (retry later; nothing half-written)
+    │   └── SourceOffline        the provider could not be reached
     ├── NoSourceReadable         a scan where not one source could be read
     ├── SafetyError              content refused by the safety gate
     │   └── BlockedContent       an entry matched a threat / secret pattern

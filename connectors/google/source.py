@@ -19,8 +19,7 @@ from typing import Any, ClassVar
 
 from bootstrap_app.errors import AuthRequired
 
-from ..base import Availability, ReadContext, Source
-from . import auth
+from ..base import ReadContext, Source
 from .client import GoogleSession
 
 __all__ = ["GoogleSource", "ResumeState"]
@@ -61,7 +60,6 @@ class GoogleSource(Source):
     """Base of ``gmail:``, ``google-calendar:`` and ``google-drive:`` (``SCHEME:[ACCOUNT]``)."""
 
     auth: ClassVar[str] = "google"
-    priority: ClassVar[int] = 5
 
     def __init__(self, location: str | os.PathLike[str]) -> None:
         text = str(location)
@@ -74,14 +72,6 @@ class GoogleSource(Source):
     @cached_property
     def id(self) -> str:  # type: ignore[override]
         return self.location
-
-    @classmethod
-    def availability(cls, ctx_home: Path | None = None) -> Availability:
-        if ctx_home is None:
-            from bootstrap_app.config import load_settings
-
-            ctx_home = load_settings(None).home
-        return auth.status(ctx_home)
 
     def session(self, ctx: ReadContext) -> GoogleSession:
         return GoogleSession(ctx.credentials(self.auth), label=self.id, sleep=ctx.sleep)
