@@ -10,6 +10,7 @@ makes the next N matching calls fail (429 + Retry-After, 500, 403 userRateLimitE
 
 from __future__ import annotations
 
+import base64
 import secrets
 import threading
 import urllib.parse
@@ -114,7 +115,7 @@ class GoogleStandIn:
         parsed = urllib.parse.urlsplit(path)
         query = urllib.parse.parse_qs(parsed.query)
         if parsed.path == "/token" and method == "POST":
-            return self._token(urllib.parse.parse_qs(body.decode()))
+            return self._token(urllib.parse.parse_qs(body.decode()), headers)
         if parsed.path.startswith("/batch/") and method == "POST":
             return self._batch(headers, body)
         auth = {k.lower(): v for k, v in headers.items()}.get("authorization", "")
@@ -134,8 +135,13 @@ class GoogleStandIn:
             headers["Retry-After"] = fault.retry_after
         return status, headers, payload
 
-    def _token(self, form: dict[str, list[str]]) -> tuple[int, dict[str, str], bytes]:
+    def _token(self, form: dict[str, list[str]], headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
         get = {k: v[0] for k, v in form.items()}
+        basic = {k.lower(): v for k, v in headers.items()}.get("authorization", "")
+        if basic.startswith("Basic "):  # client credentials may come as HTTP Basic auth
+            user, _, password = base64.b64decode(basic[6:]).decode().partition(":")
+            get.setdefault("client_id", urllib.parse.unquote(user))
+            get.setdefault("client_secret", urllib.parse.unquote(password))
         with self.lock:
             self.stats["token"] += 1
         if get.get("client_id") != self.world.client_id or get.get("client_secret") != self.world.client_secret:
