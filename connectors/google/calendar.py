@@ -105,14 +105,16 @@ class GoogleCalendarSource(GoogleSource):
         window = (utc(ctx.since) or now - timedelta(days=DAYS_BACK), now + timedelta(days=DAYS_AHEAD))
         new_tokens: dict[str, str] = {}
         count = 0
+        seen: set[str] = set()  # a meeting on two calendars (mine and a colleague's) counts once
         for cal in calendars:
             cal_id = str(cal["id"])
-            source_id = f"{self.id}!{cal_id}"
+            source_id = self.id
             token = tokens.get(cal_id)
             try:
                 events, new_tokens[cal_id] = self._events(session, api, cal_id, token, window)
             except Gone:
-                ctx.skip(source_id, "syncToken", f"{source_id}: Google asks for a full re-read of this calendar")
+                ctx.skip(source_id, "syncToken", f"{source_id} ({cal_id}): Google asks for a full re-read of "
+                                                 "this calendar")
                 events, new_tokens[cal_id] = self._events(session, api, cal_id, None, window)
             for ev in events:
                 try:
@@ -120,7 +122,8 @@ class GoogleCalendarSource(GoogleSource):
                 except (ValueError, KeyError, TypeError) as exc:
                     ctx.skip(source_id, str(ev.get("id", "event")), f"{source_id}: event unreadable ({exc})")
                     continue
-                if item is not None:
+                if item is not None and item.ref not in seen:
+                    seen.add(item.ref)
                     count += 1
                     yield item
             ctx.progress(self.id, count)
