@@ -88,9 +88,9 @@ def _part_text(part: dict[str, Any]) -> tuple[str, str]:
     raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4))
     ctype = _headers(part).get("content-type", "")
     charset = ctype.split("charset=", 1)[1].split(";")[0].strip().strip('"') if "charset=" in ctype else None
-    text = decode_bytes(raw, charset).replace("\r\n", "\n")
+    text = decode_bytes(raw, charset)  # line endings kept as sent, as the mbox reader keeps them
     if mime == "text/plain":
-        return text.rstrip("\n"), ""
+        return text.rstrip("\r\n"), ""
     if mime == "text/html":
         return "", html_to_text(text)
     return "", ""
