@@ -166,3 +166,25 @@ def test_login_flow_stores_a_0600_token_then_status_and_logout(google: GoogleSta
         auth.credentials(home)
     token_file.chmod(0o600)
     assert auth.logout(home) and not auth.status(home).ok
+
+
+def test_auth_command_status_and_logout(google: GoogleStandIn, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from bootstrap_app.cli import main
+
+    runner = CliRunner()
+    shown = runner.invoke(main, ["auth", "--status"])
+    assert shown.exit_code == 0 and "MEMSEED_GOOGLE_CREDENTIALS" in shown.output
+    monkeypatch.delenv("MEMSEED_GOOGLE_CREDENTIALS")
+    home = load_settings(None).home
+    from connectors.tokenstore import save_secret
+
+    save_secret(home, "google", json.dumps({"account": MAYA, "credentials": google.authorized_user()}))
+    shown = runner.invoke(main, ["auth", "--status"])
+    assert f"signed in as {MAYA}" in shown.output and "gmail.readonly" in shown.output
+    out = runner.invoke(main, ["auth", "--logout", "google"])
+    assert out.exit_code == 0 and "google: signed out" in out.output
+    assert "not signed in" in runner.invoke(main, ["auth", "--status"]).output
+    missing = runner.invoke(main, ["auth", "google", "--no-browser"])
+    assert missing.exit_code == 2 and "--client-secrets" in missing.output  # the fix is named
