@@ -55,6 +55,7 @@ class GoogleStandIn:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # one small answer per request: no 40 ms delayed-ACK stalls
 
             def log_message(self, *args: Any) -> None:
                 pass
