@@ -93,7 +93,7 @@ class AuthProvider(Protocol):
     def credentials(self, home: Path) -> Any: ...
 
 
-AUTH_PROVIDERS: dict[str, AuthProvider] = {"google": google_auth}  # type: ignore[dict-item]
+AUTH_PROVIDERS: dict[str, AuthProvider] = {"google": google_auth}
 """Login providers by name (the ``auth`` a source declares)."""
 
 _extra: list[type[Source]] = []

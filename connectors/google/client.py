@@ -138,7 +138,7 @@ def translate(exc: BaseException, label: str) -> MemseedError | None:
         if reasons & _DISABLED_REASONS:
             return SourceError(f"{label}: this API is not enabled in your OAuth client's Cloud project",
                                hint="enable the Gmail, Calendar and Drive APIs for that project, then scan again")
-        if reasons & _QUOTA_REASONS or is_retryable(exc) and status != 500 and status < 502:
+        if reasons & _QUOTA_REASONS or (is_retryable(exc) and status != 500 and status < 502):
             return QuotaExceeded(f"{label}: Google's quota is used up for now (HTTP {status} "
                                  f"{', '.join(sorted(reasons)) or 'rate limited'})",
                                  hint="wait a while and run `memseed reseed`; nothing was saved half-way")
@@ -220,7 +220,7 @@ class GoogleSession:
                 if int(exc.resp.status) in gone:
                     raise Gone(int(exc.resp.status)) from exc
                 if not is_retryable(exc) or attempt == self.max_tries:
-                    raise translate(exc, self.label) from exc
+                    raise translate(exc, self.label) or exc from exc
                 self._backoff(attempt, exc)
             except Exception as exc:
                 err = translate(exc, self.label)
@@ -246,7 +246,8 @@ class GoogleSession:
             last_error: list[Any] = []
             by_key = dict(chunk)
 
-            def done(request_id: str, response: Any, exc: Any) -> None:
+            def done(request_id: str, response: Any, exc: Any, failed: list[tuple[str, Any]] = failed,
+                     by_key: dict[str, Any] = by_key, last_error: list[Any] = last_error) -> None:
                 if exc is None:
                     on_result(request_id, response)
                 elif int(exc.resp.status) == 404:
@@ -265,7 +266,7 @@ class GoogleSession:
                 batch.execute(http=self.http)
             except HttpError as exc:
                 if not is_retryable(exc):
-                    raise translate(exc, self.label) from exc
+                    raise translate(exc, self.label) or exc from exc
                 failed, last_error = list(chunk), [exc]
             except MemseedError:
                 raise

@@ -125,9 +125,9 @@ class GoogleDriveSource(GoogleSource):
                 meta = change.get("file")
                 if change.get("removed") or not meta or meta.get("trashed"):
                     continue
-                if meta.get("mimeType") in EXPORTS or meta.get("mimeType") in DOWNLOADS:
-                    if _stamp(str(meta.get("modifiedTime", ""))) >= since.timestamp():
-                        files[str(meta["id"])] = meta
+                wanted = meta.get("mimeType") in EXPORTS or meta.get("mimeType") in DOWNLOADS
+                if wanted and _stamp(str(meta.get("modifiedTime", ""))) >= since.timestamp():
+                    files[str(meta["id"])] = meta
             if answer.get("newStartPageToken"):
                 return list(files.values()), str(answer["newStartPageToken"])
             page = str(answer["nextPageToken"])

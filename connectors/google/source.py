@@ -70,7 +70,7 @@ class GoogleSource(Source):
         self.account = rest.strip().lower()
 
     @cached_property
-    def id(self) -> str:  # type: ignore[override]
+    def id(self) -> str:
         return self.location
 
     def session(self, ctx: ReadContext) -> GoogleSession:

@@ -73,7 +73,7 @@ class GoogleStandIn:
                 with standin.lock:
                     standin.stats["bytes"] += len(payload)
 
-            do_GET = do_POST = _serve  # noqa: N815
+            do_GET = do_POST = _serve
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()

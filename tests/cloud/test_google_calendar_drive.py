@@ -69,7 +69,8 @@ def test_drive_exports_downloads_and_changes(google: GoogleStandIn) -> None:
     assert ctx.new_cursor and ctx.new_cursor["page_token"]
 
     google.reset_stats()
-    assert list(GoogleDriveSource("gdrive:").read(ctx2 := _ctx(cursor=ctx.new_cursor))) == []
+    ctx2 = _ctx(cursor=ctx.new_cursor)
+    assert list(GoogleDriveSource("gdrive:").read(ctx2)) == []
     assert google.stats["changes.list"] == 1 and google.stats["files.list"] == 0
     meta = dict(google.world.files["doc1"])
     google.world.add_file(meta, {"text/markdown": b"# Ledger design notes\n\nNow with snapshots.\n"})

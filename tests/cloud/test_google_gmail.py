@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime
-from datetime import UTC, datetime
 
 import pytest
 
@@ -15,10 +15,10 @@ from bootstrap_app.pipeline import scan
 from bootstrap_app.store import Store
 from bootstrap_app.types import Message
 from connectors.base import ReadContext
-from connectors.registry import detect
 from connectors.google import auth
 from connectors.google import gmail as gmail_mod
 from connectors.google.gmail import GmailSource
+from connectors.registry import detect
 
 from .conftest import MAYA
 from .google_standin import GoogleStandIn
@@ -115,5 +115,5 @@ def test_killed_read_resumes_from_last_finished_page(google: GoogleStandIn, monk
 
 def test_uri_account_must_match_the_signed_in_account(google: GoogleStandIn) -> None:
     [source] = detect("gmail:someone.else@example.com")
-    with pytest.raises(AuthRequired, match="not someone.else"):
+    with pytest.raises(AuthRequired, match=r"not someone\.else"):
         list(source.read(_ctx()))
