@@ -54,6 +54,11 @@ def _forget(location: str) -> None:
     st.session_state["sources_msg"] = ("info", f"Removed `{location}` from the list (nothing was deleted).")
 
 
+def _logout(name: str) -> None:
+    AUTH_PROVIDERS[name].logout(get_settings().home)
+    st.session_state["sources_msg"] = ("info", f"Signed out of {name.capitalize()} (the stored token is gone).")
+
+
 def _add_typed() -> None:
     _add(st.session_state.get("source_path", ""))
     st.session_state["source_path"] = ""
@@ -149,7 +154,7 @@ for name, provider in AUTH_PROVIDERS.items():
                 cols[0].caption(f"`{uri}` is in your sources")
             else:
                 cols[0].button(f"Add {uri} to sources", key=f"add_account_{name}", on_click=_add, args=(uri,))
-            cols[1].button("Sign out", key=f"logout_{name}", on_click=provider.logout, args=(settings.home,))
+            cols[1].button("Sign out", key=f"logout_{name}", on_click=_logout, args=(name,))
             continue
         st.markdown(f"**{label}** — {state.detail}")
         fields = ACCOUNT_FIELDS.get(name, [])
