@@ -117,32 +117,56 @@ def _client_file(google: GoogleStandIn, path: Path) -> Path:
     return path
 
 
+def _login_in_thread(google: GoogleStandIn, home: Path, client: Path) -> tuple[threading.Thread, list[str],
+                                                                              dict[str, object], threading.Event]:
+    lines: list[str] = []
+    result: dict[str, object] = {}
+    seen = threading.Event()
+
+    def echo(line: str) -> None:
+        lines.append(line)
+        if "o/oauth2/auth" in line:
+            seen.set()
+
+    def run() -> None:
+        try:
+            result["account"] = auth.login(home, echo=echo, client_secrets=str(client), no_browser=True, timeout=30)
+        except Exception as exc:
+            result["error"] = exc
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    return worker, lines, result, seen
+
+
+def test_consent_refused_by_an_unverified_testing_app_names_the_fix(google: GoogleStandIn, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEMSEED_GOOGLE_CREDENTIALS")
+    monkeypatch.setenv("OAUTHLIB_INSECURE_TRANSPORT", "1")
+    home = load_settings(None).home
+    worker, lines, result, seen = _login_in_thread(google, home, _client_file(google, tmp_path / "c.json"))
+    assert seen.wait(20), lines
+    url = next(line.split(": ", 1)[1] for line in lines if "o/oauth2/auth" in line)
+    params = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
+    port = urllib.parse.urlsplit(params["redirect_uri"][0]).port
+    # what Google sends back when a Testing-status app is used by someone not on its test-user list
+    urllib.request.urlopen(f"http://127.0.0.1:{port}/?error=access_denied&state={params['state'][0]}",
+                           timeout=10).read()
+    worker.join(20)
+    error = result.get("error")
+    assert isinstance(error, AuthError) and "access_denied" in str(error).splitlines()[0]
+    assert "Test users" in error.hint
+    assert not (home / "tokens" / "google.json").exists()  # nothing stored
+
+
 def test_login_flow_stores_a_0600_token_then_status_and_logout(google: GoogleStandIn, tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MEMSEED_GOOGLE_CREDENTIALS")
     monkeypatch.setenv("OAUTHLIB_INSECURE_TRANSPORT", "1")  # the stand-in's token endpoint is http
     google.world.codes["code-42"] = "refresh-new"
     home = load_settings(None).home
-    lines: list[str] = []
-    seen = threading.Event()
-
-    def echo(line: str) -> None:
-        lines.append(line)
-        if "http" in line and "o/oauth2/auth" in line:
-            seen.set()
-
-    result: dict[str, object] = {}
-
-    def run() -> None:
-        try:
-            result["account"] = AUTH_PROVIDERS["google"].login(
-                home, echo=echo, client_secrets=str(_client_file(google, tmp_path / "client.json")),
-                no_browser=True, timeout=30)
-        except Exception as exc:
-            result["error"] = exc
-
-    worker = threading.Thread(target=run)
-    worker.start()
+    assert AUTH_PROVIDERS["google"] is auth  # `memseed auth google` and the app reach this login
+    worker, lines, result, seen = _login_in_thread(google, home, _client_file(google, tmp_path / "client.json"))
     assert seen.wait(20), lines
     url = next(line.split(": ", 1)[1] for line in lines if "o/oauth2/auth" in line)
     params = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
