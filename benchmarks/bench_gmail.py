@@ -63,16 +63,16 @@ def _naive(standin: Any, home: Path) -> int:
     from connectors.google.client import GoogleSession
 
     session = GoogleSession(auth.credentials(home), sleep=lambda _s: None, rate=1e9)
-    users = session.gmail().users()
+    messages = session.gmail().users().messages()
     page, ids = None, []
     while True:
-        answer = session.call(users.messages().list(userId="me", pageToken=page, maxResults=100))
+        answer = session.call(messages.list(userId="me", pageToken=page, maxResults=100))
         ids += [m["id"] for m in answer.get("messages", [])]
         page = answer.get("nextPageToken")
         if not page:
             break
     for mid in ids:
-        session.call(users.messages().get(userId="me", id=mid, format="full"))
+        session.call(messages.get(userId="me", id=mid, format="full"))
     return len(ids)
 
 

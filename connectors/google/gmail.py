@@ -128,6 +128,7 @@ class _GmailRead:
     def __init__(self, source: GmailSource, session: GoogleSession, ctx: ReadContext) -> None:
         self.source, self.session, self.ctx = source, session, ctx
         self.users = session.gmail().users()
+        self.messages = self.users.messages()  # built once: each call builds the resource anew (slow)
         self.names: dict[str, str] | None = None
         self.seen_ids: set[str] = set()
         self.seen_msgids: set[str] = set()
@@ -175,7 +176,7 @@ class _GmailRead:
             while True:
                 if self.ctx.should_stop():
                     return
-                answer = self.session.call(self.users.messages().list(
+                answer = self.session.call(self.messages.list(
                     userId="me", q=query, maxResults=PAGE_SIZE, pageToken=page,
                     fields="messages(id,threadId),nextPageToken"))
                 refs = [m for m in answer.get("messages", []) or [] if m["id"] not in self.seen_ids]
@@ -199,9 +200,9 @@ class _GmailRead:
             full = sent_bodies and int(resume.get("sent", 0)) < SENT_BODIES
             if full:
                 resume["sent"] = int(resume.get("sent", 0)) + 1
-                req = self.users.messages().get(userId="me", id=m["id"], format="full")
+                req = self.messages.get(userId="me", id=m["id"], format="full")
             else:
-                req = self.users.messages().get(userId="me", id=m["id"], format="metadata",
+                req = self.messages.get(userId="me", id=m["id"], format="metadata",
                                                 metadataHeaders=METADATA_HEADERS)
             requests.append((m["id"], req))
         if not requests:

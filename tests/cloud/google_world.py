@@ -42,7 +42,11 @@ class Mail:
     history_id: int
 
     def parsed(self) -> EmailMessage:
-        return message_from_bytes(self.raw, policy=policy.compat32)
+        """Parsed once: the stand-in's own parsing is not what the benchmark measures."""
+        cached = self.__dict__.get("_parsed")
+        if cached is None:
+            cached = self.__dict__["_parsed"] = message_from_bytes(self.raw, policy=policy.compat32)
+        return cached
 
 
 @dataclass
@@ -150,8 +154,9 @@ class World:
             out["raw"] = b64(mail.raw)
         elif fmt == "metadata":
             low = {w.lower() for w in wanted}
-            out["payload"] = {"mimeType": mail.parsed().get_content_type(), "headers": [
-                {"name": k, "value": str(v)} for k, v in mail.parsed().items() if not low or k.lower() in low]}
+            parsed = mail.parsed()
+            out["payload"] = {"mimeType": parsed.get_content_type(), "headers": [
+                {"name": k, "value": str(v)} for k, v in parsed.items() if not low or k.lower() in low]}
         elif fmt == "full":
             out["payload"] = _payload(mail.parsed(), "")
         return out
