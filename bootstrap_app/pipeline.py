@@ -216,6 +216,7 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
                 if should_stop():
                     break
             readable.add(location)
+            _account_aliases(collector, source)
             if ctx.new_cursor is not None:
                 store.set_cursor(source.id, ctx.new_cursor)
         except MemseedError as exc:
@@ -272,6 +273,14 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
                               scanned=True)
     emit(ScanEvent("stage", "", len(final), "done"))
     return result
+
+
+def _account_aliases(collector: IdentityCollector, source: Source) -> None:
+    """An account source's own addresses (Gmail's send-as aliases) are strong owner evidence:
+    the provider, not a header anyone can write, says they are the signed-in person's."""
+    hook = getattr(collector, "account_alias", None)
+    for address in getattr(source, "owner_addresses", ()) if hook is not None else ():
+        hook(address)
 
 
 def _seen_before(item: Item, seen: dict[int, str]) -> bool:

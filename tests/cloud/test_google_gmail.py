@@ -117,3 +117,16 @@ def test_uri_account_must_match_the_signed_in_account(google: GoogleStandIn) -> 
     [source] = detect("gmail:someone.else@example.com")
     with pytest.raises(AuthRequired, match=r"not someone\.else"):
         list(source.read(_ctx()))
+
+
+def test_send_as_aliases_reach_the_owner_evidence(google: GoogleStandIn, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bootstrap_app.identity import IdentityCollector
+
+    google.world.send_as = ["maya.o@personal.example"]
+    told: list[str] = []
+    monkeypatch.setattr(IdentityCollector, "account_alias", lambda self, a, *_: told.append(a), raising=False)
+    scan(["gmail:"], settings=load_settings(None))
+    assert told == [MAYA, "maya.o@personal.example"]  # the account and its alias, from users.settings.sendAs
+    told.clear()
+    scan(["gmail:"], settings=load_settings(None), incremental=True)
+    assert told == [MAYA, "maya.o@personal.example"]  # a reseed keeps them (from the cursor)
