@@ -278,8 +278,10 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
 def _account_aliases(collector: IdentityCollector, source: Source) -> None:
     """An account source's own addresses (Gmail's send-as aliases) are strong owner evidence:
     the provider, not a header anyone can write, says they are the signed-in person's."""
-    hook = getattr(collector, "account_alias", None)
-    for address in getattr(source, "owner_addresses", ()) if hook is not None else ():
+    hook: Callable[[str], None] | None = getattr(collector, "account_alias", None)
+    if hook is None:
+        return
+    for address in getattr(source, "owner_addresses", ()):
         hook(address)
 
 
