@@ -136,7 +136,9 @@ class _GmailRead:
 
     def run(self) -> Iterator[Item]:
         cur = self.ctx.cursor or {}
-        if cur.get("history_id") and cur.get("query") == QUERY_VERSION:
+        signed_in = str(getattr(self.session.creds, "account", "") or "").lower()
+        same_account = not signed_in or signed_in == str(cur.get("account", "")).lower()
+        if cur.get("history_id") and cur.get("query") == QUERY_VERSION and same_account:
             self.source.check_account(str(cur.get("account", "")))
             try:
                 yield from self.incremental(cur)
@@ -161,13 +163,13 @@ class _GmailRead:
         self.source.owner_addresses = tuple(dict.fromkeys([account, *aliases]))
         state = self.source.resume_state(self.ctx)
         resume = state.load()
-        if resume.get("account") != account or resume.get("query") != QUERY_VERSION:
-            resume = {"account": account, "query": QUERY_VERSION, "history_id": str(profile.get("historyId", "")),
-                      "phase": 0, "page": None, "sent": 0}
+        since = f" after:{self.ctx.since:%Y/%m/%d}" if self.ctx.since else ""
+        if (resume.get("account"), resume.get("query"), resume.get("since")) != (account, QUERY_VERSION, since):
+            resume = {"account": account, "query": QUERY_VERSION, "since": since, "phase": 0, "page": None,
+                      "history_id": str(profile.get("historyId", "")), "sent": 0}
         else:
             self.ctx.skip(self.source.id, "resume", f"{self.source.id}: continuing an interrupted read "
                                                     "from its last finished page")
-        since = f" after:{self.ctx.since:%Y/%m/%d}" if self.ctx.since else ""
         phases = [("in:sent" + since, True), (f"-in:sent {BULK_QUERY}{since}", False)]
         owner_threads: set[str] = set(resume.get("threads", []))
         for phase in range(int(resume["phase"]), len(phases)):

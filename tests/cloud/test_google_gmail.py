@@ -130,3 +130,14 @@ def test_send_as_aliases_reach_the_owner_evidence(google: GoogleStandIn, monkeyp
     told.clear()
     scan(["gmail:"], settings=load_settings(None), incremental=True)
     assert told == [MAYA, "maya.o@personal.example"]  # a reseed keeps them (from the cursor)
+
+
+def test_since_goes_into_the_query(google: GoogleStandIn) -> None:
+    everything = list(GmailSource("gmail:").read(_ctx()))
+    stamps = sorted(i.timestamp for i in everything if i.timestamp)  # type: ignore[attr-defined]
+    since = stamps[len(stamps) // 2]
+    google.reset_stats()
+    recent = list(GmailSource("gmail:").read(_ctx(since=since)))
+    assert recent and all(i.timestamp >= since for i in recent)  # type: ignore[attr-defined,operator]
+    fetched = google.stats["messages.get.full"] + google.stats["messages.get.metadata"]
+    assert fetched < len(everything)  # older mail was left out by `after:`, not after downloading
