@@ -141,3 +141,18 @@ def test_since_goes_into_the_query(google: GoogleStandIn) -> None:
     assert recent and all(i.timestamp >= since for i in recent)  # type: ignore[attr-defined,operator]
     fetched = google.stats["messages.get.full"] + google.stats["messages.get.metadata"]
     assert fetched < len(everything)  # older mail was left out by `after:`, not after downloading
+
+
+def test_memseed_reseed_fetches_no_message_when_nothing_changed(google: GoogleStandIn) -> None:
+    from click.testing import CliRunner
+
+    from bootstrap_app.cli import main
+
+    runner = CliRunner()
+    first = runner.invoke(main, ["scan", "gmail:", "-q"])
+    assert first.exit_code == 0, first.output
+    google.reset_stats()
+    again = runner.invoke(main, ["reseed", "-q"])
+    assert again.exit_code == 0, again.output
+    assert google.stats["inner"] == 0 and google.stats["messages.list"] == 0
+    assert google.stats["history.list"] >= 1
