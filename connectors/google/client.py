@@ -238,7 +238,7 @@ class GoogleSession:
         from googleapiclient.http import BatchHttpRequest
 
         queue = list(requests)
-        size = max(1, min(size, 100))
+        size = limit = max(1, min(size, 100))
         strikes = 0
         while queue:
             chunk, queue = queue[:size], queue[size:]
@@ -277,6 +277,7 @@ class GoogleSession:
                 raise err from exc
             if not failed:
                 strikes = 0
+                size = min(limit, size * 2)  # back up towards the full batch once Google is happy again
                 continue
             strikes += 1
             if strikes >= self.max_tries:

@@ -74,7 +74,7 @@ class GoogleSource(Source):
         return self.location
 
     def session(self, ctx: ReadContext) -> GoogleSession:
-        return GoogleSession(ctx.credentials(self.auth), label=self.id, sleep=ctx.sleep)
+        return GoogleSession(ctx.credentials(self.auth), label=self.id.rstrip(":"), sleep=ctx.sleep)
 
     def check_account(self, actual: str) -> None:
         """A URI naming an account must match the signed-in one (never read someone else's)."""
