@@ -236,11 +236,14 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
         emit(ScanEvent("stage", "", 0, "stopped"))
         return result  # cancelled before anything was read: nothing to propose, nothing failed
     if not readable:
-        errors = "; ".join(f"{r.source}: {(r.error or 'unreadable').splitlines()[0]}" for r in result.reports)
+        errors = "; ".join(_named(r.source, (r.error or "unreadable").splitlines()[0]) for r in result.reports)
+        hints = dict.fromkeys(line.strip().removeprefix("hint:").strip() for r in result.reports
+                              for line in (r.error or "").splitlines()[1:] if line.strip().startswith("hint:"))
         raise NoSourceReadable(
             f"no source could be read ({errors or 'nothing given'})",
-            hint="pass a .mbox, .ics, Takeout folder/zip, git repository, Slack export or document folder "
-                 "(`memseed sources` lists the forms), or try `memseed scan --demo`")
+            hint="; ".join(hints) if hints else
+            "pass a .mbox, .ics, Takeout folder/zip, git repository, Slack export or document folder "
+            "(`memseed sources` lists the forms), or try `memseed scan --demo`")
     emit(ScanEvent("stage", "", 0, "resolving identity and signals"))
     owner = collector.resolve()
     result.owner = owner
@@ -273,6 +276,14 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
                               scanned=True)
     emit(ScanEvent("stage", "", len(final), "done"))
     return result
+
+
+def _named(source: str, line: str) -> str:
+    """``source: line`` unless the line already names the source (``gmail: …``, ``/path/x.mbox: …``)."""
+    where = source.partition(":")[2]
+    if line.startswith(source.rstrip(":")) or (where and line.startswith(where)):
+        return line
+    return f"{source}: {line}"
 
 
 def _account_aliases(collector: IdentityCollector, source: Source) -> None:

@@ -51,8 +51,10 @@ def test_revoked_consent_is_one_line_with_the_fix_and_writes_nothing(google: Goo
     line = _one_line(caught.value)
     assert "invalid_grant" in line and "memseed auth google" in caught.value.hint
     assert "7 days" in caught.value.hint  # the Testing-status expiry is named
-    with pytest.raises(NoSourceReadable, match="invalid_grant"):
+    with pytest.raises(NoSourceReadable, match="invalid_grant") as whole:
         scan(["gmail:"], settings=settings)
+    assert str(whole.value).splitlines()[0].count("gmail:") == 1  # the source is named once
+    assert "memseed auth google" in whole.value.hint  # the fix survives into the scan's message
     _nothing_written(settings.home)
 
 
