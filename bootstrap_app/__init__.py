@@ -30,8 +30,9 @@ if TYPE_CHECKING:  # the names below are imported on first use (see __getattr__)
     from .extract.digest import build_digest, preview_llm_request
     from .extract.llm import llm_proposals
     from .harnesses import Plan, WriteOptions, WriteOutcome, get_harness
+    from .harnesses.doctor import run_doctor
     from .pipeline import ScanEvent, ScanResult, SourceReport, scan, scan_demo
-    from .safety import check_entry, gate, pii_flags, redact_secrets, run_doctor, scan_text
+    from .safety import check_entry, gate, pii_flags, redact_secrets, scan_text
     from .store import Store
     from .types import (
         ChatMessage,
@@ -120,7 +121,7 @@ _HOME = {
     "ScanEvent": ".pipeline", "ScanResult": ".pipeline", "SourceReport": ".pipeline",
     "scan": ".pipeline", "scan_demo": ".pipeline",
     "check_entry": ".safety", "gate": ".safety", "pii_flags": ".safety", "redact_secrets": ".safety",
-    "run_doctor": ".safety", "scan_text": ".safety",
+    "run_doctor": ".harnesses.doctor", "scan_text": ".safety",
     "Store": ".store",
     "apply_write": ".writing", "history": ".writing", "plan_write": ".writing", "undo_write": ".writing",
     **{name: ".types" for name in ("ChatMessage", "Decision", "DecisionStatus", "Document", "Event",

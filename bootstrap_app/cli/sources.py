@@ -6,6 +6,7 @@ import json
 
 import click
 
+from bootstrap_app.harnesses import HARNESS_CLASSES
 from connectors import base
 
 from .common import open_settings, open_store
@@ -19,10 +20,7 @@ URI_FORMS: dict[str, str] = {
     "outlook:": "Outlook / Microsoft 365 mail (`memseed auth microsoft` first)",
     "outlook-calendar:": "Outlook calendar",
     "onedrive:": "OneDrive documents",
-    "claude-code:[PROJECT]": "Claude Code memory (global, or of one project)",
-    "codex:": "Codex memory ($CODEX_HOME)",
-    "hermes:": "Hermes memory ($HERMES_HOME)",
-    "gemini:": "Gemini CLI memory (~/.gemini/GEMINI.md)",
+    **{cls.source_uri: cls.source_description for cls in HARNESS_CLASSES if cls.source_uri},
 }
 
 

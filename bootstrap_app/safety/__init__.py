@@ -7,7 +7,8 @@ Where each check runs:
 - pipeline: :func:`gate` on every proposal (secrets → injection/tripwires → provenance → PII).
 - writers: :func:`check_entry` on every entry they are about to write (Hermes-equivalent set,
   invisible characters, delimiter/frontmatter/import safety) — raises ``BlockedContent``.
-- ``memseed doctor``: :func:`run_doctor` audits an existing memory folder.
+- ``memseed doctor``: the checks in ``doctor`` / ``doctor_checks``, run per harness by
+  ``bootstrap_app.harnesses.doctor.run_doctor`` (safety never imports a harness).
 """
 
 from __future__ import annotations
@@ -31,16 +32,15 @@ __all__ = [
     "instruction_reasons",
     "pii_flags",
     "redact_secrets",
-    "run_doctor",
     "sanitize_untrusted",
     "scan_text",
 ]
 
 
 def __getattr__(name: str) -> object:
-    # The doctor pulls in frontmatter/yaml and the harness registry: load it only when asked for.
-    if name in ("run_doctor", "Finding"):
-        from . import doctor
+    # The doctor pulls in yaml: load it only when asked for.
+    if name == "Finding":
+        from .doctor_checks import Finding
 
-        return getattr(doctor, name)
+        return Finding
     raise AttributeError(name)
