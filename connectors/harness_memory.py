@@ -30,7 +30,7 @@ from bootstrap_app.harnesses.gemini import GeminiHarness
 from bootstrap_app.harnesses.hermes import HermesHarness
 from bootstrap_app.types import Evidence, Item, MemoryEntry, Proposal, slugify
 
-from .base import ReadContext, Source, register, register_scheme
+from .base import ReadContext, Source
 
 __all__ = [
     "ClaudeCodeMemory",
@@ -50,17 +50,26 @@ class _HarnessSource(Source):
     """
 
     priority = 20
+    cursor_doc = ""  # memory folders are small: every read is a full read
     harness: ClassVar[type[Harness]]
     """The harness whose reader parses these files (one parser per format)."""
 
     def __init_subclass__(cls, **kwargs: object) -> None:
+        """kind, URI scheme and form, and description are the harness's own (``Harness.name`` ...)."""
         super().__init_subclass__(**kwargs)
         cls.kind = cls.harness.name
+        cls.uri_schemes = (cls.harness.name,)
+        cls.uri_form = cls.harness.source_uri or f"{cls.harness.name}:"
         cls.description = cls.harness.source_description
 
     @classmethod
     def sniff(cls, path: Path) -> bool:
         return cls.harness.sniff(path)
+
+    @classmethod
+    def from_uri(cls, uri: str) -> list[Source]:
+        """``kind:`` names the harness's own home; ``kind:WHERE`` a project, profile or folder."""
+        return [cls(uri.partition(":")[2])]
 
     def _root(self) -> Path:
         """The folder the location names, else (a bare ``kind:`` URI) the harness's own home."""
@@ -93,7 +102,6 @@ class _HarnessSource(Source):
             ctx.progress(self.id, count)
 
 
-@register
 class ClaudeCodeMemory(_HarnessSource):
     harness = ClaudeCodeHarness
 
@@ -104,12 +112,10 @@ class ClaudeCodeMemory(_HarnessSource):
         return find_project_dir(self.harness.home() / "projects", path) / "memory"
 
 
-@register
 class CodexMemory(_HarnessSource):
     harness = CodexHarness
 
 
-@register
 class HermesMemory(_HarnessSource):
     harness = HermesHarness
 
@@ -120,13 +126,10 @@ class HermesMemory(_HarnessSource):
         return self.harness.home() / "profiles" / slugify(self.location)
 
 
-@register
 class GeminiMemory(_HarnessSource):
     harness = GeminiHarness
 
 
-for _source in (ClaudeCodeMemory, CodexMemory, HermesMemory, GeminiMemory):
-    register_scheme(_source.kind, _source)
 
 
 def entries_to_proposals(entries: Iterable[MemoryEntry]) -> list[Proposal]:

@@ -222,7 +222,7 @@ class ClaudeCodeHarness(Harness):
     entry_format = ("one <name>.md per fact (frontmatter name, description, metadata.type) in "
                     "projects/<key>/memory/, one '- [Title](file.md) — hook' line in MEMORY.md (200 lines / 25 KB)")
     source_uri = "claude-code:[PROJECT]"
-    source_description = "Claude Code memory (global, or of one project)"
+    source_description = "Claude Code auto memory (projects/<key>/memory/)"
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         home = self.memory_home(options)

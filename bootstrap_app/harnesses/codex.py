@@ -111,7 +111,7 @@ class CodexHarness(Harness):
                     "memories/extensions/ad_hoc/notes/; otherwise a '### name (type)' section in a marked "
                     "block of the global AGENTS.md (32 KiB budget)")
     source_uri = "codex:"
-    source_description = "Codex memory ($CODEX_HOME)"
+    source_description = "Codex CLI home (memories/, AGENTS.md)"
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
         options, home, chosen, plan = self.start_plan(entries, options)

@@ -94,7 +94,7 @@ class GeminiHarness(Harness):
     default_home = ".gemini"
     entry_format = f"'- <Label>: <fact> (memseed DATE)' bullets under '{HEADING}' in GEMINI.md"
     source_uri = "gemini:"
-    source_description = "Gemini CLI memory (~/.gemini/GEMINI.md)"
+    source_description = "Gemini CLI global memory (~/.gemini/GEMINI.md)"
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
         options, root, chosen, plan = self.start_plan(entries, options)

@@ -221,8 +221,8 @@ class HermesHarness(Harness):
     default_home = ".hermes"
     entry_format = ("one compact paragraph per entry, entries joined by '\\n§\\n'; user facts in USER.md "
                     "(1,375 chars), the rest in MEMORY.md (2,200 chars)")
-    source_uri = "hermes:"
-    source_description = "Hermes memory ($HERMES_HOME; hermes:PROFILE for a profile)"
+    source_uri = "hermes:[PROFILE]"
+    source_description = "Hermes agent memories (USER.md, MEMORY.md)"
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         return _folder(options or WriteOptions())[1]
