@@ -29,7 +29,7 @@ from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, Proposal, slugify
 
 from .base import Capacity, FileChange, Harness, LocalMemory, Plan, WriteOptions, new_entries, select_entries
-from .codex_read import read_codex_home
+from .codex_read import REPLACES, read_codex_home
 from .common import (
     LABELS,
     count_files,
@@ -76,7 +76,7 @@ def _note_body(p: Proposal, replaces: Proposal | None = None) -> str:
     if body:
         lines += [body, ""]
     if replaces is not None:
-        lines += [f"This replaces an earlier memory that no longer holds; forget it: "
+        lines += [f"{REPLACES} that no longer holds; forget it: "
                   f"{one_line(replaces, stamp=False)}", ""]
     lines += [f"Derived {derived_date(p)} by memseed from the user's own data and approved by the user.",
               f"memseed-id: {p.id}", ""]
