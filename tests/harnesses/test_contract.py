@@ -1,5 +1,9 @@
 """The harness contract, run the same way over every registered harness and the shipped fake.
 
+The matrix is every class in ``HARNESS_CLASSES``, the in-memory ``FakeHarness``, and the toy
+harness of ``docs/extending.md`` ("Add a harness"), loaded from the doc itself so the worked
+example cannot rot.
+
 Each harness must: declare its name, label and home; plan without writing; apply so that its
 own reader gives back the same entries with the same types; change nothing on a second
 write; undo byte for byte; leave every file as it was when a write fails half way; replace a
@@ -10,6 +14,7 @@ doctor pass what it wrote and flag a file it cannot read.
 from __future__ import annotations
 
 import hashlib
+import types
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -25,7 +30,19 @@ from bootstrap_app.types import Evidence, MemoryType, Proposal
 
 from .conftest import DERIVED, make_proposals
 
-NAMES = [cls.name for cls in HARNESS_CLASSES] + ["fake"]
+NAMES = [cls.name for cls in HARNESS_CLASSES] + ["fake", "toy-from-docs"]
+DOC = Path(__file__).resolve().parents[2] / "docs" / "extending.md"
+
+
+def doc_harness() -> type[Harness]:
+    """The first ``python`` block under ``## Add a harness`` in docs/extending.md, executed as a module."""
+    section = DOC.read_text(encoding="utf-8").split("\n## Add a harness\n", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    module = types.ModuleType("toy_harness_from_docs")
+    exec(compile(code, str(DOC), "exec"), module.__dict__)
+    cls = module.ToyHarness
+    assert isinstance(cls, type) and issubclass(cls, Harness)
+    return cls
 
 
 @dataclass
@@ -58,6 +75,8 @@ def case(request: pytest.FixtureRequest, home: Path, project: Path) -> Case:
     name = request.param
     if name == "fake":
         return Case(FakeHarness(), home / "fake-not-on-disk", project)
+    if name == "toy-from-docs":
+        return Case(doc_harness()(), home / "toy-home", project)
     return Case(harness_class(name)(), home / f"{name}-home", project)
 
 
