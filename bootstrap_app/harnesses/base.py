@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -54,6 +54,7 @@ __all__ = [
     "locked",
     "new_entries",
     "pick_write",
+    "placement",
     "select_entries",
 ]
 
@@ -205,6 +206,26 @@ def new_entries(plan: Plan, chosen: Sequence[Proposal], options: WriteOptions) -
     """
     new = {fp for fp, _ in plan.written} - options.written
     return [p for p in chosen if p.fingerprint in new]
+
+
+def placement(plan: Plan, p: Proposal, options: WriteOptions, present: Container[str],
+              render: Callable[[Proposal], str]) -> tuple[str, Proposal | None]:
+    """Where ``p`` goes in a store of rendered entries: ``keep``, ``gone``, ``replace`` or ``add``.
+
+    One rule for every harness that stores an entry as one rendered piece of text: already
+    there -> keep; memseed wrote it and the person removed it since -> gone (noted, never
+    re-added); the entry it supersedes is there exactly as memseed wrote it -> replace (the old
+    entry is returned); otherwise add.
+    """
+    if render(p) in present:
+        return "keep", None
+    if p.fingerprint in options.written:
+        plan.notes.append(f"{p.name}: memseed wrote it before and it was removed since; not re-added")
+        return "gone", None
+    old = options.replaces.get(p.fingerprint)
+    if old is not None and render(old) in present:
+        return "replace", old
+    return "add", None
 
 
 def home_or(options: WriteOptions | None, default: Callable[[], Path]) -> Path:

@@ -19,7 +19,7 @@ from bootstrap_app.safety.doctor import decode_checked, sorted_findings
 from bootstrap_app.safety.doctor_checks import Finding, text_findings
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal
 
-from .base import Capacity, FileChange, Harness, Plan, WriteOptions, new_entries, select_entries
+from .base import Capacity, FileChange, Harness, Plan, WriteOptions, new_entries, placement, select_entries
 from .common import flatten, scan_entry
 from .files import Files, MemoryFiles
 
@@ -58,19 +58,15 @@ class FakeHarness(Harness):
         plan = Plan(target=self.name, root=root)
         chosen = select_entries(entries, options)
         for p in chosen:
-            line = render_line(p)
             scan_entry(f"{p.description}\n{p.body}", f"entry {p.id} ({p.name})")
-            old = options.replaces.get(p.fingerprint)
-            if line in lines:
-                pass
-            elif p.fingerprint in options.written:
-                plan.notes.append(f"{p.name}: written before and removed since; not re-added")
+            action, old = placement(plan, p, options, lines, render_line)
+            if action == "gone":
                 continue
-            elif old is not None and render_line(old) in lines:
-                lines[lines.index(render_line(old))] = line
+            if old is not None:
+                lines[lines.index(render_line(old))] = render_line(p)
                 plan.supersede(p, old, str(path), render_line(old))
-            else:
-                lines.append(line)
+            elif action == "add":
+                lines.append(render_line(p))
             plan.written.append((p.fingerprint, str(path)))
         after = "".join(line + "\n" for line in lines).encode("utf-8")
         if after != (before or b""):

@@ -20,7 +20,7 @@ from bootstrap_app.safety.doctor import gemini_findings, sorted_findings
 from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, Proposal
 
-from .base import FileChange, Harness, LocalMemory, Plan, WriteOptions, new_entries
+from .base import FileChange, Harness, LocalMemory, Plan, WriteOptions, new_entries, placement
 from .common import (
     blank_line_before,
     bullets,
@@ -106,16 +106,14 @@ class GeminiHarness(Harness):
         for p in chosen:
             fact = render_fact(p)
             scan_entry(fact, f"entry {p.id} ({p.name})")
-            old = options.replaces.get(p.fingerprint)
-            if fact in present:
-                pass
-            elif p.fingerprint in options.written:
-                plan.notes.append(f"{p.name}: memseed wrote it before and it was removed since; not re-added")
+            action, old = placement(plan, p, options, present, render_fact)
+            if action == "gone":
                 continue
-            elif old is not None and (swapped := replace_fact(after, render_fact(old), fact)) is not None:
-                after = swapped
+            if old is not None:
+                after = replace_fact(after, render_fact(old), fact) or after
+                present.discard(render_fact(old))
                 plan.supersede(p, old, str(path), render_fact(old))
-            else:
+            elif action == "add":
                 after = add_fact(after, fact)
             present.add(fact)
             plan.written.append((p.fingerprint, f"{path}"))
