@@ -242,15 +242,13 @@ class CodexHarness(Harness):
         if memories_enabled(home)[0]:
             return []
         plan = Plan(target=self.name, root=home)
-        path = home / "AGENTS.md"
-        used = len(read_bytes(path) or b"")
         try:
             self._plan_agents(plan, home, select_entries(entries, options), options)
         except CapacityExceeded as exc:
-            return [Capacity(str(path), "bytes", AGENTS_BUDGET, used, exc.needed)]
-        after = plan.budget[-1]["bytes"] if plan.budget else used
-        return [Capacity(str(Path(plan.budget[-1]["file"])) if plan.budget else str(path), "bytes", AGENTS_BUDGET,
-                         used, after)]
+            path = home / "AGENTS.md"
+            return [Capacity(str(path), "bytes", AGENTS_BUDGET, len(read_bytes(path) or b""), exc.needed)]
+        path = Path(plan.budget[-1]["file"])  # AGENTS.md, or AGENTS.override.md when Codex reads that
+        return [Capacity(str(path), "bytes", AGENTS_BUDGET, len(read_bytes(path) or b""), plan.budget[-1]["bytes"])]
 
     def capacity_files(self, options: WriteOptions | None = None) -> list[Path]:
         home = self.memory_root(None, options)
