@@ -157,9 +157,8 @@ def _budget_meter(rows: list[rm.ReviewRow]) -> None:
     if not lines:
         return
     with st.expander("Budget of capped memory files", expanded=any(not b.ok for _, b in lines)):
-        st.caption("Agents load only so much memory (Hermes: 1,375 characters of USER.md and 2,200 of "
-                   "MEMORY.md; Claude Code: the first 200 lines of MEMORY.md). Each meter counts what the file "
-                   "holds now plus the approved entries.")
+        st.caption("Agents load only so much of their memory files. Each meter counts what a capped file "
+                   "holds now plus the approved entries, in the harness's own unit.")
         for label, line in lines:
             st.progress(min(line.ratio, 1.0),
                         text=f"{label} {line.name}: {line.after:,} / {line.limit:,} {line.unit} "
