@@ -132,9 +132,12 @@ def _owned(folder: Path) -> dict[str, tuple[Path, bytes]]:
     return found
 
 
-def _locate(folder: Path, p: Proposal, style: IndexStyle,
-            owned: dict[str, tuple[Path, bytes]]) -> tuple[Path, bytes | None, bytes]:
-    """Pick the file for ``p``: its own existing file (even after a rename), else the first free name."""
+def _locate(folder: Path, p: Proposal, style: IndexStyle, owned: dict[str, tuple[Path, bytes]],
+            taken: set[Path]) -> tuple[Path, bytes | None, bytes]:
+    """Pick the file for ``p``: its own existing file (even after a rename), else the first free name.
+
+    ``taken``: files other entries of the same plan already claimed (two entries may share a name).
+    """
     if p.id in owned:
         path, raw = owned[p.id]
         refuse_symlinks(path, folder)
@@ -144,6 +147,8 @@ def _locate(folder: Path, p: Proposal, style: IndexStyle,
     free: tuple[Path, bytes] | None = None
     for stem in stems:
         path = folder / f"{stem}.md"
+        if path in taken:
+            continue
         contained(folder, path)
         refuse_symlinks(path, folder)
         rendered = render_topic(p, stem, style)
@@ -162,16 +167,22 @@ def _locate(folder: Path, p: Proposal, style: IndexStyle,
 
 def _find_old(folder: Path, old: Proposal, style: IndexStyle, owned: dict[str, tuple[Path, bytes]],
               options: WriteOptions) -> tuple[Path, bytes] | None:
-    """The file memseed wrote for ``old``, when it is still exactly as memseed left it."""
-    candidates = [owned[old.id]] if old.id in owned else []
+    """The file memseed wrote for ``old``, when it is still exactly as memseed left it.
+
+    Found by its ``memseed_id`` (any file name; unchanged since memseed's last write to it), else
+    (formats without ids) by name: the file whose bytes are exactly ``old`` rendered there.
+    """
+    if old.id in owned:
+        path, raw = owned[old.id]
+        unchanged = raw == render_topic(old, path.stem, style) or options.last_after(str(path)) == raw
+        return (path, raw) if unchanged else None
     base = check_name(old.name)
     for stem in (base, *(f"{base}-{i}" for i in range(2, 10))):
         path = folder / f"{stem}.md"
-        if not candidates and path.is_file() and not path.is_symlink():
-            candidates.append((path, read_bytes(path) or b""))
-    for path, raw in candidates:
-        if raw == render_topic(old, path.stem, style) or options.last_after(str(path)) == raw:
-            return path, raw
+        if path.is_file() and not path.is_symlink():
+            raw = read_bytes(path) or b""
+            if raw == render_topic(old, stem, style):
+                return path, raw
     return None
 
 
@@ -205,7 +216,7 @@ def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions
             if old is not None and p.id not in owned:
                 notes.append(f"{p.name}: the entry it replaces ({old.name}) is not in {folder} as memseed wrote "
                              "it (edited or removed); written as a new entry")
-            path, current, rendered = _locate(folder, p, style, owned)
+            path, current, rendered = _locate(folder, p, style, owned, {Path(loc) for _, loc in written})
             if current is None and p.fingerprint in options.written:
                 notes.append(f"{path.name}: memseed wrote it before and it was removed since; not re-added")
                 continue

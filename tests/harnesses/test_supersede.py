@@ -8,7 +8,7 @@ re-run changes nothing, and ``memseed undo`` brings the old bytes back.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -137,3 +137,29 @@ def test_only_entries_memseed_wrote_are_replaced(store: Store, proposals: list[P
     _approve(store, [_update(old)])  # the old one was never approved nor written by memseed
     plan = writing.plan_write(store, "gemini")
     assert not plan.superseded and len(plan.entries) == 1
+
+
+@dataclass(frozen=True)
+class _Update(Proposal):
+    """A proposal with the detection side's ``supersedes_fingerprint`` (issue 11), whichever lands first."""
+
+    supersedes_fingerprint: str | None = None
+
+
+def test_supersedes_fingerprint_picks_the_exact_entry_when_names_repeat(store: Store, home: Path) -> None:
+    twins = [Proposal(type=MemoryType.PROJECT, name="commands", description=f"{repo} commands",
+                      body=f"{repo}: run `make test`.", subject=f"project:{repo}:commands", derived_at=DERIVED)
+             for repo in ("api", "web")]
+    _approve(store, twins)
+    writing.apply_write(store, writing.plan_write(store, "markdown", root=home / "md"))
+    assert sorted(p.name for p in (home / "md").glob("commands*.md")) == ["commands-2.md", "commands.md"]
+    web = twins[1]
+    update = _Update(type=web.type, name=web.name, description="web commands", body="web: run `pnpm test`.",
+                     subject=web.subject, key="pnpm", supersedes=web.name, supersedes_fingerprint=web.fingerprint,
+                     derived_at=CHANGED)
+    _approve(store, [update])
+    plan = writing.plan_write(store, "markdown", root=home / "md")
+    assert [(s.old_fingerprint, Path(s.location).name) for s in plan.superseded] == [(web.fingerprint, "commands-2.md")]
+    writing.apply_write(store, plan)
+    assert "make test" in (home / "md" / "commands.md").read_text()
+    assert "pnpm test" in (home / "md" / "commands-2.md").read_text()
