@@ -32,6 +32,7 @@ from enum import Enum
 from pathlib import Path, PurePath
 from typing import Any
 
+from bootstrap_app.config import Settings
 from bootstrap_app.safety.secrets import redact_secrets
 from bootstrap_app.types import (
     ChatMessage,
@@ -355,17 +356,17 @@ def llm_request(digest: Digest, *, model: str, mode: str = "json_schema") -> dic
     return {"model": model, "messages": digest.messages(), "response_format": response_format}
 
 
-def settings_digest(sample: Sequence[Item], signals: Any, settings: Any) -> Digest:
+def settings_digest(sample: Sequence[Item], signals: Any, settings: Settings) -> Digest:
     """:func:`build_digest` under the ``llm_max_chars`` setting: the one digest a scan would send."""
-    return build_digest(sample, signals, max_chars=int(settings.get("llm_max_chars", 24_000)))
+    return build_digest(sample, signals, max_chars=settings.llm_max_chars)
 
 
-def settings_model(settings: Any) -> str:
+def settings_model(settings: Settings) -> str:
     """The ``llm_model`` setting, or the default model."""
-    return str(settings.get("llm_model") or "gpt-4o-mini")
+    return settings.llm_model or "gpt-4o-mini"
 
 
-def preview_llm_request(sample: Sequence[Item], signals: dict[str, Any], *, settings: Any,
+def preview_llm_request(sample: Sequence[Item], signals: dict[str, Any], *, settings: Settings,
                         mode: str = "json_schema") -> dict[str, Any]:
     """What :func:`~bootstrap_app.extract.llm.llm_proposals` would send, without sending it."""
     return llm_request(settings_digest(sample, signals, settings), model=settings_model(settings), mode=mode)
