@@ -21,10 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from bootstrap_app.config import Settings
+from bootstrap_app.demo import build_demo, demo_owner_addresses
 from bootstrap_app.errors import MemseedError, NoSourceReadable
 from bootstrap_app.extract.collect import HeldMemory, LlmSample
 from bootstrap_app.extract.dedup import dedup_against_memory
+from bootstrap_app.extract.digest import llm_request, settings_digest, settings_model
 from bootstrap_app.extract.heuristic import heuristic_proposals
+from bootstrap_app.extract.llm import llm_proposals
 from bootstrap_app.identity import IdentityCollector
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport
@@ -246,8 +249,6 @@ def _llm(sample: list[Item], signals: dict[str, Any], settings: Settings, result
          emit: Callable[[ScanEvent], None]) -> list[Proposal]:
     emit(ScanEvent("stage", "", len(sample), "LLM extraction"))
     try:
-        from bootstrap_app.extract.llm import llm_proposals
-
         return list(llm_proposals(sample, signals, settings=settings))
     except MemseedError as exc:
         result.llm_error = str(exc)
@@ -258,8 +259,6 @@ def _llm(sample: list[Item], signals: dict[str, Any], settings: Settings, result
 def _preview(sample: list[Item], signals: dict[str, Any], settings: Settings,
              show: Callable[[dict[str, Any]], None], emit: Callable[[ScanEvent], None]) -> None:
     """The request :func:`_llm` would send, built by the same digest code, and nothing sent."""
-    from bootstrap_app.extract.digest import llm_request, settings_digest, settings_model
-
     emit(ScanEvent("stage", "", len(sample), "LLM request preview (nothing is sent)"))
     digest = settings_digest(sample, signals, settings)
     # llm_extract sends nothing when the digest holds nothing a fact could cite
@@ -301,8 +300,6 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
 
 def scan_demo(settings: Settings, store: Store | None = None, *, scale: int = 1, **kw: Any) -> ScanResult:
     """Build the demo persona into ``settings.home/"demo"`` (once) and scan it."""
-    from bootstrap_app.demo import build_demo, demo_owner_addresses
-
     root = build_demo(settings.home / ("demo" if scale == 1 else f"demo-x{scale}"), scale=scale)
     owners = tuple(kw.pop("owners", ())) or demo_owner_addresses()
     return scan([str(root)], settings=settings, store=store, owners=owners, **kw)

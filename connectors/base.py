@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bootstrap_app.errors import SourceNotFound, UnsupportedSource
+from bootstrap_app.text import redact_secrets
 from bootstrap_app.types import Item, Skip
 
 __all__ = [
@@ -36,12 +37,6 @@ Cursor = dict[str, Any]
 """Opaque per-source resume state (e.g. last mtime, last message offset). JSON-serialisable."""
 
 
-def _default_clean(text: str) -> str:
-    from bootstrap_app.safety.secrets import redact_secrets
-
-    return redact_secrets(text)
-
-
 @dataclass
 class ReadContext:
     """What a connector needs from the scan: limits, cursor, and where to report skips."""
@@ -53,7 +48,7 @@ class ReadContext:
     on_skip: Callable[[Skip], None] | None = None
     on_progress: Callable[[str, int], None] | None = None
     should_stop: Callable[[], bool] = lambda: False
-    cleaner: Callable[[str], str] = _default_clean
+    cleaner: Callable[[str], str] = redact_secrets
     new_cursor: Cursor | None = None
     skips: list[Skip] = field(default_factory=list)
 

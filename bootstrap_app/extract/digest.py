@@ -33,7 +33,8 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from bootstrap_app.config import Settings
-from bootstrap_app.safety.secrets import redact_secrets
+from bootstrap_app.text.clean import clean_text, is_forward, neutralise, strip_quoted
+from bootstrap_app.text.secrets import redact_secrets
 from bootstrap_app.types import (
     ChatMessage,
     Document,
@@ -47,7 +48,6 @@ from bootstrap_app.types import (
 )
 
 from . import prompts
-from .textclean import clean_text, is_forward, neutralise, strip_quoted
 
 __all__ = ["Digest", "build_digest", "clean_text", "llm_request", "preview_llm_request", "settings_digest",
            "settings_model", "strip_quoted"]

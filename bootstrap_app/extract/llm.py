@@ -31,11 +31,13 @@ from urllib.parse import urlparse
 
 from bootstrap_app.config import Settings, resolve_secret
 from bootstrap_app.errors import LLMError
+from bootstrap_app.safety.injection import scan_text
+from bootstrap_app.text.clean import clean_text
+from bootstrap_app.text.unicode import shared_run, word_list
 from bootstrap_app.types import Evidence, Item, MemoryType, Proposal
 
 from . import prompts
 from .digest import Digest, llm_request, settings_digest, settings_model
-from .textclean import clean_text
 
 __all__ = ["LLMResult", "llm_extract", "llm_proposals", "make_client", "proposals_from_reply", "validate_reply"]
 
@@ -199,9 +201,6 @@ def _ungrounded_instruction(values: dict[str, str], ids: Sequence[str], digest: 
     phrase that trips the tripwires must appear word for word in those blocks, or the fact is
     dropped.
     """
-    from bootstrap_app.safety.injection import scan_text
-    from bootstrap_app.safety.text import shared_run, word_list
-
     text = "\n".join(values[k] for k in ("name", "description", "body", "key"))
     owner_text = [digest.texts.get(i, "") for i in ids if digest.evidence[i].authored_by_owner]
     for finding in scan_text(text, tripwires=True, structure=False):

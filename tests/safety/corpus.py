@@ -24,7 +24,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 from typing import ClassVar
 
-from bootstrap_app.safety.text import word_list
+from bootstrap_app.text.unicode import word_list
 from bootstrap_app.types import Item, Message, Person
 from connectors.base import ReadContext, Source, register, registered
 from tests.conftest import realdata_file
