@@ -17,7 +17,7 @@ only when called (``openai`` is imported inside them).
 
 from __future__ import annotations
 
-from connectors.base import detect
+from connectors.registry import detect
 
 from .config import Settings, load_settings
 from .decisions import approve, approve_all_of_type, edit, reject, undecide

@@ -74,6 +74,7 @@ _LLM_MODES = ("off", "openai")
 
 OTHER_ENV_VARS: dict[str, str] = {
     ENV_HOME: "the app dir holding config.toml, state.db and backups (default: the platform's user data dir)",
+    "MEMSEED_TOKEN_STORE": "`file` or `keyring`: where sign-in tokens are kept (default: keyring when usable)",
     "MEMSEED_APP_DEMO": "set by `memseed app --demo` for the Streamlit process: serve the demo persona",
     "MEMSEED_DEMO_ROOT": "set by `memseed app --demo`: where the demo footprint was built",
     "MEMSEED_DEMO_PROJECT": "set by `memseed app --demo`: the throwaway project folder memory is written to",

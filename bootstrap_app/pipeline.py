@@ -34,7 +34,9 @@ from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport
 from bootstrap_app.signals import KindRouter, SignalBuilder
 from bootstrap_app.store import Store
 from bootstrap_app.types import Item, MemoryEntry, Proposal
-from connectors.base import ReadContext, Source, detect
+from connectors import registry
+from connectors.base import ReadContext, Source
+from connectors.registry import detect
 
 __all__ = ["ScanEvent", "ScanResult", "SourceReport", "count_new_items", "item_digest", "scan", "scan_demo"]
 
@@ -45,6 +47,15 @@ def item_digest(item: Item) -> str:
     """sha256 of ref + timestamp + headline (subject/title): enough to notice a changed item, no body."""
     stamp = item.timestamp.isoformat() if item.timestamp else ""
     return hashlib.sha256(f"{item.ref}\x1f{stamp}\x1f{item.headline}".encode()).hexdigest()
+
+
+def _context(settings: Settings, **kw: Any) -> ReadContext:
+    """A read context wired to the registry: logins hand out credentials, and a catch-all folder
+    walk leaves paths that another source reads to that source."""
+    home = settings.home
+    return ReadContext(max_text_chars=settings.max_text_chars, max_file_bytes=settings.max_file_bytes,
+                       credentials=lambda provider: registry.credentials(provider, home), home=home,
+                       claimed=registry.claimed_by_other, **kw)
 
 
 def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None]) -> tuple[
@@ -132,11 +143,10 @@ def _read_source(run: _Run, source: Source, since: datetime | None, incremental:
     report = SourceReport(source=source.id, kind=source.kind)
     run.result.reports.append(report)
     run.emit(ScanEvent("source-start", source.id, 0, source.kind))
-    ctx = ReadContext(since=since, cursor=run.store.cursor(source.id) if incremental else None,
-                      max_text_chars=run.settings.max_text_chars, max_file_bytes=run.settings.max_file_bytes,
-                      on_skip=lambda skip: run.emit(ScanEvent("skip", source.id, 0, f"{skip.ref}: {skip.reason}")),
-                      on_progress=lambda _src, count: run.emit(ScanEvent("progress", source.id, count, "")),
-                      should_stop=run.should_stop)
+    ctx = _context(run.settings, since=since, cursor=run.store.cursor(source.id) if incremental else None,
+                   on_skip=lambda skip: run.emit(ScanEvent("skip", source.id, 0, f"{skip.ref}: {skip.reason}")),
+                   on_progress=lambda _src, count: run.emit(ScanEvent("progress", source.id, count, "")),
+                   should_stop=run.should_stop)
     started = time.perf_counter()
     batch: list[tuple[str, str, str]] = []
     try:
@@ -283,7 +293,7 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
             failed.append(location)
             continue
         for source in sources:
-            ctx = ReadContext(cursor=store.cursor(source.id), max_text_chars=settings.max_text_chars)
+            ctx = _context(settings, cursor=store.cursor(source.id))
             try:
                 for item in source.read(ctx):
                     digests = known.get(item.source)

@@ -11,9 +11,9 @@ one place a person can preview (DESIGN principle 5), under three rules from safe
   ``<<<END DATA En>>>`` delimiters with an id the model must cite; delimiter look-alikes inside the
   text are neutralised so data cannot close its own block.
 - **Redact in.** Text is NFKC-normalised, stripped of invisible characters and passed through
-  :func:`~bootstrap_app.safety.secrets.redact_secrets` again, even though connectors already did,
+  :func:`~bootstrap_app.text.redact_secrets` again, even though connectors already did,
   so a connector bug cannot leak a key to a provider; phone and card numbers become placeholders,
-  and quoted replies, forwards and signatures are cut from the owner's mail (see :mod:`.textclean`).
+  and quoted replies, forwards and signatures are cut from the owner's mail (see :mod:`bootstrap_app.text.clean`).
 - **Local details stay local.** Sources are shown as ``kind:file-name``; paths in signals keep only
   their last two parts; evidence pointers (``refs``) are left out of the signals summary.
 
