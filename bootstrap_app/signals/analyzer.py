@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from bootstrap_app.identity import OwnerIdentity
-from bootstrap_app.types import Item
+from bootstrap_app.types import ITEM_KINDS, Item
 
 __all__ = ["Analyzer", "KindRouter"]
 
@@ -58,7 +58,11 @@ class KindRouter:
         self.analyzers = tuple(analyzers)
         routes: dict[str, list[Analyzer]] = {}
         for analyzer in self.analyzers:
-            for kind in analyzer.consumes:
+            unknown = set(analyzer.consumes) - ITEM_KINDS
+            if unknown or not analyzer.consumes:
+                raise ValueError(f"{type(analyzer).__name__} declares item kinds {sorted(unknown) or 'none'}; "
+                                 f"known kinds: {', '.join(sorted(ITEM_KINDS))}")
+            for kind in sorted(analyzer.consumes):
                 routes.setdefault(kind, []).append(analyzer)
         self.routes = {kind: tuple(group) for kind, group in routes.items()}
 
