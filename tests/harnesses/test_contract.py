@@ -14,7 +14,6 @@ doctor pass what it wrote and flag a file it cannot read.
 from __future__ import annotations
 
 import hashlib
-import types
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -27,20 +26,16 @@ from bootstrap_app.harnesses.fake import FakeHarness
 from bootstrap_app.harnesses.files import MemoryFiles
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
+from tests.doc_examples import load_example
 
 from .conftest import DERIVED, make_proposals
 
 NAMES = [cls.name for cls in HARNESS_CLASSES] + ["fake", "toy-from-docs"]
-DOC = Path(__file__).resolve().parents[2] / "docs" / "extending.md"
 
 
 def doc_harness() -> type[Harness]:
-    """The first ``python`` block under ``## Add a harness`` in docs/extending.md, executed as a module."""
-    section = DOC.read_text(encoding="utf-8").split("\n## Add a harness\n", 1)[1].split("\n## ", 1)[0]
-    code = section.split("```python\n", 1)[1].split("```", 1)[0]
-    module = types.ModuleType("toy_harness_from_docs")
-    exec(compile(code, str(DOC), "exec"), module.__dict__)
-    cls = module.ToyHarness
+    """``ToyHarness`` from the ``## Add a harness`` section of docs/extending.md, executed as a module."""
+    cls = load_example("Add a harness").ToyHarness
     assert isinstance(cls, type) and issubclass(cls, Harness)
     return cls
 
