@@ -23,7 +23,7 @@ from typing import ClassVar
 
 from bootstrap_app.errors import SourceNotFound
 from bootstrap_app.harnesses.base import Harness
-from bootstrap_app.harnesses.claude_code import ClaudeCodeHarness, find_project_dir
+from bootstrap_app.harnesses.claude_code import ClaudeCodeHarness
 from bootstrap_app.harnesses.codex import CodexHarness
 from bootstrap_app.harnesses.common import infer_type
 from bootstrap_app.harnesses.gemini import GeminiHarness
@@ -44,9 +44,8 @@ __all__ = [
 class _HarnessSource(Source):
     """Shared read loop: harness reader -> cleaned MemoryEntry items, skips reported.
 
-    Everything format-specific (the home and its env vars, the shape sniffing, the parser)
-    is the harness class's; a subclass only names its harness and, when a location can name
-    something else than a folder (a project, a profile), how to find the folder.
+    Everything format-specific (the home and its env vars, what a location names, the shape
+    sniffing, the parser) is the harness class's; a subclass only names its harness.
     """
 
     priority = 20
@@ -72,12 +71,8 @@ class _HarnessSource(Source):
         return [cls(uri.partition(":")[2])]
 
     def _root(self) -> Path:
-        """The folder the location names, else (a bare ``kind:`` URI) the harness's own home."""
-        return self._named(Path(self.location).expanduser()) if self.location else self.harness.home()
-
-    def _named(self, path: Path) -> Path:
-        """The memory folder a given location names: the folder itself unless overridden."""
-        return path
+        """The folder the location names (``Harness.locate``), else (a bare ``kind:`` URI) the home."""
+        return self.harness.locate(self.location) if self.location else self.harness.home()
 
     @cached_property
     def id(self) -> str:
@@ -105,12 +100,6 @@ class _HarnessSource(Source):
 class ClaudeCodeMemory(_HarnessSource):
     harness = ClaudeCodeHarness
 
-    def _named(self, path: Path) -> Path:
-        """A memory folder as given; a project folder maps to its ``projects/<key>/memory``."""
-        if (path / "MEMORY.md").is_file() or path.name == "memory":
-            return path
-        return find_project_dir(self.harness.home() / "projects", path) / "memory"
-
 
 class CodexMemory(_HarnessSource):
     harness = CodexHarness
@@ -119,17 +108,9 @@ class CodexMemory(_HarnessSource):
 class HermesMemory(_HarnessSource):
     harness = HermesHarness
 
-    def _named(self, path: Path) -> Path:
-        """A folder as given; any other location names a profile (``hermes:PROFILE``)."""
-        if path.exists():
-            return path
-        return self.harness.home() / "profiles" / slugify(self.location)
-
 
 class GeminiMemory(_HarnessSource):
     harness = GeminiHarness
-
-
 
 
 def entries_to_proposals(entries: Iterable[MemoryEntry]) -> list[Proposal]:

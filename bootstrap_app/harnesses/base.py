@@ -115,6 +115,12 @@ class Harness:
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         return home_or(options, self.home)
 
+    @classmethod
+    def locate(cls, location: str) -> Path:
+        """The memory folder a source location names (``kind:WHERE``, or a path): the path itself
+        unless the harness gives locations another meaning (a project, a profile)."""
+        return Path(location).expanduser()
+
     def doctor_root(self, project: Path | None = None) -> Path:
         """What ``memseed doctor --target NAME`` audits without ``--path``."""
         return self.memory_root(project)

@@ -95,6 +95,14 @@ class ClaudeCodeHarness(Harness):
         """The config home (``options.root`` or ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``)."""
         return (options.root if options and options.root else self.home()).expanduser()
 
+    @classmethod
+    def locate(cls, location: str) -> Path:
+        """A memory folder as given; a project folder maps to its ``projects/<key>/memory``."""
+        path = Path(location).expanduser()
+        if (path / "MEMORY.md").is_file() or path.name == "memory":
+            return path
+        return find_project_dir(cls.home() / "projects", path) / "memory"
+
     def doctor_root(self, project: Path | None = None) -> Path:
         """With no project named, every project's memory folder (the config home)."""
         return self.home() if project is None else self.memory_root(project)
