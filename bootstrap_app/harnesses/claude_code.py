@@ -172,7 +172,11 @@ class ClaudeCodeHarness(Harness):
         return out
 
     def capacity_files(self, options: WriteOptions | None = None) -> list[Path]:
-        return [self.memory_root(options.project if options else None, options) / "MEMORY.md"]
+        """The home folder's index by its computed key: cheap (asked on every app rerun), so no
+        folder scan; a relocated or hash-suffixed folder is caught by the settings file's stamp."""
+        home = self.memory_home(options)
+        key = project_key(git_root(options.project if options and options.project else Path.home()))
+        return [home / "projects" / key / "memory" / "MEMORY.md", home / "settings.json"]
 
     def _plan_claude_md(self, plan: Plan, home: Path, entries: list[Proposal], options: WriteOptions) -> None:
         path = home / "CLAUDE.md"
