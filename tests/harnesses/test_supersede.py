@@ -81,6 +81,11 @@ def test_update_replaces_the_old_entry_in_every_harness(target: str, approved: S
     assert again.empty and not again.superseded, (again.diff(), again.notes)
     assert not [n for n in again.notes if "removed since" in n], again.notes
 
+    shown = CliRunner().invoke(main, ["history"])
+    assert "replaced (true until 2026-12-01)" in shown.output
+    [last] = [w for w in writing.history(approved) if w["id"] == outcome.write_id]
+    assert [r["old_fingerprint"] for r in last["replaced"]] == [old.fingerprint]
+    assert "make test" in last["replaced"][0]["old_text"]
     result = CliRunner().invoke(main, ["undo", str(outcome.write_id)])
     assert result.exit_code == 0, result.output
     assert {p: h for p, (h, _) in snapshot(folder).items() if not p.endswith(".lock")} == before
