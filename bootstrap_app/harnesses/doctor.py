@@ -34,7 +34,7 @@ def run_doctor(target: str, path: Path | None = None, project: Path | None = Non
     try:
         harness = harness_class(target.replace("_", "-"))()
     except TargetNotFound as exc:
-        raise TargetNotFound(str(exc.args[0]), hint="choose one of: auto, " + ", ".join(TARGETS)) from exc
+        raise TargetNotFound(str(exc.args[0]), hint="choose one of: auto, " + ", ".join(HARNESSES)) from exc
     root = Path(path).expanduser() if path is not None else harness.doctor_root(project)
     if not root.exists():
         raise TargetNotFound(f"{root} does not exist", hint="pass the memory folder with --path DIR")
