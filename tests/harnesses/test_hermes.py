@@ -216,12 +216,9 @@ def test_our_scan_is_at_least_as_strict_as_hermes_on_real_memories() -> None:
     from bootstrap_app.harnesses.hermes import render_entry
     from connectors.base import ReadContext, detect
     from connectors.harness_memory import entries_to_proposals
+    from tests.conftest import realdata_file
 
-    from .conftest import REALMEM
-
-    folders = [REALMEM / "claude-code" / n / "memory" for n in ("4444J99-portfolio", "1000ssam-claude-config")]
-    if not all(f.exists() for f in folders):
-        pytest.skip("real data absent")
+    folders = [realdata_file("memory", "claude-code", n, "memory") for n in ("4444J99-portfolio", "1000ssam-claude-config")]
     passed: list[str] = []
     refused = 0
     for folder in folders:
