@@ -1,1 +1,1 @@
-"""memseed test suite (a package, so tests/connectors never shadows the project's connectors)."""
+"""The test suite is a package, so tests/connectors never shadows the top-level connectors package."""

@@ -132,7 +132,7 @@ def test_llm_gets_bounded_owner_sample_and_plain_signals(items_file: Path, tmp_p
     """The LLM step receives only the owner's own mails (at most 200) and plain-data signals that
     already hold the deterministic findings; what it returns goes through the safety gate like
     any proposal: a cited one is stored, one without evidence is quarantined as ``no-evidence``."""
-    import bootstrap_app.extract.llm as llm_module
+    import bootstrap_app.pipeline as pipeline_module
     from bootstrap_app.types import Evidence, MemoryType, Proposal
 
     seen: dict[str, Any] = {}
@@ -147,7 +147,7 @@ def test_llm_gets_bounded_owner_sample_and_plain_signals(items_file: Path, tmp_p
                            body="Ada owns a boat.", subject="llm:boat", flags=("llm",))
         return [cited, uncited]
 
-    monkeypatch.setattr(llm_module, "llm_proposals", fake)
+    monkeypatch.setattr(pipeline_module, "llm_proposals", fake)
     settings = load_settings(tmp_path / "home")
     with Store(settings.db_path) as store:
         result = scan([str(items_file)], settings=settings, store=store, llm="openai")
