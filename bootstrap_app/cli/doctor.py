@@ -12,8 +12,8 @@ from pathlib import Path
 
 import click
 
-from bootstrap_app.harnesses import HARNESSES
 from bootstrap_app.harnesses.doctor import run_doctor
+from bootstrap_app.harnesses.registry import HARNESSES
 
 __all__ = ["COMMANDS", "doctor"]
 
