@@ -168,3 +168,19 @@ def test_supersedes_fingerprint_picks_the_exact_entry_when_names_repeat(store: S
     writing.apply_write(store, plan)
     assert "make test" in (home / "md" / "commands.md").read_text()
     assert "pnpm test" in (home / "md" / "commands-2.md").read_text()
+
+
+def test_claude_md_block_section_is_replaced(approved: Store, proposals: list[Proposal], home: Path) -> None:
+    writing.apply_write(approved, writing.plan_write(approved, "claude-code", user_facts="claude-md"))
+    claude_md = home / ".claude" / "CLAUDE.md"
+    before = claude_md.read_bytes()
+    old = next(p for p in proposals if p.type is MemoryType.USER)
+    moved = replace(old, body=old.body.replace("Lagos (WAT, UTC+1)", "Lisbon (WET, UTC+0)"), key="lisbon",
+                    description=old.description.replace("Lagos (UTC+1)", "Lisbon (UTC+0)"), supersedes=old.name,
+                    derived_at=CHANGED)
+    _approve(approved, [moved])
+    outcome = writing.apply_write(approved, writing.plan_write(approved, "claude-code", user_facts="claude-md"))
+    text = claude_md.read_text()
+    assert "Lisbon" in text and "Lagos" not in text and text.count(f"### {old.name}") == 1
+    writing.undo_write(approved, outcome.write_id)
+    assert claude_md.read_bytes() == before
