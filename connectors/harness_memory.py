@@ -28,6 +28,7 @@ from bootstrap_app.harnesses.codex import CodexHarness
 from bootstrap_app.harnesses.common import infer_type
 from bootstrap_app.harnesses.gemini import GeminiHarness
 from bootstrap_app.harnesses.hermes import HermesHarness
+from bootstrap_app.harnesses.registry import HARNESS_CLASSES
 from bootstrap_app.types import Evidence, Item, MemoryEntry, Proposal, slugify
 
 from .base import ReadContext, Source
@@ -113,6 +114,9 @@ class GeminiMemory(_HarnessSource):
     harness = GeminiHarness
 
 
+_FILE_PER_ENTRY = {cls.name for cls in HARNESS_CLASSES if cls.file_per_entry}
+
+
 def entries_to_proposals(entries: Iterable[MemoryEntry]) -> list[Proposal]:
     """Turn existing memory entries into proposals for another target.
 
@@ -129,7 +133,7 @@ def entries_to_proposals(entries: Iterable[MemoryEntry]) -> list[Proposal]:
             continue
         mtype = entry.memory_type or infer_type(f"{entry.description} {text}", Path(entry.path).stem)
         stem = Path(entry.path).stem if entry.path.endswith(".md") else ""
-        if stem and entry.harness in ("claude-code", "markdown") and stem != "MEMORY":
+        if stem and entry.harness in _FILE_PER_ENTRY and stem != "MEMORY":
             for prefix in ("user_", "feedback_", "project_", "reference_"):
                 stem = stem.removeprefix(prefix)
             name = slugify(stem)

@@ -97,6 +97,8 @@ class Harness:
     source_uri: ClassVar[str | None] = None
     """``memseed sources`` URI form when its memory can be read as a source (``None``: not one)."""
     source_description: ClassVar[str] = ""
+    file_per_entry: ClassVar[bool] = False
+    """One file per entry, named after it (``<name>.md``): a read-back entry's name is its file's stem."""
 
     def __init__(self, files: Files | None = None) -> None:
         self.files: Files = files or DiskFiles()

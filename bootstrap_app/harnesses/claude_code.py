@@ -83,6 +83,7 @@ class ClaudeCodeHarness(Harness):
                     "projects/<key>/memory/, one '- [Title](file.md) — hook' line in MEMORY.md (200 lines / 25 KB)")
     source_uri = "claude-code:[PROJECT]"
     source_description = "Claude Code auto memory (projects/<key>/memory/)"
+    file_per_entry = True
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         home = self.memory_home(options)
