@@ -17,7 +17,7 @@ __all__ = ["COMMANDS", "history_cmd", "undo_cmd", "write_cmd"]
 
 
 @click.command("write")
-@click.option("--target", "-t", required=True, type=click.Choice(sorted(HARNESSES)),
+@click.option("--target", "-t", required=True, type=click.Choice(list(HARNESSES)),
               help="The harness whose memory to write.")
 @click.option("--project", type=click.Path(file_okay=False),
               help="Project for entries not tied to a repository (Claude Code: entries scoped to a "
@@ -99,6 +99,10 @@ def history_cmd(ctx: click.Context, limit: int) -> None:
                        f"{len(row['files'])} file(s)")
             for path in row["files"]:
                 click.echo(f"        {path}")
+            for old in row["replaced"]:
+                text = " ".join(old["old_text"].split())
+                click.echo(f"        replaced (true until {old['until'] or '?'}): {text[:70]}"
+                           + ("…" if len(text) > 70 else ""))
 
 
 COMMANDS = [write_cmd, undo_cmd, history_cmd]
