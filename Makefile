@@ -49,7 +49,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -rsfE
 
 test: $(STAMP) browser-deps hermes-deps lint typecheck unit
 
