@@ -19,7 +19,7 @@ the pipeline.
 
 from __future__ import annotations
 
-from .clean import clean_text, neutralise
+from .clean import card_spans, clean_text, neutralise
 from .mail import is_forward, own_text, strip_quoted, trim_quoted
 from .secrets import SECRET_PATTERNS, find_secrets, redact_secrets, secret_spans
 from .unicode import (
@@ -35,6 +35,7 @@ from .unicode import (
 __all__ = [
     "HERMES_INVISIBLE",
     "SECRET_PATTERNS",
+    "card_spans",
     "clean_text",
     "find_invisible",
     "find_secrets",

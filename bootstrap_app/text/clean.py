@@ -15,7 +15,7 @@ import phonenumbers
 
 from bootstrap_app.text.secrets import redact_secrets
 
-__all__ = ["clean_text", "neutralise"]
+__all__ = ["card_spans", "clean_text", "neutralise"]
 
 _INVISIBLE_EXTRA = re.compile("[\u180e\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 _CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
@@ -40,12 +40,19 @@ def clean_text(text: str) -> str:
     return _BLANKS.sub("\n\n", text).strip()
 
 
-def _luhn(digits: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch) * (2 if i % 2 else 1)
-        total += d - 9 if d > 9 else d
-    return total % 10 == 0
+def card_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every card number in ``text``: 13 to 19 digits (spaces or dashes between)
+    that pass the Luhn check and are not one digit repeated. The gate's PII flag and
+    :func:`clean_text`'s redaction both use this one rule."""
+    spans = []
+    for match in _CARD.finditer(text):
+        digits = [int(d) for d in match.group() if d.isdigit()]
+        if not 13 <= len(digits) <= 19 or len(set(digits)) == 1:
+            continue
+        total = sum(d if i % 2 == 0 else (d * 2 - 9 if d * 2 > 9 else d * 2) for i, d in enumerate(reversed(digits)))
+        if total % 10 == 0:
+            spans.append((match.start(), match.end()))
+    return spans
 
 
 def _redact_personal(text: str) -> str:
@@ -56,10 +63,7 @@ def _redact_personal(text: str) -> str:
     if sum(ch.isdigit() for ch in text) < 7:
         return text
     spans: list[tuple[int, int, str]] = []
-    for match in _CARD.finditer(text):
-        digits = re.sub(r"\D", "", match.group())
-        if 13 <= len(digits) <= 19 and _luhn(digits):
-            spans.append((match.start(), match.end(), "[REDACTED:card]"))
+    spans += [(start, end, "[REDACTED:card]") for start, end in card_spans(text)]
     for region in _PHONE_REGIONS:
         for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
             spans.append((m.start, m.end, "[REDACTED:phone]"))
