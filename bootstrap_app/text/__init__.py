@@ -47,6 +47,7 @@ __all__ = [
     "sanitize_untrusted",
     "secret_spans",
     "shared_run",
+    "strip_invisible",
     "strip_quoted",
     "trim_quoted",
     "word_list",

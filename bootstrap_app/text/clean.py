@@ -14,13 +14,12 @@ import unicodedata
 import phonenumbers
 
 from bootstrap_app.text.secrets import redact_secrets
+from bootstrap_app.text.unicode import strip_invisible
 
 __all__ = ["card_spans", "clean_text", "neutralise"]
 
-_INVISIBLE_EXTRA = re.compile("[\u180e\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 _CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
 _PHONE_REGIONS = ("US", "GB", "DE")
-_HIDDEN_CATEGORIES = frozenset(("Cf", "Cc", "Co", "Cs", "Cn"))
 _BLANKS = re.compile(r"\n{3,}")
 _FORGED_ID = re.compile(r"\[(E\d+)\]")
 
@@ -30,12 +29,12 @@ def clean_text(text: str) -> str:
     card numbers, tidy blank lines.
 
     Invisible characters are removed both before and after NFKC, because folding can turn one
-    form into another. The set is that of ``bootstrap_app.text.unicode`` (Hermes list, tags, Cf, Co,
-    Cn, controls) plus surrogates and variation selectors, which ``sanitize_untrusted`` keeps: text
-    that may leave the machine is held to the stricter rule, so that function is not called here.
+    form into another, by :func:`~bootstrap_app.text.unicode.strip_invisible`'s strict rule (the
+    Hermes list, tags, Cf, Co, Cn, controls, plus surrogates and variation selectors): text that
+    may leave the machine is held to the stricter rule.
     """
-    text = _strip_invisible((text or "").replace("\r\n", "\n").replace("\r", "\n"))
-    text = _strip_invisible(unicodedata.normalize("NFKC", text))  # judged before and after folding
+    text = strip_invisible((text or "").replace("\r\n", "\n").replace("\r", "\n"), strict=True)
+    text = strip_invisible(unicodedata.normalize("NFKC", text), strict=True)  # judged before and after folding
     text = _redact_personal(redact_secrets(text))
     return _BLANKS.sub("\n\n", text).strip()
 
@@ -74,13 +73,6 @@ def _redact_personal(text: str) -> str:
         out += [text[pos:start], placeholder]
         pos = end
     return "".join(out) + text[pos:]
-
-
-def _strip_invisible(text: str) -> str:
-    if text.isascii():
-        return "".join(ch for ch in text if ch in "\n\t" or 32 <= ord(ch) != 127)
-    text = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in _HIDDEN_CATEGORIES)
-    return _INVISIBLE_EXTRA.sub("", text)
 
 
 def neutralise(text: str) -> str:
