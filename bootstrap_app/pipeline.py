@@ -6,6 +6,10 @@ cost grows linearly with the number of items. Who the owner is gets decided *aft
 (see :mod:`bootstrap_app.identity` for why that works without a second read). The store gets
 each item's (source, ref, digest) — never its text.
 
+The steps, each a function below: ``_resolve`` (locations -> sources), ``_read_source`` (one
+source streamed through the run's consumers), ``_propose`` (owner, signals, proposals),
+``_keep`` (gate, dedup, already decided) and ``_save``; ``_scan`` is the loop over them.
+
 A location that cannot be read becomes a :class:`SourceReport` with its error and the scan
 goes on; only when *no* source could be read does :class:`NoSourceReadable` end the scan.
 """
@@ -108,8 +112,9 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
 class _Run:
     """What one scan carries from step to step: the store, the run, and the stream's consumers.
 
-    ``router`` sends each item to the identity collector, the signal analyzers, the memory
-    already held and (LLM on) the sample, each only for the kinds it declared.
+    Every item goes to the identity collector (it looks at every kind) and to ``router``, which
+    hands it to the signal analyzers, the memory already held and (LLM on) the sample, each
+    only for the kinds it declared.
     """
 
     settings: Settings
