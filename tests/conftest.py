@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import socket
 from pathlib import Path
 
 import pytest
 
-REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
+REALDATA = Path(os.environ.get("MEMSEED_REALDATA") or Path(__file__).resolve().parents[2] / "shared" / "realdata")
 
 _HARNESS_ENV = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "HERMES_HOME", "GEMINI_DIR", "MEMSEED_OWNER",
                 "MEMSEED_LLM", "OPENAI_API_KEY", "OPENAI_BASE_URL", "XDG_DATA_HOME", "XDG_CONFIG_HOME")
