@@ -12,8 +12,10 @@ goes on; only when *no* source could be read does :class:`NoSourceReadable` end 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import random
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -22,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from bootstrap_app.config import Settings
-from bootstrap_app.errors import MemseedError, NoSourceReadable
+from bootstrap_app.errors import MemseedError, NoSourceReadable, StoreError
 from bootstrap_app.extract.dedup import dedup_against_memory
 from bootstrap_app.extract.heuristic import heuristic_proposals
 from bootstrap_app.identity import IdentityCollector, OwnerIdentity
+from bootstrap_app.pathtext import is_text, printable
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport
 from bootstrap_app.signals import SignalBuilder, person_key
@@ -116,9 +119,19 @@ def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None]) -> tup
             for source in detect(location):
                 found.append((location, source))
         except MemseedError as exc:
-            failed.append(SourceReport(source=str(location), kind="", error=str(exc)))
-            emit(ScanEvent("error", str(location), 0, str(exc)))
+            failed.append(SourceReport(source=printable(location), kind="", error=printable(str(exc))))
+            emit(ScanEvent("error", printable(location), 0, printable(str(exc))))
     return found, failed
+
+
+def _record(store: Store, run_id: int, batch: list[tuple[str, str, str]], ctx: ReadContext, source_id: str) -> None:
+    """Record a batch of read items; a full disk skips the batch with a reason, the scan goes on
+    (those items count as new again on the next incremental run, which is the safe side)."""
+    try:
+        store.record_items(run_id, batch)
+    except (sqlite3.Error, OSError) as exc:
+        ctx.skip(source_id, f"({len(batch)} items)", f"{len(batch)} items read but not recorded in the store "
+                                                     f"({exc}); free disk space and scan again")
 
 
 def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = None, owners: Sequence[str] = (),
@@ -143,7 +156,8 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
         result = _scan(locations, settings, store, run_id, owners, llm, since, emit, should_stop,
                        existing_memory, incremental, llm_preview)
     except BaseException as exc:
-        store.finish_run(run_id, "failed", {"error": str(exc)})
+        with contextlib.suppress(sqlite3.Error, OSError):  # a full disk must not hide the real error
+            store.finish_run(run_id, "failed", {"error": printable(str(exc))})
         raise
     else:
         store.finish_run(run_id, "finished", result.summary())
@@ -187,6 +201,10 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
         batch: list[tuple[str, str, str]] = []
         try:
             for item in source.read(ctx):
+                if not (is_text(item.ref) and is_text(item.source) and is_text(getattr(item, "path", "") or "")):
+                    ctx.skip(item.source, item.ref, f"{printable(getattr(item, 'path', '') or item.ref)}: name is "
+                                                    "not valid UTF-8; rename it to have it read")
+                    continue
                 report.items += 1
                 collector.observe(item)
                 builder.observe(item)
@@ -196,23 +214,27 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
                     memory.append(item)  # memory already held somewhere: dedup against it
                 batch.append((item.source, item.ref, item_digest(item)))
                 if len(batch) >= _FLUSH:
-                    store.record_items(run_id, batch)
+                    _record(store, run_id, batch, ctx, source.id)
                     batch.clear()
                     emit(ScanEvent("progress", source.id, report.items, ""))
                 if should_stop():
                     break
             readable.add(location)
             if ctx.new_cursor is not None:
-                store.set_cursor(source.id, ctx.new_cursor)
+                try:
+                    store.set_cursor(source.id, ctx.new_cursor)
+                except (sqlite3.Error, OSError) as exc:  # disk full: the next reseed reads it again
+                    ctx.skip(source.id, "(resume point)", f"resume point not saved ({exc}); the next reseed "
+                                                          "reads this source again — free disk space")
         except MemseedError as exc:
-            report.error = str(exc)
-            emit(ScanEvent("error", source.id, report.items, str(exc)))
+            report.error = printable(str(exc))
+            emit(ScanEvent("error", source.id, report.items, report.error))
         except Exception as exc:  # a connector bug must not lose the other sources' results
-            report.error = f"{type(exc).__name__}: {exc}"
+            report.error = printable(f"{type(exc).__name__}: {exc}")
             emit(ScanEvent("error", source.id, report.items, report.error))
         finally:
             if batch:
-                store.record_items(run_id, batch)
+                _record(store, run_id, batch, ctx, source.id)
             report.skipped = list(ctx.skips)
             report.seconds = time.perf_counter() - started
         if report.error is None:  # no error: the loop finished, so the location was readable
@@ -251,11 +273,18 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
         if p.fingerprint not in known:
             result.new_proposals += 1
     result.proposals = final
-    store.save_proposals(run_id, final)
-    store.add_quarantine(run_id, [(q.reason, q.source, q.ref, q.excerpt) for q in result.quarantined])
-    for location in readable:
-        store.remember_source(str(Path(location).expanduser().resolve()) if Path(location).exists() else location,
-                              scanned=True)
+    try:
+        store.save_proposals(run_id, final)
+        store.add_quarantine(run_id, [(q.reason, q.source, q.ref, q.excerpt) for q in result.quarantined])
+        for location in readable:
+            if not is_text(location):
+                continue  # a location that is not valid UTF-8 cannot be stored; it is scanned when given again
+            store.remember_source(str(Path(location).expanduser().resolve()) if Path(location).exists()
+                                  else location, scanned=True)
+    except (sqlite3.Error, OSError) as exc:
+        raise StoreError(f"the proposals could not be saved ({exc})",
+                         hint="free disk space (or check the app folder's permissions) and run the scan again") \
+            from exc
     emit(ScanEvent("stage", "", len(final), "done"))
     return result
 

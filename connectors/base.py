@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bootstrap_app.errors import SourceNotFound, UnsupportedSource
+from bootstrap_app.pathtext import printable
 from bootstrap_app.types import Item, Skip
 
 __all__ = [
@@ -58,7 +59,8 @@ class ReadContext:
     skips: list[Skip] = field(default_factory=list)
 
     def skip(self, source: str, ref: str, reason: str) -> None:
-        entry = Skip(source, ref, reason)
+        # a name that is not valid UTF-8 must not break the report that says it was skipped
+        entry = Skip(printable(source), printable(ref), printable(reason))
         self.skips.append(entry)
         if self.on_skip:
             self.on_skip(entry)
@@ -93,7 +95,7 @@ class Source:
         loc = self.location
         if ":" not in loc or os.path.exists(loc):
             loc = str(Path(loc).expanduser().resolve())
-        return f"{self.kind}:{loc}"
+        return printable(f"{self.kind}:{loc}")
 
     @classmethod
     def sniff(cls, path: Path) -> bool:  # pragma: no cover - overridden
@@ -140,7 +142,11 @@ def _load_builtin() -> None:
                 raise
 
 
-def detect(location: str | os.PathLike[str]) -> list[Source]:
+_DETECT_DEPTH = 24
+"""How many folder levels :func:`detect` walks into a footprint folder looking for sources."""
+
+
+def detect(location: str | os.PathLike[str], _depth: int = 0) -> list[Source]:
     """Resolve a path or URI into the sources it holds.
 
     A file or folder with a recognised shape gives one source; a folder that holds several
@@ -171,9 +177,11 @@ def detect(location: str | os.PathLike[str]) -> list[Source]:
         for child in children:
             if child.name.startswith(".") or child.is_symlink():
                 continue
+            if _depth >= _DETECT_DEPTH and child.is_dir():
+                continue  # a tree this deep is not a footprint folder; recursion must stay bounded
             try:
-                found.extend(detect(child))
-            except UnsupportedSource:
+                found.extend(detect(child, _depth + 1))
+            except (UnsupportedSource, SourceNotFound):  # an odd or vanished child never hides the rest
                 continue
         if found:
             return found

@@ -18,16 +18,18 @@ import os
 import re
 import stat
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.pathtext import printable
 from bootstrap_app.types import Document, Item
 
 from ..base import ReadContext, Source, register, registered
 from .htmltext import html_to_text
+from .walk import walk_files
 
 __all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "is_other_source", "read_document"]
 
@@ -163,17 +165,14 @@ def extract_document(path: Path, ctx: ReadContext) -> tuple[str, str, str]:
     return text, title or path.stem, note
 
 
-def _documents(root: Path) -> Iterator[Path]:
+def _documents(root: Path, on_skip: Callable[[Path, str], None]) -> Iterator[Path]:
     if root.is_file():
         yield root
         return
-    for dirpath, dirnames, filenames in os.walk(root):
-        here = Path(dirpath)
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS
-                             and not is_other_source(here / d))
-        for name in sorted(filenames):
-            if not name.startswith(".") and Path(name).suffix.lower() in DOC_SUFFIXES:
-                yield here / name
+    yield from walk_files(
+        root, on_skip,
+        keep_dir=lambda d: not d.name.startswith(".") and d.name not in _SKIP_DIRS and not is_other_source(d),
+        keep_file=lambda n: not n.startswith(".") and os.path.splitext(n)[1].lower() in DOC_SUFFIXES)
 
 
 @register
@@ -216,8 +215,12 @@ class DocumentFolderSource(Source):
         since = ctx.since.timestamp() if ctx.since else 0.0
         newest, count, stopped = after, 0, False
         recoded: list[str] = []
+
+        def left_out(path: Path, reason: str) -> None:
+            ctx.skip(self.id, printable(path.relative_to(root)), reason)
+
         try:
-            for path in _documents(root):
+            for path in _documents(root, left_out):
                 if ctx.should_stop():
                     stopped = True
                     break
@@ -272,11 +275,16 @@ def read_document(path: Path, source_id: str, ref: str, ctx: ReadContext, *, aft
         return None
     try:
         text, title, note = extract_document(path, ctx)
+        after_st = path.stat()
     except _Unreadable as exc:
         ctx.skip(source_id, ref, f"{display_path or path}: {exc}")
         return None
     except OSError as exc:
         ctx.skip(source_id, ref, f"{display_path or path}: unreadable ({exc.strerror or exc})")
+        return None
+    if (after_st.st_size, after_st.st_mtime_ns) != (st.st_size, st.st_mtime_ns):
+        ctx.skip(source_id, ref, f"{display_path or path}: changed while being read; it is read again on the "
+                                 "next scan")
         return None
     if note and recoded is not None:
         recoded.append(f"{ref} ({note})")
@@ -284,7 +292,7 @@ def read_document(path: Path, source_id: str, ref: str, ctx: ReadContext, *, aft
         source=source_id,
         ref=ref,
         timestamp=datetime.fromtimestamp(st.st_mtime, UTC),
-        path=display_path or str(path.resolve()),
+        path=display_path or printable(path.resolve()),
         title=ctx.clean(" ".join(title.split()), 300),
         text=ctx.clean(text),
         doc_format=path.suffix.lower().lstrip("."),
