@@ -30,7 +30,7 @@ from bootstrap_app.extract.heuristic import heuristic_proposals
 from bootstrap_app.identity import IdentityCollector, OwnerIdentity
 from bootstrap_app.pathtext import is_text, printable
 from bootstrap_app.safety.gate import gate
-from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport
+from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_once
 from bootstrap_app.signals import SignalBuilder, person_key
 from bootstrap_app.store import Store
 from bootstrap_app.types import ChatMessage, Document, Event, Item, MemoryEntry, Message, Proposal, Repo, Skip
@@ -122,6 +122,14 @@ def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None]) -> tup
             failed.append(SourceReport(source=printable(location), kind="", error=printable(str(exc))))
             emit(ScanEvent("error", printable(location), 0, printable(str(exc))))
     return found, failed
+
+
+def _hint(error: str | None) -> str:
+    """The ``hint:`` line a :class:`MemseedError` put in a report's error text, if any."""
+    for line in (error or "").splitlines()[1:]:
+        if line.strip().startswith("hint:"):
+            return line.strip()[5:].strip()
+    return ""
 
 
 def _record(store: Store, run_id: int, batch: list[tuple[str, str, str]], ctx: ReadContext, source_id: str) -> None:
@@ -243,11 +251,13 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
         emit(ScanEvent("stage", "", 0, "stopped"))
         return result  # cancelled before anything was read: nothing to propose, nothing failed
     if not readable:
-        errors = "; ".join(f"{r.source}: {(r.error or 'unreadable').splitlines()[0]}" for r in result.reports)
+        errors = "; ".join(name_once(r.source, r.error or "unreadable") for r in result.reports)
+        hints = {_hint(r.error) for r in result.reports} - {""}
         raise NoSourceReadable(
             f"no source could be read ({errors or 'nothing given'})",
-            hint="pass a .mbox, .ics, Takeout folder/zip, git repository, Slack export or document folder "
-                 "(`memseed sources` lists the forms), or try `memseed scan --demo`")
+            hint=hints.pop() if len(hints) == 1 else
+            "pass a .mbox, .ics, Takeout folder/zip, git repository, Slack export or document folder "
+            "(`memseed sources` lists the forms), or try `memseed scan --demo`")
     emit(ScanEvent("stage", "", 0, "resolving identity and signals"))
     owner = collector.resolve()
     result.owner = owner

@@ -159,6 +159,9 @@ def detect(location: str | os.PathLike[str], _depth: int = 0) -> list[Source]:
         return [_URI_SCHEMES[scheme](rest)]
     path = Path(text).expanduser()
     if not path.exists():
+        if sep and scheme.isalnum() and not rest.startswith(("/", "\\")) and len(scheme) > 1:
+            raise SourceNotFound(f"memseed has no `{scheme}:` source, and no file or folder is called `{text}`",
+                                 hint="run `memseed sources` for the source forms memseed reads")
         raise SourceNotFound(f"{text}: no such file or folder",
                              hint="check the path, or run `memseed sources` for the URI forms")
     for cls in _REGISTRY:
