@@ -76,7 +76,7 @@ if job is not None and not job.running:
     _progress_table(job)
     errors = [p for p in job.progress() if p.error]
     for p in errors:
-        st.error(name_once(p.source, p.error), icon=":material/error:")
+        st.error(name_once(p.source, p.error or ""), icon=":material/error:")
 
 last_run = store.runs(limit=1)
 if last_run:
