@@ -27,7 +27,9 @@ from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source, register
+from .mailfolders import is_sent_folder
 from .mailparse import _MULTI_HEADERS, extract_body, message_from_parts, parse_date, parse_header_block
+from .tnef import tnef_reason
 
 __all__ = ["MboxSource", "RawMessage", "iter_mbox", "read_mbox"]
 
@@ -258,6 +260,7 @@ def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = ""
         start = offset  # an appended mbox: read only what is new
     count = skipped_labels = 0
     resume = start
+    sent_hint = True if is_sent_folder(path.name) else None  # Thunderbird's "Sent", Apple's "Sent Messages"
     try:
         for raw in iter_mbox(path, start=start):
             if ctx.should_stop():
@@ -280,7 +283,10 @@ def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = ""
                     continue
             try:
                 body = extract_body(raw.headers, raw.header_block, raw.body)
-                item = message_from_parts(raw.headers, body, source=source_id, ref=ref, clean=ctx.clean)
+                item = message_from_parts(raw.headers, body, source=source_id, ref=ref, clean=ctx.clean,
+                                          sent_hint=sent_hint)
+                if why := tnef_reason(raw.headers.get("content-type", ""), raw.body, body):
+                    ctx.skip(source_id, ref, f"{label}: {why}")
             except Exception as exc:  # one bad message never stops the mailbox
                 ctx.skip(source_id, ref, f"{label}: message at byte {raw.offset} unreadable ({exc})")
                 continue
@@ -316,6 +322,8 @@ class MboxSource(Source):
             return False
         if path.suffix.lower() in (".mbox", ".mbx"):
             return True
+        if not path.suffix and path.with_name(path.name + ".msf").is_file():
+            return path.stat().st_size > 0  # a Thunderbird folder: mbox without extension beside its index
         try:
             with open(path, "rb") as f:
                 first = f.read(512)
