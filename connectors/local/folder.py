@@ -1,4 +1,4 @@
-"""Document folders: Markdown, text, reStructuredText, Word (.docx), PDF and HTML files.
+"""Document folders: Markdown, text, reStructuredText, Word (.docx), OpenDocument (.odt), PDF and HTML.
 
 A document folder is the catch-all, so it must be modest: it claims a folder only when the
 folder holds documents and *no other recognisable source* (an mbox, a calendar, a git repo, a
@@ -25,15 +25,16 @@ from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.pathtext import printable
-from bootstrap_app.types import Document, Item
+from bootstrap_app.types import Document, Item, Person
 
 from ..base import ReadContext, Source, register, registered
+from .docmeta import OLE_MAGIC, OdtUnreadable, front_matter_people, html_people, people_from_names, read_odt
 from .htmltext import html_to_text
 from .walk import walk_files
 
 __all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "is_other_source", "read_document"]
 
-DOC_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".docx", ".pdf", ".html", ".htm"})
+DOC_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".docx", ".odt", ".pdf", ".html", ".htm"})
 _TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
 _SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"})
 _MD_HEADING = re.compile(r"^#{1,3}\s+(.+?)\s*#*\s*$", re.MULTILINE)
@@ -86,12 +87,16 @@ def _text_title(text: str, suffix: str) -> str:
     return ""
 
 
-def _docx(path: Path, cap: int) -> tuple[str, str]:
+def _docx(path: Path, cap: int) -> tuple[str, str, tuple[Person, ...]]:
     import docx
 
     try:
         doc = docx.Document(str(path))
     except Exception as exc:  # python-docx raises zipfile/KeyError/ValueError on broken files
+        with open(path, "rb") as f:
+            if f.read(8) == OLE_MAGIC:
+                raise _Unreadable("password-protected Word file; save a copy without a password to have it "
+                                  "read") from exc
         raise _Unreadable(f"not a readable Word file ({type(exc).__name__}: {exc})") from exc
     parts: list[str] = []
     size = 0
@@ -110,11 +115,12 @@ def _docx(path: Path, cap: int) -> tuple[str, str]:
             line = " | ".join(cell.text.strip() for cell in row.cells)
             parts.append(line)
             size += len(line) + 1
-    title = (doc.core_properties.title or "").strip() or heading
-    return "\n".join(parts), title
+    props = doc.core_properties
+    title = (props.title or "").strip() or heading
+    return "\n".join(parts), title, people_from_names(props.author, props.last_modified_by)
 
 
-def _pdf(path: Path, cap: int) -> tuple[str, str]:
+def _pdf(path: Path, cap: int) -> tuple[str, str, tuple[Person, ...]]:
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
@@ -126,6 +132,7 @@ def _pdf(path: Path, cap: int) -> tuple[str, str]:
                 raise _Unreadable("encrypted PDF (password needed)")
             meta = reader.metadata
             title = str(meta.title or "").strip() if meta else ""
+            people = people_from_names(str(meta.author or "")) if meta else ()
             parts: list[str] = []
             size = 0
             for page in reader.pages:
@@ -138,18 +145,25 @@ def _pdf(path: Path, cap: int) -> tuple[str, str]:
         raise
     except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, OSError, NotImplementedError) as exc:
         raise _Unreadable(f"not a readable PDF ({type(exc).__name__}: {exc})") from exc
-    return "\n".join(parts), title
+    return "\n".join(parts), title, people
 
 
-def extract_document(path: Path, ctx: ReadContext) -> tuple[str, str, str]:
-    """(text, title, note) of one document file; raises _Unreadable with the skip reason."""
+def extract_document(path: Path, ctx: ReadContext) -> tuple[str, str, str, tuple[Person, ...]]:
+    """(text, title, note, authors) of one document file; raises _Unreadable with the skip reason.
+    Authors come from the file's own properties (see :mod:`.docmeta`)."""
     suffix = path.suffix.lower()
     cap = ctx.max_text_chars
     note = ""
+    people: tuple[Person, ...] = ()
     if suffix in (".docx",):
-        text, title = _docx(path, cap)
+        text, title, people = _docx(path, cap)
     elif suffix == ".pdf":
-        text, title = _pdf(path, cap)
+        text, title, people = _pdf(path, cap)
+    elif suffix == ".odt":
+        try:
+            text, title, people = read_odt(path, cap)
+        except OdtUnreadable as exc:
+            raise _Unreadable(str(exc)) from exc
     else:
         with open(path, "rb") as f:
             data = f.read(ctx.max_file_bytes + 1)
@@ -160,9 +174,11 @@ def extract_document(path: Path, ctx: ReadContext) -> tuple[str, str, str]:
             m = _HTML_TITLE.search(raw[:20000])
             title = html_to_text(m.group(1)) if m else ""
             text = html_to_text(raw)
+            people = html_people(raw)
         else:
             text, title = raw, _text_title(raw, suffix)
-    return text, title or path.stem, note
+            people = front_matter_people(raw) if suffix in (".md", ".markdown") else ()
+    return text, title or path.stem, note, people
 
 
 def _documents(root: Path, on_skip: Callable[[Path, str], None]) -> Iterator[Path]:
@@ -180,7 +196,7 @@ class DocumentFolderSource(Source):
     """A folder of documents (or one document file); the catch-all, detected last."""
 
     kind: ClassVar[str] = "folder"
-    description: ClassVar[str] = "folder of documents (md, txt, rst, docx, pdf, html)"
+    description: ClassVar[str] = "folder of documents (md, txt, rst, docx, odt, pdf, html)"
     priority: ClassVar[int] = 90
 
     @classmethod
@@ -274,7 +290,7 @@ def read_document(path: Path, source_id: str, ref: str, ctx: ReadContext, *, aft
                                  f"{ctx.max_file_bytes / 2**20:.0f} MB per-file cap")
         return None
     try:
-        text, title, note = extract_document(path, ctx)
+        text, title, note, people = extract_document(path, ctx)
         after_st = path.stat()
     except _Unreadable as exc:
         ctx.skip(source_id, ref, f"{display_path or path}: {exc}")
@@ -292,6 +308,7 @@ def read_document(path: Path, source_id: str, ref: str, ctx: ReadContext, *, aft
         source=source_id,
         ref=ref,
         timestamp=datetime.fromtimestamp(st.st_mtime, UTC),
+        people=people,
         path=display_path or printable(path.resolve()),
         title=ctx.clean(" ".join(title.split()), 300),
         text=ctx.clean(text),
