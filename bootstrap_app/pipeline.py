@@ -188,6 +188,8 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     reservoir = _Reservoir(known=frozenset(collector.explicit))  # filled only for the opt-in LLM path
     memory: list[MemoryEntry] = list(existing_memory)
     readable: set[str] = set()
+    scratch = settings.home / "scratch"  # archives are unpacked only inside the app's folder
+    scratch.mkdir(mode=0o700, parents=True, exist_ok=True)
     for location, source in sources:
         if should_stop():
             break
@@ -204,7 +206,8 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
         ctx = ReadContext(since=since, cursor=store.cursor(source.id) if incremental else None,
                           max_text_chars=int(settings.get("max_text_chars", 20_000)),
                           max_file_bytes=int(settings.get("max_file_bytes", 20 * 1024 * 1024)),
-                          on_skip=on_skip, on_progress=on_progress, should_stop=should_stop)
+                          on_skip=on_skip, on_progress=on_progress, should_stop=should_stop,
+                          scratch_dir=str(scratch))
         started = time.perf_counter()
         batch: list[tuple[str, str, str]] = []
         try:

@@ -57,6 +57,9 @@ class ReadContext:
     cleaner: Callable[[str], str] = _default_clean
     new_cursor: Cursor | None = None
     skips: list[Skip] = field(default_factory=list)
+    scratch_dir: str | None = None
+    """Where a connector may unpack an archive member it must seek in (inside the app's
+    folder when a scan runs; the system temp folder when None)."""
 
     def skip(self, source: str, ref: str, reason: str) -> None:
         # a name that is not valid UTF-8 must not break the report that says it was skipped
