@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.pathtext import is_text, printable
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source, register
@@ -137,6 +138,10 @@ class EmlSource(Source):
                     stopped = True
                     break
                 ref = str(path.relative_to(root)) if path != root else path.name
+                if not is_text(ref):
+                    ctx.skip(self.id, printable(ref), f"{printable(path)}: file name is not valid UTF-8; "
+                                                      "rename it to have it read")
+                    continue
                 try:
                     st = path.stat()
                 except OSError as exc:
