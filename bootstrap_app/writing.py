@@ -5,6 +5,14 @@ takes only what the person approved (with their edits), adds the entries memseed
 to the target so a re-run recognises them and changes nothing, and tells the writer which files
 memseed wrote (``Store.last_after``) so the person's own files are never overwritten.
 ``undo_write`` restores every touched file byte for byte from the journal.
+
+Crashes: every file a write touches is journaled (before and after bytes) *before* the first
+file changes, and files are replaced atomically, so a write killed half-way leaves each file
+either as it was or as the write meant it, and a ``pending`` journal entry.
+:func:`recover_interrupted` (run before any plan or undo, under the same lock writes hold)
+puts such files back as they were, removes the temp files the dead writer left, and marks
+the write ``interrupted``: the next ``memseed write`` then does the whole job again, and its
+undo goes back to the bytes from before the crash.
 """
 
 from __future__ import annotations
@@ -17,19 +25,62 @@ from typing import Any
 from .errors import UndoError
 from .fsutil import read_bytes, refuse_symlinks, remove_file
 from .harnesses import FileChange, Plan, WriteOptions, WriteOutcome, get_harness
-from .harnesses.base import apply_changes, locked
+from .harnesses.base import apply_changes, locked, write_lock
 from .store import JournalFile, Store, WriteRecord
 
-__all__ = ["apply_write", "describe", "history", "plan_write", "undo_write"]
+__all__ = ["apply_write", "describe", "history", "plan_write", "recover_interrupted", "undo_write"]
+
+_TEMP_GLOB = ".memseed-*.tmp"
+"""The temp files :func:`bootstrap_app.fsutil.atomic_write` writes before its rename."""
+
+
+def recover_interrupted(store: Store) -> list[int]:
+    """Undo what writes killed half-way (``pending`` in the journal) did; returns their ids.
+
+    Holding :func:`write_lock` proves the writer is gone (a live one holds it throughout). A
+    file whose bytes are the write's "after" is put back to "before" (or deleted if the write
+    created it); a file at "before" was not reached; a file with other bytes was changed by
+    somebody since, and is left alone.
+    """
+    pending = [r for r in store.writes(limit=10_000) if r.status == "pending"]
+    if not pending:
+        return []
+    recovered: list[int] = []
+    with write_lock(store):
+        for record in pending:
+            current = next((r for r in store.writes(limit=10_000) if r.id == record.id), None)
+            if current is None or current.status != "pending":
+                continue  # finished while we waited for the lock
+            journal = store.write_files(record.id)
+            rewrites: list[FileChange] = []
+            for item in journal:
+                path = Path(item.path)
+                refuse_symlinks(path)
+                now = read_bytes(path)
+                if now != item.after_content or now == item.before_content:
+                    continue
+                if item.before_content is None:
+                    remove_file(path)
+                else:
+                    rewrites.append(FileChange(path, now, item.before_content))
+            apply_changes(rewrites, None)
+            for folder in {Path(item.path).parent for item in journal}:
+                for temp in folder.glob(_TEMP_GLOB) if folder.is_dir() else ():
+                    temp.unlink(missing_ok=True)
+            store.finish_write(record.id, "interrupted")
+            recovered.append(record.id)
+    return recovered
 
 
 def plan_write(store: Store, target: str, project: Path | str | None = None, **opts: Any) -> Plan:
-    """The plan for writing every approved entry to ``target`` (pure: nothing is written).
+    """The plan for writing every approved entry to ``target`` (nothing is written, except that
+    a write a crash cut short is first put back, see :func:`recover_interrupted`).
 
     ``opts`` are :class:`WriteOptions` fields: ``only``, ``exclude``, ``user_facts``,
     ``profile``, ``root``, ``now``.
     """
     harness = get_harness(target)
+    recover_interrupted(store)
     written = store.written(harness.name)
     entries = [sp.effective for sp in store.proposals(status="approved")]
     for key in ("only", "exclude"):
@@ -75,10 +126,11 @@ def undo_write(store: Store, write_id: int | None = None, *, force: bool = False
     Refuses with :class:`UndoError` when a file changed since the write (someone — the agent,
     the person, a later write — touched it), unless ``force``.
     """
+    recover_interrupted(store)
     record = _pick(store, write_id)
     journal = store.write_files(record.id)
     locks = [Path(item.path + ".lock") for item in journal if os.path.lexists(item.path + ".lock")]
-    with locked(locks, None):
+    with write_lock(store), locked(locks, None):
         return _undo(store, record, journal, force)
 
 
@@ -90,10 +142,10 @@ def _undo(store: Store, record: WriteRecord, journal: list[JournalFile], force: 
         path = Path(item.path)
         refuse_symlinks(path)
         current = read_bytes(path)
+        if current == item.before_content:
+            continue  # already as it was (an undo cut short by a crash got this far)
         if current != item.after_content:
             drifted.append(item.path)
-        if current == item.before_content:
-            continue
         if item.before_content is None:
             deletions.append(path)
         else:

@@ -43,6 +43,7 @@ __all__ = [
     "locked",
     "new_entries",
     "select_entries",
+    "write_lock",
 ]
 
 
@@ -155,6 +156,13 @@ def home_or(options: WriteOptions | None, default: Callable[[], Path]) -> Path:
     return (options.root if options and options.root else default()).expanduser()
 
 
+def write_lock(store: Store) -> FileLock:
+    """One write (or undo, or crash recovery) at a time per app folder. Held for the whole
+    apply, so a write still marked ``pending`` while somebody holds this lock is alive, and
+    one found ``pending`` by whoever holds it was cut short by a crash."""
+    return FileLock(str(Path(store.path).with_name("write.lock")), timeout=120)
+
+
 @contextlib.contextmanager
 def locked(paths: Sequence[Path], anchor: Path | None) -> Iterator[None]:
     """Hold every lock file (``filelock``, the same ``flock`` Hermes takes) for the block."""
@@ -211,7 +219,7 @@ class Harness:
         """Write ``plan`` atomically and journaled (see the module docstring)."""
         if plan.empty:
             return WriteOutcome(None, [])
-        with locked(plan.locks, plan.anchor):
+        with write_lock(store), locked(plan.locks, plan.anchor):
             for change in plan.files:
                 refuse_symlinks(change.path, plan.anchor)
                 if read_bytes(change.path) != change.before:
