@@ -28,6 +28,7 @@ from bootstrap_app.errors import MemseedError
 from bootstrap_app.pathtext import is_text
 from bootstrap_app.pipeline import scan
 from connectors.base import ReadContext, Source
+from connectors.harness_memory import ClaudeCodeMemory, CodexMemory, GeminiMemory, HermesMemory
 from connectors.local.eml import EmlSource
 from connectors.local.emlx import EmlxSource
 from connectors.local.folder import DocumentFolderSource
@@ -117,6 +118,7 @@ FORMATS: list[tuple[type[Source], str, Callable[[], bytes], bool]] = [
     (TakeoutSource, "takeout.zip", _takeout_zip, False),
     (PstSource, "archive.pst", lambda: b"!BDN" + bytes(range(256)) * 4, True),
 ]
+HARNESS_SOURCES: list[type[Source]] = [ClaudeCodeMemory, CodexMemory, HermesMemory, GeminiMemory]
 IDS = [f"{cls.kind}-{name}" for cls, name, _, _ in FORMATS]
 _VALID = {name: make() for _, name, make, _ in FORMATS}
 EXAMPLES = {"count": 0}
@@ -202,6 +204,26 @@ def test_random_names_in_every_folder_connector(names: list[bytes]) -> None:
             ctx = ReadContext()
             good = [i for i in cls(folder).read(ctx) if i.ref == f"good{suffix.decode()}"]
             assert len(good) == 1
+
+
+_HARNESS_FILES = ("MEMORY.md", "USER.md", "GEMINI.md", "AGENTS.md", "note.md", "memory/MEMORY.md",
+                  "memory/note.md", "memories/MEMORY.md", "memories/USER.md")
+
+
+@pytest.mark.parametrize("cls", HARNESS_SOURCES, ids=[c.kind for c in HARNESS_SOURCES])
+def test_harness_memory_with_random_bytes(cls: type[Source]) -> None:
+    """Existing agent memory is read as data: garbage in any file it might read never breaks it."""
+    @_FAST
+    @given(st.lists(st.binary(max_size=2048), min_size=len(_HARNESS_FILES), max_size=len(_HARNESS_FILES)))
+    def run(blobs: list[bytes]) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp) / "home"
+            for name, blob in zip(_HARNESS_FILES, blobs, strict=True):
+                (root / name).parent.mkdir(parents=True, exist_ok=True)
+                (root / name).write_bytes(blob)
+            _check(cls, root)
+
+    run()
 
 
 def test_scan_goes_on_past_garbage(tmp_path: Path) -> None:
