@@ -9,72 +9,78 @@ memseed wrote (``Store.last_after``) so the person's own files are never overwri
 Crashes: every file a write touches is journaled (before and after bytes) *before* the first
 file changes, and files are replaced atomically, so a write killed half-way leaves each file
 either as it was or as the write meant it, and a ``pending`` journal entry.
-:func:`recover_interrupted` (run before any plan or undo, under the same lock writes hold)
-puts such files back as they were, removes the temp files the dead writer left, and marks
-the write ``interrupted``: the next ``memseed write`` then does the whole job again, and its
-undo goes back to the bytes from before the crash.
+:func:`recover_interrupted` (run before any plan or undo, under the lock writes hold) puts such
+files back, so the next ``memseed write`` does the whole job again and its undo goes back to the
+bytes from before the crash.
+
+Facts that change: an approved proposal whose ``supersedes`` names an entry memseed wrote to
+the target (by fingerprint when the proposal carries ``supersedes_fingerprint``, else by name)
+is handed to the harness as a replacement (``WriteOptions.replaces``), and the superseded
+proposal is no longer written on its own; the harness puts the new entry in the old one's
+place and the journal keeps the old text with the date it stopped being true.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import UndoError
-from .fsutil import read_bytes, refuse_symlinks, remove_file
-from .harnesses import FileChange, Plan, WriteOptions, WriteOutcome, get_harness
-from .harnesses.base import apply_changes, locked, write_lock
-from .store import JournalFile, Store, WriteRecord
+from .errors import UnknownProposal
+from .harnesses import Plan, WriteOptions, WriteOutcome, get_harness
+from .harnesses.base import pick_write, write_lock
+from .store import Store
+from .types import Proposal, slugify
 
-__all__ = ["apply_write", "describe", "history", "plan_write", "recover_interrupted", "undo_write"]
+__all__ = ["apply_write", "describe", "history", "plan_write", "recover_interrupted", "replacements", "undo_write"]
 
-_TEMP_GLOB = ".memseed-*.tmp"
-"""The temp files :func:`bootstrap_app.fsutil.atomic_write` writes before its rename."""
+
+def replacements(store: Store, target: str, entries: Sequence[Proposal]) -> dict[str, Proposal]:
+    """new fingerprint -> the entry memseed wrote to ``target`` that it supersedes (as it was written).
+
+    Matched by ``supersedes_fingerprint`` when the proposal has one, else by the superseded
+    entry's name. Only entries memseed itself wrote count: an update never replaces a memory
+    someone else put there.
+    """
+    wanted = [p for p in entries if p.supersedes]
+    if not wanted:
+        return {}
+    replaced = {row["old_fingerprint"] for row in store.superseded(target)}
+    by_fp: dict[str, Proposal] = {}
+    for fp in store.written(target):
+        if fp in replaced:  # already replaced by a later entry: that one is what holds now
+            continue
+        try:
+            by_fp[fp] = store.get(fp).effective
+        except UnknownProposal:
+            continue
+    by_name = {old.name: old for old in by_fp.values()}
+    out: dict[str, Proposal] = {}
+    for p in wanted:
+        old_fp = getattr(p, "supersedes_fingerprint", None)
+        old = by_fp.get(old_fp) if old_fp else by_name.get(slugify(p.supersedes or ""))
+        if old is not None and old.fingerprint != p.fingerprint:
+            out[p.fingerprint] = old
+    return out
 
 
 def recover_interrupted(store: Store) -> list[int]:
-    """Undo what writes killed half-way (``pending`` in the journal) did; returns their ids.
-
-    Holding :func:`write_lock` proves the writer is gone (a live one holds it throughout). A
-    file whose bytes are the write's "after" is put back to "before" (or deleted if the write
-    created it); a file at "before" was not reached; a file with other bytes was changed by
-    somebody since, and is left alone.
-    """
-    pending = [r for r in store.writes(limit=10_000) if r.status == "pending"]
-    if not pending:
+    """Put back the files of every write a crash cut short (``pending``); returns their ids.
+    Holding :func:`~bootstrap_app.harnesses.base.write_lock` proves their writers are gone."""
+    if not any(r.status == "pending" for r in store.writes(limit=10_000)):
         return []
-    recovered: list[int] = []
+    done: list[int] = []
     with write_lock(store):
-        for record in pending:
-            current = next((r for r in store.writes(limit=10_000) if r.id == record.id), None)
-            if current is None or current.status != "pending":
-                continue  # finished while we waited for the lock
-            journal = store.write_files(record.id)
-            rewrites: list[FileChange] = []
-            for item in journal:
-                path = Path(item.path)
-                refuse_symlinks(path)
-                now = read_bytes(path)
-                if now != item.after_content or now == item.before_content:
-                    continue
-                if item.before_content is None:
-                    remove_file(path)
-                else:
-                    rewrites.append(FileChange(path, now, item.before_content))
-            apply_changes(rewrites, None)
-            for folder in {Path(item.path).parent for item in journal}:
-                for temp in folder.glob(_TEMP_GLOB) if folder.is_dir() else ():
-                    temp.unlink(missing_ok=True)
-            store.finish_write(record.id, "interrupted")
-            recovered.append(record.id)
-    return recovered
+        for record in store.writes(limit=10_000):  # read again under the lock
+            if record.status == "pending":
+                get_harness(record.target).recover(store, record.id)
+                done.append(record.id)
+    return done
 
 
 def plan_write(store: Store, target: str, project: Path | str | None = None, **opts: Any) -> Plan:
     """The plan for writing every approved entry to ``target`` (nothing is written, except that
-    a write a crash cut short is first put back, see :func:`recover_interrupted`).
+    a write a crash cut short is first put back: see :func:`recover_interrupted`).
 
     ``opts`` are :class:`WriteOptions` fields: ``only``, ``exclude``, ``user_facts``,
     ``profile``, ``root``, ``now``.
@@ -83,13 +89,19 @@ def plan_write(store: Store, target: str, project: Path | str | None = None, **o
     recover_interrupted(store)
     written = store.written(harness.name)
     entries = [sp.effective for sp in store.proposals(status="approved")]
+    superseded = replacements(store, harness.name, entries)
+    # a superseded fact is not written on its own again (nor reported as "removed since")
+    gone = {old.fingerprint for old in superseded.values()} | {
+        row["old_fingerprint"] for row in store.superseded(harness.name)}
+    entries = [p for p in entries if p.fingerprint not in gone]
+    replaces = {fp: old for fp, old in superseded.items() if fp not in written}
     for key in ("only", "exclude"):
         if key in opts and opts[key] is not None:
             opts[key] = tuple(opts[key])
     if opts.get("root") is not None:
         opts["root"] = Path(opts["root"])
     options = WriteOptions(project=Path(project).expanduser() if project else None,
-                           written=frozenset(written), last_after=store.last_after,
+                           written=frozenset(written), last_after=store.last_after, replaces=replaces,
                            **{k: v for k, v in opts.items() if v is not None})
     plan = harness.plan(entries, options)
     for key in options.only:
@@ -105,64 +117,15 @@ def apply_write(store: Store, plan: Plan) -> WriteOutcome:
     return get_harness(plan.target).apply(plan, store)
 
 
-def _pick(store: Store, write_id: int | None) -> WriteRecord:
-    records = store.writes(limit=10_000)
-    if write_id is None:
-        for record in records:
-            if record.status == "applied":
-                return record
-        raise UndoError("there is no write to undo", hint="`memseed history` lists past writes")
-    for record in records:
-        if record.id == write_id:
-            if record.status != "applied":
-                raise UndoError(f"write {write_id} is {record.status}, not applied; nothing to undo")
-            return record
-    raise UndoError(f"no write with id {write_id}", hint="`memseed history` lists past writes")
-
-
 def undo_write(store: Store, write_id: int | None = None, *, force: bool = False) -> list[str]:
     """Put every file of a write back as it was (new files are deleted); returns the paths.
 
-    Refuses with :class:`UndoError` when a file changed since the write (someone — the agent,
-    the person, a later write — touched it), unless ``force``.
+    Refuses with :class:`~bootstrap_app.errors.UndoError` when a file changed since the write,
+    unless ``force`` (see :meth:`Harness.undo`).
     """
     recover_interrupted(store)
-    record = _pick(store, write_id)
-    journal = store.write_files(record.id)
-    locks = [Path(item.path + ".lock") for item in journal if os.path.lexists(item.path + ".lock")]
-    with write_lock(store), locked(locks, None):
-        return _undo(store, record, journal, force)
-
-
-def _undo(store: Store, record: WriteRecord, journal: list[JournalFile], force: bool) -> list[str]:
-    rewrites: list[FileChange] = []
-    deletions: list[Path] = []
-    drifted: list[str] = []
-    for item in journal:
-        path = Path(item.path)
-        refuse_symlinks(path)
-        current = read_bytes(path)
-        if current == item.before_content:
-            continue  # already as it was (an undo cut short by a crash got this far)
-        if current != item.after_content:
-            drifted.append(item.path)
-        if item.before_content is None:
-            deletions.append(path)
-        else:
-            rewrites.append(FileChange(path, current, item.before_content))
-    if drifted and not force:
-        raise UndoError(f"write {record.id}: {len(drifted)} file(s) changed since memseed wrote them: "
-                        + ", ".join(drifted),
-                        hint="look at the changes first; `memseed undo --force` restores the old bytes anyway")
-    try:  # rewrites all-or-nothing first; deletions only once every rewrite succeeded
-        apply_changes(rewrites, None)
-        for path in deletions:
-            remove_file(path)
-    except OSError as exc:
-        raise UndoError(f"undo of write {record.id} failed ({exc})",
-                        hint="check permissions on the memory folder and run `memseed undo` again") from exc
-    store.finish_write(record.id, "undone")
-    return [item.path for item in journal]
+    record = pick_write(store, write_id)
+    return get_harness(record.target).undo(store, record.id, force=force)
 
 
 def history(store: Store, limit: int = 50) -> list[dict[str, Any]]:

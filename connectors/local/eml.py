@@ -17,7 +17,7 @@ from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.pathtext import is_text, printable
 from bootstrap_app.types import Item, Message
 
-from ..base import ReadContext, Source, register
+from ..base import ReadContext, Source
 from .mailfolders import is_sent_folder
 from .mailparse import extract_body, message_from_parts, parse_date, parse_header_block, split_message
 from .tnef import tnef_reason
@@ -102,13 +102,13 @@ def read_message_file(path: Path, source_id: str, ref: str, ctx: ReadContext,
     return item
 
 
-@register
 class EmlSource(Source):
     """``.eml`` files (a folder of them, or one) and maildirs."""
 
     kind: ClassVar[str] = "eml"
     description: ClassVar[str] = "folder of .eml files, a single .eml, or a maildir"
     priority: ClassVar[int] = 35
+    cursor_doc: ClassVar[str] = "newest message-file modification time read"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

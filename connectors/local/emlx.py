@@ -22,7 +22,7 @@ from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.pathtext import printable
 from bootstrap_app.types import Item, Message
 
-from ..base import ReadContext, Source, register
+from ..base import ReadContext, Source
 from .mailfolders import is_sent_folder
 from .mailparse import extract_body, message_from_parts, parse_date, parse_header_block, split_message
 from .walk import walk_files
@@ -95,7 +95,6 @@ def _has_emlx(folder: Path, depth: int = 0) -> bool:
                              for e in entries[:64])
 
 
-@register
 class EmlxSource(Source):
     """An Apple Mail mailbox folder (``<Name>.mbox`` holding ``.emlx`` files), or one ``.emlx``."""
 

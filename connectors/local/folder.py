@@ -2,9 +2,11 @@
 
 A document folder is the catch-all, so it must be modest: it claims a folder only when the
 folder holds documents and *no other recognisable source* (an mbox, a calendar, a git repo, a
-Slack export ...) at its top level or one level down. Anything else is a "footprint" folder,
-which :func:`connectors.base.detect` walks so each part gets its own connector. While reading,
-sub-folders that are sources of their own (a git repo inside ``projects/``) are left to them.
+Slack export ...) at its top level or one level down — the registry checks that, since only it
+knows the other sources (:func:`connectors.registry.detect`). Anything else is a "footprint"
+folder, which the registry walks so each part gets its own connector. While reading, sub-folders
+that are sources of their own (a git repo inside ``projects/``) are left to them
+(``ctx.claimed``, set by the pipeline from the registry).
 
 Each file is read on its own, capped by size (``ctx.max_file_bytes``) and by text length
 (``ctx.max_text_chars``); binary files wearing a text extension, unreadable files and broken
@@ -27,12 +29,12 @@ from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.pathtext import printable
 from bootstrap_app.types import Document, Item, Person
 
-from ..base import ReadContext, Source, register, registered
+from ..base import ReadContext, Source
 from .docmeta import OLE_MAGIC, OdtUnreadable, front_matter_people, html_people, people_from_names, read_odt
 from .htmltext import html_to_text
 from .walk import walk_files
 
-__all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "is_other_source", "read_document"]
+__all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "read_document"]
 
 DOC_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".docx", ".odt", ".pdf", ".html", ".htm"})
 _TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
@@ -46,19 +48,6 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 class _Unreadable(Exception):
     """A file that cannot be turned into text; the message is the skip reason."""
-
-
-def is_other_source(path: Path) -> bool:
-    """True when some connector other than this one recognises ``path``."""
-    for cls in registered():
-        if cls is DocumentFolderSource:
-            continue
-        try:
-            if cls.sniff(path):
-                return True
-        except OSError:
-            continue
-    return False
 
 
 def _decode_text(data: bytes) -> tuple[str, str]:
@@ -181,23 +170,24 @@ def extract_document(path: Path, ctx: ReadContext) -> tuple[str, str, str, tuple
     return text, title or path.stem, note, people
 
 
-def _documents(root: Path, on_skip: Callable[[Path, str], None]) -> Iterator[Path]:
+def _documents(root: Path, claimed: Callable[[Path], bool], on_skip: Callable[[Path, str], None]) -> Iterator[Path]:
     if root.is_file():
         yield root
         return
     yield from walk_files(
         root, on_skip,
-        keep_dir=lambda d: not d.name.startswith(".") and d.name not in _SKIP_DIRS and not is_other_source(d),
+        keep_dir=lambda d: not d.name.startswith(".") and d.name not in _SKIP_DIRS and not claimed(d),
         keep_file=lambda n: not n.startswith(".") and os.path.splitext(n)[1].lower() in DOC_SUFFIXES)
 
 
-@register
 class DocumentFolderSource(Source):
     """A folder of documents (or one document file); the catch-all, detected last."""
 
     kind: ClassVar[str] = "folder"
     description: ClassVar[str] = "folder of documents (md, txt, rst, docx, odt, pdf, html)"
     priority: ClassVar[int] = 90
+    catch_all: ClassVar[bool] = True
+    cursor_doc: ClassVar[str] = "newest modification time read (documents older than it are passed over)"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:
@@ -206,21 +196,8 @@ class DocumentFolderSource(Source):
         if not path.is_dir() or path.name in _SKIP_DIRS or (path / ".git").exists():
             return False
         children = [c for c in sorted(path.iterdir()) if not c.name.startswith(".") and c.name not in _SKIP_DIRS]
-        has_docs = False
-        for child in children:
-            if child.is_file() and child.suffix.lower() in DOC_SUFFIXES:
-                has_docs = True
-                continue
-            if is_other_source(child):
-                return False
-            if child.is_dir():
-                try:
-                    grandchildren = [g for g in child.iterdir() if not g.name.startswith(".") or g.name == ".git"]
-                except OSError:
-                    continue
-                if any(g.name == ".git" or (g.is_file() and g.suffix.lower() not in DOC_SUFFIXES
-                                            and is_other_source(g)) for g in grandchildren):
-                    return False
+        # whether a part belongs to another source is the registry's call (it knows them all)
+        has_docs = any(child.is_file() and child.suffix.lower() in DOC_SUFFIXES for child in children)
         return has_docs
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
@@ -236,7 +213,7 @@ class DocumentFolderSource(Source):
             ctx.skip(self.id, printable(path.relative_to(root)), reason)
 
         try:
-            for path in _documents(root, left_out):
+            for path in _documents(root, ctx.claimed, left_out):
                 if ctx.should_stop():
                     stopped = True
                     break

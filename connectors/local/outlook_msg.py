@@ -30,7 +30,7 @@ from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.pathtext import printable
 from bootstrap_app.types import Item, Message
 
-from ..base import ReadContext, Source, register
+from ..base import ReadContext, Source
 from .charsets import decode_text
 from .mailfolders import is_sent_folder
 from .mailparse import message_from_parts, parse_header_block
@@ -155,7 +155,6 @@ def read_msg(path: Path, source_id: str, ref: str, ctx: ReadContext, sent: bool 
                               sent_hint=True if sent else None)
 
 
-@register
 class OutlookMsgSource(Source):
     """One ``.msg`` file or a folder of them (Outlook's drag-and-drop export)."""
 

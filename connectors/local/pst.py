@@ -22,7 +22,7 @@ from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.pathtext import printable
 from bootstrap_app.types import Item, Message
 
-from ..base import ReadContext, Source, register
+from ..base import ReadContext, Source
 from .charsets import decode_text
 from .mailfolders import is_sent_folder
 from .mailparse import message_from_parts, parse_header_block
@@ -93,7 +93,6 @@ def _messages(folder: Any, path: str, depth: int, ctx: ReadContext, source_id: s
         yield from _messages(sub, f"{path}/{name}" if path else name, depth + 1, ctx, source_id)
 
 
-@register
 class PstSource(Source):
     """An Outlook data file (``.pst`` or ``.ost``)."""
 

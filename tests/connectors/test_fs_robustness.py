@@ -18,10 +18,11 @@ from bootstrap_app.config import load_settings
 from bootstrap_app.pathtext import is_text, printable
 from bootstrap_app.pipeline import scan
 from bootstrap_app.store import Store
-from connectors.base import ReadContext, detect
+from connectors.base import ReadContext
 from connectors.local import folder as folder_mod
 from connectors.local.folder import DocumentFolderSource
 from connectors.local.walk import MAX_DEPTH
+from connectors.registry import detect
 
 BAD = os.fsdecode(b"caf\xe9-notes.md")  # latin-1 bytes in a name: lone surrogates in Python
 

@@ -15,8 +15,9 @@ import pytest
 
 from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import scan
-from connectors.base import ReadContext, detect
+from connectors.base import ReadContext
 from connectors.local import takeout as takeout_mod
+from connectors.registry import detect
 
 MBOX = (b"From jon@x.example Mon Mar  2 09:00:00 2026\nFrom: Jon <jon@x.example>\nTo: ana@x.example\n"
         b"Subject: Hello\nDate: Mon, 02 Mar 2026 09:00:00 +0000\nMessage-ID: <h1@x.example>\n\nHi Ana\n\n")

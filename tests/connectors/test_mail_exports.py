@@ -16,10 +16,11 @@ from bootstrap_app.errors import SourceError
 from bootstrap_app.identity import IdentityCollector
 from bootstrap_app.pipeline import scan
 from bootstrap_app.types import Message
-from connectors.base import ReadContext, detect
+from connectors.base import ReadContext
 from connectors.local import pst as pst_mod
 from connectors.local.charsets import decode_text
 from connectors.local.mailfolders import is_sent_folder
+from connectors.registry import detect
 
 from .cfb_writer import write_cfb
 

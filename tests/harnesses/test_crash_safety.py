@@ -26,9 +26,8 @@ from bootstrap_app.store import Store
 from .conftest import make_proposals
 
 ROOT = Path(__file__).resolve().parents[2]
-WRITE_POINTS = [(t, n, w) for t in ("bootstrap_app.store:Store.journal_file", "bootstrap_app.fsutil:atomic_write")
-                for n in range(1, 6) for w in ("before", "after")]
-WRITE_POINTS += [("os:link", n, "before") for n in range(1, 5)]  # temp file written, not yet in place
+WRITE_POINTS = [(t, n, w) for t in ("bootstrap_app.store:Store.journal_file", "os:link")
+                for n in range(1, 6) for w in ("before", "after")]  # os.link puts a new file in place
 WRITE_POINTS += [("bootstrap_app.store:Store.finish_write", 1, "before"), ("bootstrap_app.store:Store.finish_write", 1, "after")]
 SCAN_POINTS = [("bootstrap_app.store:Store.record_items", 1, "before"), ("bootstrap_app.store:Store.record_items", 2, "after"),
                ("bootstrap_app.store:Store.set_cursor", 1, "before"), ("bootstrap_app.store:Store.set_cursor", 1, "after"),
@@ -86,7 +85,10 @@ def test_write_killed_anywhere_recovers(template: Path, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     after = _tree(reference / "project" / "memory")
     assert len(after) > len(before) + 2
-    points = random.Random(13).sample(WRITE_POINTS, SAMPLE)
+    rng = random.Random(13)  # stratified: journaling, files going in place, the final status
+    by_step = {step: [p for p in WRITE_POINTS if p[0] == step] for step in dict.fromkeys(p[0] for p in WRITE_POINTS)}
+    points = [*rng.sample(by_step["bootstrap_app.store:Store.journal_file"], 3), *rng.sample(by_step["os:link"], 4),
+              *rng.sample(by_step["bootstrap_app.store:Store.finish_write"], 1)]
     results = []
     for i, point in enumerate(points):
         home = tmp_path / f"w{i}"
@@ -113,7 +115,7 @@ def test_undo_killed_half_way_can_be_run_again(template: Path, tmp_path: Path) -
     memory = home / "project" / "memory"
     before = _tree(memory)
     assert _cli(home, "write", "--target", "markdown", "--project", str(home / "project")).returncode == 0
-    killed = _cli(home, "undo", kill=("bootstrap_app.fsutil:remove_file", 2, "after"))
+    killed = _cli(home, "undo", kill=("os:unlink", 2, "after"))
     assert killed.returncode == -signal.SIGKILL
     again = _cli(home, "undo")
     assert again.returncode == 0, again.stderr

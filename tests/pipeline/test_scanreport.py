@@ -71,7 +71,7 @@ def test_errors_name_the_source_once(tmp_path) -> None:
 
     assert name_once("folder:/x/y", "/x/y: cannot list folder\n  hint: h") == "/x/y: cannot list folder"
     assert name_once("mbox:/a.mbox", "broken") == "mbox:/a.mbox: broken"
-    for location, said in (("nosuch:", "no `nosuch:` source"), (str(tmp_path / "gone.mbox"), "no such file")):
+    for location, said in (("nosuch:", "neither a path nor a source kind"), (str(tmp_path / "gone.mbox"), "no such file")):
         out = CliRunner().invoke(main, ["scan", location], env={"HOME": str(tmp_path)})
         text = out.output
         assert out.exit_code != 0 and said in text
