@@ -11,7 +11,6 @@ decode with replacement, broken MIME gives whatever text could be recovered.
 from __future__ import annotations
 
 import binascii
-import codecs
 import csv
 import email
 import email.policy
@@ -25,6 +24,7 @@ from email.utils import getaddresses, parsedate_to_datetime
 from bootstrap_app.text.mail import trim_quoted
 from bootstrap_app.types import Message, Person, utc
 
+from .charsets import decode_text
 from .htmltext import html_to_text
 
 __all__ = [
@@ -243,20 +243,8 @@ def _param(content_type: str, name: str) -> str:
 
 
 def decode_bytes(data: bytes, charset: str | None) -> str:
-    """Decode with the declared charset; unknown or lying charsets fall back with replacement."""
-    cs = (charset or "").strip().strip('"').lower() or "utf-8"
-    if cs in ("us-ascii", "ascii", "unknown-8bit", "x-unknown", "default"):
-        cs = "utf-8"
-    try:
-        codecs.lookup(cs)
-    except LookupError:
-        cs = "utf-8"
-    try:
-        return data.decode(cs)
-    except UnicodeDecodeError:
-        if cs == "utf-8":
-            return data.decode("cp1252", errors="replace")
-        return data.decode(cs, errors="replace")
+    """Decode with the declared charset; legacy, missing and lying charsets: see :mod:`.charsets`."""
+    return decode_text(data, charset)
 
 
 def _transfer_decode(data: bytes, cte: str) -> bytes:
@@ -388,6 +376,8 @@ def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, 
               or (reply.group(0) if reply else "") or message_id)
     list_id = headers.get("list-id", "")
     lid = re.search(r"<([^<>]+)>", list_id)
+    if sent_hint and "Sent" not in labels:  # a sent folder says what a Gmail label would
+        labels = (*labels, "Sent")
     authored = sent_hint
     if authored is None and "Sent" in labels:
         authored = True
