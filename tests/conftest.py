@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
+_HERE = Path(__file__).resolve()
+# ../shared/realdata beside the checkout; from a worktree under <root>/wt/NAME it is one level further up
+REALDATA = next((p / "shared" / "realdata" for p in _HERE.parents[2:4] if (p / "shared" / "realdata").is_dir()),
+                _HERE.parents[2] / "shared" / "realdata")
 
 _HARNESS_ENV = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "HERMES_HOME", "GEMINI_DIR", "MEMSEED_OWNER",
                 "MEMSEED_LLM", "OPENAI_API_KEY", "OPENAI_BASE_URL", "XDG_DATA_HOME", "XDG_CONFIG_HOME")
