@@ -12,7 +12,7 @@ from bootstrap_app.signals.repo_tools import KIND_ORDER
 
 __all__ = ["repo_body", "repo_key", "repo_summary"]
 
-_LABEL = {"test": "Test", "lint": "Lint", "format": "Format", "typecheck": "Type check", "build": "Build",
+_LABEL = {"setup": "Setup", "test": "Test", "lint": "Lint", "format": "Format", "typecheck": "Type check", "build": "Build",
           "release": "Release", "deploy": "Deploy"}
 
 
@@ -26,6 +26,8 @@ def _command_line(f: RepoFacts, kind: str) -> str:
     line += " (runs in CI)" if where == "CI" else f" ({where})"
     if kind in f.ci_commands:
         line += f"; CI runs `{f.ci_commands[kind]}`"
+    if f.also.get(kind):
+        line += "; also " + ", ".join(f"`{c}`" for c in f.also[kind])
     return line
 
 

@@ -19,8 +19,21 @@ from bootstrap_app.safety.provenance import instruction_reasons
 from .repo_tasks import load_toml, load_yaml
 from .repo_tools import safe_name, safe_path, tools_in
 
-__all__ = ["CONVENTIONAL", "changelog", "commit_convention", "config_tools", "contributor_guides",
-           "min_versions", "purpose", "release_files", "signoff", "vetted_sentence", "workspace_packages"]
+__all__ = [
+    "CONVENTIONAL",
+    "changelog",
+    "commit_convention",
+    "config_tools",
+    "contributor_guides",
+    "golangci_formatters",
+    "min_versions",
+    "pre_commit_hooks",
+    "purpose",
+    "release_files",
+    "signoff",
+    "vetted_sentence",
+    "workspace_packages",
+]
 
 CONVENTIONAL = re.compile(r"^(?:feat|fix|chore|docs|refactor|test|tests|ci|build|perf|style|revert)(?:\([^)]*\))?!?: \S")
 _CHANGELOG = re.compile(r"^(?:docs/)?(?:changelog|changes|history|news|release[-_]?notes)(?:\.(?:md|rst|txt|adoc))?$", re.I)
@@ -132,19 +145,35 @@ def config_tools(listed: set[str], pyproject: dict[str, Any], pre_commit: str, p
                 out.append(tool)
     tool_tables = pyproject.get("tool", {}) if isinstance(pyproject.get("tool"), dict) else {}
     out += [t.replace("_", "-") for t in _PYPROJECT_TOOLS if t in tool_tables and t not in out]
-    data = load_yaml(pre_commit) if pre_commit else None
-    for repo in (data.get("repos", []) if isinstance(data, dict) else []):
-        for hook in (repo.get("hooks", []) if isinstance(repo, dict) else []):
-            hid = str(hook.get("id", "")) if isinstance(hook, dict) else ""
-            for tool in tools_in(hid.replace("-", " ")) if safe_name(hid) else []:
-                if tool not in out:
-                    out.append(tool)
+    out += [t for t in pre_commit_hooks(pre_commit) if t not in out]
     dev = pkg.get("devDependencies", {}) if isinstance(pkg.get("devDependencies"), dict) else {}
     for name in dev:
         tool = str(name).removeprefix("@biomejs/")
         for found in tools_in(tool) if safe_name(tool.replace("/", "-")) else []:
             if found not in out:
                 out.append(found)
+    return tuple(t for t in out if not any(t != o and t.startswith(o + " ") for o in out))
+
+
+def golangci_formatters(files: dict[str, str]) -> tuple[str, ...]:
+    """Formatters a golangci-lint v2 config enables (``formatters: enable: [gofumpt, goimports]``)."""
+    for name in (".golangci.yml", ".golangci.yaml"):
+        data = load_yaml(files.get(name, "")) if name in files else None
+        section = data.get("formatters") if isinstance(data, dict) else None
+        enabled = section.get("enable") if isinstance(section, dict) else None
+        if isinstance(enabled, list):
+            return tuple(str(f) for f in enabled if safe_name(str(f)))[:5]
+    return ()
+
+
+def pre_commit_hooks(text: str) -> tuple[str, ...]:
+    """Known tools the pre-commit hooks run (hook ids mapped onto memseed's tool vocabulary)."""
+    data = load_yaml(text) if text else None
+    out: list[str] = []
+    for repo in (data.get("repos", []) if isinstance(data, dict) else []):
+        for hook in (repo.get("hooks", []) if isinstance(repo, dict) else []):
+            hid = str(hook.get("id", "")) if isinstance(hook, dict) else ""
+            out += [t for t in (tools_in(hid.replace("-", " ")) if safe_name(hid) else []) if t not in out]
     return tuple(out)
 
 
@@ -160,7 +189,9 @@ def workspace_packages(files: dict[str, str], pkg: dict[str, Any]) -> tuple[str,
     members = cargo.get("members") if isinstance(cargo, dict) else None
     out += [str(m) for m in members] if isinstance(members, list) else []
     out += re.findall(r"^\s*(?:use\s+)?(\./[\w./-]+)\s*$", files.get("go.work", ""), re.M)
-    return tuple(dict.fromkeys(p for p in out if safe_path(p.replace("*", "x").lstrip("!"))))[:12]
+    plain = [p for p in out if safe_path(p.replace("*", "x").lstrip("!"))
+             and all(safe_name(part.replace("*", "x")) for part in p.lstrip("!").strip("./").split("/") if part)]
+    return tuple(dict.fromkeys(plain))[:12]
 
 
 # -- the README's first real sentence --------------------------------------------------------------
@@ -169,9 +200,20 @@ _BADGE_LINE = re.compile(r"^(?:\[!\[|!\[|<|\[[^\]]{1,30}\]\([^)]*\)\s*(?:[|·•
 _LANG_LINKS = re.compile(r"(?:\[[^\]]{1,20}\]\([^)]*\)\s*[|·•/,]?\s*){2,}")
 
 
+_CARRIER = re.compile(r"[\w.+-]+@[\w-]+\.\w|https?://|www\.|\b(?:credential|password|passphrase|secret|token|"
+                      r"api[ _-]?key|private key|ssh key)s?\b", re.I)
+
+
 def vetted_sentence(text: str) -> str:
     """``text`` when it is a plain statement (no instruction, question, address or injection), else ``""``."""
-    if not text or instruction_reasons(text) or scan_text(text):
+    if not text or len(text.split()) > 40 or instruction_reasons(text) or scan_text(text):
+        return ""
+    # "<name> is a Write a script …": judge what follows the copula, and every clause, on its own
+    rest = re.sub(r"^[^,;:]{0,60}?\b(?:is|are)\s+(?:a|an|the)\s+", "", text, count=1, flags=re.I)
+    if any(instruction_reasons(clause) for clause in re.split(r"\s*(?:[,;:(){}—–]|\s-\s|\bthat\b|\bwhich\b)\s*", rest)
+           if clause):
+        return ""
+    if _CARRIER.search(text) or re.search(r"[\[\]{}<>|\"“”]", text):  # no address, link, secret or markup
         return ""
     return text
 

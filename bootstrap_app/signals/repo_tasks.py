@@ -144,6 +144,8 @@ def _package_json(pkg: dict[str, Any], runner: str) -> list[Task]:
     bodies = {str(k): str(v) for k, v in scripts.items()}
     out: list[Task] = []
     for name, body in bodies.items():
+        if re.match(r"^(?:pre|post)[a-z]|^prepare$", name):
+            continue  # npm lifecycle hooks run by npm itself, not by a person
         followed = body
         # one level of indirection: "lint": "pnpm run lint:check" -> the tools of lint:check
         for ref in re.findall(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?([\w:.-]+)", body):

@@ -16,7 +16,7 @@ import re
 __all__ = ["KIND_ORDER", "TOOLS", "kind_of_name", "kind_of_tools", "runnable", "safe_name", "safe_path",
            "tools_in"]
 
-KIND_ORDER = ("test", "lint", "format", "typecheck", "build", "release", "deploy")
+KIND_ORDER = ("setup", "test", "lint", "format", "typecheck", "build", "release", "deploy")
 
 # tool -> kind. Matched as whole words in a script body, longest names first.
 TOOLS: dict[str, str] = {
@@ -45,6 +45,7 @@ _TOOL_RX = re.compile(
     r"(?<![\w./-])(" + "|".join(re.escape(t).replace(r"\ ", r"\s+") for t in sorted(TOOLS, key=len, reverse=True))
     + r")(?![\w-]|\.\w)")
 _NAME_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("setup", re.compile(r"^(?:install|setup|bootstrap|init|deps|dev-setup|setup-dev)$")),
     ("typecheck", re.compile(r"^(?:type-?check|types|typing|mypy|pyright|tsc)$")),
     ("format", re.compile(r"^(?:fmt|format|fmt-check|format-check|check-format|check-fmt|prettier|black)$")),
     ("lint", re.compile(r"^(?:lint|lint-check|check-lint|vet|clippy|style|ruff|eslint)$")),

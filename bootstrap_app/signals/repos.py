@@ -27,7 +27,9 @@ from .repo_conventions import (
     commit_convention,
     config_tools,
     contributor_guides,
+    golangci_formatters,
     min_versions,
+    pre_commit_hooks,
     purpose,
     release_files,
     signoff,
@@ -55,7 +57,10 @@ _NOT_CODE = frozenset({"markdown", "yaml", "json", "toml", "text", "ini", "xml",
 _PR_RULE = re.compile(r"never (?:push|commit) (?:directly )?to `?(?:main|master|trunk)|do not push (?:directly )?to|"
                       r"no direct pushes|(?:all|every) changes? (?:go|goes|must go) through (?:a )?pull request|"
                       r"open a pull request|open your pull request", re.I)
-_CANONICAL = {"test": ("test", "tests"), "lint": ("lint",), "format": ("fmt", "format"),
+_SETUP = {"npm": "npm install", "pnpm": "pnpm install", "yarn": "yarn install", "bun": "bun install",
+          "uv": "uv sync", "poetry": "poetry install", "pdm": "pdm install", "pipenv": "pipenv install",
+          "go": "go mod download", "bundler": "bundle install", "composer": "composer install"}
+_CANONICAL = {"setup": ("install", "setup", "bootstrap", "init"), "test": ("test", "tests"), "lint": ("lint",), "format": ("fmt", "format"),
               "typecheck": ("typecheck", "type-check", "types"), "build": ("build",),
               "release": ("release", "publish"), "deploy": ("deploy",)}
 _DEFAULTS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
@@ -100,6 +105,8 @@ class RepoFacts:
     """kind -> the tools its command runs (``make lint`` -> golangci-lint), then tools CI runs for it."""
     ci_commands: dict[str, str] = field(default_factory=dict)
     """kind -> what CI runs for it when that differs from ``commands[kind]``."""
+    also: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """kind -> other declared tasks of that kind (``make vet`` beside ``make lint``)."""
     runs: dict[str, str] = field(default_factory=dict)
     """kind -> the one command behind a task (``make format`` -> ``uv run ruff format .``), when it is one."""
     min_versions: tuple[str, ...] = ()
@@ -121,6 +128,7 @@ class RepoFacts:
 
 
 def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], languages: tuple[str, ...], pm: str,
+            formatters: tuple[str, ...] = (),
             ) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, ...]], dict[str, str], dict[str, str]]:
     """Per kind: the command (and where), the tools behind it, CI's own line when different, and
     the single command a task runs."""
@@ -143,7 +151,12 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
         else:
             implied = next((cmd for k, tool, cmd in _IMPLIED if k == kind and tool in configured), "")
             default = next((_DEFAULTS[lang][kind] for lang in languages[:1] if kind in _DEFAULTS.get(lang, {})), None)
-            if implied:
+            if kind == "setup" and pm in _SETUP:
+                default = (_SETUP[pm], ())
+            if kind == "format" and formatters:  # golangci-lint v2 runs the formatters its config enables
+                commands[kind] = ("golangci-lint fmt", ".golangci config")
+                found = ["golangci-lint", *formatters]
+            elif implied:
                 commands[kind] = (prefix + implied, "tool config")
                 found = [" ".join(implied.split()[:2]).rstrip(" .")]
             elif default:
@@ -151,6 +164,8 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
                 found = list(default[1])
             else:
                 continue
+        if kind == "setup" and commands[kind][1] == "language default":
+            commands[kind] = (commands[kind][0], "package manager")
         for t in on_ci:
             found += [x for x in t.tools if x not in found]
         ci_line = next((t.command for t in on_ci if t.command and t.command not in (commands[kind][0], runs.get(kind))), "")
@@ -176,7 +191,14 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     tasks = declared_tasks(files, runner, pkg)
     ci_steps = ci_tasks(files, tasks)
     configured = config_tools(listed, pyproject, files.get(".pre-commit-config.yaml", ""), pkg)
-    commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm)
+    commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files))
+    also = {k: alts for k in commands
+            if (alts := tuple(dict.fromkeys(t.command for t in tasks if t.kind == k
+                                            and t.command not in (commands[k][0], ci_cmds.get(k))))[:3])}
+    hooks = pre_commit_hooks(files.get(".pre-commit-config.yaml", ""))
+    for kind, (cmd, _where) in commands.items():
+        if cmd.startswith("pre-commit") and hooks:  # say what the hooks run
+            tools[kind] = tuple(dict.fromkeys([*tools.get(kind, ()), *hooks]))[:5]
     release = tuple(dict.fromkeys([commands[k][0] for k in ("release", "deploy") if k in commands]
                                   + list(release_files(listed))))
     ci = next((label for marker, label in _CI if any(p.startswith(marker) or p == marker for p in listed)), "")
@@ -210,7 +232,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                      conventional_share=share, subjects=len(subjects),
                      codeowners=codeowners, deploy_scripts=deploy, pr_rule=bool(_PR_RULE.search(contributing)),
                      owner_commits=owner_commits, commits=commits, owner_in_codeowners=in_codeowners,
-                     refs=(ref,), tools=tools, ci_commands=ci_cmds, runs=runs,
+                     refs=(ref,), tools=tools, ci_commands=ci_cmds, runs=runs, also=also,
                      min_versions=min_versions(files, pkg, pyproject), changelog=changelog_file(listed),
                      commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
                      packages=workspace_packages(files, pkg), guides=guides, configured=configured)

@@ -35,6 +35,11 @@ _MAX_LISTED = 2_000
 _MAX_SELECTED = 100
 _MAX_SCRIPTS = 20
 _MAX_FILE_CHARS = 16_000
+_MAX_MANIFEST_CHARS = 256_000
+"""Manifests, task runners and CI files are parsed (JSON/TOML/YAML): cut short they would not
+parse at all, so they get a larger cap than prose (a monorepo's package.json can pass 16 kB)."""
+_MANIFEST_SUFFIXES = (".json", ".toml", ".yml", ".yaml", ".ini", ".cfg")
+_MANIFEST_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", "noxfile.py"})
 _TIMEOUT = 120
 LOCKFILES = frozenset({"uv.lock", "poetry.lock", "Pipfile.lock", "package-lock.json", "pnpm-lock.yaml",
                        "yarn.lock", "bun.lockb", "bun.lock", "Cargo.lock", "go.sum", "Gemfile.lock",
@@ -259,10 +264,12 @@ class GitRepoSource(Source):
             if not path.is_file():
                 return "[not a regular file]"
             with open(path, "rb") as f:
-                data = f.read(_MAX_FILE_CHARS * 4)
+                cap = _MAX_MANIFEST_CHARS if rel.endswith(_MANIFEST_SUFFIXES) or PurePosixPath(rel).name in \
+                    _MANIFEST_NAMES else _MAX_FILE_CHARS
+                data = f.read(cap * 4)
         except OSError as exc:
             ctx.skip(self.id, rel, f"{path}: unreadable ({exc.strerror or exc})")
             return "[unreadable]"
         if b"\x00" in data[:4096]:
             return "[binary file]"
-        return ctx.clean(data.decode("utf-8", "replace"), _MAX_FILE_CHARS)
+        return ctx.clean(data.decode("utf-8", "replace"), cap)
