@@ -58,9 +58,9 @@ def _profile(s: Signals) -> Proposal | None:
             lead += f" on the {p.team} team" if "team" not in p.team.lower() else f" in {p.team}"
         if p.employer:
             lead += f" at {p.employer}"
-        lead += "."
+        lead += "" if lead.endswith(".") else "."
     elif p.employer:
-        lead += f" works at {p.employer}."
+        lead += f" works at {p.employer}" + ("" if p.employer.endswith(".") else ".")
     else:
         lead = f"The user is {who}."
     lines = [lead]
@@ -68,6 +68,8 @@ def _profile(s: Signals) -> Proposal | None:
         lines.append("Addresses: " + ", ".join(p.addresses[:5]) + ".")
     if p.employer and p.employer_from == "email domain":
         lines.append("(Employer inferred from the email domain, not stated.)")
+    if "contact block in mail" in (p.title_from, p.employer_from):
+        lines.append("(Title/employer from contact blocks in other people's mail; no own signature states them.)")
     if p.title and p.title_from == "Slack profile":
         lines.append("(Title from their own Slack profile; no mail signature states one.)")
     desc_bits = [b for b in (p.title, p.team, p.employer) if b]
