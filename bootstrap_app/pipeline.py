@@ -25,6 +25,7 @@ from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError, NoSourceReadable
 from bootstrap_app.extract.dedup import dedup_against_memory
 from bootstrap_app.extract.heuristic import heuristic_proposals
+from bootstrap_app.extract.supersede import Approved, link_updates
 from bootstrap_app.identity import IdentityCollector, OwnerIdentity
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport
@@ -242,8 +243,13 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     result.duplicates, result.superseding = len(dedup.duplicates), dedup.superseding
     decided = store.decided_fingerprints()
     known = store.proposal_fingerprints()
+    # a changed fact about something already approved is an update of that entry, not a twin
+    approved = [Approved(sp.effective, sp.fingerprint, sp.decision.at.timestamp())
+                for sp in store.proposals(status="approved") if sp.decision is not None]
+    kept, updates = link_updates(dedup.kept, approved, decided)
+    result.superseding += updates
     final: list[Proposal] = []
-    for p in dedup.kept:
+    for p in kept:
         if p.fingerprint in decided:
             result.already_decided += 1
             continue
