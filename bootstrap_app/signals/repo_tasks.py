@@ -309,10 +309,15 @@ def ci_tasks(files: dict[str, str], declared: list[Task]) -> list[Task]:
                 continue
             known = by_command.get(cmd)
             tools = tuple(tools_in(cmd)) or (known.tools if known else ())
-            kind = (known.kind if known else "") or kind_of_tools(tools) or _step_word(step_name)
+            words = cmd.split()
+            target = kind_of_name(words[-1]) if len(words) >= 2 and words[0] in _RUNNERS else ""
+            kind = (known.kind if known else "") or kind_of_tools(tools) or target or _step_word(step_name)
             if kind:
                 out.append(Task(kind, cmd, tools, "CI", step_name[:40], ci=True))
     return out
+
+
+_RUNNERS = frozenset({"make", "just", "task", "npm", "pnpm", "yarn", "bun", "tox", "nox", "poe"})
 
 
 def _step_word(name: str) -> str:
