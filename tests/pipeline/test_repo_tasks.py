@@ -112,9 +112,9 @@ def test_versions_changelog_commit_convention_signoff_packages() -> None:
     assert "pnpm release" in f.release and ".goreleaser.yaml" in f.release
     cla = facts({"CONTRIBUTING.md": "You need to sign our Contributor License Agreement (CLA)."})
     assert cla.signoff == "CLA"
-    history = facts({}, subjects=tuple(f"fix: thing {i}" for i in range(8)) + ("wip", "more"))
+    history = facts({}, subjects=(*tuple(f"fix: thing {i}" for i in range(8)), "wip", "more"))
     assert history.commit_convention == "80% of the last 10 commit subjects"
-    mixed = facts({}, subjects=tuple(f"fix: thing {i}" for i in range(7)) + ("wip", "more", "x"))
+    mixed = facts({}, subjects=(*tuple(f"fix: thing {i}" for i in range(7)), "wip", "more", "x"))
     assert mixed.commit_convention == ""  # 70% is a habit, not a convention
 
 
