@@ -30,6 +30,7 @@ from bootstrap_app.identity import IdentityCollector, OwnerIdentity
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport
 from bootstrap_app.signals import SignalBuilder, person_key
+from bootstrap_app.sourcestat import location_signature
 from bootstrap_app.store import Store
 from bootstrap_app.types import ChatMessage, Document, Event, Item, MemoryEntry, Message, Proposal, Repo, Skip
 from connectors.base import ReadContext, Source, detect
@@ -185,6 +186,7 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
                           max_file_bytes=int(settings.get("max_file_bytes", 20 * 1024 * 1024)),
                           on_skip=on_skip, on_progress=on_progress, should_stop=should_stop)
         started = time.perf_counter()
+        signature = location_signature(source.location)  # taken before reading: a later change is news
         batch: list[tuple[str, str, str]] = []
         try:
             for item in source.read(ctx):
@@ -205,6 +207,8 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
             readable.add(location)
             if ctx.new_cursor is not None:
                 store.set_cursor(source.id, ctx.new_cursor)
+            if signature is not None and not should_stop():
+                store.set_cursor(f"stat:{source.id}", {"signature": signature})  # reseed's quick check
         except MemseedError as exc:
             report.error = str(exc)
             emit(ScanEvent("error", source.id, report.items, str(exc)))
@@ -308,6 +312,9 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
             failed.append(location)
             continue
         for source in sources:
+            seen = store.cursor(f"stat:{source.id}")
+            if seen and seen.get("signature") == location_signature(source.location):
+                continue  # not a file under it changed since the last scan: nothing can be new
             ctx = ReadContext(cursor=store.cursor(source.id),
                               max_text_chars=int(settings.get("max_text_chars", 20_000)))
             try:

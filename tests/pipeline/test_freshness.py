@@ -117,3 +117,19 @@ def test_link_updates_new_manager_moved_runbook_and_chains() -> None:
     unrelated = _p("owner:hours", "09:00-17:00", "working-hours")
     [alone], n = link_updates([unrelated], [newer])
     assert n == 0 and alone.supersedes is None
+
+
+def test_location_signature_changes_with_any_file_and_leaves_git_to_its_cursor(tmp_path: Path) -> None:
+    from bootstrap_app.sourcestat import location_signature
+
+    folder = tmp_path / "export"
+    folder.mkdir()
+    (folder / "a.mbox").write_text("From x\n\nhello\n")
+    first = location_signature(str(folder))
+    assert first is not None and first == location_signature(str(folder))
+    with (folder / "a.mbox").open("a") as fh:
+        fh.write("From y\n\nmore\n")
+    assert location_signature(str(folder)) != first
+    assert location_signature(str(folder / "a.mbox")) is not None
+    assert location_signature(str(_shop(tmp_path))) is None  # a git working copy: HEAD decides
+    assert location_signature(str(tmp_path / "missing")) is None
