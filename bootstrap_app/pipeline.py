@@ -26,6 +26,7 @@ from bootstrap_app.errors import MemseedError, NoSourceReadable
 from bootstrap_app.extract.dedup import dedup_against_memory
 from bootstrap_app.extract.heuristic import heuristic_proposals
 from bootstrap_app.extract.supersede import Approved, link_updates
+from bootstrap_app.extract.verify import verify_written
 from bootstrap_app.identity import IdentityCollector, OwnerIdentity
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport
@@ -252,6 +253,12 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
                 for sp in store.proposals(status="approved") if sp.decision is not None]
     kept, updates = link_updates(dedup.kept, approved, decided)
     result.superseding += updates
+    written = store.written()
+    if written:  # what memseed wrote must still hold: stale paths/commands get a fix or removal
+        replaced = {p.supersedes_fingerprint for p in kept if p.supersedes_fingerprint}
+        fixes = verify_written(((a.fingerprint, a.proposal) for a in approved if a.fingerprint in written), replaced)
+        kept += gate(fixes).passed
+        result.superseding += len(fixes)
     final: list[Proposal] = []
     for p in kept:
         if p.fingerprint in decided:

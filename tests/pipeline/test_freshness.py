@@ -133,3 +133,46 @@ def test_location_signature_changes_with_any_file_and_leaves_git_to_its_cursor(t
     assert location_signature(str(folder / "a.mbox")) is not None
     assert location_signature(str(_shop(tmp_path))) is None  # a git working copy: HEAD decides
     assert location_signature(str(tmp_path / "missing")) is None
+
+
+def test_moved_runbook_is_an_update_and_a_vanished_one_a_removal(tmp_path: Path) -> None:
+    docs = tmp_path / "notes"
+    docs.mkdir()
+    (docs / "runbook-deploys.md").write_text("# Runbook: deploys\n\nSteps for a deploy.\n")
+    (docs / "oncall-runbook-db.md").write_text("# On-call runbook: database\n\nWhat to check.\n")
+    _cli("scan", str(docs), "--quiet")
+    settings = load_settings()
+    with Store(settings.db_path) as store:
+        first = {sp.proposal.name: sp.proposal for sp in store.proposals()}
+    assert {"runbook-deploys", "runbook-on-call-runbook-database"} <= set(first)
+    _cli("approve", *[p.id for p in first.values()])
+    _cli("write", "--target", "markdown", "--project", str(tmp_path / "proj"))
+    (docs / "ops").mkdir()
+    (docs / "runbook-deploys.md").rename(docs / "ops" / "runbook-deploys.md")  # moved
+    (docs / "oncall-runbook-db.md").unlink()  # gone
+    _cli("reseed", "--json-summary")
+    with Store(settings.db_path) as store:
+        waiting = {sp.proposal.name: sp.proposal for sp in store.proposals(status="undecided")}
+    moved = waiting["runbook-deploys"]
+    assert moved.supersedes == "runbook-deploys" and moved.supersedes_fingerprint == first["runbook-deploys"].fingerprint
+    assert "ops/runbook-deploys.md" in moved.body and "update" in moved.flags and "stale" not in moved.flags
+    gone = waiting["runbook-on-call-runbook-database"]
+    old = first["runbook-on-call-runbook-database"]
+    assert gone.flags == ("stale", "remove") and gone.supersedes_fingerprint == old.fingerprint
+    assert "oncall-runbook-db.md" in gone.body and "No longer holds" in gone.body and gone.previous
+    assert len(waiting) == 2
+
+
+def test_stale_references_in_a_repository(tmp_path: Path) -> None:
+    from bootstrap_app.extract.verify import stale_references
+
+    repo = tmp_path / "svc"
+    (repo / "scripts").mkdir(parents=True)
+    (repo / "Makefile").write_text("lint:\n\truff check .\n")
+    (repo / "package.json").write_text(json.dumps({"scripts": {"test": "vitest run"}}))
+    (repo / "scripts" / "deploy.sh").write_text("#!/bin/sh\n")
+    body = ("- Lint: `make lint`\n- Format: `make fmt`\n- Test: `npm test`; also `npm run e2e`\n"
+            "- Setup: `npm install`\n- Deploy: `scripts/deploy.sh`, `scripts/release.sh`\n"
+            "- Changelog: `CHANGELOG.md`\n- Default branch: `main`\n- Build: `cargo build` / `go test ./...`")
+    assert stale_references(body, str(repo)) == ["make fmt", "npm run e2e", "scripts/release.sh", "CHANGELOG.md"]
+    assert stale_references(body, str(tmp_path / "gone")) == [str(tmp_path / "gone")]
