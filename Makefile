@@ -43,12 +43,13 @@ $(HERMES_VENV)/.installed:
 
 lint: $(STAMP)
 	$(BIN)/ruff check bootstrap_app connectors prompts tests benchmarks
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -rsfE
 
 test: $(STAMP) browser-deps hermes-deps lint typecheck unit
 

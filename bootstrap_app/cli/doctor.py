@@ -1,6 +1,6 @@
 """``memseed doctor``: audit a harness memory folder and print every finding with file and line.
 
-A thin shell over :func:`bootstrap_app.safety.doctor.run_doctor`; it never changes a file.
+A thin shell over :func:`bootstrap_app.harnesses.doctor.run_doctor`; it never changes a file.
 Exit status 1 when any finding is an error (so it can gate CI or a cron job), 0 otherwise.
 """
 
@@ -12,7 +12,8 @@ from pathlib import Path
 
 import click
 
-from bootstrap_app.safety.doctor import TARGETS, run_doctor
+from bootstrap_app.harnesses.doctor import run_doctor
+from bootstrap_app.harnesses.registry import HARNESSES
 
 __all__ = ["COMMANDS", "doctor"]
 
@@ -20,7 +21,7 @@ _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 
 
 @click.command("doctor")
-@click.option("--target", "-t", type=click.Choice(["auto", *TARGETS]), default="auto", show_default=True,
+@click.option("--target", "-t", type=click.Choice(["auto", *HARNESSES]), default="auto", show_default=True,
               help="Which harness's memory to audit (auto: detect from --path; claude-code without --path).")
 @click.option("--path", "path", type=click.Path(exists=True, path_type=Path),
               help="The memory folder (or harness home) to audit; default: the harness's own location.")

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from bootstrap_app.identity import OwnerIdentity
 from bootstrap_app.types import Item, Person, Repo
 
+from .analyzer import Analyzer
 from .base import Ref
 from .repo_conventions import changelog as changelog_file
 from .repo_conventions import (
@@ -239,8 +240,11 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
 
 
 @dataclass
-class ReposAccumulator:
+class ReposAccumulator(Analyzer):
     """Repos are snapshots already; keep them (small: capped config files) for the final owner."""
+
+    signal = "repos"
+    consumes = frozenset({"repo"})
 
     repos: dict[str, Repo] = field(default_factory=dict)
 
@@ -248,5 +252,5 @@ class ReposAccumulator:
         if isinstance(item, Repo):
             self.repos[item.path or item.ref] = item
 
-    def result(self, owner: OwnerIdentity) -> list[RepoFacts]:
-        return [repo_facts(r, owner) for _, r in sorted(self.repos.items())]
+    def result(self, owner: OwnerIdentity) -> tuple[RepoFacts, ...]:
+        return tuple(repo_facts(r, owner) for _, r in sorted(self.repos.items()))

@@ -4,7 +4,7 @@ A scan with no ``--owner`` — someone who just joined and has no commits — mu
 the project's own files state (``realrepo_facts.FACTS``, goal ≥ 90% each), no command a person
 could not run at the root (CI-only variables, matrix placeholders) or that the repository does
 not declare, and no CODEOWNERS or maintainers the repository does not list. Clean skip when the
-bundles are absent. Run with ``-s`` to see the per-repository recall.
+real-data folder is absent. Run with ``-s`` to see the per-repository recall.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 
 from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import scan
-from tests.conftest import REALDATA
+from tests.conftest import realdata_file
 
 from .realrepo_facts import FACTS, recall
 
@@ -49,19 +49,9 @@ def _declared(repo: Path, cmd: str) -> bool:
     return False
 
 
-@pytest.fixture(scope="module")
-def bundles() -> Path:
-    folder = REALDATA / "repos"
-    if not folder.is_dir() or not any(folder.glob("*.bundle")):
-        pytest.skip(f"real repositories {folder} are absent")
-    return folder
-
-
 @pytest.mark.parametrize("name", sorted(FACTS))
-def test_newcomer_scan_states_what_the_repository_states(name: str, bundles: Path, tmp_path: Path) -> None:
-    bundle = bundles / f"{name}.bundle"
-    if not bundle.is_file():
-        pytest.skip(f"{bundle} is absent")
+def test_newcomer_scan_states_what_the_repository_states(name: str, tmp_path: Path) -> None:
+    bundle = realdata_file("repos", f"{name}.bundle")  # skip without the real-data folder, fail without the file
     repo = tmp_path / name
     subprocess.run(["git", "clone", "-q", str(bundle), str(repo)], check=True, capture_output=True)
     result = scan([str(repo)], settings=load_settings())
