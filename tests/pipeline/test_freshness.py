@@ -60,6 +60,10 @@ def test_npm_jest_to_pnpm_vitest_is_one_update_naming_what_it_replaces(tmp_path:
     assert "`npm test` → `jest --ci`" in old.body and "package manager: npm" in old.body
     assert old.evidence_from is not None and old.evidence_to is not None
     _cli("approve", *[p.id for p in first.values()])
+    memory = tmp_path / "proj"
+    _cli("write", "--target", "markdown", "--project", str(memory))
+    before = {f.name: f.read_text() for f in (memory / "memory").glob("*.md")}
+    assert "npm test" in before["shop-web-commands.md"]
 
     (repo / "package-lock.json").unlink()
     (repo / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
@@ -85,6 +89,14 @@ def test_npm_jest_to_pnpm_vitest_is_one_update_naming_what_it_replaces(tmp_path:
     assert update.evidence_from is not None and update.evidence_from.date().isoformat() == "2026-01-05"
     shown = _cli("review", "--list")
     assert update.id in shown
+    # approved and written: the entry is replaced in place, and undo brings the old one back
+    _cli("approve", update.id)
+    _cli("write", "--target", "markdown", "--project", str(memory))
+    after = {f.name: f.read_text() for f in (memory / "memory").glob("*.md")}
+    assert set(after) == set(before)  # no second shop-web-commands entry
+    assert "pnpm test" in after["shop-web-commands.md"] and "`npm test`" not in after["shop-web-commands.md"]
+    _cli("undo")
+    assert {f.name: f.read_text() for f in (memory / "memory").glob("*.md")} == before
     # nothing new since: a second reseed proposes nothing
     again = json.loads(_cli("reseed", "--json-summary").strip().splitlines()[-1])
     assert again["new_proposals"] == 0
