@@ -206,10 +206,12 @@ _CARRIER = re.compile(r"[\w.+-]+@[\w-]+\.\w|https?://|www\.|\b(?:credential|pass
 
 def vetted_sentence(text: str) -> str:
     """``text`` when it is a plain statement (no instruction, question, address or injection), else ``""``."""
-    if not text or len(text.split()) > 40 or instruction_reasons(text) or scan_text(text):
+    # "<name> lets you easily switch …" describes a tool; what follows "lets you" is judged alone
+    judged = re.sub(r"^[^,;:]{1,40}?\s(?:lets|helps|allows|enables)\s+you\s+(?:to\s+)?", "", text, count=1)
+    if not text or len(text.split()) > 40 or instruction_reasons(judged) or scan_text(text):
         return ""
     # "<name> is a Write a script …": judge what follows the copula, and every clause, on its own
-    rest = re.sub(r"^[^,;:]{0,60}?\b(?:is|are)\s+(?:a|an|the)\s+", "", text, count=1, flags=re.I)
+    rest = re.sub(r"^[^,;:]{0,60}?\b(?:is|are)\s+(?:a|an|the)\s+", "", judged, count=1, flags=re.I)
     if any(instruction_reasons(clause) for clause in re.split(r"\s*(?:[,;:(){}—–]|\s-\s|\bthat\b|\bwhich\b)\s*", rest)
            if clause):
         return ""

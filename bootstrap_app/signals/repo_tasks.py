@@ -93,12 +93,19 @@ def _expand(body: str, variables: dict[str, str]) -> str:
 def _makefile(text: str) -> list[Task]:
     text = text.replace("\\\n", " ")
     variables = _make_vars(text)
+    rules: dict[str, tuple[list[str], str]] = {}
+    for m in re.finditer(r"^([A-Za-z][\w.-]*)\s*:(?!=)([^\n]*)\n((?:\t[^\n]*\n?|#[^\n]*\n?)*)", text, re.M):
+        body = _expand("\n".join(ln for ln in m.group(3).splitlines() if ln.startswith("\t")), variables)
+        rules.setdefault(m.group(1), (m.group(2).split("#")[0].split(), body))
     out: list[Task] = []
-    for m in re.finditer(r"^([A-Za-z][\w.-]*)\s*:(?!=)[^\n]*\n((?:\t[^\n]*\n?|#[^\n]*\n?)*)", text, re.M):
-        body = _expand("\n".join(ln for ln in m.group(2).splitlines() if ln.startswith("\t")), variables)
-        task = _task(m.group(1), f"make {m.group(1)}", body, "Makefile")
+    for target, (prereqs, body) in rules.items():
+        # `test: lint typecheck unit` runs those targets first: their tools are this target's too
+        behind = "\n".join(rules[p][1] for p in prereqs if p in rules and p != target)
+        full = body + ("\n" + behind if behind else "")
+        task = _task(target, f"make {target}", full, "Makefile")
         if task:
-            out.append(task)
+            out.append(Task(task.kind, task.command, task.tools, task.source, task.name,
+                            runs=task.runs if not behind else ""))
     return out
 
 

@@ -42,7 +42,7 @@ TOOLS: dict[str, str] = {
     "uv publish": "release", "poetry publish": "release", "release-it": "release", "svu": "release",
 }
 _TOOL_RX = re.compile(
-    r"(?<![\w./-])(" + "|".join(re.escape(t).replace(r"\ ", r"\s+") for t in sorted(TOOLS, key=len, reverse=True))
+    r"(?<![\w.-])(" + "|".join(re.escape(t).replace(r"\ ", r"\s+") for t in sorted(TOOLS, key=len, reverse=True))
     + r")(?![\w-]|\.\w)")
 _NAME_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("setup", re.compile(r"^(?:install|setup|bootstrap|init|deps|dev-setup|setup-dev)$")),
