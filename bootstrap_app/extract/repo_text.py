@@ -46,7 +46,8 @@ def repo_body(f: RepoFacts, first_name: str) -> str:
     if extra:
         lines.append("- Configured tools: " + ", ".join(extra[:8]))
     if f.packages:
-        lines.append("- Workspace packages: " + ", ".join(f"`{p}`" for p in f.packages[:6]))
+        globs = [p for p in f.packages if "*" in p or p not in f.members]
+        lines.append("- Workspace packages: " + ", ".join(f"`{p}`" for p in [*globs[:3], *f.members[:8]]))
     if f.commit_convention:
         lines.append(f"- Commit messages: Conventional Commits ({f.commit_convention})")
     if f.changelog:

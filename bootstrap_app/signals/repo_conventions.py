@@ -177,6 +177,17 @@ def pre_commit_hooks(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+_MANIFESTS = ("package.json", "Cargo.toml", "pyproject.toml", "go.mod")
+
+
+def workspace_members(globs: tuple[str, ...], listed: set[str]) -> tuple[str, ...]:
+    """The member folders the workspace globs match (a folder counts when it holds a manifest)."""
+    dirs = sorted({p.rsplit("/", 1)[0] for p in listed if "/" in p and p.rsplit("/", 1)[1] in _MANIFESTS})
+    out = [d for d in dirs if any(fnmatch.fnmatchcase(d, g.strip("./").rstrip("/")) for g in globs
+                                  if not g.startswith("!")) and safe_path(d)]
+    return tuple(out[:12])
+
+
 def workspace_packages(files: dict[str, str], pkg: dict[str, Any]) -> tuple[str, ...]:
     """Monorepo member globs: package.json workspaces, pnpm-workspace.yaml, Cargo workspace, go.work."""
     out: list[str] = []

@@ -34,6 +34,7 @@ from .repo_conventions import (
     purpose,
     release_files,
     signoff,
+    workspace_members,
     workspace_packages,
 )
 from .repo_tasks import Task, ci_tasks, declared_tasks, load_json, load_toml
@@ -119,6 +120,8 @@ class RepoFacts:
     release: tuple[str, ...] = ()
     """Release/deploy commands (our shape) and files (paths)."""
     packages: tuple[str, ...] = ()
+    members: tuple[str, ...] = ()
+    """The folders the workspace globs match (each holding a manifest)."""
     guides: tuple[str, ...] = ()
     configured: tuple[str, ...] = ()
     """Tools the repository configures (config files, [tool.*], pre-commit hooks, devDependencies)."""
@@ -206,6 +209,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     owners_text = next((files[p] for p in ("CODEOWNERS", ".github/CODEOWNERS", "docs/CODEOWNERS") if p in files), "")
     codeowners = tuple(dict.fromkeys(t for t in re.findall(r"(@[\w./-]+|[\w.+-]+@[\w-]+\.[\w.-]+)", owners_text)))
     guides = contributor_guides(listed)
+    packages = workspace_packages(files, pkg)
     contributing = "\n".join(files.get(p, "") for p in guides if "contributing" in p.lower()
                              or "pull_request" in p.lower())
     readme = next((files[p] for p in sorted(files, key=lambda p: (p.count("/"), p)) if p.lower().startswith("readme")), "")
@@ -236,7 +240,8 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                      refs=(ref,), tools=tools, ci_commands=ci_cmds, runs=runs, also=also,
                      min_versions=min_versions(files, pkg, pyproject), changelog=changelog_file(listed),
                      commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
-                     packages=workspace_packages(files, pkg), guides=guides, configured=configured)
+                     packages=packages, members=workspace_members(packages, listed), guides=guides,
+                     configured=configured)
 
 
 @dataclass

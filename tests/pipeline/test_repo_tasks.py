@@ -104,11 +104,13 @@ def test_versions_changelog_commit_convention_signoff_packages() -> None:
     f = facts({"package.json": json.dumps(pkg), "commitlint.config.js": "module.exports = {}",
                "CONTRIBUTING.md": "All commits must be signed off (Developer Certificate of Origin): git commit -s",
                "pyproject.toml": "[project]\nrequires-python = \">=3.11\"\n"},
-              ("docs/CHANGELOG.md", "pnpm-lock.yaml", ".goreleaser.yaml"))
+              ("docs/CHANGELOG.md", "pnpm-lock.yaml", ".goreleaser.yaml", "packages/core/package.json",
+               "packages/core/src/index.ts", "packages/README.md", "apps/web/package.json", "tools/x/package.json"))
     assert f.min_versions == ("Python >=3.11", "Node >=20.11")
     assert f.changelog == "docs/CHANGELOG.md"
     assert f.commit_convention.startswith("commitlint/commitizen config `commitlint.config.js`")
     assert f.signoff == "DCO" and f.packages == ("packages/*", "apps/web")
+    assert f.members == ("apps/web", "packages/core")
     assert "pnpm release" in f.release and ".goreleaser.yaml" in f.release
     cla = facts({"CONTRIBUTING.md": "You need to sign our Contributor License Agreement (CLA)."})
     assert cla.signoff == "CLA"
