@@ -85,6 +85,10 @@ def fill_drive(world: World, now: datetime | None = None) -> None:
           "ownedByMe": False, "modifiedByMe": False, "_me_owners": False, "_me_writers": True,
           "owners": [{"displayName": "Tom", "emailAddress": "tom@example.com"}]},
          {"text/markdown": b"# Not Maya's\n"}),
+        ({"id": "shared1", "name": "Team OKRs", "mimeType": "application/vnd.google-apps.document",
+          "ownedByMe": False, "modifiedByMe": True, "_me_owners": False, "_me_writers": True,
+          "owners": [{"displayName": "Priya Raman", "emailAddress": "priya@example.com"}]},
+         {"text/markdown": b"# Team OKRs\n\nMaya: ship the ledger.\n"}),
         ({"id": "trash1", "name": "Old draft", "mimeType": "application/vnd.google-apps.document",
           "trashed": True}, {"text/markdown": b"# trashed\n"}),
     ]

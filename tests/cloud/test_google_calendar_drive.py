@@ -59,13 +59,15 @@ def test_drive_exports_downloads_and_changes(google: GoogleStandIn) -> None:
     docs = list(GoogleDriveSource("gdrive:").read(ctx := _ctx()))
     assert all(isinstance(d, Document) for d in docs)
     by_ref = {d.ref: d for d in docs}
-    assert set(by_ref) == {"doc1", "sheet1", "slides1", "docx1"}  # not others', not trashed, not over cap
+    # owned or edited by Maya; not a colleague's doc she never touched, not trashed, not over the cap
+    assert set(by_ref) == {"doc1", "sheet1", "slides1", "docx1", "shared1"}
+    assert by_ref["shared1"].authored_by_owner is None and by_ref["shared1"].people[0].address == "priya@example.com"
     assert "event sourcing" in by_ref["doc1"].text and by_ref["doc1"].title == "Ledger design notes"
     assert by_ref["doc1"].doc_format == "md" and by_ref["sheet1"].doc_format == "csv"
     assert "on-call" in by_ref["docx1"].text and by_ref["docx1"].doc_format == "docx"
     assert by_ref["doc1"].authored_by_owner and by_ref["doc1"].people[0].address == MAYA
     assert any(s.ref == "big1" and "cap" in s.reason for s in ctx.skips)
-    assert google.stats["files.export"] == 3 and google.stats["files.media"] == 1
+    assert google.stats["files.export"] == 4 and google.stats["files.media"] == 1
     assert ctx.new_cursor and ctx.new_cursor["page_token"]
 
     google.reset_stats()

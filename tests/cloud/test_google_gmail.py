@@ -156,3 +156,12 @@ def test_memseed_reseed_fetches_no_message_when_nothing_changed(google: GoogleSt
     assert again.exit_code == 0, again.output
     assert google.stats["inner"] == 0 and google.stats["messages.list"] == 0
     assert google.stats["history.list"] >= 1
+
+
+def test_sent_bodies_are_capped(google: GoogleStandIn, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gmail_mod, "SENT_BODIES", 5)
+    items = list(GmailSource("gmail:").read(_ctx()))
+    sent = [i for i in items if "Sent" in i.labels]  # type: ignore[attr-defined]
+    assert len(sent) > 5 and google.stats["messages.get.full"] == 5
+    assert sum(1 for i in sent if i.body) == 5  # type: ignore[attr-defined]  # the most recent five, in full
+    assert all(i.authored_by_owner for i in sent)  # the rest still count as the owner's (Sent label)
