@@ -23,10 +23,10 @@ from connectors.registry import AUTH_PROVIDERS
 
 __all__: list[str] = []
 
+# per login: (option handed to ``provider.login``, its label) asked on this page
 ACCOUNT_FIELDS: dict[str, list[tuple[str, str]]] = {
     "google": [("client_secrets", "OAuth client JSON of your Google Cloud project (Desktop app)")],
 }
-"""Per login: (option handed to ``provider.login``, its label) asked on this page."""
 
 
 @st.cache_data(ttl=30, show_spinner=False)
