@@ -81,7 +81,8 @@ def replace_fact(current: str, old: str, new: str) -> str | None:
         return None
     start, end = span
     section = current[start:end]
-    at = re.search(rf"^- {re.escape(old)}[ \t]*$", section, re.MULTILINE)
+    # the line as any editor may have left it: more spaces after the dash, a CRLF line ending
+    at = re.search(rf"^-[ \t]+{re.escape(old)}[ \t]*(?=\r?$)", section, re.MULTILINE)
     if at is None:
         return None
     return current[:start] + section[:at.start()] + f"- {new}" + section[at.end():] + current[end:]
@@ -109,11 +110,14 @@ class GeminiHarness(Harness):
             action, old = placement(plan, p, options, present, render_fact)
             if action == "gone":
                 continue
-            if old is not None:
-                after = replace_fact(after, render_fact(old), fact) or after
+            swapped = replace_fact(after, render_fact(old), fact) if old is not None else None
+            if old is not None and swapped is not None:
+                after = swapped
                 present.discard(render_fact(old))
                 plan.supersede(p, old, str(path), render_fact(old))
-            elif action == "add":
+            elif action != "keep":
+                if old is not None:  # listed as a bullet, but not on a line of its own we can rewrite
+                    plan.notes.append(f"{p.name}: could not find the line of {old.name} in {path}; added as a new bullet")
                 after = add_fact(after, fact)
             present.add(fact)
             plan.written.append((p.fingerprint, f"{path}"))

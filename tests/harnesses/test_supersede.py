@@ -216,3 +216,83 @@ def test_hermes_replacement_loads_in_real_hermes_among_real_entries(approved: St
                          env={"HERMES_HOME": str(home / ".hermes"), "HOME": str(home), "PATH": "/usr/bin:/bin"})
     loaded = json.loads(out.stdout.strip().splitlines()[-1])
     assert loaded == {"memory": now, "drift": None}
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+def test_a_fact_that_changes_twice_is_replaced_twice(target: str, approved: Store, proposals: list[Proposal],
+                                                     home: Path, project: Path) -> None:
+    """npm -> pnpm -> bun: the second update replaces what the first one wrote (a note or line
+    memseed rewrote for an update is still memseed's own, not "edited by the person")."""
+    name, folder_name, extra = TARGETS[target]
+    folder = home / folder_name
+    opts = {k: home / v for k, v in extra.items()}
+    if target == "codex-notes":
+        folder.mkdir()
+        (folder / "config.toml").write_text("[features]\nmemories = true\n")
+    writing.apply_write(approved, writing.plan_write(approved, name, project=project, **opts))
+    harness = get_harness(name)
+    count = len(harness.read(folder))
+    first = _update(next(p for p in proposals if p.type is MemoryType.PROJECT))
+    _approve(approved, [first])
+    writing.apply_write(approved, writing.plan_write(approved, name, project=project, **opts))
+    second = replace(first, body=first.body.replace("pnpm test", "bun test"), key=first.key + "|bun",
+                     derived_at=CHANGED.replace(day=20))
+    _approve(approved, [second])
+    plan = writing.plan_write(approved, name, project=project, **opts)
+    assert [s.old_fingerprint for s in plan.superseded] == [first.fingerprint], plan.notes
+    writing.apply_write(approved, plan)
+    text = " ".join(f"{e.description} {e.body}" for e in harness.read(folder))
+    assert "bun test" in text and "pnpm test" not in text and "make test" not in text
+    assert len(harness.read(folder)) == count
+
+
+@pytest.mark.parametrize("target", ["codex", "claude-md"])
+def test_marked_block_keeps_a_second_entry_of_the_same_name(target: str, store: Store, home: Path) -> None:
+    """Two repositories' "commands" written one after the other: the second gets its own section
+    (``### commands-2``) instead of vanishing behind the first one's heading."""
+    name, opts = ("codex", {}) if target == "codex" else ("claude-code", {"user_facts": "claude-md"})
+    kind = MemoryType.PROJECT if target == "codex" else MemoryType.USER
+    path = home / (".codex/AGENTS.md" if target == "codex" else ".claude/CLAUDE.md")
+    for repo in ("api", "web"):
+        p = Proposal(type=kind, name="commands", description=f"{repo} commands", body=f"{repo}: run `make test`.",
+                     subject=f"project:{repo}:commands", derived_at=DERIVED)
+        _approve(store, [p])
+        plan = writing.plan_write(store, name, **opts)
+        assert [e.fingerprint for e in plan.entries] == [p.fingerprint]
+        writing.apply_write(store, plan)
+        assert f"{repo}: run `make test`" in path.read_text()
+    assert "### commands" in path.read_text() and "### commands-2" in path.read_text()
+    again = writing.plan_write(store, name, **opts)
+    assert again.empty, again.diff()
+
+
+def test_update_of_a_block_section_the_person_edited_is_added_beside_it(approved: Store, proposals: list[Proposal],
+                                                                        home: Path) -> None:
+    writing.apply_write(approved, writing.plan_write(approved, "codex"))
+    agents = home / ".codex" / "AGENTS.md"
+    agents.write_text(agents.read_text().replace("Deploys go through", "Deploys (Fridays only, my rule) go through"))
+    mine = agents.read_text()
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    new = _update(old)
+    _approve(approved, [new])
+    plan = writing.plan_write(approved, "codex")
+    assert not plan.superseded and any("edited or removed" in n for n in plan.notes)
+    assert [p.fingerprint for p in plan.entries] == [new.fingerprint]
+    writing.apply_write(approved, plan)
+    text = agents.read_text()
+    assert "Fridays only, my rule" in text and "pnpm test" in text
+    assert text.startswith(mine[:mine.index("<!-- memseed:end -->")].rstrip("\n"))
+
+
+def test_gemini_update_finds_its_line_after_an_editor_switched_to_crlf(approved: Store, proposals: list[Proposal],
+                                                                       home: Path) -> None:
+    writing.apply_write(approved, writing.plan_write(approved, "gemini"))
+    path = home / ".gemini" / "GEMINI.md"
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    _approve(approved, [_update(old)])
+    plan = writing.plan_write(approved, "gemini")
+    assert [s.old_fingerprint for s in plan.superseded] == [old.fingerprint]
+    writing.apply_write(approved, plan)
+    raw = path.read_bytes()
+    assert b"pnpm test" in raw and b"make test" not in raw and b"\n" not in raw.replace(b"\r\n", b"")
