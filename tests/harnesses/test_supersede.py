@@ -50,16 +50,22 @@ TARGETS = {  # target -> (harness name, folder holding its memory, extra plan op
 }
 
 
-@pytest.mark.parametrize("target", list(TARGETS))
-def test_update_replaces_the_old_entry_in_every_harness(target: str, approved: Store, proposals: list[Proposal],
-                                                        home: Path, project: Path) -> None:
+def _first_write(target: str, store: Store, home: Path, project: Path) -> tuple[str, Path, dict[str, Path]]:
+    """Write every approved entry to ``target``; returns the harness name, its folder and the extra options."""
     name, folder_name, extra = TARGETS[target]
     folder = home / folder_name
     opts = {k: home / v for k, v in extra.items()}
     if target == "codex-notes":
         folder.mkdir()
         (folder / "config.toml").write_text("[features]\nmemories = true\n")
-    writing.apply_write(approved, writing.plan_write(approved, name, project=project, **opts))
+    writing.apply_write(store, writing.plan_write(store, name, project=project, **opts))
+    return name, folder, opts
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+def test_update_replaces_the_old_entry_in_every_harness(target: str, approved: Store, proposals: list[Proposal],
+                                                        home: Path, project: Path) -> None:
+    name, folder, opts = _first_write(target, approved, home, project)
     old = next(p for p in proposals if p.type is MemoryType.PROJECT)
     harness = get_harness(name)
     count = len(harness.read(folder))
@@ -223,13 +229,7 @@ def test_a_fact_that_changes_twice_is_replaced_twice(target: str, approved: Stor
                                                      home: Path, project: Path) -> None:
     """npm -> pnpm -> bun: the second update replaces what the first one wrote (a note or line
     memseed rewrote for an update is still memseed's own, not "edited by the person")."""
-    name, folder_name, extra = TARGETS[target]
-    folder = home / folder_name
-    opts = {k: home / v for k, v in extra.items()}
-    if target == "codex-notes":
-        folder.mkdir()
-        (folder / "config.toml").write_text("[features]\nmemories = true\n")
-    writing.apply_write(approved, writing.plan_write(approved, name, project=project, **opts))
+    name, folder, opts = _first_write(target, approved, home, project)
     harness = get_harness(name)
     count = len(harness.read(folder))
     first = _update(next(p for p in proposals if p.type is MemoryType.PROJECT))
