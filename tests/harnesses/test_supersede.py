@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import textwrap
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -153,13 +153,6 @@ def test_only_entries_memseed_wrote_are_replaced(store: Store, proposals: list[P
     assert not plan.superseded and len(plan.entries) == 1
 
 
-@dataclass(frozen=True)
-class _Update(Proposal):
-    """A proposal with the detection side's ``supersedes_fingerprint`` (issue 11), whichever lands first."""
-
-    supersedes_fingerprint: str | None = None
-
-
 def test_supersedes_fingerprint_picks_the_exact_entry_when_names_repeat(store: Store, home: Path) -> None:
     twins = [Proposal(type=MemoryType.PROJECT, name="commands", description=f"{repo} commands",
                       body=f"{repo}: run `make test`.", subject=f"project:{repo}:commands", derived_at=DERIVED)
@@ -168,7 +161,7 @@ def test_supersedes_fingerprint_picks_the_exact_entry_when_names_repeat(store: S
     writing.apply_write(store, writing.plan_write(store, "markdown", root=home / "md"))
     assert sorted(p.name for p in (home / "md").glob("commands*.md")) == ["commands-2.md", "commands.md"]
     web = twins[1]
-    update = _Update(type=web.type, name=web.name, description="web commands", body="web: run `pnpm test`.",
+    update = Proposal(type=web.type, name=web.name, description="web commands", body="web: run `pnpm test`.",
                      subject=web.subject, key="pnpm", supersedes=web.name, supersedes_fingerprint=web.fingerprint,
                      derived_at=CHANGED)
     _approve(store, [update])
@@ -296,3 +289,20 @@ def test_gemini_update_finds_its_line_after_an_editor_switched_to_crlf(approved:
     writing.apply_write(approved, plan)
     raw = path.read_bytes()
     assert b"pnpm test" in raw and b"make test" not in raw and b"\n" not in raw.replace(b"\r\n", b"")
+
+
+def test_an_update_by_name_alone_replaces_the_twin_about_its_own_subject(store: Store, home: Path) -> None:
+    """Two written entries are both named "commands"; an update naming only "commands" replaces the
+    one with its subject (api), never the other repository's (web), whichever was written last."""
+    twins = [Proposal(type=MemoryType.PROJECT, name="commands", description=f"{repo} commands",
+                      body=f"{repo}: run `make test`.", subject=f"project:{repo}:commands", derived_at=DERIVED)
+             for repo in ("api", "web")]
+    _approve(store, twins)
+    writing.apply_write(store, writing.plan_write(store, "markdown", root=home / "md"))
+    api = twins[0]
+    update = replace(api, body="api: run `pnpm test`.", key="pnpm", supersedes="commands", derived_at=CHANGED)
+    _approve(store, [update])
+    plan = writing.plan_write(store, "markdown", root=home / "md")
+    assert [s.old_fingerprint for s in plan.superseded] == [api.fingerprint]
+    stranger = replace(api, subject="project:cli:commands", body="cli: run `just test`.", supersedes="commands")
+    assert writing.replacements(store, "markdown", [stranger]) == {}
