@@ -306,3 +306,20 @@ def test_an_update_by_name_alone_replaces_the_twin_about_its_own_subject(store: 
     assert [s.old_fingerprint for s in plan.superseded] == [api.fingerprint]
     stranger = replace(api, subject="project:cli:commands", body="cli: run `just test`.", supersedes="commands")
     assert writing.replacements(store, "markdown", [stranger]) == {}
+
+
+def test_an_index_line_the_person_edited_is_kept_and_named(approved: Store, proposals: list[Proposal], home: Path,
+                                                            project: Path) -> None:
+    """The topic file is memseed's and is replaced; the MEMORY.md line the person reworded is theirs:
+    kept byte for byte, and the plan says it may now describe the old fact."""
+    writing.apply_write(approved, writing.plan_write(approved, "claude-code", project=project))
+    [index] = [i for i in (home / ".claude" / "projects").glob("*/memory/MEMORY.md") if "ledger-api" in i.read_text()]
+    index.write_text(index.read_text().replace("(ledger-api.md) — ", "(ledger-api.md) — MY WORDS: "))
+    mine = next(line for line in index.read_text().splitlines() if "MY WORDS" in line)
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    _approve(approved, [replace(_update(old), description="ledger-api, now built with pnpm")])
+    plan = writing.plan_write(approved, "claude-code", project=project)
+    assert [s.old_fingerprint for s in plan.superseded] == [old.fingerprint]
+    assert any("edited outside memseed" in n and "ledger-api.md" in n for n in plan.notes), plan.notes
+    writing.apply_write(approved, plan)
+    assert mine in index.read_text().splitlines() and "now built with pnpm" not in index.read_text()
