@@ -36,6 +36,9 @@ from .common import LABELS, count_files, derived_date, flatten, guard_imports, o
 __all__ = ["AGENTS_BUDGET", "CodexHarness", "codex_home", "memories_enabled"]
 
 AGENTS_BUDGET = 32 * 1024
+"""memseed's cap on the global AGENTS.md: Codex's ``project_doc_max_bytes`` default. Codex does not
+count the global file against it but loads it whole into every prompt, so memseed holds it to
+the same size rather than grow it without bound."""
 NOTES = Path("memories/extensions/ad_hoc/notes")
 _ID_LINE = re.compile(r"^memseed-id: ([0-9a-f]{8,})\s*$", re.MULTILINE)
 _NOTE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[a-z0-9-]{1,80}\.md$")
@@ -185,8 +188,8 @@ class CodexHarness(Harness):
             return
         if len(after) > AGENTS_BUDGET:
             raise CapacityExceeded(
-                f"{path} would be {len(after):,} bytes, over the {AGENTS_BUDGET:,}-byte budget Codex reads "
-                f"({len(after) - AGENTS_BUDGET:,} bytes too many)", limit=AGENTS_BUDGET, needed=len(after),
+                f"{path} would be {len(after):,} bytes, over the {AGENTS_BUDGET:,}-byte budget memseed "
+                f"keeps it to ({len(after) - AGENTS_BUDGET:,} bytes too many): Codex loads it whole into every prompt", limit=AGENTS_BUDGET, needed=len(after),
                 hint="write fewer entries (memseed write --only ID... / --exclude ID...), or turn on "
                      "Codex memories ([features] memories = true) so entries become notes")
         plan.files.append(FileChange(path, before, after))
@@ -216,7 +219,7 @@ class CodexHarness(Harness):
         return sorted_findings(codex_findings(root, AGENTS_BUDGET))
 
     def capacity(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> list[Capacity]:
-        """The AGENTS.md block's bytes against Codex's 32 KiB budget (notes mode has no cap)."""
+        """The AGENTS.md bytes against :data:`AGENTS_BUDGET` (notes mode has no cap)."""
         options = options or WriteOptions()
         home = self.memory_root(None, options)
         if memories_enabled(home)[0]:
