@@ -52,7 +52,7 @@ class Settings:
     max_file_bytes: int = _setting(20 * 1024 * 1024, "MEMSEED_MAX_FILE_BYTES",
                                    "larger files are skipped (and reported)")
     default_target: str = _setting("claude-code", "MEMSEED_TARGET", "harness written to when none is named")
-    sources: tuple[str, ...] = _setting((), "", "locations `memseed reseed` scans again (config.toml only)")
+    sources: tuple[str, ...] = _setting((), "", "locations `memseed reseed` scans besides the remembered ones (config.toml only)")
 
     @property
     def db_path(self) -> Path:
