@@ -19,8 +19,9 @@ from click.testing import CliRunner
 
 from bootstrap_app import decisions, writing
 from bootstrap_app.cli import main
+from bootstrap_app.errors import CapacityExceeded
 from bootstrap_app.harnesses import get_harness
-from bootstrap_app.harnesses.hermes import parse_entries
+from bootstrap_app.harnesses.hermes import DELIMITER, parse_entries
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
 
@@ -323,3 +324,29 @@ def test_an_index_line_the_person_edited_is_kept_and_named(approved: Store, prop
     assert any("edited outside memseed" in n and "ledger-api.md" in n for n in plan.notes), plan.notes
     writing.apply_write(approved, plan)
     assert mine in index.read_text().splitlines() and "now built with pnpm" not in index.read_text()
+
+
+def test_hermes_replacement_is_held_to_the_cap_on_the_file_after_the_swap(approved: Store, proposals: list[Proposal],
+                                                                         home: Path) -> None:
+    """MEMORY.md set to exactly its use: a longer replacement is refused with nothing written, a
+    shorter one fits (the old entry's characters are given back), and the new text sits where the old one was."""
+    writing.apply_write(approved, writing.plan_write(approved, "hermes"))
+    path = home / ".hermes" / "memories" / "MEMORY.md"
+    used = len(path.read_text(encoding="utf-8"))
+    (home / ".hermes" / "config.yaml").write_text(f"memory:\n  memory_char_limit: {used}\n")
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    longer = replace(_update(old), body=old.body + " Staging deploys need a second reviewer.")
+    _approve(approved, [longer])
+    before = path.read_bytes()
+    with pytest.raises(CapacityExceeded, match=f"{used:,}/{used:,} chars"):
+        writing.plan_write(approved, "hermes")
+    assert path.read_bytes() == before
+    decisions.reject(approved, [longer.id])
+    shorter = replace(old, body="ledger-api: `pnpm test`.", key=old.key + "|short", supersedes=old.name,
+                      derived_at=CHANGED)
+    _approve(approved, [shorter])
+    writing.apply_write(approved, writing.plan_write(approved, "hermes"))
+    entries = parse_entries(path.read_text(encoding="utf-8"))
+    assert len(DELIMITER.join(entries)) < used
+    assert [i for i, e in enumerate(entries) if "pnpm test" in e] == [
+        i for i, e in enumerate(parse_entries(before.decode("utf-8"))) if "make test" in e]
