@@ -15,7 +15,8 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from bootstrap_app.fsutil import read_bytes, refuse_symlinks
+from bootstrap_app.errors import WriteError
+from bootstrap_app.fsutil import refuse_symlinks
 from bootstrap_app.safety.doctor import gemini_findings, sorted_findings
 from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, Proposal
@@ -132,7 +133,10 @@ class GeminiHarness(Harness):
         path = root if root.is_file() else root / "GEMINI.md"
         if path.is_symlink() or not path.is_file():
             return [], []
-        text = (read_bytes(path) or b"").decode("utf-8", "replace")
+        try:
+            _, text = read_text(path)
+        except WriteError:
+            return [], [(path.name, "not UTF-8 text; Gemini CLI could not load it either")]
         return [line_entry(f"gemini:{path}", f"GEMINI.md#{i}", path, self.name, fact)
                 for i, fact in enumerate(_section_bullets(text))], []
 

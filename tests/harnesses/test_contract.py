@@ -241,6 +241,19 @@ def test_doctor_passes_what_it_wrote_and_flags_what_it_cannot_read(case: Case, s
     assert errors & {str(p) for p in broken}
 
 
+def test_a_file_it_cannot_read_is_skipped_with_its_reason(case: Case, store: Store) -> None:
+    """Reading memory back (the harness-memory source) passes over a broken file and says so."""
+    _write(case, store, make_proposals())
+    broken = sorted({Path(e.path) for e in case.harness.read(case.root) if e.path})
+    assert broken, "read-back entries say which file holds them"
+    for path in broken:
+        _overwrite(case, path, b"\xff\xfe not utf-8 \xc3\x28")
+    _, skipped = case.harness.read_with_skips(case.root)
+    named = " ".join(f"{where} {why}" for where, why in skipped)
+    assert [p for p in broken if p.name not in named] == [], skipped
+    assert all(why for _, why in skipped)
+
+
 def _overwrite(case: Case, path: Path, data: bytes) -> None:
     if isinstance(case.harness.files, MemoryFiles):
         case.harness.files.data[path] = data
