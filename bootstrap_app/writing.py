@@ -112,6 +112,11 @@ def plan_write(store: Store, target: str, project: Path | str | None = None, **o
                            written=frozenset(written), last_after=store.last_after, replaces=replaces,
                            **{k: v for k, v in opts.items() if v is not None})
     plan = harness.plan(entries, options)
+    for p in entries:
+        if p.supersedes and p.fingerprint not in superseded and p.fingerprint not in written:
+            plan.notes.append(f"{p.name}: the entry it updates ({p.supersedes}) is not one memseed wrote to "
+                              f"{harness.name} (or its name is ambiguous); written as a new entry, the old one "
+                              "is left as it is")
     for key in options.only:
         if not any(p.fingerprint.startswith(key.strip().lower()) for p in entries):
             plan.notes.append(f"--only {key}: no approved proposal has this id (see `memseed review --list`)")

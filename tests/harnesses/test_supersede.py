@@ -152,6 +152,7 @@ def test_only_entries_memseed_wrote_are_replaced(store: Store, proposals: list[P
     _approve(store, [_update(old)])  # the old one was never approved nor written by memseed
     plan = writing.plan_write(store, "gemini")
     assert not plan.superseded and len(plan.entries) == 1
+    assert any("not one memseed wrote to gemini" in n for n in plan.notes), plan.notes
 
 
 def test_supersedes_fingerprint_picks_the_exact_entry_when_names_repeat(store: Store, home: Path) -> None:
