@@ -31,11 +31,11 @@ from bootstrap_app.extract.digest import llm_request, settings_digest, settings_
 from bootstrap_app.extract.heuristic import heuristic_proposals
 from bootstrap_app.extract.llm import llm_proposals
 from bootstrap_app.identity import IdentityCollector
-from bootstrap_app.pathtext import is_text, printable
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_once
 from bootstrap_app.signals import KindRouter, SignalBuilder
 from bootstrap_app.store import Store
+from bootstrap_app.text.paths import is_text, printable
 from bootstrap_app.types import Item, MemoryEntry, Proposal
 from connectors import registry
 from connectors.base import ReadContext, Source

@@ -13,11 +13,13 @@ the pipeline.
 - :mod:`.clean`: :func:`clean_text` for text that may leave the machine (the stricter rule:
   also surrogates, variation selectors, phone and card numbers), :func:`strip_quoted` and
   :func:`is_forward` for the owner's own words of a mail, :func:`neutralise` for delimiters.
+- :mod:`.paths`: :func:`is_text` / :func:`printable` for file names that are not valid UTF-8.
 """
 
 from __future__ import annotations
 
 from .clean import clean_text, is_forward, neutralise, strip_quoted
+from .paths import is_text, printable
 from .secrets import SECRET_PATTERNS, find_secrets, redact_secrets, secret_spans
 from .unicode import (
     HERMES_INVISIBLE,
@@ -36,8 +38,10 @@ __all__ = [
     "find_invisible",
     "find_secrets",
     "is_forward",
+    "is_text",
     "neutralise",
     "normalize",
+    "printable",
     "redact_secrets",
     "sanitize_untrusted",
     "secret_spans",

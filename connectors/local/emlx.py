@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
-from bootstrap_app.pathtext import printable
+from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import olefile
 
 from bootstrap_app.errors import SourceError, SourceNotFound
-from bootstrap_app.pathtext import printable
+from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source
