@@ -16,7 +16,9 @@ import icalendar
 import pytest
 
 from bootstrap_app.config import load_settings
+from bootstrap_app.identity import IdentityCollector
 from bootstrap_app.pipeline import scan
+from bootstrap_app.signals import SignalBuilder
 from bootstrap_app.types import Event
 from connectors.base import ReadContext
 from connectors.local.calzones import iana_name, zone_of
@@ -66,6 +68,12 @@ def test_outlook_standup_is_proposed_at_0945_berlin(tmp_path: Path) -> None:
     assert rituals, [p.name for p in result.proposals]
     body = rituals[0].body
     assert "09:45" in body and "Europe/Berlin" in body and "UTC" not in body
+    collector = IdentityCollector(explicit=("maya@example.org",))
+    builder = SignalBuilder(known_owners=("maya@example.org",))
+    for event in read_calendar(path.read_bytes(), "ics:x", ReadContext(), label="x"):
+        collector.observe(event)
+        builder.observe(event)
+    assert builder.build(collector.resolve()).profile.timezone == "Europe/Berlin"  # was not found at all
 
 
 @pytest.mark.parametrize(("tzid", "expected"), [
