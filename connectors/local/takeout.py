@@ -28,12 +28,14 @@ from pathlib import Path, PurePosixPath
 from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item
 
 from ..base import ReadContext, Source
 from .folder import DOC_SUFFIXES, read_document
 from .ics import read_calendar
 from .mbox import read_mbox
+from .walk import walk_files
 
 __all__ = ["TakeoutSource", "archive_parts", "classify"]
 
@@ -129,14 +131,24 @@ class TakeoutSource(Source):
         self._count = 0
         if path.is_dir():
             root = _takeout_root(path) or path
-            for member in sorted(root.rglob("*")):
+            def left_out(member: Path, reason: str) -> None:
+                ctx.skip(self.id, printable(member.relative_to(path)), reason)
+
+            # a bounded walk: deep trees, unlistable folders and names that are not UTF-8 are
+            # skipped with a reason instead of failing the export
+            for member in walk_files(root, left_out, keep_dir=lambda d: not d.name.startswith("."),
+                                     keep_file=lambda n: not n.startswith(".")):
                 rel = str(member.relative_to(path)).replace("\\", "/")
                 kind = classify(rel)
-                if not kind or any(part.startswith(".") for part in PurePosixPath(rel).parts):
+                if not kind:
                     continue
                 found += 1
-                yield from self._dispatch(kind, member, rel, member.stat().st_mtime if member.exists() else 0,
-                                          ctx, cursors)
+                try:
+                    mtime = member.stat().st_mtime
+                except OSError as exc:
+                    ctx.skip(self.id, rel, f"{rel}: unreadable ({exc.strerror or exc})")
+                    continue
+                yield from self._dispatch(kind, member, rel, mtime, ctx, cursors)
                 if ctx.should_stop():
                     break
         else:
