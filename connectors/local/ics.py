@@ -33,7 +33,7 @@ from bootstrap_app.types import Event, Item, Person, utc
 from ..base import ReadContext, Source
 from .calzones import iana_name
 
-__all__ = ["DAYS_AHEAD", "DAYS_BACK", "IcsSource", "calendar_window", "read_calendar"]
+__all__ = ["DAYS_AHEAD", "DAYS_BACK", "IcsSource", "calendar_window", "read_calendar", "read_calendar_bytes"]
 
 DAYS_BACK = 400
 DAYS_AHEAD = 120
@@ -130,6 +130,18 @@ def calendar_zone(cals: list[icalendar.Calendar]) -> str:
     except Exception:  # an impossible VTIMEZONE: the name alone may still tell
         tz = None
     return iana_name(tzid, tz)
+
+
+def read_calendar_bytes(path: Path, ctx: ReadContext, label: str) -> bytes:
+    """A calendar file's bytes, refusing one too big to parse in bounded memory (a calendar is
+    parsed as a whole; twice the per-file cap leaves room for years of a busy calendar)."""
+    cap = 2 * ctx.max_file_bytes
+    size = path.stat().st_size
+    if size > cap:
+        raise SourceError(f"{label}: calendar is {size / 2**20:.0f} MB, over the {cap / 2**20:.0f} MB limit",
+                          hint="export a shorter period, or raise the max_file_bytes setting")
+    with open(path, "rb") as f:
+        return f.read(cap + 1)
 
 
 def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, file_stem: str = "",
@@ -276,7 +288,7 @@ class IcsSource(Source):
             if ctx.cursor == mark:  # unchanged since the last scan: nothing new to say
                 ctx.new_cursor = dict(mark)
                 return
-            data = path.read_bytes()
+            data = read_calendar_bytes(path, ctx, str(path))
         except FileNotFoundError as exc:
             raise SourceNotFound(f"{path}: no such calendar file", hint="check the path") from exc
         except OSError as exc:

@@ -33,7 +33,7 @@ from bootstrap_app.types import Item
 
 from ..base import ReadContext, Source
 from .folder import DOC_SUFFIXES, read_document
-from .ics import read_calendar
+from .ics import read_calendar, read_calendar_bytes
 from .mbox import read_mbox
 from .walk import walk_files
 
@@ -231,7 +231,8 @@ class TakeoutSource(Source):
             if kind == "mbox":
                 items: Iterator[Item] = read_mbox(file, source_id, sub, display=label)
             elif kind == "ics":
-                items = read_calendar(file.read_bytes(), source_id, sub, label=label, file_stem=stem or file.stem)
+                items = read_calendar(read_calendar_bytes(file, sub, label), source_id, sub, label=label,
+                                      file_stem=stem or file.stem)
                 sub.new_cursor = {"mtime": mtime}
             else:
                 doc = read_document(file, source_id, rel.rsplit("!", 1)[-1], sub,
