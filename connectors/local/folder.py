@@ -20,6 +20,7 @@ import os
 import re
 import stat
 import warnings
+import zipfile
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -76,9 +77,26 @@ def _text_title(text: str, suffix: str) -> str:
     return ""
 
 
+_MAX_INFLATED = 64 * 1024 * 1024
+"""A docx whose parts inflate beyond this is refused before python-docx loads them whole."""
+
+
+def _refuse_zip_bomb(path: Path, kind: str) -> None:
+    """A Word file is a zip: refuse one whose declared contents would not fit in bounded memory."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            inflated = sum(i.file_size for i in zf.infolist() if i.filename.endswith((".xml", ".rels")))
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return  # not a zip at all: the reader says what it is
+    if inflated > _MAX_INFLATED:
+        raise _Unreadable(f"{kind} file whose text parts inflate to {inflated / 2**20:.0f} MB, over the "
+                          f"{_MAX_INFLATED / 2**20:.0f} MB limit (a zip bomb?)")
+
+
 def _docx(path: Path, cap: int) -> tuple[str, str, tuple[Person, ...]]:
     import docx
 
+    _refuse_zip_bomb(path, "Word")
     try:
         doc = docx.Document(str(path))
     except Exception as exc:  # python-docx raises zipfile/KeyError/ValueError on broken files

@@ -140,3 +140,23 @@ def test_protected_and_corrupt_files_are_skipped_with_reasons(tmp_path: Path) ->
 def test_people_from_names() -> None:
     assert people_from_names("Ana Ruiz; li@x.org", None, "") == (Person("Ana Ruiz"), Person("", "li@x.org"))
     assert people_from_names("Ana Ruiz", "Ana Ruiz") == (Person("Ana Ruiz"),)
+
+
+def test_word_zip_bomb_is_refused_before_loading(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    src = root / "real.docx"
+    d = docx.Document()
+    d.add_paragraph("fine")
+    d.save(str(src))
+    bomb = root / "bomb.docx"
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            zout.writestr(info, zin.read(info))
+        with zout.open("word/padding.xml", "w", force_zip64=True) as out:
+            for _ in range(80):
+                out.write(b" " * (1 << 20))
+    assert bomb.stat().st_size < 2 * 1024 * 1024
+    docs, skips = _read(root)
+    assert list(docs) == ["real.docx"]
+    assert "zip bomb" in skips["bomb.docx"]
