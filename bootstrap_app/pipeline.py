@@ -6,6 +6,10 @@ cost grows linearly with the number of items. Who the owner is gets decided *aft
 (see :mod:`bootstrap_app.identity` for why that works without a second read). The store gets
 each item's (source, ref, digest) — never its text.
 
+The steps, each a function below: ``_resolve`` (locations -> sources), ``_read_source`` (one
+source streamed through the run's consumers), ``_propose`` (owner, signals, proposals),
+``_keep`` (gate, dedup, already decided) and ``_save``; ``_scan`` is the loop over them.
+
 A location that cannot be read becomes a :class:`SourceReport` with its error and the scan
 goes on; only when *no* source could be read does :class:`NoSourceReadable` end the scan.
 """
@@ -30,10 +34,13 @@ from bootstrap_app.extract.dedup import dedup_against_memory
 from bootstrap_app.extract.digest import llm_request, settings_digest, settings_model
 from bootstrap_app.extract.heuristic import heuristic_proposals
 from bootstrap_app.extract.llm import llm_proposals
+from bootstrap_app.extract.supersede import Approved, link_updates
+from bootstrap_app.extract.verify import verify_written
 from bootstrap_app.identity import IdentityCollector
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_once
 from bootstrap_app.signals import KindRouter, SignalBuilder
+from bootstrap_app.sourcestat import location_signature
 from bootstrap_app.store import Store
 from bootstrap_app.text.paths import is_text, printable
 from bootstrap_app.types import Item, MemoryEntry, Proposal
@@ -115,8 +122,9 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
 class _Run:
     """What one scan carries from step to step: the store, the run, and the stream's consumers.
 
-    ``router`` sends each item to the identity collector, the signal analyzers, the memory
-    already held and (LLM on) the sample, each only for the kinds it declared.
+    Every item goes to the identity collector (it looks at every kind) and to ``router``, which
+    hands it to the signal analyzers, the memory already held and (LLM on) the sample, each
+    only for the kinds it declared.
     """
 
     settings: Settings
@@ -155,6 +163,7 @@ def _read_source(run: _Run, source: Source, since: datetime | None, incremental:
                    on_progress=lambda _src, count: run.emit(ScanEvent("progress", source.id, count, "")),
                    should_stop=run.should_stop)
     started = time.perf_counter()
+    signature = location_signature(source.location)  # taken before reading: a later change is news
     batch: list[tuple[str, str, str]] = []
     try:
         for item in source.read(ctx):
@@ -178,6 +187,10 @@ def _read_source(run: _Run, source: Source, since: datetime | None, incremental:
             except (sqlite3.Error, OSError) as exc:  # disk full: the next reseed reads it again
                 ctx.skip(source.id, "(resume point)", f"resume point not saved ({exc}); the next reseed reads "
                                                       "this source again — free disk space")
+        if signature is not None and not run.should_stop():
+            # only a shortcut: without it reseed reads the source to see whether it changed
+            with contextlib.suppress(sqlite3.Error, OSError):
+                run.store.set_cursor(f"stat:{source.id}", {"signature": signature})  # reseed's quick check
     except MemseedError as exc:
         report.error = printable(str(exc))
     except Exception as exc:  # a connector bug must not lose the other sources' results
@@ -249,8 +262,9 @@ def _keep(run: _Run, proposals: list[Proposal]) -> list[Proposal]:
     run.result.duplicates, run.result.superseding = len(dedup.duplicates), dedup.superseding
     decided = run.store.decided_fingerprints()
     known = run.store.proposal_fingerprints()
+    kept = _updates(run, dedup.kept, decided)
     final: list[Proposal] = []
-    for p in dedup.kept:
+    for p in kept:
         if p.fingerprint in decided:
             run.result.already_decided += 1
             continue
@@ -258,6 +272,22 @@ def _keep(run: _Run, proposals: list[Proposal]) -> list[Proposal]:
         if p.fingerprint not in known:
             run.result.new_proposals += 1
     return final
+
+
+def _updates(run: _Run, proposals: list[Proposal], decided: set[str]) -> list[Proposal]:
+    """A changed fact about an approved entry becomes its update (not a twin); entries memseed
+    wrote are re-checked, and stale paths/commands get a fix or removal (see extract.verify)."""
+    approved = [Approved(sp.effective, sp.fingerprint, sp.decision.at.timestamp())
+                for sp in run.store.proposals(status="approved") if sp.decision is not None]
+    kept, updates = link_updates(proposals, approved, decided)
+    run.result.superseding += updates
+    written = run.store.written()
+    if written:
+        replaced = {p.supersedes_fingerprint for p in kept if p.supersedes_fingerprint}
+        fixes = verify_written(((a.fingerprint, a.proposal) for a in approved if a.fingerprint in written), replaced)
+        kept += gate(fixes).passed
+        run.result.superseding += len(fixes)
+    return kept
 
 
 def _save(run: _Run, final: list[Proposal], readable: list[str]) -> None:
@@ -336,6 +366,9 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
             failed.append(location)
             continue
         for source in sources:
+            seen = store.cursor(f"stat:{source.id}")
+            if seen and seen.get("signature") == location_signature(source.location):
+                continue  # not a file under it changed since the last scan: nothing can be new
             ctx = _context(settings, cursor=store.cursor(source.id))
             try:
                 for item in source.read(ctx):

@@ -129,9 +129,13 @@ def undo_write(store: Store, write_id: int | None = None, *, force: bool = False
 
 
 def history(store: Store, limit: int = 50) -> list[dict[str, Any]]:
-    """Past writes, newest first: id, target, time, status, note and the files touched."""
+    """Past writes, newest first: id, target, time, status, note, the files touched, and the facts
+    each applied write replaced (old text and the date it stopped being true)."""
+    replaced: dict[int, list[dict[str, Any]]] = {}
+    for row in store.superseded():
+        replaced.setdefault(row["write_id"], []).append(row)
     return [{"id": r.id, "target": r.target, "at": r.at, "status": r.status, "note": r.note,
-             "files": list(r.files)} for r in store.writes(limit)]
+             "files": list(r.files), "replaced": replaced.get(r.id, [])} for r in store.writes(limit)]
 
 
 def describe(plan: Plan) -> Sequence[str]:

@@ -16,6 +16,7 @@ from typing import IO, Any
 
 import click
 
+from bootstrap_app.demo import build_demo, demo_owner_addresses
 from bootstrap_app.pipeline import scan
 from bootstrap_app.scanreport import ScanEvent, ScanResult, format_summary, name_once
 
@@ -119,8 +120,6 @@ def scan_cmd(ctx: click.Context, sources: tuple[str, ...], out: Path | None, own
     progress = ProgressPrinter(quiet)
     locations = list(sources)
     if demo:
-        from bootstrap_app.demo import build_demo, demo_owner_addresses
-
         locations.insert(0, str(build_demo(settings.home / "demo")))
         owners = owners or demo_owner_addresses()
     previews: list[dict[str, Any]] = []

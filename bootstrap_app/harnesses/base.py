@@ -114,6 +114,8 @@ class Harness:
     source_uri: ClassVar[str | None] = None
     """``memseed sources`` URI form when its memory can be read as a source (``None``: not one)."""
     source_description: ClassVar[str] = ""
+    file_per_entry: ClassVar[bool] = False
+    """One file per entry, named after it (``<name>.md``): a read-back entry's name is its file's stem."""
 
     def __init__(self, files: Files | None = None) -> None:
         self.files: Files = files or DiskFiles()
@@ -131,6 +133,12 @@ class Harness:
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         return home_or(options, self.home)
+
+    @classmethod
+    def locate(cls, location: str) -> Path:
+        """The memory folder a source location names (``kind:WHERE``, or a path): the path itself
+        unless the harness gives locations another meaning (a project, a profile)."""
+        return Path(location).expanduser()
 
     def doctor_root(self, project: Path | None = None) -> Path:
         """What ``memseed doctor --target NAME`` audits without ``--path``."""

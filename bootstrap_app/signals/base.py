@@ -84,6 +84,10 @@ class Ref:
     note: str = ""
     owner: bool | None = None
     """Known authorship (None: decide from ``author`` against the identity)."""
+    structural: bool = False
+    """A repository fact memseed derived from structure (see :attr:`Evidence.structural`)."""
+    first: datetime | None = None
+    """When the fact began to hold, if older than ``date`` (a repository's first commit)."""
 
 
 def prefer_past(refs: list[Ref] | tuple[Ref, ...], cutoffs: tuple[datetime | None, ...] = ()) -> list[Ref]:
@@ -123,7 +127,7 @@ def refs_to_evidence(refs: list[Ref] | tuple[Ref, ...], owner: OwnerIdentity, li
         seen.add((r.source, r.ref))
         authored = r.owner if r.owner is not None else bool(r.author) and is_owner_key(r.author, owner)
         out.append(Evidence(source=r.source, ref=r.ref, date=r.date, authored_by_owner=authored,
-                            excerpt=r.note[:200]))
+                            excerpt=r.note[:200], structural=r.structural))
         if len(out) >= limit:
             break
     return tuple(out)

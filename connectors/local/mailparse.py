@@ -21,6 +21,7 @@ from email.header import decode_header, make_header
 from email.message import Message as EmailMessage
 from email.utils import getaddresses, parsedate_to_datetime
 
+from bootstrap_app.text.mail import trim_quoted
 from bootstrap_app.types import Message, Person, utc
 
 from .charsets import decode_text
@@ -53,9 +54,6 @@ _AUTO_HEADERS = ("x-autoreply", "x-autorespond", "x-auto-reply", "x-autogenerate
 _EMPTY_GROUP = re.compile(r"^\s*[^:<>@,\"]{1,64}:\s*;\s*$")
 _BOUNCE_PATH = re.compile(r"^\s*<?\s*(?:>|(?:mailer-daemon|postmaster|bounces?)(?:[+._=-][^@]*)?@"
                           r"|[^@\s]*-(?:bounces?|owner)(?:[+=][^@]*)?@|[^@\s]*\+bounce)", re.IGNORECASE)
-_QUOTE_START = re.compile(
-    r"^(?:>|-{2,}\s*(?:Original Message|Forwarded message)\s*-{2,}|_{10,}\s*$"
-    r"|On .{4,200} wrote:\s*$|Am .{4,200} schrieb .{0,120}:\s*$)", re.IGNORECASE)
 
 
 _HEADER_LINE = re.compile(r"^([^\s:]+)[ \t]*:[ \t]*([^\n]*(?:\n[ \t][^\n]*)*)", re.MULTILINE)
@@ -360,15 +358,6 @@ def extract_body(headers: dict[str, str], header_block: bytes, body: bytes) -> s
     except Exception:  # broken MIME must never stop a scan
         return decode_bytes(body[:65536], "utf-8")
     return ""
-
-
-def trim_quoted(text: str) -> str:
-    """Keep the body up to the first quoted block or "Original Message" marker."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    for i, line in enumerate(lines):
-        if _QUOTE_START.match(line.lstrip() if not line.startswith(">") else line):
-            return "\n".join(lines[:i]).rstrip()
-    return text.rstrip()
 
 
 def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, ref: str,
