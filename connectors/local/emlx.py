@@ -101,6 +101,7 @@ class EmlxSource(Source):
     kind: ClassVar[str] = "emlx"
     description: ClassVar[str] = "Apple Mail mailbox (.mbox folder of .emlx files)"
     priority: ClassVar[int] = 34
+    cursor_doc: ClassVar[str] = "newest .emlx modification time read"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:
