@@ -40,6 +40,8 @@ _MAX_BODY_BYTES = 16 * 1024 * 1024
 _RELEASE_EVERY = 8 * 1024 * 1024
 _SEARCH_WINDOW = 32 * 1024 * 1024
 _BOUNDARY_TAIL = 1024 * 1024
+_CHECK_EVERY = 256 * 1024
+"""How far the read moves on between two checks that the file did not shrink (an fstat)."""
 _SHRANK = "the file shrank while being read (another program rewrote it); the rest is read on the next scan"
 _SKIP_LABELS = frozenset({"spam", "trash", "[imap]/trash", "[gmail]/spam", "[gmail]/trash"})
 
@@ -195,10 +197,13 @@ def _scan(mm: mmap.mmap, size: int, path: Path, start: int, headers_only: bool,
     first_nl = mm.find(b"\n", pos)
     crlf = first_nl > 0 and mm[first_nl - 1] == 13
     released = 0
+    checked = pos - _CHECK_EVERY  # check at once, then every _CHECK_EVERY bytes
     while pos < size:
-        if _shrank(fd, size):
-            yield RawMessage(pos, size, "", truncated=_SHRANK)
-            return
+        if pos - checked >= _CHECK_EVERY:
+            checked = pos
+            if _shrank(fd, size):
+                yield RawMessage(pos, size, "", truncated=_SHRANK)
+                return
         nl = mm.find(b"\n", pos)
         if nl == -1:
             yield RawMessage(pos, size, mm[pos + 5:size].decode("latin-1"), truncated="file ends in a separator line")
