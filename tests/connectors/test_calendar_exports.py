@@ -14,6 +14,8 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bootstrap_app.config import load_settings
 from bootstrap_app.identity import IdentityCollector
@@ -110,3 +112,10 @@ def test_real_outlook_calendars_get_iana_zones(name: str) -> None:
     zones = {e.tzid for e in events if not e.all_day}
     assert zones and all(zone_of(z) is not None for z in zones), zones
     assert not any("Standard Time" in z for z in zones)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.text(max_size=60))
+def test_any_zone_name_gives_an_iana_zone_or_nothing(name: str) -> None:
+    result = iana_name(name)
+    assert result == "" or zone_of(result) is not None
