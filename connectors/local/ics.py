@@ -132,6 +132,19 @@ def calendar_zone(cals: list[icalendar.Calendar]) -> str:
     return iana_name(tzid, tz)
 
 
+def _normalise_x_wr_timezone(cal: icalendar.Calendar) -> None:
+    """``X-WR-TIMEZONE`` as an IANA name (or gone when none fits): the expansion library looks
+    it up as one, and an Outlook-style ``Eastern Standard Time`` there lost every event."""
+    raw = str(cal.get("X-WR-TIMEZONE", "") or "")
+    if not raw:
+        return
+    name = iana_name(raw)
+    if name != raw:
+        del cal["X-WR-TIMEZONE"]
+        if name:
+            cal.add("X-WR-TIMEZONE", name)
+
+
 def read_calendar_bytes(path: Path, ctx: ReadContext, label: str) -> bytes:
     """A calendar file's bytes, refusing one too big to parse in bounded memory (a calendar is
     parsed as a whole; twice the per-file cap leaves room for years of a busy calendar)."""
@@ -148,6 +161,8 @@ def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, 
                   window: tuple[datetime, datetime] | None = None) -> Iterator[Event]:
     """Events of one calendar file's bytes; used by :class:`IcsSource` and the Takeout connector."""
     cals = _parse(data, label, source_id, ctx)
+    for cal in cals:
+        _normalise_x_wr_timezone(cal)
     first = cals[0]
     tz = calendar_zone(cals)
     zones: dict[tuple[str, int, int], str] = {}

@@ -119,3 +119,25 @@ def test_real_outlook_calendars_get_iana_zones(name: str) -> None:
 def test_any_zone_name_gives_an_iana_zone_or_nothing(name: str) -> None:
     result = iana_name(name)
     assert result == "" or zone_of(result) is not None
+
+
+def test_event_zone_wins_over_x_wr_timezone_which_floats_the_rest() -> None:
+    """X-WR-TIMEZONE is the calendar's default: it places floating times, never moves an event
+    that names its own zone."""
+    data = export("google", datetime.now(UTC).date()).replace(b"X-WR-TIMEZONE:Europe/Berlin",
+                                                               b"X-WR-TIMEZONE:Eastern Standard Time")
+    events = list(read_calendar(data, "ics:g", ReadContext(), label="g"))
+    standups = [e for e in events if e.summary == "Payments stand-up"]
+    assert {e.tzid for e in standups} == {"Europe/Berlin"}
+    [dentist] = [e for e in events if e.summary == "Dentist"]
+    assert dentist.start is not None
+    assert dentist.start.astimezone(ZoneInfo("America/New_York")).time() == time(15, 0)
+    assert dentist.tzid == "America/New_York"
+
+
+def test_unknown_x_wr_timezone_loses_no_event() -> None:
+    data = export("google", datetime.now(UTC).date()).replace(b"X-WR-TIMEZONE:Europe/Berlin",
+                                                               b"X-WR-TIMEZONE:Mars/Olympus_Mons")
+    ctx = ReadContext()
+    events = list(read_calendar(data, "ics:g", ctx, label="g"))
+    assert len([e for e in events if e.summary == "Payments stand-up"]) > 20 and not ctx.skips
