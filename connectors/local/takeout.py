@@ -69,6 +69,11 @@ def archive_parts(path: Path) -> list[Path]:
     return parts or [path]
 
 
+def _scratch(ctx: ReadContext) -> str | None:
+    """The app folder's scratch space when the scan set one up, else the system's temp folder."""
+    return ctx.scratch_dir if ctx.scratch_dir and os.path.isdir(ctx.scratch_dir) else None
+
+
 def _zip_time(info: zipfile.ZipInfo) -> float:
     try:
         return datetime(*info.date_time).timestamp()  # zip times are local wall-clock
@@ -171,7 +176,7 @@ class TakeoutSource(Source):
         except (zipfile.BadZipFile, OSError) as exc:
             raise SourceError(f"{part}: not a readable zip file ({exc})",
                               hint="download that Takeout part again") from exc
-        with zf, tempfile.TemporaryDirectory(prefix="memseed-takeout-", dir=ctx.scratch_dir) as tmp:  # 0700
+        with zf, tempfile.TemporaryDirectory(prefix="memseed-takeout-", dir=_scratch(ctx)) as tmp:  # 0700
             for info in zf.infolist():
                 kind = "" if info.is_dir() else classify(info.filename)
                 if not kind:
