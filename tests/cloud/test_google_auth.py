@@ -214,3 +214,39 @@ def test_auth_command_status_and_logout(google: GoogleStandIn, monkeypatch: pyte
     assert "not signed in" in runner.invoke(main, ["auth", "--status"]).output
     missing = runner.invoke(main, ["auth", "google", "--no-browser"])
     assert missing.exit_code == 2 and "--client-secrets" in missing.output  # the fix is named
+
+
+def test_partial_consent_is_refused_with_the_fix(google: GoogleStandIn, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Google's granular consent lets a person untick Gmail; the token endpoint then answers
+    with fewer scopes than asked (oauthlib raises a bare ``Warning`` for that)."""
+    monkeypatch.delenv("MEMSEED_GOOGLE_CREDENTIALS")
+    monkeypatch.delenv("OAUTHLIB_RELAX_TOKEN_SCOPE", raising=False)
+    monkeypatch.setenv("OAUTHLIB_INSECURE_TRANSPORT", "1")
+    google.world.codes["code-7"] = "refresh-partial"
+    google.world.granted = (auth.SCOPES[1], auth.SCOPES[2])  # Gmail unticked on the consent screen
+    home = load_settings(None).home
+    worker, lines, result, seen = _login_in_thread(google, home, _client_file(google, tmp_path / "c.json"))
+    assert seen.wait(20), lines
+    url = next(line.split(": ", 1)[1] for line in lines if "o/oauth2/auth" in line)
+    params = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
+    port = urllib.parse.urlsplit(params["redirect_uri"][0]).port
+    back = f"http://127.0.0.1:{port}/?state={params['state'][0]}&code=code-7&scope=" + \
+        urllib.parse.quote(" ".join(google.world.granted))
+    urllib.request.urlopen(back, timeout=10).read()
+    worker.join(20)
+    error = result.get("error")
+    assert isinstance(error, AuthError), result
+    assert "without gmail.readonly" in str(error).splitlines()[0] and "tick every box" in error.hint
+    assert not (home / "tokens" / "google.json").exists()  # nothing stored
+
+
+@pytest.mark.parametrize("content", ["[]", '"refresh-1"', "{not json"])
+def test_a_credentials_file_that_is_not_an_object_is_one_clear_error(content: str, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = tmp_path / "creds.json"
+    bad.write_text(content, encoding="utf-8")
+    monkeypatch.setenv("MEMSEED_GOOGLE_CREDENTIALS", str(bad))
+    with pytest.raises(AuthError, match="authorized_user JSON") as caught:
+        auth.credentials(load_settings(None).home)
+    assert "refresh-1" not in str(caught.value)  # the file's content is never echoed
