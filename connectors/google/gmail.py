@@ -12,9 +12,11 @@ display names, so ``SENT`` is "Sent", the owner's strongest evidence), and the s
 the two by Message-ID. The account's send-as aliases are read too (the owner's own
 addresses) and kept in the cursor and on :attr:`GmailSource.owner_addresses`.
 
-Incremental: the cursor keeps the ``historyId`` taken *before* the full listing; a reseed asks
-``history.list`` for messages added since (a no-change reseed is one request and no message
-fetch). A history id Google no longer keeps (404) means a full re-read.
+Incremental: the cursor keeps the account and the ``historyId`` taken *before* the full listing.
+Every read starts with ``getProfile`` (who is signed in, and the mailbox's current history id):
+a cursor from another account is not used, an unchanged id means nothing to ask for (a
+no-change reseed is that one request), else ``history.list`` gives the messages added since.
+A history id Google no longer keeps (404) means a full re-read.
 """
 
 from __future__ import annotations
@@ -135,18 +137,20 @@ class _GmailRead:
         self.count = 0
 
     def run(self) -> Iterator[Item]:
+        # Always ask who is signed in (1 unit): a cursor from another mailbox (a new sign-in,
+        # another MEMSEED_GOOGLE_CREDENTIALS) holds that mailbox's history id and aliases.
+        profile = self.session.call(self.users.getProfile(userId="me"), units=1)
+        account = str(profile.get("emailAddress", "")).lower()
+        self.source.check_account(account)
         cur = self.ctx.cursor or {}
-        signed_in = str(getattr(self.session.creds, "account", "") or "").lower()
-        same_account = not signed_in or signed_in == str(cur.get("account", "")).lower()
-        if cur.get("history_id") and cur.get("query") == QUERY_VERSION and same_account:
-            self.source.check_account(str(cur.get("account", "")))
+        if cur.get("history_id") and cur.get("query") == QUERY_VERSION and cur.get("account") == account:
             try:
-                yield from self.incremental(cur)
+                yield from self.incremental(cur, str(profile.get("historyId", "")))
                 return
             except Gone:
                 self.ctx.skip(self.source.id, "historyId", f"{self.source.id}: Google no longer keeps the change "
                                                            "history since the last scan; reading the mailbox again")
-        yield from self.full()
+        yield from self.full(account, str(profile.get("historyId", "")))
 
     def label_names(self) -> dict[str, str]:
         if self.names is None:
@@ -154,10 +158,7 @@ class _GmailRead:
             self.names = {str(x["id"]): str(x.get("name", x["id"])) for x in answer.get("labels", [])}
         return self.names
 
-    def full(self) -> Iterator[Item]:
-        profile = self.session.call(self.users.getProfile(userId="me"), units=1)
-        account = str(profile.get("emailAddress", "")).lower()
-        self.source.check_account(account)
+    def full(self, account: str, history_id: str) -> Iterator[Item]:
         send_as = self.session.call(self.users.settings().sendAs().list(userId="me"), units=1)
         aliases = sorted({str(s.get("sendAsEmail", "")).lower() for s in send_as.get("sendAs", [])} - {""})
         self.source.owner_addresses = tuple(dict.fromkeys([account, *aliases]))
@@ -166,7 +167,7 @@ class _GmailRead:
         since = f" after:{self.ctx.since:%Y/%m/%d}" if self.ctx.since else ""
         if (resume.get("account"), resume.get("query"), resume.get("since")) != (account, QUERY_VERSION, since):
             resume = {"account": account, "query": QUERY_VERSION, "since": since, "phase": 0, "page": None,
-                      "history_id": str(profile.get("historyId", "")), "sent": 0}
+                      "history_id": history_id, "sent": 0}
         else:
             self.ctx.skip(self.source.id, "resume", f"{self.source.id}: continuing an interrupted read "
                                                     "from its last finished page")
@@ -230,10 +231,12 @@ class _GmailRead:
             yield item
         self.ctx.progress(self.source.id, self.count)
 
-    def incremental(self, cur: dict[str, Any]) -> Iterator[Item]:
+    def incremental(self, cur: dict[str, Any], now: str) -> Iterator[Item]:
+        """Messages added since the cursor's history id; none asked for when the mailbox's
+        current id (``now``, from the profile) is still that id."""
         self.source.owner_addresses = tuple(cur.get("owner_addresses", ()))
         page, added, history_id = None, [], str(cur["history_id"])
-        while True:
+        while now != str(cur["history_id"]):  # the loop ends on the last page (no nextPageToken)
             answer = self.session.call(self.users.history().list(
                 userId="me", startHistoryId=cur["history_id"], historyTypes=["messageAdded"], maxResults=500,
                 pageToken=page), units=2, gone=(404,))

@@ -102,3 +102,12 @@ def test_memseed_scan_and_sources_on_the_command_line(google: GoogleStandIn, tmp
     remembered = {r["location"]: r for r in catalog["remembered"]}
     assert {"gmail:", "gcal:", "gdrive:"} <= set(remembered)  # remembered as typed, for reseed
     assert all(remembered[u]["items"] > 0 for u in ("gmail:", "gcal:", "gdrive:")), remembered
+
+
+def test_drive_of_a_different_signed_in_account_is_listed_afresh(google: GoogleStandIn) -> None:
+    list(GoogleDriveSource("gdrive:").read(ctx := _ctx()))
+    google.world.account = "sam@example.com"  # signed in as someone else since
+    google.reset_stats()
+    again = list(GoogleDriveSource("gdrive:").read(ctx2 := _ctx(cursor=ctx.new_cursor)))
+    assert google.stats["files.list"] == 1 and google.stats["changes.list"] == 0  # not the old change feed
+    assert again and ctx2.new_cursor and ctx2.new_cursor["account"] == "sam@example.com"

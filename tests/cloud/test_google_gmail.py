@@ -67,8 +67,9 @@ def test_second_scan_reads_only_new_mail(google: GoogleStandIn) -> None:
     google.reset_stats()
     again = scan(["gmail:"], settings=settings, incremental=True)
     assert again.reports[0].items == 0
-    assert google.stats["history.list"] == 1 and google.stats["messages.list"] == 0
-    assert google.stats["inner"] == 0  # a no-change reseed fetches no message
+    # the profile's history id is the cursor's: nothing to ask history.list, nothing fetched
+    assert google.stats["profile"] == 1 and google.stats["history.list"] == 0 and google.stats["messages.list"] == 0
+    assert google.stats["inner"] == 0 and google.stats["requests"] == 2  # token refresh + profile
     w = google.world
     w.add_mail(_mail("Re: rota", MAYA, "tom@example.com", 1), labels=["SENT"])
     w.add_mail(_mail("Lunch?", "tom@example.com", MAYA, 2), labels=["INBOX", "UNREAD"])
@@ -77,17 +78,19 @@ def test_second_scan_reads_only_new_mail(google: GoogleStandIn) -> None:
     third = scan(["gmail:"], settings=settings, incremental=True)
     assert third.reports[0].items == 2
     assert google.stats["messages.get.full"] == 1 and google.stats["messages.get.metadata"] == 1
-    assert google.stats["messages.list"] == 0
+    assert google.stats["messages.list"] == 0 and google.stats["history.list"] == 1
     with Store(settings.db_path) as store:
         assert "gmail:" in [r["location"] for r in store.sources()]
 
 
 def test_history_too_old_means_full_reread(google: GoogleStandIn) -> None:
     first = list(GmailSource("gmail:").read(ctx := _ctx()))
-    google.world.history_floor = 10**9
+    google.world.add_mail(_mail("Lunch?", "tom@example.com", MAYA, 2), labels=["INBOX"])
+    google.world.history_floor = 10**9  # mail came in, but Google has dropped the history since the cursor
     google.reset_stats()
     again = list(GmailSource("gmail:").read(ctx2 := _ctx(cursor=ctx.new_cursor)))
-    assert len(again) == len(first) and google.stats["messages.list"] >= 2
+    assert google.stats["history.list"] == 1  # asked, got 404
+    assert len(again) == len(first) + 1 and google.stats["messages.list"] >= 2
     assert any("history" in s.reason for s in ctx2.skips)
 
 
@@ -155,7 +158,7 @@ def test_memseed_reseed_fetches_no_message_when_nothing_changed(google: GoogleSt
     again = runner.invoke(main, ["reseed", "-q"])
     assert again.exit_code == 0, again.output
     assert google.stats["inner"] == 0 and google.stats["messages.list"] == 0
-    assert google.stats["history.list"] >= 1
+    assert google.stats["profile"] >= 1  # the reseed did ask Gmail (and learnt nothing changed)
 
 
 def test_sent_bodies_are_capped(google: GoogleStandIn, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -165,3 +168,24 @@ def test_sent_bodies_are_capped(google: GoogleStandIn, monkeypatch: pytest.Monke
     assert len(sent) > 5 and google.stats["messages.get.full"] == 5
     assert sum(1 for i in sent if i.body) == 5  # type: ignore[attr-defined]  # the most recent five, in full
     assert all(i.authored_by_owner for i in sent)  # the rest still count as the owner's (Sent label)
+
+
+def test_a_different_signed_in_account_is_read_in_full_not_from_the_old_cursor(
+        google: GoogleStandIn, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``gmail:`` names no account; after signing in as someone else its history id and its
+    send-as aliases (owner evidence) belong to the old mailbox and must not be reused."""
+    from bootstrap_app.identity import IdentityCollector
+
+    google.world.send_as = ["maya.o@personal.example"]
+    settings = load_settings(None)
+    first = scan(["gmail:"], settings=settings)
+    google.world.account, google.world.send_as = "sam@example.com", []  # now signed in as Sam
+    told: list[str] = []
+    monkeypatch.setattr(IdentityCollector, "account_alias", lambda self, a, *_: told.append(a), raising=False)
+    google.reset_stats()
+    again = scan(["gmail:"], settings=settings, incremental=True)
+    assert again.reports[0].error is None and again.reports[0].items == first.reports[0].items
+    assert google.stats["messages.list"] >= 2 and google.stats["history.list"] == 0  # read afresh
+    assert told == ["sam@example.com"]  # not Maya's alias from the old cursor
+    with Store(settings.db_path) as store:
+        assert (store.cursor("gmail:") or {}).get("account") == "sam@example.com"
