@@ -29,7 +29,7 @@ from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext
 from ..local.htmltext import html_to_text
-from ..local.mailparse import _MULTI_HEADERS, decode_bytes, message_from_parts
+from ..local.mailparse import decode_bytes, message_from_parts, parse_header_block
 from .client import Gone, GoogleSession
 from .source import GoogleSource
 
@@ -64,15 +64,11 @@ def labels_header(label_ids: list[str], names: dict[str, str]) -> str:
 
 
 def _headers(payload: dict[str, Any]) -> dict[str, str]:
-    """The API's header list as mailparse's dict (lower-case names, To/Cc joined)."""
-    out: dict[str, str] = {}
-    for h in payload.get("headers", []) or []:
-        key, value = str(h.get("name", "")).lower(), " ".join(str(h.get("value", "")).split())
-        if key not in out:
-            out[key] = value
-        elif key in _MULTI_HEADERS and value:
-            out[key] = f"{out[key]}, {value}"
-    return out
+    """The API's header list as mailparse's dict, through the very parser the mbox reader uses
+    (same unfolding, same first-wins and To/Cc joining): a subject with two spaces keeps them,
+    as in the Takeout twin."""
+    block = "\n".join(f"{h.get('name', '')}: {h.get('value', '')}" for h in payload.get("headers", []) or [])
+    return parse_header_block(block.encode("utf-8"))
 
 
 def _part_text(part: dict[str, Any]) -> tuple[str, str]:

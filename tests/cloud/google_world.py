@@ -32,6 +32,12 @@ def b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).decode("ascii")
 
 
+def raw_message(box: mailbox.mbox, key: str) -> bytes:
+    """The message as Gmail holds it: the mbox's ``>From `` quoting (mboxrd, as Takeout writes
+    it) undone, which ``mailbox`` leaves in place."""
+    return re.sub(rb"(?m)^>(>*From )", rb"\1", box.get_bytes(key))
+
+
 @dataclass
 class Mail:
     id: str
@@ -109,8 +115,7 @@ class World:
             gm_id = msg.get_from().split("@", 1)[0]
             names = [x.strip() for x in str(msg.get("X-Gmail-Labels", "")).split(",") if x.strip()]
             thrid = str(msg.get("X-GM-THRID", "")).strip()
-            raw = box.get_bytes(key)
-            raw = re.sub(rb"(?im)^X-GM-THRID:[^\n]*\n|^X-Gmail-Labels:[^\n]*\n", b"", raw, count=2)
+            raw = re.sub(rb"(?im)^X-GM-THRID:[^\n]*\n|^X-Gmail-Labels:[^\n]*\n", b"", raw_message(box, key), count=2)
             ids: list[str] = []
             low = {x.lower() for x in names}
             for name in names:
