@@ -25,7 +25,7 @@ import base64
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from bootstrap_app.types import Item, Message
+from bootstrap_app.types import Item, Message, utc
 
 from ..base import ReadContext
 from ..local.htmltext import html_to_text
@@ -160,7 +160,9 @@ class _GmailRead:
         self.source.owner_addresses = tuple(dict.fromkeys([account, *aliases]))
         state = self.source.resume_state(self.ctx)
         resume = state.load()
-        since = f" after:{self.ctx.since:%Y/%m/%d}" if self.ctx.since else ""
+        # seconds, not a date: Gmail reads a bare date as midnight Pacific time, hours off elsewhere
+        start = utc(self.ctx.since)  # a naive since is UTC, as everywhere in memseed
+        since = f" after:{int(start.timestamp())}" if start else ""
         if (resume.get("account"), resume.get("query"), resume.get("since")) != (account, QUERY_VERSION, since):
             resume = {"account": account, "query": QUERY_VERSION, "since": since, "phase": 0, "page": None,
                       "history_id": history_id, "sent": 0}

@@ -18,6 +18,7 @@ from email.message import Message as EmailMessage
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 SCOPES = ("https://www.googleapis.com/auth/gmail.readonly", "https://www.googleapis.com/auth/calendar.readonly",
           "https://www.googleapis.com/auth/drive.readonly")
@@ -26,6 +27,9 @@ _SYSTEM = {"inbox": "INBOX", "sent": "SENT", "important": "IMPORTANT", "starred"
            "category personal": "CATEGORY_PERSONAL", "category social": "CATEGORY_SOCIAL",
            "category promotions": "CATEGORY_PROMOTIONS", "category updates": "CATEGORY_UPDATES",
            "category forums": "CATEGORY_FORUMS"}
+
+
+_PACIFIC = ZoneInfo("America/Los_Angeles")  # Gmail's search reads a bare date as midnight there
 
 
 def b64(data: bytes) -> str:
@@ -142,8 +146,9 @@ class World:
                        "inbox": "INBOX"}[value] in mail.labels
             elif op == "category":
                 hit = f"CATEGORY_{value.upper()}" in mail.labels
-            elif op in ("after", "before"):
-                edge = datetime.strptime(value, "%Y/%m/%d").replace(tzinfo=UTC).timestamp() * 1000
+            elif op in ("after", "before"):  # seconds since the epoch, or a date at midnight *PST*, as Gmail reads it
+                edge = 1000 * (int(value) if value.isdigit() else
+                               datetime.strptime(value, "%Y/%m/%d").replace(tzinfo=_PACIFIC).timestamp())
                 hit = mail.internal_ms >= edge if op == "after" else mail.internal_ms < edge
             else:
                 raise ValueError(f"unsupported search operator {token!r}")

@@ -189,3 +189,16 @@ def test_a_different_signed_in_account_is_read_in_full_not_from_the_old_cursor(
     assert told == ["sam@example.com"]  # not Maya's alias from the old cursor
     with Store(settings.db_path) as store:
         assert (store.cursor("gmail:") or {}).get("account") == "sam@example.com"
+
+
+def test_since_is_exact_not_a_pacific_midnight(google: GoogleStandIn) -> None:
+    """Gmail reads ``after:2026/10/01`` as midnight *PST*: a since of 03:00 UTC would lose the
+    mail of the next four hours (or seven). Seconds since the epoch are exact."""
+    since = datetime(2026, 10, 1, 3, 0, tzinfo=UTC)
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "tom@example.com", MAYA, "early bird"
+    msg["Date"], msg["Message-ID"] = format_datetime(since.replace(hour=5)), "<early@example.com>"
+    msg.set_content("Up before Pacific midnight.\n")
+    google.world.add_mail(msg.as_bytes(), labels=["INBOX"])
+    recent = list(GmailSource("gmail:").read(_ctx(since=since)))
+    assert "<early@example.com>" in {i.message_id for i in recent}  # type: ignore[attr-defined]
