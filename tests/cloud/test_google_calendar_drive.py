@@ -111,3 +111,16 @@ def test_drive_of_a_different_signed_in_account_is_listed_afresh(google: GoogleS
     again = list(GoogleDriveSource("gdrive:").read(ctx2 := _ctx(cursor=ctx.new_cursor)))
     assert google.stats["files.list"] == 1 and google.stats["changes.list"] == 0  # not the old change feed
     assert again and ctx2.new_cursor and ctx2.new_cursor["account"] == "sam@example.com"
+
+
+def test_a_meeting_on_two_calendars_is_kept_as_the_owners_whatever_the_list_order(google: GoogleStandIn) -> None:
+    """calendarList has no promised order; the copy kept must be the primary calendar's, the
+    one that names the owner."""
+    meeting = {"id": "m1", "iCalUID": "m1@google.com", "summary": "Planning",
+               "start": {"dateTime": "2026-11-20T10:00:00+00:00"}, "end": {"dateTime": "2026-11-20T11:00:00+00:00"},
+               "organizer": {"email": "priya@example.com"}, "attendees": [{"email": MAYA}, {"email": "priya@example.com"}]}
+    google.world.add_event(MAYA, dict(meeting))
+    google.world.add_event("priya@example.com", dict(meeting))
+    google.world.calendars.reverse()  # the colleague's calendar listed first
+    events = [e for e in GoogleCalendarSource("gcal:").read(_ctx()) if e.summary == "Planning"]  # type: ignore[attr-defined]
+    assert len(events) == 1 and events[0].calendar_owner == MAYA  # type: ignore[attr-defined]
