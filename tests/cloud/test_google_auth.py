@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import stat
 import threading
@@ -250,3 +251,20 @@ def test_a_credentials_file_that_is_not_an_object_is_one_clear_error(content: st
     with pytest.raises(AuthError, match="authorized_user JSON") as caught:
         auth.credentials(load_settings(None).home)
     assert "refresh-1" not in str(caught.value)  # the file's content is never echoed
+
+
+def test_tokens_never_reach_the_app_dir_and_the_credentials_file_is_never_rewritten(google: GoogleStandIn) -> None:
+    creds_file = Path(os.environ["MEMSEED_GOOGLE_CREDENTIALS"])
+    before = creds_file.read_bytes()
+    settings = load_settings(None)
+    result = scan(["google:"], settings=settings)
+    assert all(r.error is None for r in result.reports)
+    issued = list(google.world.access)  # the access tokens the stand-in handed out
+    assert issued and google.stats["token"] >= 1
+    assert creds_file.read_bytes() == before  # refreshed in memory only
+    secrets = [t.encode() for t in issued] + [b"refresh-1", google.world.client_secret.encode()]
+    for path in settings.home.rglob("*"):  # the store, its WAL, resume files, logs, anything
+        if path.is_file():
+            data = path.read_bytes()
+            assert not [s for s in secrets if s in data], path
+    assert not (settings.home / "tokens").exists()  # MEMSEED_GOOGLE_CREDENTIALS is not copied to the store

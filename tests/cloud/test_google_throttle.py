@@ -92,3 +92,14 @@ def test_batches_hold_at_most_50_halve_after_a_throttled_one_then_grow_back(goog
     assert len(items) == len(baseline)
     assert google.batch_sizes[:3] == [25, 50, 50]  # halved after the refusal, doubled back once served
     assert len(sleeps) == 1 and 0 <= sleeps[0] <= 2.0
+
+
+def test_retry_after_on_an_inner_call_is_honoured(google: GoogleStandIn) -> None:
+    """Inside a 200 batch, one part is a 429 with its own Retry-After (Gmail's per-call answer)."""
+    baseline, _ = _read([])
+    google.reset_stats()
+    google.fault(429, 1, match="/messages/", retry_after="3")
+    sleeps: list[float] = []
+    items, _ = _read(sleeps)
+    assert len(items) == len(baseline) and google.stats["inner"] == len(baseline) + 1
+    assert sleeps == [3.0]
