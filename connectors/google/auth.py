@@ -130,7 +130,12 @@ def status(home: Path) -> Availability:
     if env:
         if not Path(env).expanduser().is_file():
             return Availability(False, f"{ENV_CREDENTIALS}={env}: no such file")
-        return Availability(True, f"credentials from ${ENV_CREDENTIALS}", scopes=SCOPES)
+        try:  # parsed, not refreshed: a file that cannot sign in is not listed as available
+            creds = credentials(home)
+        except AuthError as exc:
+            return Availability(False, str(exc).splitlines()[0])
+        return Availability(True, f"credentials from ${ENV_CREDENTIALS}", account=str(creds.account or ""),
+                            scopes=SCOPES)
     try:
         data = _stored(home)
     except AuthError as exc:

@@ -251,6 +251,8 @@ def test_a_credentials_file_that_is_not_an_object_is_one_clear_error(content: st
     with pytest.raises(AuthError, match="authorized_user JSON") as caught:
         auth.credentials(load_settings(None).home)
     assert "refresh-1" not in str(caught.value)  # the file's content is never echoed
+    state = auth.status(load_settings(None).home)
+    assert not state.ok and "authorized_user JSON" in state.detail  # not listed as available
 
 
 def test_tokens_never_reach_the_app_dir_and_the_credentials_file_is_never_rewritten(google: GoogleStandIn) -> None:
