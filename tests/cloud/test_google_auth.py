@@ -142,16 +142,23 @@ def _login_in_thread(google: GoogleStandIn, home: Path, client: Path) -> tuple[t
     return worker, lines, result, seen
 
 
+def _consent_screen(lines: list[str], seen: threading.Event) -> tuple[dict[str, list[str]], int]:
+    """The sign-in URL the login printed: its query and the loopback port Google returns to."""
+    assert seen.wait(20), lines
+    url = next(line.split(": ", 1)[1] for line in lines if "o/oauth2/auth" in line)
+    params = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
+    port = urllib.parse.urlsplit(params["redirect_uri"][0]).port
+    assert port is not None
+    return params, port
+
+
 def test_consent_refused_by_an_unverified_testing_app_names_the_fix(google: GoogleStandIn, tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MEMSEED_GOOGLE_CREDENTIALS")
     monkeypatch.setenv("OAUTHLIB_INSECURE_TRANSPORT", "1")
     home = load_settings(None).home
     worker, lines, result, seen = _login_in_thread(google, home, _client_file(google, tmp_path / "c.json"))
-    assert seen.wait(20), lines
-    url = next(line.split(": ", 1)[1] for line in lines if "o/oauth2/auth" in line)
-    params = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
-    port = urllib.parse.urlsplit(params["redirect_uri"][0]).port
+    params, port = _consent_screen(lines, seen)
     # what Google sends back when a Testing-status app is used by someone not on its test-user list
     urllib.request.urlopen(f"http://127.0.0.1:{port}/?error=access_denied&state={params['state'][0]}",
                            timeout=10).read()
@@ -170,12 +177,8 @@ def test_login_flow_stores_a_0600_token_then_status_and_logout(google: GoogleSta
     home = load_settings(None).home
     assert AUTH_PROVIDERS["google"] is auth  # `memseed auth google` and the app reach this login
     worker, lines, result, seen = _login_in_thread(google, home, _client_file(google, tmp_path / "client.json"))
-    assert seen.wait(20), lines
-    url = next(line.split(": ", 1)[1] for line in lines if "o/oauth2/auth" in line)
-    params = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
+    params, port = _consent_screen(lines, seen)
     assert set(params["scope"][0].split()) == set(auth.SCOPES) and params["access_type"] == ["offline"]
-    redirect = params["redirect_uri"][0]
-    port = urllib.parse.urlsplit(redirect).port
     assert any(f"ssh -L {port}:127.0.0.1:{port}" in line for line in lines)  # the SSH hint
     back = f"http://127.0.0.1:{port}/?state={params['state'][0]}&code=code-42&scope=" + \
         urllib.parse.quote(" ".join(auth.SCOPES))
@@ -228,10 +231,7 @@ def test_partial_consent_is_refused_with_the_fix(google: GoogleStandIn, tmp_path
     google.world.granted = (auth.SCOPES[1], auth.SCOPES[2])  # Gmail unticked on the consent screen
     home = load_settings(None).home
     worker, lines, result, seen = _login_in_thread(google, home, _client_file(google, tmp_path / "c.json"))
-    assert seen.wait(20), lines
-    url = next(line.split(": ", 1)[1] for line in lines if "o/oauth2/auth" in line)
-    params = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
-    port = urllib.parse.urlsplit(params["redirect_uri"][0]).port
+    params, port = _consent_screen(lines, seen)
     back = f"http://127.0.0.1:{port}/?state={params['state'][0]}&code=code-7&scope=" + \
         urllib.parse.quote(" ".join(google.world.granted))
     urllib.request.urlopen(back, timeout=10).read()
