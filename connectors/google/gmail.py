@@ -1,8 +1,8 @@
 """``gmail:[ACCOUNT]`` — a Gmail mailbox read through the Gmail API, owner's mail first.
 
 Order and cost: the SENT slice first (the owner's own words: ``format=full`` for bodies, the
-most recent few hundred only), then received mail, where messages in threads the owner took
-part in are fetched before one-way mail. Bulk mail never leaves Google: promotions, social,
+most recent few hundred only), then received mail, newest first, where within each listed
+page messages in threads the owner took part in are fetched before one-way mail. Bulk mail never leaves Google: promotions, social,
 updates, forums, chats, spam and trash are excluded *in the query*. Received mail is fetched
 with ``format=metadata`` and a short header list (no bodies), 50 ``messages.get`` per batch.
 
