@@ -29,7 +29,13 @@ from bootstrap_app.types import Item, Message, utc
 
 from ..base import ReadContext
 from ..local.htmltext import html_to_text
-from ..local.mailparse import decode_bytes, message_from_parts, parse_header_block
+from ..local.mailparse import (
+    _AUTO_HEADERS,
+    _LIST_HEADERS,
+    decode_bytes,
+    message_from_parts,
+    parse_header_block,
+)
 from .client import Gone, GoogleSession
 from .source import GoogleSource
 
@@ -38,8 +44,12 @@ __all__ = ["BULK_QUERY", "GmailSource", "labels_header", "to_message"]
 QUERY_VERSION = 1
 BULK_QUERY = ("-category:promotions -category:social -category:updates -category:forums "
               "-in:chats -in:spam -in:trash -in:drafts")
-METADATA_HEADERS = ["From", "To", "Cc", "Date", "Subject", "Message-ID", "In-Reply-To", "References",
-                    "List-Id", "List-Unsubscribe", "Precedence", "Auto-Submitted", "Sender"]
+METADATA_HEADERS = ["From", "Sender", "To", "Cc", "Date", "Subject", "Message-ID", "In-Reply-To", "References",
+                    # and all mailparse.is_bulk judges by (its own lists), so a received auto-reply
+                    # or bounce is bulk here as in the Takeout twin
+                    "Precedence", "Auto-Submitted", "X-Auto-Response-Suppress", "Return-Path",
+                    *(h.title() for h in (*_LIST_HEADERS, *_AUTO_HEADERS))]
+"""Headers asked for with ``format=metadata``: what the Message is built from, nothing more."""
 PAGE_SIZE = 500
 """Ids per ``messages.list`` page (Gmail's maximum); a finished page is the resume unit."""
 SENT_BODIES = 500
