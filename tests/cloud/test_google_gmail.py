@@ -10,7 +10,7 @@ from email.utils import format_datetime
 import pytest
 
 from bootstrap_app.config import load_settings
-from bootstrap_app.errors import AuthRequired, SourceError
+from bootstrap_app.errors import AuthRequired, NoSourceReadable, SourceError
 from bootstrap_app.pipeline import scan
 from bootstrap_app.store import Store
 from bootstrap_app.types import Message
@@ -202,3 +202,19 @@ def test_since_is_exact_not_a_pacific_midnight(google: GoogleStandIn) -> None:
     google.world.add_mail(msg.as_bytes(), labels=["INBOX"])
     recent = list(GmailSource("gmail:").read(_ctx(since=since)))
     assert "<early@example.com>" in {i.message_id for i in recent}  # type: ignore[attr-defined]
+
+
+def test_quota_exhausted_mid_reseed_keeps_the_old_cursor_and_loses_no_mail(google: GoogleStandIn) -> None:
+    settings = load_settings(None)
+    scan(["gmail:"], settings=settings)
+    with Store(settings.db_path) as store:
+        before = store.cursor("gmail:")
+    for n in range(3):
+        google.world.add_mail(_mail(f"Re: plan {n}", "tom@example.com", MAYA, 10 + n), labels=["INBOX"])
+    google.fault(403, 1, match="/batch/", reason="dailyLimitExceeded")  # the fetch of the new mail is refused
+    with pytest.raises(NoSourceReadable, match="quota"):
+        scan(["gmail:"], settings=settings, incremental=True)
+    with Store(settings.db_path) as store:
+        assert store.cursor("gmail:") == before  # nothing half-written
+    again = scan(["gmail:"], settings=settings, incremental=True)
+    assert again.reports[0].error is None and again.reports[0].items == 3  # the three are read next time
