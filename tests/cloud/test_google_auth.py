@@ -270,3 +270,13 @@ def test_tokens_never_reach_the_app_dir_and_the_credentials_file_is_never_rewrit
             data = path.read_bytes()
             assert not [s for s in secrets if s in data], path
     assert not (settings.home / "tokens").exists()  # MEMSEED_GOOGLE_CREDENTIALS is not copied to the store
+
+
+def test_an_access_token_refused_inside_a_batch_is_refreshed_and_those_parts_sent_again(
+        google: GoogleStandIn) -> None:
+    baseline = list(GmailSource("gmail:").read(_ctx()))
+    google.reset_stats()
+    google.fault(401, 3, match="/messages/", reason="authError")  # three parts meet an expired token
+    again = list(GmailSource("gmail:").read(_ctx()))
+    assert len(again) == len(baseline) and google.stats["token"] == 2  # one refresh, nothing lost
+    assert google.stats["inner"] == len(baseline) + 3  # only the refused parts went again
