@@ -158,7 +158,8 @@ class GoogleDriveSource(GoogleSource):
         if stamp:
             os.utime(path, (stamp, stamp))
         try:
-            doc = read_document(path, source_id, fid, ctx, display_path=display)
+            # the document's address is its link (what a reference memory cites), not our temp copy
+            doc = read_document(path, source_id, fid, ctx, display_path=str(meta.get("webViewLink") or display))
         finally:
             path.unlink(missing_ok=True)
         if doc is None:

@@ -63,6 +63,7 @@ def test_drive_exports_downloads_and_changes(google: GoogleStandIn) -> None:
     assert set(by_ref) == {"doc1", "sheet1", "slides1", "docx1", "shared1"}
     assert by_ref["shared1"].authored_by_owner is None and by_ref["shared1"].people[0].address == "priya@example.com"
     assert "event sourcing" in by_ref["doc1"].text and by_ref["doc1"].title == "Ledger design notes"
+    assert by_ref["doc1"].path == "https://docs.example/doc1"  # where it lives: what a reference memory cites
     assert by_ref["doc1"].doc_format == "md" and by_ref["sheet1"].doc_format == "csv"
     assert "on-call" in by_ref["docx1"].text and by_ref["docx1"].doc_format == "docx"
     assert by_ref["doc1"].authored_by_owner and by_ref["doc1"].people[0].address == MAYA
