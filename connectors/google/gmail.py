@@ -25,6 +25,7 @@ import base64
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from bootstrap_app.errors import QuotaExceeded, SourceError, SourceOffline
 from bootstrap_app.types import Item, Message, utc
 
 from ..base import ReadContext
@@ -181,15 +182,25 @@ class _GmailRead:
                                                     "from its last finished page")
         phases = [("in:sent" + since, True), (f"-in:sent {BULK_QUERY}{since}", False)]
         owner_threads: set[str] = set(resume.get("threads", []))
+        checkpoint = resume["page"]  # a page token from an earlier run, which Google may have forgotten
         for phase in range(int(resume["phase"]), len(phases)):
             query, sent = phases[phase]
             page = resume["page"] if phase == resume["phase"] else None
             while True:
                 if self.ctx.should_stop():
                     return
-                answer = self.session.call(self.messages.list(
-                    userId="me", q=query, maxResults=PAGE_SIZE, pageToken=page,
-                    fields="messages(id,threadId),nextPageToken"))
+                try:
+                    answer = self.session.call(self.messages.list(
+                        userId="me", q=query, maxResults=PAGE_SIZE, pageToken=page,
+                        fields="messages(id,threadId),nextPageToken"))
+                except SourceError as exc:  # not quota/offline: those keep the checkpoint for later
+                    if page is None or page != checkpoint or isinstance(exc, QuotaExceeded | SourceOffline):
+                        raise
+                    state.clear()  # else every later scan would fail on it again
+                    self.ctx.skip(self.source.id, "resume", f"{self.source.id}: Google refused the interrupted "
+                                  f"read's page ({str(exc).splitlines()[0]}); reading the mailbox from the start")
+                    yield from self.full(account, history_id)
+                    return
                 refs = [m for m in answer.get("messages", []) or [] if m["id"] not in self.seen_ids]
                 if sent:
                     owner_threads.update(m.get("threadId", "") for m in refs)

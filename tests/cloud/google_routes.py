@@ -45,6 +45,7 @@ def _err(status: int, message: str, reason: str, state: str, name: str) -> Answe
 
 
 def _page(items: list[Any], query: dict[str, list[str]], size_key: str, default: int) -> tuple[list[Any], str]:
+    """One page; a token this server never handed out is a ValueError (a 400, as Google answers)."""
     start = int(query.get("pageToken", ["0"])[0] or 0)
     size = int(query.get(size_key, [str(default)])[0])
     nxt = start + size
@@ -60,11 +61,11 @@ def route(world: World, method: str, path: str, query: dict[str, list[str]], sco
         return _err(403, "Request had insufficient authentication scopes.", "insufficientPermissions",
                     "PERMISSION_DENIED", f"{service}.denied")
     rest = parts[len(PREFIXES[service]):]
-    if service == "gmail":
-        return _gmail(world, rest, query)
-    if service == "calendar":
-        return _calendar(world, rest, query)
-    return _drive(world, rest, query)
+    serve = {"gmail": _gmail, "calendar": _calendar, "drive": _drive}[service]
+    try:
+        return serve(world, rest, query)
+    except ValueError as exc:  # an unparsable parameter: a page token, a number
+        return _err(400, f"Invalid value: {exc}", "invalid", "INVALID_ARGUMENT", f"{service}.invalid")
 
 
 # -- Gmail --------------------------------------------------------------------------------

@@ -218,3 +218,25 @@ def test_quota_exhausted_mid_reseed_keeps_the_old_cursor_and_loses_no_mail(googl
         assert store.cursor("gmail:") == before  # nothing half-written
     again = scan(["gmail:"], settings=settings, incremental=True)
     assert again.reports[0].error is None and again.reports[0].items == 3  # the three are read next time
+
+
+def test_a_checkpoint_google_no_longer_accepts_restarts_the_read_instead_of_failing_forever(
+        google: GoogleStandIn, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gmail_mod, "PAGE_SIZE", 10)
+    total = len(list(GmailSource("gmail:").read(_ctx())))
+    state = GmailSource("gmail:").resume_state(_ctx())
+    google.fault(500, 0, match="/batch/")
+    got = 0
+    with pytest.raises(SourceError):
+        for _ in GmailSource("gmail:").read(_ctx()):
+            got += 1
+            if got == 15:
+                google.faults[0].count = 50
+    google.faults.clear()
+    saved = state.load()
+    assert saved.get("history_id")  # a checkpoint was left behind
+    state.save({**saved, "page": "stale-token"})  # its page token, one Google has since forgotten
+    items = list(GmailSource("gmail:").read(ctx := _ctx()))
+    assert len(items) == total and ctx.new_cursor is not None  # the whole mailbox, read afresh
+    assert any("from the start" in s.reason for s in ctx.skips)
+    assert state.load() == {}  # and no checkpoint left to trip over
