@@ -21,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from bootstrap_app.aliases import alias_evidence, record_suggestions
 from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError, NoSourceReadable
 from bootstrap_app.extract.dedup import dedup_against_memory
@@ -160,7 +161,9 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     result = ScanResult(run_id=run_id)
     sources, failed = _resolve(locations, emit)
     result.reports.extend(failed)
-    collector = IdentityCollector(explicit=tuple(dict.fromkeys([*owners, *settings.owners])))
+    confirmed, rejected = alias_evidence(store)  # aliases the person confirmed count as strong evidence
+    collector = IdentityCollector(explicit=tuple(dict.fromkeys([*owners, *settings.owners])),
+                                  confirmed=confirmed, rejected=rejected)
     builder = SignalBuilder(known_owners=collector.explicit)
     use_llm = (bool(llm) and llm != "off") or llm_preview is not None
     reservoir = _Reservoir(known=frozenset(collector.explicit))  # filled only for the opt-in LLM path
@@ -229,6 +232,7 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     emit(ScanEvent("stage", "", 0, "resolving identity and signals"))
     owner = collector.resolve()
     result.owner = owner
+    record_suggestions(store, owner.suggested)
     signals = builder.build(owner)
     proposals = heuristic_proposals(signals)
     if llm_preview is not None:
@@ -237,7 +241,7 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
         proposals += _llm(reservoir.owner_items(owner), signals.to_dict(), settings, result, emit)
     emit(ScanEvent("stage", "", len(proposals), "safety gate"))
     gated = gate(proposals)
-    result.quarantined = list(gated.quarantined)
+    result.quarantined = list(gated.quarantined) + builder.rules.held_back_records(owner)
     dedup = dedup_against_memory(gated.passed, memory)
     result.duplicates, result.superseding = len(dedup.duplicates), dedup.superseding
     decided = store.decided_fingerprints()

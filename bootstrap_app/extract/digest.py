@@ -61,6 +61,10 @@ def _label(text: str, limit: int = 60) -> str:
     return neutralise(text[:limit])
 
 
+def _received(item: Item) -> bool:
+    return isinstance(item, Message) and bool(item.third_party_reason)
+
+
 def _day(value: datetime | None) -> str:
     return value.strftime("%Y-%m-%d %H:%M UTC") if value else "unknown"
 
@@ -278,8 +282,11 @@ def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_00
     sig_body = _signals_text(_signals_dict(signals), int(max_chars * 0.3))
     sig_block = ("\n## SIGNALS (deterministic aggregates: names, counts, titles, times)\n"
                  f"<<<BEGIN DATA SIGNALS>>>\n{sig_body}\n<<<END DATA SIGNALS>>>\n")
-    owner_items = [i for i in sample if i.authored_by_owner is True]
-    other_items = [i for i in sample if i.authored_by_owner is not True and not (isinstance(i, Message) and i.is_bulk)]
+    # a message that arrived from outside / failed authentication / sits in the inbox is never shown
+    # as the owner's words, whatever marked it (From is typed by whoever sends the mail)
+    owner_items = [i for i in sample if i.authored_by_owner is True and not _received(i)]
+    other_items = [i for i in sample if not (i.authored_by_owner is True and not _received(i))
+                   and not (isinstance(i, Message) and i.is_bulk)]
     owners = _interleave(_one_per_series(owner_items))
     others = _interleave(_one_per_series(other_items))
     collapsed = len(owner_items) + len(other_items) - len(owners) - len(others)
