@@ -12,7 +12,7 @@ proposal. Around that:
   a single malformed fact is dropped with a reason;
 - a fact citing an evidence id the digest does not hold is dropped (principle 2: evidence or it
   did not happen): a made-up citation means the model is not reading the data;
-- an instruction (a ``feedback`` fact, or any fact carrying a command, URL or dangerous step) may
+- an instruction (a ``feedback`` fact, or any fact carrying a dangerous step) may
   cite only blocks whose author is proven to be the owner: third-party citations are removed from
   it, and so is every cited block that does not contain the fact's key text (its code spans,
   URLs and addresses, word for word); a fact left with nothing to stand on is dropped as
@@ -243,7 +243,7 @@ def _is_instruction(fact_type: str, values: dict[str, str]) -> bool:
     from bootstrap_app.safety.dangerous import find_dangerous
 
     text = "\n".join(values[k] for k in ("description", "body"))
-    return fact_type == "feedback" or bool(key_texts(text)) or bool(find_dangerous(text))
+    return fact_type == "feedback" or bool(find_dangerous(text))
 
 
 def ground_evidence(fact_type: str, values: dict[str, str], ids: Sequence[str],
