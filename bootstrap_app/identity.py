@@ -25,8 +25,9 @@ most of the mailbox's non-list mail is addressed *to* names the owner. That is a
 it answers "whose mailbox is this", which only the mailbox holder's own address can dominate; it
 is not evidence of authorship by anyone else. Mail *to* the owner is not written by the owner,
 so the fallback never adds an address by name, and mail *from* it still has to pass
-``Message.third_party_reason`` (an inbox copy is someone else's text). When strong evidence
-exists the most frequent recipient is only a suggestion.
+``Message.third_party_reason`` (an inbox copy is someone else's text). When the Sent folder
+names the owner, or a proven address is already delivered to about as often, the most frequent
+recipient is only a suggestion (one flooding a lookalike address cannot outvote the Sent folder).
 """
 
 from __future__ import annotations
@@ -265,13 +266,26 @@ class IdentityCollector:
             reasons.setdefault(a, "owner of the exported calendar")
         return reasons
 
-    def _fallback(self) -> dict[str, str]:
+    def _fallback(self) -> dict[str, int]:
+        """The address most of the mailbox's person-to-person mail is addressed to, with its count."""
         if not self.to_counts or self.messages < 5:
             return {}
         address, count = self.to_counts.most_common(1)[0]
         if count < max(3, 0.2 * self.messages):
             return {}
-        return {address: f"most frequent recipient ({count} of {self.messages} messages)"}
+        return {address: count}
+
+    def _mailbox_holder_unknown(self, reasons: dict[str, str], count: int) -> bool:
+        """True when no strong evidence says whose mailbox this is, so its top recipient may.
+
+        The Sent folder settles it (its senders are the holder). Otherwise the holder is known only
+        when a proven address is itself delivered to about as often (at least half as often) as
+        the top recipient; an address given for another account (``--owner`` with a personal
+        address, a git e-mail) leaves the mailbox's own address to be named by the fallback.
+        """
+        if self.sent_label:
+            return False
+        return not any(self.to_counts[a] * 2 >= count for a in reasons)
 
     def _names_for(self, addresses: Iterable[str]) -> list[str]:
         counts: Counter[str] = Counter()
@@ -393,17 +407,23 @@ class IdentityCollector:
     def resolve(self) -> OwnerIdentity:
         reasons = self._strong()
         suggested: dict[str, str] = {}
-        for address, why in self._fallback().items():
-            if not reasons:  # nothing else says whose mailbox this is (see the module docstring)
+        for address, count in self._fallback().items():
+            why = f"most frequent recipient ({count} of {self.messages} messages)"
+            if address in reasons:
+                continue
+            if self._mailbox_holder_unknown(reasons, count):  # see the module docstring
                 reasons[address] = why
-            elif address not in reasons:
+            else:
                 suggested[address] = why
-        names = self._names_for(reasons)
-        domains = {a.split("@")[-1] for a in reasons if "@" in a}
+        # names and look-alike candidates grow from the proven addresses plus the mailbox's own
+        # (most frequent recipient): a name is a label and a candidate only a suggestion
+        anchors = {**reasons, **suggested}
+        names = self._names_for(anchors)
+        domains = {a.split("@")[-1] for a in anchors if "@" in a}
         if not names:
-            by_surname, names = self._surname_candidates(reasons, domains)
+            by_surname, names = self._surname_candidates(anchors, domains)
             suggested.update({a: w for a, w in by_surname.items() if a not in suggested})
-        for address, why in self._name_candidates(reasons, names, domains).items():
+        for address, why in self._name_candidates(anchors, names, domains).items():
             suggested.setdefault(address, why)
         slack: set[str] = set()
         for uid, aliases in self.chat_users.items():
