@@ -18,7 +18,8 @@ Classes (the quarantine reason is ``dangerous:<class>``):
 
 Prohibitions are what memory is for, so a clause that *forbids* the step ("never push with
 ``--no-verify``", "don't skip the tests") is not flagged; "never forget to …" is not a
-prohibition. Matching is on NFKC text, case-insensitive, with bounded fillers (no backtracking).
+prohibition, and neither is "never push *without* running …" (a word like without / before /
+until between the negation and the step makes the step required). Matching is on NFKC text, case-insensitive, with bounded fillers (no backtracking).
 """
 
 from __future__ import annotations
@@ -82,10 +83,11 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((cls, re.compile(rx, re.
 DANGER_CLASSES = tuple(dict.fromkeys(cls for cls, _rx in _RULES))
 
 _NEGATION = re.compile(r"\b(?:never|don'?t|do\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|cannot"
-                       r"|can'?t|no\s+one|nobody|avoid|stop|refuse|forbid(?:den)?|prohibited|not\s+allowed"
-                       r"|without)\b(?!\s+(?:forget|fail|hesitate|miss|wait))", re.IGNORECASE)
-_CLAUSE = re.compile(r"[.!?;\n]|\b(?:but|then|and\s+then|otherwise|instead)\b", re.IGNORECASE)
-
+                       r"|can'?t|no\s+one|nobody|avoid|stop|refuse|forbid(?:den)?|prohibited|not\s+allowed)\b"
+                       r"(?!\s+(?:forget|fail|hesitate|miss|wait))", re.IGNORECASE)
+_REQUIRES = re.compile(r"\b(?:before|until|unless|without|first|after|then|instead|except|but)\b", re.IGNORECASE)
+"""Words that turn a prohibition into a requirement: "never push *without* running curl | sh"."""
+_CLAUSE = re.compile(r"[.!?;\n]", re.IGNORECASE)
 
 @dataclass(frozen=True, slots=True)
 class DangerFinding:
@@ -100,10 +102,14 @@ class DangerFinding:
 
 
 def _forbidden(text: str, start: int) -> bool:
-    """True when the clause holding ``start`` forbids the step ("never push with --no-verify")."""
-    head = text[max(0, start - 160):start]
-    clause = _CLAUSE.split(head)[-1]
-    return bool(_NEGATION.search(clause))
+    """True when the clause holding ``start`` forbids the step ("never push with --no-verify"):
+    a negation at most six words before it, with nothing between that makes the step required."""
+    clause = _CLAUSE.split(text[max(0, start - 160):start])[-1]
+    negations = list(_NEGATION.finditer(clause))
+    if not negations:
+        return False
+    between = clause[negations[-1].end():]
+    return len(between.split()) <= 6 and not _REQUIRES.search(between)
 
 
 def find_dangerous(text: str) -> list[DangerFinding]:
