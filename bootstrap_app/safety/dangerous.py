@@ -64,13 +64,14 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((cls, re.compile(rx, re.
     ("disable-verification", rf"\b(?:disable|turn\s+off|skip|bypass|ignore)\s+{_W}(?:ssl|tls|https|certificate"
                              r"|cert|host[\s-]?key|signature|checksum|integrity)\s+(?:verification|checks?|validation"
                              r"|errors?|warnings?)\b"),
-    ("disable-checks", r"--no-verify\b|\bcore\.hookspath\s+/dev/null|\bhusky\s*=\s*0\b|--no-gpg-sign\b"
+    ("disable-checks", r"--no-verify(?![-\w])|\bcore\.hookspath\s+/dev/null|\bhusky\s*=\s*0\b|--no-gpg-sign\b"
                        r"|\bcommit\.gpgsign\s*=?\s*false\b|-dskiptests\b|\bskip_?tests\s*=\s*(?:1|true|yes)\b"),
-    ("disable-checks", rf"\b(?:skip|disable|bypass|turn\s+off|comment\s+out|remove|delete)\s+{_W}(?:the\s+)?"
+    ("disable-checks", rf"\b(?:skip(?:ping)?|disabl(?:e|ing)|bypass(?:ing)?|turn(?:ing)?\s+off|comment(?:ing)?\s+out"
+                       rf"|remov(?:e|ing)|delet(?:e|ing))\s+{_W}(?:the\s+)?"
                        r"(?:pre-commit\s+|git\s+|commit\s+)?(?:tests?|test\s+suite|hooks?|ci\s+checks?|checks|linters?"
                        r"|signing|signatures?|code\s+review)\b"),
     ("exfiltration", rf"\b(?:send|e-?mail|mail|forward|post|upload|paste|share|copy|transfer|sync|push|leak)\w*"
-                     rf"\s+{_W}{_SECRETS}[^\n]{{0,80}}?\b(?:to|into|at|on)\s+(?:https?://|[\w.+-]+@|[\w-]+\.[\w.-]+)"),
+                     rf"\s+{_W}[~/\w.-]*?{_SECRETS}[^\n]{{0,80}}?\b(?:to|into|at|on)\s+(?:https?://|[\w.+-]+@|[\w-]+\.[\w.-]+)"),
     ("exfiltration", r"\b(?:curl|wget|http)\b[^\n]{0,120}?(?:-d|--data(?:-binary)?|-F|--form|-T|--upload-file)"
                      r"\s+['\"]?[\w-]*=?@"),
     ("exfiltration", r"\b(?:scp|rsync|nc|ncat|netcat)\b[^\n]{0,120}?(?:\.ssh|\.aws|\.env\b|id_rsa|credentials)"),
