@@ -74,8 +74,8 @@ class _Reservoir:
     def add(self, item: Item) -> None:
         if isinstance(item, Message):
             key = person_key(item.sender)
-            if item.is_bulk:
-                return
+            if item.is_bulk or item.third_party_reason:
+                return  # received mail is never the owner's words: no room taken from theirs
             if len(item.body) > 2000:
                 item = replace(item, body=item.body[:2000])
         elif isinstance(item, ChatMessage):

@@ -28,7 +28,8 @@ from bootstrap_app.types import ChatMessage, Item, Message
 from .base import Ref, person_key
 from .rhythms import offset_name, zone
 
-__all__ = ["ROLE_WORDS", "ProfileAccumulator", "ProfileSignal", "org_from_domain", "own_text", "parse_signature"]
+__all__ = ["ROLE_WORDS", "ProfileAccumulator", "ProfileSignal", "org_from_domain", "own_text", "parse_signature",
+           "received_key"]
 
 _MAX_STAMPS = 4000
 ROLE_WORDS = re.compile(
@@ -53,6 +54,11 @@ _MANAGER = re.compile(
     r"|\b(?:your |reporting |line )?(?:manager|supervisor)\s*[:=]\s*(?P<d>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}))")
 _FREE_MAIL_DOMAINS = {"gmail", "googlemail", "aol", "yahoo", "hotmail", "outlook", "live", "icloud", "me",
                       "gmx", "web", "proton", "protonmail", "fastmail", "msn", "mail", "mac"}
+
+
+def received_key(key: str) -> str:
+    """Where facts from *received* mail of ``key`` are filed: never one of the owner's keys."""
+    return f"{key}#received"
 
 
 def own_text(body: str) -> str:
@@ -210,6 +216,9 @@ class ProfileAccumulator:
             self._author_ref(key, Ref(item.source, item.ref, item.timestamp, key, f"mail sent {when}"))
             text = own_text(item.body)
             sig = parse_signature(text)
+            # what received mail says about its sender (signature, "my manager") is filed apart:
+            # it may describe a colleague, never the owner, whatever its From says (issue 14)
+            key = received_key(key) if item.third_party_reason else key
             if sig and not item.subject.lower().startswith(("fw", "fwd")):
                 signer = name_key(sig["signer"])
                 for field_name in ("title", "team", "org"):
@@ -384,8 +393,10 @@ class ProfileAccumulator:
     def title_of(self, key: str, name: str) -> str:
         """The job title a contact's own signature states (a title is allowed third-party data)."""
         wanted = name_key(name)
-        titles = Counter({(f, v): n for (f, v, signer), n in self.sig.get(key, Counter()).items()
-                          if f in ("title", "org") and wanted and signer == wanted})
+        titles: Counter[tuple[str, str]] = Counter()
+        for k in (key, received_key(key)):
+            titles.update({(f, v): n for (f, v, signer), n in self.sig.get(k, Counter()).items()
+                           if f in ("title", "org") and wanted and signer == wanted})
         title = max(((n, v) for (f, v), n in titles.items() if f == "title"), default=(0, ""))[1]
         org = max(((n, v) for (f, v), n in titles.items() if f == "org"), default=(0, ""))[1]
         return f"{title}, {org}" if title and org else title
@@ -394,7 +405,7 @@ class ProfileAccumulator:
         """Names other people's mail calls the owner's manager (names only)."""
         out: Counter[str] = Counter()
         for key, names in self.manager.items():
-            if not owner.is_owner_address(key):
+            if not owner.is_owner_address(key):  # (received_key()s never are)
                 out.update(names)
         return out
 
