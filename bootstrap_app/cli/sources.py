@@ -8,24 +8,11 @@ import json
 import click
 
 from bootstrap_app.aliases import confirm_alias, list_aliases, reject_alias
-from connectors import base
+from bootstrap_app.sourceinfo import source_catalog
 
 from .common import open_settings, open_store
 
-__all__ = ["COMMANDS", "URI_FORMS", "sources_cmd"]
-
-URI_FORMS: dict[str, str] = {
-    "gmail:": "Gmail account (read-only; `memseed auth google` first)",
-    "gcal:": "Google Calendar account",
-    "gdrive:": "Google Drive documents",
-    "outlook:": "Outlook / Microsoft 365 mail (`memseed auth microsoft` first)",
-    "outlook-calendar:": "Outlook calendar",
-    "onedrive:": "OneDrive documents",
-    "claude-code:[PROJECT]": "Claude Code memory (global, or of one project)",
-    "codex:": "Codex memory ($CODEX_HOME)",
-    "hermes:": "Hermes memory ($HERMES_HOME)",
-    "gemini:": "Gemini CLI memory (~/.gemini/GEMINI.md)",
-}
+__all__ = ["COMMANDS", "sources_cmd"]
 
 
 @click.command("sources")
@@ -42,10 +29,11 @@ def sources_cmd(ctx: click.Context, forget: tuple[str, ...], confirm: tuple[str,
     addresses that only look like yours.
 
     Every location you scan is remembered, so `memseed reseed` can look at it again later.
-    An address is yours only on strong evidence (given with --owner, the sender of mail in
-    your Sent folder, a repository's git user.email ...). Lookalikes — your name at another
-    domain, your surname at a free-mail provider — are listed as suggested aliases with their
-    evidence until you confirm or reject them.
+    Account sources (gmail:, outlook: ...) show whether you are signed in, as whom, with
+    which scopes. An address is yours only on strong evidence (given with --owner, the sender
+    of mail in your Sent folder, a repository's git user.email ...). Lookalikes — your name at
+    another domain, your surname at a free-mail provider — are listed as suggested aliases with
+    their evidence until you confirm or reject them.
 
     \b
     Examples:
@@ -53,43 +41,44 @@ def sources_cmd(ctx: click.Context, forget: tuple[str, ...], confirm: tuple[str,
       memseed sources --forget ~/Takeout
       memseed sources --confirm-alias me@fastmail.com --reject-alias me@tidewater-io.example
     """
-    kinds = [{"kind": cls.kind, "description": cls.description} for cls in base.registered()]
-    schemes = set(getattr(base, "_URI_SCHEMES", {}))
-    uris = [{"uri": form, "description": text, "available": form.split(":")[0] in schemes}
-            for form, text in URI_FORMS.items()]
     settings = open_settings(ctx)
     with open_store(settings) as store:
         for location in forget:
             store.forget_source(location)
         decided = [confirm_alias(store, a) for a in confirm] + [reject_alias(store, a) for a in reject]
-        remembered = store.sources()
-        aliases = list_aliases(store)
+        catalog = source_catalog(settings, store)
+        owner_aliases = list_aliases(store)
     for alias in decided:
         click.echo(f"{alias.address}: {alias.status}", err=True)
     if as_json:
-        click.echo(json.dumps({"kinds": kinds, "uris": uris, "remembered": remembered,
-                               "aliases": [vars(a) for a in aliases]}, indent=2))
+        click.echo(json.dumps({**catalog.to_dict(), "aliases": [vars(a) for a in owner_aliases]}, indent=2))
         return
     click.echo("Source kinds (detected by shape, give the path):")
-    for k in kinds:
-        click.echo(f"  {k['kind']:16} {k['description']}")
+    for k in catalog.kinds:
+        click.echo(f"  {k.kind:16} {k.description}")
     click.echo("\nURIs:")
-    for u in uris:
-        note = "" if u["available"] else "  (not installed)"
-        click.echo(f"  {u['uri']:22} {u['description']}{note}")
+    for u in catalog.uris:
+        aliases = f" (also {', '.join(a + ':' for a in u.aliases)})" if u.aliases else ""
+        click.echo(f"  {u.uri:22} {u.description}{aliases}")
+        if u.auth:
+            state = f"signed in as {u.account}" if u.available and u.account else (u.detail or "not available")
+            click.echo(f"  {'':22} {state}{'; scopes: ' + ', '.join(u.scopes) if u.scopes else ''}")
     click.echo("\nRemembered sources (re-read by `memseed reseed`):")
-    if not remembered:
+    if not catalog.remembered:
         click.echo("  none yet: run `memseed scan SOURCE...`")
-    for r in remembered:
-        click.echo(f"  {r['location']}  (last scanned {r['last_scanned'] or 'never'})")
-    pending = [a for a in aliases if a.status == "suggested"]
+    for r in catalog.remembered:
+        what = f"{r.items} items" + (f", {', '.join(r.kinds)}" if r.kinds else "")
+        if r.error:
+            what = f"unreadable now: {r.error}"
+        click.echo(f"  {r.location}  (last synced {r.last_scanned or 'never'}; {what})")
+    pending = [a for a in owner_aliases if a.status == "suggested"]
     if pending:
         click.echo("\nSuggested aliases (NOT treated as yours until you confirm; a lookalike sender looks "
                    "just like this):")
         for a in pending:
             click.echo(f"  {a.address:40} {a.evidence}")
         click.echo("  confirm: memseed sources --confirm-alias ADDRESS   reject: --reject-alias ADDRESS")
-    confirmed = [a.address for a in aliases if a.status == "confirmed"]
+    confirmed = [a.address for a in owner_aliases if a.status == "confirmed"]
     if confirmed:
         click.echo("\nConfirmed aliases (counted as yours): " + ", ".join(confirmed))
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .text import normalize
+from bootstrap_app.text.unicode import normalize
 
 __all__ = ["DANGER_CLASSES", "DangerFinding", "find_dangerous"]
 

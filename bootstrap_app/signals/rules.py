@@ -21,6 +21,7 @@ from bootstrap_app.safety.dangerous import find_dangerous
 from bootstrap_app.safety.gate import Quarantined
 from bootstrap_app.types import ChatMessage, Item, Message
 
+from .analyzer import Analyzer
 from .base import Ref, person_key
 from .profile import own_text
 
@@ -55,8 +56,10 @@ def find_rules(text: str) -> list[str]:
 
 
 @dataclass
-class RulesAccumulator:
-    known_owners: frozenset[str] = frozenset()
+class RulesAccumulator(Analyzer):
+    signal = "rules"
+    consumes = frozenset({"message", "chatmessage"})
+
     found: dict[str, tuple[str, Ref]] = field(default_factory=dict)
     held_back: list[tuple[str, str, Ref]] = field(default_factory=list)
     """(dangerous class, sentence, where) of rules never proposed (see the module docstring)."""
@@ -92,5 +95,5 @@ class RulesAccumulator:
         return [Quarantined(f"dangerous:{cls}", ref.source, ref.ref, sentence[:200], "working-rules")
                 for cls, sentence, ref in self.held_back if owner.is_owner_address(ref.author)]
 
-    def result(self, owner: OwnerIdentity) -> list[Rule]:
-        return [Rule(text, ref) for text, ref in self.found.values() if owner.is_owner_address(ref.author)]
+    def result(self, owner: OwnerIdentity) -> tuple[Rule, ...]:
+        return tuple(Rule(text, ref) for text, ref in self.found.values() if owner.is_owner_address(ref.author))

@@ -23,7 +23,8 @@ from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import ScanResult, scan
 from bootstrap_app.store import Store
 from bootstrap_app.types import Message, Proposal
-from connectors.base import ReadContext, detect
+from connectors.base import ReadContext
+from connectors.registry import detect
 from tests.safety import lookalike as L
 from tests.safety.chat_server import ChatServer, serve_chat
 

@@ -13,6 +13,7 @@ import streamlit as st
 
 from bootstrap_app.aliases import confirm_alias, list_aliases, reject_alias
 from bootstrap_app.errors import MemseedError
+from bootstrap_app.harnesses import HARNESS_CLASSES
 from bootstrap_app.ui.common import get_settings, get_store, is_demo, page_header, show_error
 from bootstrap_app.ui.local import (
     UPLOAD_TYPES,
@@ -135,8 +136,8 @@ if pending:
 
 st.divider()
 st.subheader("Memory your agents already keep")
-st.caption("Claude Code, Codex, Hermes and Gemini CLI memory found on this machine. Adding it lets memseed "
-           "carry memory from one agent to another and avoid proposing what is already there.")
+st.caption(f"{', '.join(c.label for c in HARNESS_CLASSES if c.source_uri)} memory found on this machine. "
+           "Adding it lets memseed carry memory from one agent to another and avoid proposing what is already there.")
 known = {entry["location"] for entry in remembered}
 folders = find_harness_folders()
 if not folders:
