@@ -39,6 +39,7 @@ def test_cli_lists_confirms_and_the_next_scan_counts_it(tmp_path: Path) -> None:
     runner = CliRunner()
     res = runner.invoke(main, ["--home", str(home), "scan", str(mbox), "-q", "--out", str(tmp_path / "p.jsonl")])
     assert res.exit_code == 0, res.output
+    assert "suggested aliases (not counted as yours until confirmed): 11" in res.stderr
     res = runner.invoke(main, ["--home", str(home), "sources"])
     assert res.exit_code == 0, res.output
     assert "Suggested aliases" in res.output and "priya.raman@gmail.com" in res.output
