@@ -57,9 +57,12 @@ _FREE_MAIL_DOMAINS = {"gmail", "googlemail", "aol", "yahoo", "hotmail", "outlook
                       "gmx", "web", "proton", "protonmail", "fastmail", "msn", "mail", "mac"}
 
 
+_RECEIVED = "#received"
+
+
 def received_key(key: str) -> str:
     """Where facts from *received* mail of ``key`` are filed: never one of the owner's keys."""
-    return f"{key}#received"
+    return key + _RECEIVED
 
 
 def own_text(body: str) -> str:
@@ -206,7 +209,10 @@ class ProfileAccumulator(Analyzer):
 
     def observe(self, item: Item) -> None:
         if isinstance(item, Message):
+            # what received mail shows of its sender (send times, signature, "my manager") is filed
+            # apart: it may describe a colleague, never the owner, whatever its From says (issue 14)
             key = person_key(item.sender)
+            key = received_key(key) if key and item.third_party_reason else key
             offset = item.utc_offset_minutes
             if offset is None and item.timestamp is not None and item.timestamp.tzinfo not in (None, UTC):
                 delta = item.timestamp.utcoffset()  # items built with a local time (notebooks, tests)
@@ -220,9 +226,6 @@ class ProfileAccumulator(Analyzer):
             self._author_ref(key, Ref(item.source, item.ref, item.timestamp, key, f"mail sent {when}"))
             text = own_text(item.body)
             sig = parse_signature(text)
-            # what received mail says about its sender (signature, "my manager") is filed apart:
-            # it may describe a colleague, never the owner, whatever its From says (issue 14)
-            key = received_key(key) if item.third_party_reason else key
             if sig and not item.subject.lower().startswith(("fw", "fwd")):
                 signer = name_key(sig["signer"])
                 for field_name in ("title", "team", "org"):
@@ -288,7 +291,7 @@ class ProfileAccumulator(Analyzer):
         # when that is next (the same zone in summer / winter time)
         top = [off for off, _ in everyone.most_common(2)]
         clock = {top[0]} | ({top[1]} if len(top) > 1 and abs(top[0] - top[1]) == 60 else set()) if top else set()
-        domains = {k.rpartition("@")[2] for k, _ in others if "@" in k}
+        domains = {k.removesuffix(_RECEIVED).rpartition("@")[2] for k, _ in others if "@" in k}
         n_others = sum(everyone.values())
         same = sum(n for off, n in everyone.items() if off in clock)
         usual = {off for off, n in mine.items() if n >= 0.05 * total}
