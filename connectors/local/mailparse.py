@@ -381,6 +381,8 @@ def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, 
     folder = _folder_label(headers.get("x-folder", ""))
     if folder and not labels:
         labels = (folder,)
+    if sent_hint and not labels:  # a reader found it in a Sent folder (maildir .Sent, Sent.mbox)
+        labels = ("Sent",)
     relay = external_hop(headers.get("received", ""))
     failure = auth_failure(headers.get("authentication-results", ""), sender.address)
     behalf = next((p.address for p in parse_people(headers.get("sender", ""))

@@ -79,3 +79,4 @@ def test_message_fields_and_third_party_reason() -> None:
     assert _msg("From: P <p@t.io>\nX-Folder: \\\\Raman, P\\\\Sent Items\n").labels == ()
     maildir_sent = _msg("From: P <p@t.io>\n", sent_hint=True)
     assert maildir_sent.authored_by_owner is True and maildir_sent.third_party_reason == ""
+    assert maildir_sent.in_sent and maildir_sent.labels == ("Sent",)  # the generic Sent-folder signal
