@@ -216,10 +216,12 @@ class IdentityCollector:
     def _message(self, item: Message) -> None:
         self.messages += 1
         self._person(item.sender)
+        # who the mailbox is delivered to: a list is nobody's inbox, and the owner's own sent mail
+        # (and mail to oneself) says who *they* write to, not whose mailbox this is
+        delivered = not (item.is_bulk or item.list_id or item.in_sent or item.authored_by_owner is True)
         for p in item.to:
             self._person(p)
-            # a list is nobody's inbox; the owner's own copies do not make their recipients the owner
-            if p.address and not (item.is_bulk or item.list_id) and p.address != item.sender.address:
+            if delivered and p.address and p.address != item.sender.address:
                 self.to_counts[p.address] += 1
         for p in item.cc:
             self._person(p)
