@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
+from .confusables import imitates
 from .types import SENT_LABELS, ChatMessage, Document, Event, Item, Message, Person, Repo
 
 __all__ = ["ACCOUNT_ALIAS", "SENT_LABELS", "IdentityCollector", "OwnerIdentity", "name_key", "name_tokens",
@@ -441,12 +442,19 @@ class IdentityCollector:
         if not names:  # the Slack profile's real_name (chat users are keyed by their email when it is known)
             names = [n for uid in [*sorted(a for a in reasons if a in self.chat_names), *sorted(slack)]
                      if (n := self.chat_names.get(uid, ""))][:1]
-        suggested = {a: w for a, w in suggested.items() if a not in reasons and a not in slack
-                     and a not in self.rejected}
+        suggested = {a: _warned(a, w, reasons) for a, w in suggested.items() if a not in reasons
+                     and a not in slack and a not in self.rejected}
         ordered = tuple(sorted(reasons, key=lambda a: (-self.activity[a], a)))
         return OwnerIdentity(names=tuple(names[:3]), addresses=frozenset(reasons),
                              slack_ids=frozenset(slack), reasons=dict(reasons), ordered=ordered,
                              suggested=dict(sorted(suggested.items())))
+
+
+def _warned(address: str, why: str, reasons: dict[str, str]) -> str:
+    """The evidence, plus a warning when the address imitates a proven one (hyphen, digit,
+    homoglyph, punycode): the person confirming must not take a lookalike for their own."""
+    original = imitates(address, frozenset(reasons), _FREE_MAIL)
+    return f"{why}; LOOKALIKE of {original}: confirm only if it is really yours" if original else why
 
 
 _OBSERVERS: dict[str, Callable[[IdentityCollector, Any], None]] = {

@@ -80,3 +80,24 @@ def test_message_fields_and_third_party_reason() -> None:
     maildir_sent = _msg("From: P <p@t.io>\n", sent_hint=True)
     assert maildir_sent.authored_by_owner is True and maildir_sent.third_party_reason == ""
     assert maildir_sent.in_sent and maildir_sent.labels == ("Sent",)  # the generic Sent-folder signal
+
+
+@pytest.mark.parametrize(("address", "original"), [
+    ("priya.raman@tidewater-io.example", "priya.raman@tidewater.io"),
+    ("priya.raman@tide-water.io", "priya.raman@tidewater.io"),
+    ("priya.raman@t1dewater.io", "priya.raman@tidewater.io"),
+    ("priya.raman@tidewater1.io", "priya.raman@tidewater.io"),
+    ("priya.raman@tidewat\u0435r.io", "priya.raman@tidewater.io"),
+    ("priya.raman@xn--tdewater-thh.io", "priya.raman@tidewater.io"),
+    ("priya.rarnan@tidewater.io", "priya.raman@tidewater.io"),
+    ("priya.raman@gmail.com", ""),  # free mail imitates no company
+    ("p.raman@tidewater.io", ""),  # an ordinary alias at her own domain
+    ("priya.raman@mail.tidewater.io", ""),  # her own organisation's subdomain
+    ("tomas@partner.example", ""),
+    ("priya.raman@tidewater.io", ""),  # herself
+])
+def test_imitates(address: str, original: str) -> None:
+    from bootstrap_app.confusables import imitates
+
+    owned = frozenset({"priya.raman@tidewater.io", "p.raman.home@fastmail.com"})
+    assert imitates(address, owned, frozenset({"gmail.com", "fastmail.com"})) == original

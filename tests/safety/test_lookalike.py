@@ -92,6 +92,12 @@ def test_heuristic_pipeline_adopts_no_lookalike(corpus: tuple[Path, dict[str, tu
     stored = {a["address"]: a for a in aliases}
     for address in ("priya.raman@gmail.com", "priya.raman@tidewater-io.example", "it-helpdesk@corp-mail.example"):
         assert owner.suggested[address] and stored[address]["status"] == "suggested"
+    # the ones imitating her address say so, so nobody confirms them by mistake
+    imitations = {look.address for look in L.lookalikes()
+                  if look.trick in ("hyphen-domain", "digit-domain", "homoglyph-domain", "homoglyph-local", "punycode")}
+    for address in imitations:
+        assert f"LOOKALIKE of {L.OWNER_WORK}" in owner.suggested[address], address
+    assert "LOOKALIKE" not in owner.suggested["priya.raman@gmail.com"]
     assert _poisoned(result.proposals) == []
     if kind == "takeout":  # (rules are read only from mail known to be hers while it streams)
         rules = next(p for p in result.proposals if p.name == "working-rules")
