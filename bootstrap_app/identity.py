@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from .confusables import imitates
+from .names import FREE_MAIL, local_part_matches, name_key, name_tokens, normal_name
 from .types import SENT_LABELS, ChatMessage, Document, Event, Item, Message, Person, Repo
 
 __all__ = ["ACCOUNT_ALIAS", "SENT_LABELS", "IdentityCollector", "OwnerIdentity", "name_key", "name_tokens",
@@ -46,42 +47,6 @@ __all__ = ["ACCOUNT_ALIAS", "SENT_LABELS", "IdentityCollector", "OwnerIdentity",
 
 ACCOUNT_ALIAS = "account send-as alias"
 """The reason an account's own send-as aliases carry (cloud connectors report them; strong)."""
-_FREE_MAIL = frozenset({"gmail.com", "googlemail.com", "aol.com", "yahoo.com", "hotmail.com",
-                        "outlook.com", "live.com", "icloud.com", "me.com", "gmx.de", "gmx.net",
-                        "web.de", "proton.me", "protonmail.com", "fastmail.com", "msn.com"})
-
-
-def normal_name(raw: str) -> str:
-    """``"Kaminski, Vince J"`` -> ``"Vince J Kaminski"``; strips quotes and ``(...)`` notes."""
-    text = re.sub(r"\(.*?\)|<.*?>|[\"']", " ", raw or "")
-    text = " ".join(text.split()).strip(" ,;")
-    if text.count(",") == 1 and "@" not in text:
-        last, first = (part.strip() for part in text.split(","))
-        if last and first and len(last.split()) <= 2:
-            text = f"{first} {last}"
-    return text
-
-
-def name_tokens(raw: str) -> tuple[str, ...]:
-    """Lower-case alphabetic tokens of a normalised name."""
-    return tuple(t for t in re.split(r"[^a-z]+", normal_name(raw).lower()) if t)
-
-
-def name_key(raw: str) -> str:
-    """Order-free key of a person's name (first and last token), used to merge name-only people."""
-    toks = [t for t in name_tokens(raw) if len(t) > 1]
-    if len(toks) < 2:
-        return ""
-    return " ".join(sorted({toks[0], toks[-1]}))
-
-
-def _shares_stem(a: str, b: str, size: int = 5) -> bool:
-    """True when the local parts of ``a`` and ``b`` share a run of ``size`` letters."""
-    la = re.sub(r"[^a-z]", "", a.partition("@")[0].lower())
-    lb = re.sub(r"[^a-z]", "", b.partition("@")[0].lower())
-    return any(la[i:i + size] in lb for i in range(len(la) - size + 1))
-
-
 def _is_address(text: str) -> bool:
     return "@" in text and "." in text.split("@")[-1]
 
@@ -353,7 +318,7 @@ class IdentityCollector:
         for address in sorted(self.seen):
             local, _, domain = address.partition("@")
             if address not in reasons and stem in re.sub(r"[^a-z]", "", local) and (
-                    domain in domains or domain in _FREE_MAIL or any(domain.endswith("." + d) for d in domains)):
+                    domain in domains or domain in FREE_MAIL or any(domain.endswith("." + d) for d in domains)):
                 found[address] = f"address holding the owner's surname ({stem}…)"
         shaped: Counter[str] = Counter()
         for address in [*reasons, *found]:
@@ -361,26 +326,6 @@ class IdentityCollector:
             if len(toks) >= 2 and toks[-1].startswith(stem) and len(toks[0]) >= 3:
                 shaped[" ".join(t.capitalize() for t in toks)] += self.activity[address] + 1
         return found, ([shaped.most_common(1)[0][0]] if shaped else [])
-
-    @staticmethod
-    def _local_part_matches(local: str, toks: tuple[str, ...]) -> bool:
-        """``vkaminski``, ``vince.j.kaminski``, ``kamins`` match Vince J Kaminski; ``wkaminski`` not."""
-        if len(toks) < 2 or len(toks[-1]) < 3:
-            return False
-        last, others = toks[-1], toks[:-1]
-        flat = re.sub(r"[^a-z]", "", local.lower())
-        pieces = {*others, *(t[:1] for t in others)}
-
-        def made_of_name(rest: str) -> bool:
-            return rest == "" or any(rest.startswith(p) and made_of_name(rest[len(p):]) for p in pieces)
-
-        for cut in range(len(last), min(len(last), 6) - 1, -1):
-            stem = last[:cut]
-            if flat.endswith(stem) or flat.startswith(stem):
-                rest = flat[: len(flat) - cut] if flat.endswith(stem) else flat[cut:]
-                if made_of_name(rest):
-                    return True
-        return False
 
     def _name_candidates(self, reasons: dict[str, str], names: list[str], domains: set[str]) -> dict[str, str]:
         """Addresses that merely *look* like the owner's: shown with the owner's name, built from
@@ -399,8 +344,8 @@ class IdentityCollector:
                 found[address] = f"shown with the owner's name ({self.activity[address]} time(s))"
                 continue
             local, _, domain = address.partition("@")
-            if self._local_part_matches(local, main_tokens) and (
-                    domain in domains or domain in _FREE_MAIL or len(re.sub(r"[^a-z]", "", local)) >= 7):
+            if local_part_matches(local, main_tokens) and (
+                    domain in domains or domain in FREE_MAIL or len(re.sub(r"[^a-z]", "", local)) >= 7):
                 found[address] = "address built from the owner's name"
         for name, email in self.repo_authors:
             if email and email not in reasons and owner_key and name_key(name) == owner_key:
@@ -453,7 +398,7 @@ class IdentityCollector:
 def _warned(address: str, why: str, reasons: dict[str, str]) -> str:
     """The evidence, plus a warning when the address imitates a proven one (hyphen, digit,
     homoglyph, punycode): the person confirming must not take a lookalike for their own."""
-    original = imitates(address, frozenset(reasons), _FREE_MAIL)
+    original = imitates(address, frozenset(reasons), FREE_MAIL)
     return f"{why}; LOOKALIKE of {original}: confirm only if it is really yours" if original else why
 
 
