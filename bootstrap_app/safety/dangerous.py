@@ -39,49 +39,51 @@ _SECRETS = (r"(?:credentials?|passwords?|passphrases?|tokens?|secrets?|(?:api|ss
             r"|id_rsa|id_ed25519|keychain|cookies?|session\s+ids?|database\s+dumps?|customer\s+data"
             r"|source\s+code|(?:the\s+)?(?:logs?|backups?)\b)")
 
-_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((cls, re.compile(rx, re.IGNORECASE)) for cls, rx in (
-    ("pipe-to-shell", rf"{_FETCH}[^|\n]{{0,300}}\|\s*(?:{_SHELL})"),
-    ("pipe-to-shell", rf"(?:{_SHELL})\s+(?:-c\s+)?[\"']?(?:<\(|\$\()\s*{_FETCH}"),
-    ("pipe-to-shell", rf"(?:eval|source|\.)\s+[\"']?(?:<\(|\$\()\s*{_FETCH}"),
-    ("remote-code", rf"(?:{_SHELL})\s+(?:-c\s+)?[\"']?\$\(\s*{_FETCH}"),
-    ("remote-code", r"\b(?:pip3?|uv\s+pip|pipx|npm|pnpm|yarn|gem|go)\s+(?:install|add|get|i)\b[^\n]{0,80}?"
+_RULES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
+    (cls, need, re.compile(rx, re.IGNORECASE)) for cls, need, rx in (
+    ("pipe-to-shell", ("|",), rf"{_FETCH}[^|\n]{{0,300}}\|\s*(?:{_SHELL})"),
+    ("pipe-to-shell", ("$(", "<("), rf"(?:{_SHELL})\s+(?:-c\s+)?[\"']?(?:<\(|\$\()\s*{_FETCH}"),
+    ("pipe-to-shell", ("$(", "<("), rf"(?:eval|source|\.)\s+[\"']?(?:<\(|\$\()\s*{_FETCH}"),
+    ("remote-code", ("$(",), rf"(?:{_SHELL})\s+(?:-c\s+)?[\"']?\$\(\s*{_FETCH}"),
+    ("remote-code", ("http", "git+"), r"\b(?:pip3?|uv\s+pip|pipx|npm|pnpm|yarn|gem|go)\s+(?:install|add|get|i)\b[^\n]{0,80}?"
                     r"(?:https?://|git\+)"),
-    ("remote-code", r"\bnpx\s+(?:-y\s+)?(?:https?://|github:)"),
-    ("remote-code", rf"\b(?:download|fetch|grab)\s+{_W}(?:and|then)\s+(?:run|execute|exec|source|install)\b"),
-    ("remote-code", r"\b(?:run|execute|exec|source|eval)\s+(?:the\s+)?(?:script|installer|binary|file|code)?\s*"
+    ("remote-code", ("npx",), r"\bnpx\s+(?:-y\s+)?(?:https?://|github:)"),
+    ("remote-code", ("download", "fetch", "grab"), rf"\b(?:download|fetch|grab)\s+{_W}(?:and|then)\s+(?:run|execute|exec|source|install)\b"),
+    ("remote-code", ("http",), r"\b(?:run|execute|exec|source|eval)\s+(?:the\s+)?(?:script|installer|binary|file|code)?\s*"
                     r"(?:at|from)\s+https?://"),
-    ("package-registry", r"--(?:extra-)?index-url\b|\bindex-url\s*=|--trusted-host\b|\bextra-index-url\b"),
-    ("package-registry", r"\b(?:npm|pnpm|yarn)\s+config\s+set\s+[\w:@/-]*registry\b|--registry[\s=]+https?://"
+    ("package-registry", ("index-url", "trusted-host"), r"--(?:extra-)?index-url\b|\bindex-url\s*=|--trusted-host\b|\bextra-index-url\b"),
+    ("package-registry", ("registry",), r"\b(?:npm|pnpm|yarn)\s+config\s+set\s+[\w:@/-]*registry\b|--registry[\s=]+https?://"
                          r"|(?m:^)\s*@?[\w-]*:?registry\s*=\s*https?://"),
-    ("package-registry", r"\bGOPROXY\s*=|\bgem\s+sources\s+(?:-a|--add)\b|\bconda\s+config\s+--add\s+channels\b"
+    ("package-registry", ("goproxy", "gem sources", "conda config", "config set", "source add"), r"\bGOPROXY\s*=|\bgem\s+sources\s+(?:-a|--add)\b|\bconda\s+config\s+--add\s+channels\b"
                          r"|\b(?:pip|poetry|uv)\s+(?:config\s+set|source\s+add)\b"),
-    ("package-registry", rf"\badd\s+{_W}(?:package\s+)?(?:registry|index|mirror|feed|source)\s+{_W}https?://"),
-    ("disable-verification", r"\bssl_?verify\s*[=:]?\s*(?:false|0|no)\b|\bhttp\.sslverify\b[^\n]{0,10}false"
+    ("package-registry", ("http",), rf"\badd\s+{_W}(?:package\s+)?(?:registry|index|mirror|feed|source)\s+{_W}https?://"),
+    ("disable-verification", ("ssl", "verify", "tls", "insecure", "certificate", "hostkey", "curl"), r"\bssl_?verify\s*[=:]?\s*(?:false|0|no)\b|\bhttp\.sslverify\b[^\n]{0,10}false"
                              r"|\bverify\s*=\s*false\b|\bnode_tls_reject_unauthorized\s*=\s*0"
                              r"|\bpythonhttpsverify\s*=\s*0|\bgit_ssl_no_verify\b|--no-check-certificate\b"
                              r"|\bstrict-ssl\s+false\b|\bstricthostkeychecking\s*=?\s*no\b|--insecure\b"
                              r"|\bcurl\s+(?:-\w*k\w*\s|--insecure)"),
-    ("disable-verification", rf"\b(?:disable|turn\s+off|skip|bypass|ignore)\s+{_W}(?:ssl|tls|https|certificate"
+    ("disable-verification", ("ssl", "tls", "https", "cert", "host", "signature", "checksum", "integrity"), rf"\b(?:disable|turn\s+off|skip|bypass|ignore)\s+{_W}(?:ssl|tls|https|certificate"
                              r"|cert|host[\s-]?key|signature|checksum|integrity)\s+(?:verification|checks?|validation"
                              r"|errors?|warnings?)\b"),
-    ("disable-checks", r"--no-verify(?![-\w])|\bcore\.hookspath\s+/dev/null|\bhusky\s*=\s*0\b|--no-gpg-sign\b"
+    ("disable-checks", ("no-verify", "hookspath", "husky", "gpg", "skiptests", "skip_tests"), r"--no-verify(?![-\w])|\bcore\.hookspath\s+/dev/null|\bhusky\s*=\s*0\b|--no-gpg-sign\b"
                        r"|\bcommit\.gpgsign\s*=?\s*false\b|-dskiptests\b|\bskip_?tests\s*=\s*(?:1|true|yes)\b"),
-    ("disable-checks", rf"\b(?:skip(?:ping)?|disabl(?:e|ing)|bypass(?:ing)?|turn(?:ing)?\s+off|comment(?:ing)?\s+out"
+    ("disable-checks", ("test", "hook", "check", "lint", "sign", "review"), rf"\b(?:skip(?:ping)?|disabl(?:e|ing)|bypass(?:ing)?|turn(?:ing)?\s+off|comment(?:ing)?\s+out"
                        rf"|remov(?:e|ing)|delet(?:e|ing))\s+{_W}(?:the\s+)?"
                        r"(?:pre-commit\s+|git\s+|commit\s+)?(?:tests?|test\s+suite|hooks?|ci\s+checks?|checks|linters?"
                        r"|signing|signatures?|code\s+review)\b"),
-    ("exfiltration", rf"\b(?:send|e-?mail|mail|forward|post|upload|paste|share|copy|transfer|sync|push|leak)\w*"
+    ("exfiltration", ("send", "mail", "forward", "post", "upload", "paste", "share", "copy", "transfer", "sync", "push", "leak"), rf"\b(?:send|e-?mail|mail|forward|post|upload|paste|share|copy|transfer|sync|push|leak)\w*"
                      rf"\s+{_W}[~/\w.-]*?{_SECRETS}[^\n]{{0,80}}?\b(?:to|into|at|on)\s+(?:https?://|[\w.+-]+@|[\w-]+\.[\w.-]+)"),
-    ("exfiltration", r"\b(?:curl|wget|http)\b[^\n]{0,120}?(?:-d|--data(?:-binary)?|-F|--form|-T|--upload-file)"
+    ("exfiltration", ("@",), r"\b(?:curl|wget|http)\b[^\n]{0,120}?(?:-d|--data(?:-binary)?|-F|--form|-T|--upload-file)"
                      r"\s+['\"]?[\w-]*=?@"),
-    ("exfiltration", r"\b(?:scp|rsync|nc|ncat|netcat)\b[^\n]{0,120}?(?:\.ssh|\.aws|\.env\b|id_rsa|credentials)"),
-    ("weaken-permissions", r"\bchmod\s+(?:-\w+\s+)*(?:0?777|0?666|a\+rwx|o\+w|ugo\+rwx)\b|\bnopasswd\b"
+    ("exfiltration", ("scp", "rsync", "nc", "netcat"), r"\b(?:scp|rsync|nc|ncat|netcat)\b[^\n]{0,120}?(?:\.ssh|\.aws|\.env\b|id_rsa|credentials)"),
+    ("weaken-permissions", ("chmod", "nopasswd", "setenforce", "ufw", "privileged", "dangerously", "bypasspermissions", "icacls"), r"\bchmod\s+(?:-\w+\s+)*(?:0?777|0?666|a\+rwx|o\+w|ugo\+rwx)\b|\bnopasswd\b"
                            r"|\bsetenforce\s+0\b|\bufw\s+disable\b|--privileged\b|--dangerously-skip-permissions\b"
                            r"|\bbypasspermissions\b|\bicacls\b[^\n]{0,60}everyone:\(?f"),
-    ("weaken-permissions", rf"\b(?:disable|turn\s+off|stop)\s+{_W}(?:selinux|apparmor|the\s+firewall|firewall"
+    ("weaken-permissions", ("selinux", "apparmor", "firewall", "defender", "antivirus", "2fa", "mfa", "two-factor"), rf"\b(?:disable|turn\s+off|stop)\s+{_W}(?:selinux|apparmor|the\s+firewall|firewall"
                            r"|defender|antivirus|2fa|mfa|two-factor)\b"),
 ))
-DANGER_CLASSES = tuple(dict.fromkeys(cls for cls, _rx in _RULES))
+"""(class, trigger substrings — the rule runs only when one occurs in the lower-cased text —, regex)."""
+DANGER_CLASSES = tuple(dict.fromkeys(cls for cls, _need, _rx in _RULES))
 
 _NEGATION = re.compile(r"\b(?:never|don'?t|do\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|cannot"
                        r"|can'?t|no\s+one|nobody|avoid|stop|refuse|forbid(?:den)?|prohibited|not\s+allowed)\b"
@@ -116,9 +118,10 @@ def _forbidden(text: str, start: int) -> bool:
 def find_dangerous(text: str) -> list[DangerFinding]:
     """Every dangerous step in ``text`` that the sentence does not forbid, one per class."""
     norm = normalize(text)
+    low = norm.lower()
     found: dict[str, DangerFinding] = {}
-    for cls, rx in _RULES:
-        if cls in found:
+    for cls, need, rx in _RULES:
+        if cls in found or not any(t in low for t in need):
             continue
         for m in rx.finditer(norm):
             if not _forbidden(norm, m.start()):
