@@ -286,3 +286,17 @@ def test_sources_suggested_aliases_confirm_and_reject(hermetic: Path, settings) 
         status = {a["address"]: a["status"] for a in other.aliases()}
     assert status == {"maya.okafor@fastmail.example": "confirmed", "maya.okafor@northwind-1abs.example": "rejected"}
     assert not [b for b in at.button if b.key and b.key.startswith("alias_")]  # nothing left to decide
+
+
+def test_scan_page_points_at_pending_aliases(hermetic: Path, settings) -> None:  # type: ignore[no-untyped-def]
+    with Store(settings.db_path) as store:
+        run = store.start_run("scan", ["x"])
+        store.finish_run(run, "finished", {})
+        store.suggest_aliases({"maya@northwind-1abs.example": "shown with the owner's name"})
+    at = app_at("scan")
+    _no_exception(at)
+    assert any("1 address(es) only look like yours" in w.value for w in at.warning)
+    with Store(settings.db_path) as store:
+        store.decide_alias("maya@northwind-1abs.example", "rejected")
+    at.run()
+    assert not any("look like yours" in w.value for w in at.warning)
