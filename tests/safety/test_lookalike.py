@@ -149,6 +149,7 @@ def test_llm_path_cites_no_lookalike_and_passes_no_attack(
     sent = b"\n".join(hijacked.requests).decode("utf-8").lower()
     # nothing a lookalike wrote is shown to the model, least of all as author=owner
     assert [d for d in _domains() if d in sent] == []
+    # ("| bash" is in her own Sent mail, OWNER_DANGEROUS: her words may be shown, never proposed)
     assert [m for m in MARKERS if m in sent and m not in ("| bash",)] == []
     assert result.owner.addresses & _lookalike_addresses() == set()
     assert _poisoned(result.proposals) == []
