@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from bootstrap_app.identity import OwnerIdentity
 from bootstrap_app.safety.dangerous import find_dangerous
 from bootstrap_app.safety.gate import Quarantined
+from bootstrap_app.text import own_text
 from bootstrap_app.types import ChatMessage, Item, Message
 
 from .analyzer import Analyzer
 from .base import Ref, person_key
-from .profile import own_text
 
 __all__ = ["Rule", "RulesAccumulator", "find_rules"]
 
