@@ -215,7 +215,13 @@ class ProfileAccumulator(Analyzer):
                 if len(self.sig_refs[key]) < 3:
                     self.sig_refs[key].append(Ref(item.source, item.ref, item.timestamp, key,
                                                   f"signature: {sig['signer']}, {sig['title']}"))
+            # a message's closing signature is its sender's claim about *themselves* (kept in
+            # ``sig`` under the sender's key), not a statement about someone else: a lookalike
+            # signing as the owner must not hand the owner a title (issue 14)
+            closing = name_key(sig["signer"]) if sig else ""
             for who, title, org in contact_blocks(text, hint):
+                if who == closing:
+                    continue
                 if who in self.directory or len(self.directory) < _MAX_DIRECTORY:
                     self.directory[who][(title, org)] += 1
                     if len(self.directory_refs[who]) < 3:
