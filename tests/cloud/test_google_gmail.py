@@ -165,3 +165,13 @@ def test_sent_bodies_are_capped(google: GoogleStandIn, monkeypatch: pytest.Monke
     assert len(sent) > 5 and google.stats["messages.get.full"] == 5
     assert sum(1 for i in sent if i.body) == 5  # type: ignore[attr-defined]  # the most recent five, in full
     assert all(i.authored_by_owner for i in sent)  # the rest still count as the owner's (Sent label)
+
+
+def test_send_as_alias_is_strong_owner_evidence(google: GoogleStandIn) -> None:
+    """Without the stand-in hook: the provider's send-as list proves the alias (issue 14)."""
+    from bootstrap_app.identity import ACCOUNT_ALIAS
+
+    google.world.send_as = ["maya.o@personal.example"]
+    result = scan(["gmail:"], settings=load_settings(None))
+    assert result.owner.reasons["maya.o@personal.example"] == ACCOUNT_ALIAS
+    assert MAYA in result.owner.addresses and "maya.o@personal.example" not in result.owner.suggested
