@@ -38,6 +38,7 @@ from urllib.parse import urlparse
 
 from bootstrap_app.config import Settings, resolve_secret
 from bootstrap_app.errors import LLMError
+from bootstrap_app.safety.dangerous import find_dangerous
 from bootstrap_app.safety.injection import scan_text
 from bootstrap_app.text.clean import clean_text
 from bootstrap_app.text.unicode import shared_run, word_list
@@ -238,8 +239,6 @@ def key_texts(text: str) -> list[str]:
 
 
 def _is_instruction(fact_type: str, values: dict[str, str]) -> bool:
-    from bootstrap_app.safety.dangerous import find_dangerous
-
     text = "\n".join(values[k] for k in ("description", "body"))
     return fact_type == "feedback" or bool(find_dangerous(text))
 
