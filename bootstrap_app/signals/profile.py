@@ -164,6 +164,8 @@ class ProfileAccumulator(Analyzer):
     directory: defaultdict[str, Counter[tuple[str, str]]] = field(default_factory=lambda: defaultdict(Counter))
     """Per name key: (title, organisation) as contact blocks in anyone's mail state them."""
     directory_refs: defaultdict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
+    directory_senders: defaultdict[tuple[str, str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
+    """Who stated each (name, title, organisation): one sender alone is not enough to adopt it."""
 
     def _author_ref(self, key: str, ref: Ref) -> None:
         """Keep the three newest items of each author as evidence pointers."""
@@ -220,6 +222,9 @@ class ProfileAccumulator(Analyzer):
             for who, title, org in contact_blocks(text, hint):
                 if who in self.directory or len(self.directory) < _MAX_DIRECTORY:
                     self.directory[who][(title, org)] += 1
+                    senders = self.directory_senders[(who, title, org)]
+                    if len(senders) < 5:
+                        senders.add(key)
                     if len(self.directory_refs[who]) < 3:
                         self.directory_refs[who].append(Ref(item.source, item.ref, item.timestamp, key,
                                                             f"contact block: {title}" + (f", {org}" if org else "")))
@@ -396,18 +401,26 @@ class ProfileAccumulator(Analyzer):
             activity_refs=tuple(r for k in keys for r in self.author_refs.get(k, []))[:6])
 
     def directory_entry(self, names: set[str]) -> tuple[str, str, list[Ref]]:
-        """(title, organisation, refs) contact blocks most often state for any of ``names``."""
+        """(title, organisation, refs) contact blocks most often state for any of ``names``, each
+        only when at least two different senders state it."""
         titles: Counter[str] = Counter()
         orgs: Counter[str] = Counter()
+        said: defaultdict[str, set[str]] = defaultdict(set)
         refs: list[Ref] = []
         for who, facts in self.directory.items():
             if any(same_person(who, n) for n in names if n):
                 for (title, org), n in facts.items():
+                    senders = self.directory_senders.get((who, title, org), set())
                     titles[title] += n
+                    said[f"t:{title}"] |= senders
                     if org:
                         orgs[org] += n
+                        said[f"o:{org}"] |= senders
                 refs.extend(self.directory_refs.get(who, []))
-        return (titles.most_common(1)[0][0] if titles else "", orgs.most_common(1)[0][0] if orgs else "", refs[:3])
+        # one outside sender could write anything about the owner: two independent ones are needed
+        title = next((t for t, _ in titles.most_common() if len(said[f"t:{t}"]) >= 2), "")
+        org = next((o for o, _ in orgs.most_common() if len(said[f"o:{o}"]) >= 2), "")
+        return title, org, refs[:3]
 
     def title_of(self, key: str, name: str) -> str:
         """The job title a contact's own signature states (a title is allowed third-party data)."""
