@@ -77,7 +77,7 @@ def test_a_contact_block_needs_two_independent_senders() -> None:
     _owner, signals = build(own + one, owners=[ADA.address])
     assert signals.profile.title == "" and signals.profile.employer_from == "email domain"
     carol = Person("Carol Ng", "carol@harbor.example")
-    two = one + [mail(51, carol, ADA, start + timedelta(days=10), body=block)]
+    two = [*one, mail(51, carol, ADA, start + timedelta(days=10), body=block)]
     _owner, signals = build(own + two, owners=[ADA.address])
     assert signals.profile.title == "Chief Data Officer"
     assert signals.profile.employer == "Tidewater Analytics Ltd"
