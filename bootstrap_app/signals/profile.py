@@ -50,8 +50,8 @@ _SKIP_LINE = re.compile(r"(?:\+?\d[\d ()./-]{6,}|@|https?://|www\.|^(?:tel|phone
 _CLOSING = re.compile(r"^(?:best|thanks|thank you|cheers|regards|kind regards|best regards|sincerely|"
                       r"many thanks|br|ciao|viele grüße|gruß|--|—)[,!.]?\s*$", re.I)
 _MANAGER = re.compile(
-    r"(?:\bmy (?:manager|boss|line manager|supervisor)\b[,:]?\s+(?:is\s+)?(?P<a>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2})"
-    r"|(?P<b>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}),?\s+(?:\(|is\s+)?my (?:manager|boss|supervisor)"
+    r"(?:\bmy (?:new )?(?:manager|boss|line manager|supervisor)\b[,:]?\s+(?:is\s+)?(?P<a>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2})"
+    r"|(?P<b>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}),?\s+(?:\(|is\s+)?my (?:new )?(?:manager|boss|supervisor)"
     r"|\breports? (?:directly )?to\s+(?P<c>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2})"
     r"|\b(?:your |reporting |line )?(?:manager|supervisor)\s*[:=]\s*(?P<d>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}))")
 
@@ -231,9 +231,13 @@ class ProfileAccumulator(Analyzer):
             for m in _MANAGER.finditer(text):
                 name = next(g for g in m.groups() if g)
                 self.manager[key][name] += 1
-                if len(self.manager_refs[key]) < 3:
-                    self.manager_refs[key].append(Ref(item.source, item.ref, item.timestamp, key,
-                                                      f"mentions manager {name}"))
+                # per name, the newest mention is kept: a new manager is said after the old one
+                refs = self.manager_refs[key]
+                refs.append(Ref(item.source, item.ref, item.timestamp, key, f"mentions manager {name}"))
+                newest: dict[str, Ref] = {}
+                for r in sorted(refs, key=lambda r: r.date.timestamp() if r.date else float("-inf")):
+                    newest[r.note] = r
+                refs[:] = sorted(newest.values(), key=lambda r: r.date.timestamp() if r.date else float("-inf"))[-3:]
         elif isinstance(item, ChatMessage):
             key = person_key(item.user)
             self._stamp(key, item.timestamp)

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 from bootstrap_app.cli import main
 from bootstrap_app.config import load_settings
+from bootstrap_app.extract.heuristic import heuristic_proposals
 from bootstrap_app.extract.supersede import Approved, link_updates
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
@@ -188,3 +189,30 @@ def test_stale_references_in_a_repository(tmp_path: Path) -> None:
             "- Changelog: `CHANGELOG.md`\n- Default branch: `main`\n- Build: `cargo build` / `go test ./...`")
     assert stale_references(body, str(repo)) == ["make fmt", "npm run e2e", "scripts/release.sh", "CHANGELOG.md"]
     assert stale_references(body, str(tmp_path / "gone")) == [str(tmp_path / "gone")]
+
+
+def test_a_new_manager_named_after_the_old_ones_last_1on1_is_the_manager_now() -> None:
+    from datetime import date
+
+    from tests.pipeline.synth import OWNER, PRIYA, at, mail, mailbox, standup_series
+    from tests.pipeline.test_signals import build
+
+    items = mailbox() + standup_series()  # weekly 1:1 organised by Daniel, March-April
+    _owner, signals = build(items, owners=[OWNER.address])
+    assert signals.manager is not None and signals.manager.key == "daniel@acme.example"
+    news = mail(99_001, OWNER, PRIYA, at(date(2026, 5, 6), 11), labels=("Sent",),
+                body="Quick update: my new manager is Lee Park, starting this week.\n\nAda")
+    _owner, signals = build([*items, news], owners=[OWNER.address])
+    assert signals.manager is not None and signals.manager.name == "Lee Park"
+    assert any("after the last sign of" in r for r in signals.manager.reasons)
+    # said while the 1:1 with Daniel still goes on: not enough to replace him
+    early = mail(99_002, OWNER, PRIYA, at(date(2026, 3, 10), 11), labels=("Sent",),
+                 body="FYI my manager is Lee Park for the offsite.\n\nAda")
+    _owner, signals = build([*items, early], owners=[OWNER.address])
+    assert signals.manager is not None and signals.manager.key == "daniel@acme.example"
+    # and the changed manager becomes an update of the approved entry, naming it
+    old = next(p for p in heuristic_proposals(build(items, owners=[OWNER.address])[1]) if p.name == "manager")
+    new = next(p for p in heuristic_proposals(build([*items, news], owners=[OWNER.address])[1]) if p.name == "manager")
+    [linked], n = link_updates([new], [Approved(old, old.fingerprint, 1.0)])
+    assert n == 1 and linked.supersedes_fingerprint == old.fingerprint and "Daniel" in linked.previous
+    assert "Lee Park" in linked.body
