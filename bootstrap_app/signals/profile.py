@@ -27,7 +27,7 @@ from bootstrap_app.types import ChatMessage, Item, Message
 
 from .analyzer import Analyzer
 from .base import Ref, person_key
-from .contact_blocks import FREE_MAIL, contact_blocks, domain_label, org_from_domain, same_person
+from .contact_blocks import FREE_MAIL, contact_blocks, domain_label, org_from_domain, stated_by_two
 from .rhythms import offset_name, zone
 
 __all__ = ["ROLE_WORDS", "ProfileAccumulator", "ProfileSignal", "org_from_domain", "own_text", "parse_signature"]
@@ -405,26 +405,9 @@ class ProfileAccumulator(Analyzer):
             activity_refs=tuple(r for k in keys for r in self.author_refs.get(k, []))[:6])
 
     def directory_entry(self, names: set[str]) -> tuple[str, str, list[Ref]]:
-        """(title, organisation, refs) contact blocks most often state for any of ``names``, each
-        only when at least two different senders state it."""
-        titles: Counter[str] = Counter()
-        orgs: Counter[str] = Counter()
-        said: defaultdict[str, set[str]] = defaultdict(set)
-        refs: list[Ref] = []
-        for who, facts in self.directory.items():
-            if any(same_person(who, n) for n in names if n):
-                for (title, org), n in facts.items():
-                    senders = self.directory_senders.get((who, title, org), set())
-                    titles[title] += n
-                    said[f"t:{title}"] |= senders
-                    if org:
-                        orgs[org] += n
-                        said[f"o:{org}"] |= senders
-                refs.extend(self.directory_refs.get(who, []))
-        # one outside sender could write anything about the owner: two independent ones are needed
-        title = next((t for t, _ in titles.most_common() if len(said[f"t:{t}"]) >= 2), "")
-        org = next((o for o, _ in orgs.most_common() if len(said[f"o:{o}"]) >= 2), "")
-        return title, org, refs[:3]
+        """(title, organisation, refs) contact blocks state for any of ``names`` (see
+        :func:`~.contact_blocks.stated_by_two`)."""
+        return stated_by_two(self.directory, self.directory_senders, self.directory_refs, names)
 
     def title_of(self, key: str, name: str) -> str:
         """The job title a contact's own signature states (a title is allowed third-party data)."""
