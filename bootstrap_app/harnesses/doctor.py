@@ -14,10 +14,7 @@ from bootstrap_app.safety.doctor_checks import Finding
 
 from .registry import HARNESS_CLASSES, HARNESSES, harness_class
 
-__all__ = ["TARGETS", "Finding", "detect_target", "run_doctor"]
-
-TARGETS = tuple(HARNESSES)
-"""The harnesses the doctor knows (the registry's names)."""
+__all__ = ["Finding", "detect_target", "run_doctor"]
 
 
 def detect_target(path: Path) -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 
 from bootstrap_app.identity import OwnerIdentity, name_key
+from bootstrap_app.text.mail import own_text
 from bootstrap_app.types import ChatMessage, Item, Message
 
 from .analyzer import Analyzer
@@ -43,9 +44,6 @@ _TEAM_WORDS = re.compile(r"\b(?:team|group|department|dept|division|infrastructu
                          r"engineering|unit|squad|lab)\b", re.I)
 _ORG_WORDS = re.compile(r"\b(?:inc|labs?|llc|ltd|gmbh|corp|corporation|company|co|ag|plc|sa|university|"
                         r"institute|bank|group)\b\.?", re.I)
-_QUOTE_START = re.compile(
-    r"^(?:-{2,}\s*(?:original|forwarded) message|-{5,}|_{5,}|>|on .{4,80} wrote:|am .{4,80} schrieb|"
-    r"from:\s|sent:\s|-+\s*forwarded by)", re.I)
 _SKIP_LINE = re.compile(r"(?:\+?\d[\d ()./-]{6,}|@|https?://|www\.|^(?:tel|phone|mobile|fax|cell)\b)", re.I)
 _CLOSING = re.compile(r"^(?:best|thanks|thank you|cheers|regards|kind regards|best regards|sincerely|"
                       r"many thanks|br|ciao|viele grüße|gruß|--|—)[,!.]?\s*$", re.I)
@@ -54,16 +52,6 @@ _MANAGER = re.compile(
     r"|(?P<b>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}),?\s+(?:\(|is\s+)?my (?:new )?(?:manager|boss|supervisor)"
     r"|\breports? (?:directly )?to\s+(?P<c>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2})"
     r"|\b(?:your |reporting |line )?(?:manager|supervisor)\s*[:=]\s*(?P<d>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}))")
-
-
-def own_text(body: str) -> str:
-    """The part of a mail body its sender wrote: everything before quoted/forwarded text."""
-    lines: list[str] = []
-    for line in body.splitlines():
-        if _QUOTE_START.match(line.strip()):
-            break
-        lines.append(line.rstrip())
-    return "\n".join(lines).strip()
 
 
 _NAME_LINE = re.compile(r"^[A-Z][\w'.-]+(?:\s+[A-Z][\w'.-]*){1,3}$")

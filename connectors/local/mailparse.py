@@ -11,7 +11,6 @@ decode with replacement, broken MIME gives whatever text could be recovered.
 from __future__ import annotations
 
 import binascii
-import codecs
 import csv
 import email
 import email.policy
@@ -22,8 +21,10 @@ from email.header import decode_header, make_header
 from email.message import Message as EmailMessage
 from email.utils import getaddresses, parsedate_to_datetime
 
+from bootstrap_app.text.mail import trim_quoted
 from bootstrap_app.types import Message, Person, utc
 
+from .charsets import decode_text
 from .htmltext import html_to_text
 
 __all__ = [
@@ -53,9 +54,6 @@ _AUTO_HEADERS = ("x-autoreply", "x-autorespond", "x-auto-reply", "x-autogenerate
 _EMPTY_GROUP = re.compile(r"^\s*[^:<>@,\"]{1,64}:\s*;\s*$")
 _BOUNCE_PATH = re.compile(r"^\s*<?\s*(?:>|(?:mailer-daemon|postmaster|bounces?)(?:[+._=-][^@]*)?@"
                           r"|[^@\s]*-(?:bounces?|owner)(?:[+=][^@]*)?@|[^@\s]*\+bounce)", re.IGNORECASE)
-_QUOTE_START = re.compile(
-    r"^(?:>|-{2,}\s*(?:Original Message|Forwarded message)\s*-{2,}|_{10,}\s*$"
-    r"|On .{4,200} wrote:\s*$|Am .{4,200} schrieb .{0,120}:\s*$)", re.IGNORECASE)
 
 
 _HEADER_LINE = re.compile(r"^([^\s:]+)[ \t]*:[ \t]*([^\n]*(?:\n[ \t][^\n]*)*)", re.MULTILINE)
@@ -245,20 +243,8 @@ def _param(content_type: str, name: str) -> str:
 
 
 def decode_bytes(data: bytes, charset: str | None) -> str:
-    """Decode with the declared charset; unknown or lying charsets fall back with replacement."""
-    cs = (charset or "").strip().strip('"').lower() or "utf-8"
-    if cs in ("us-ascii", "ascii", "unknown-8bit", "x-unknown", "default"):
-        cs = "utf-8"
-    try:
-        codecs.lookup(cs)
-    except LookupError:
-        cs = "utf-8"
-    try:
-        return data.decode(cs)
-    except UnicodeDecodeError:
-        if cs == "utf-8":
-            return data.decode("cp1252", errors="replace")
-        return data.decode(cs, errors="replace")
+    """Decode with the declared charset; legacy, missing and lying charsets: see :mod:`.charsets`."""
+    return decode_text(data, charset)
 
 
 def _transfer_decode(data: bytes, cte: str) -> bytes:
@@ -374,15 +360,6 @@ def extract_body(headers: dict[str, str], header_block: bytes, body: bytes) -> s
     return ""
 
 
-def trim_quoted(text: str) -> str:
-    """Keep the body up to the first quoted block or "Original Message" marker."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    for i, line in enumerate(lines):
-        if _QUOTE_START.match(line.lstrip() if not line.startswith(">") else line):
-            return "\n".join(lines[:i]).rstrip()
-    return text.rstrip()
-
-
 def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, ref: str,
                        clean: Callable[..., str], sent_hint: bool | None = None) -> Message:
     """Build the Message item. ``clean`` is ``ctx.clean`` (cap + secret redaction)."""
@@ -399,6 +376,8 @@ def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, 
               or (reply.group(0) if reply else "") or message_id)
     list_id = headers.get("list-id", "")
     lid = re.search(r"<([^<>]+)>", list_id)
+    if sent_hint and "Sent" not in labels:  # a sent folder says what a Gmail label would
+        labels = (*labels, "Sent")
     authored = sent_hint
     if authored is None and "Sent" in labels:
         authored = True
