@@ -216,3 +216,12 @@ def test_a_new_manager_named_after_the_old_ones_last_1on1_is_the_manager_now() -
     [linked], n = link_updates([new], [Approved(old, old.fingerprint, 1.0)])
     assert n == 1 and linked.supersedes_fingerprint == old.fingerprint and "Daniel" in linked.previous
     assert "Lee Park" in linked.body
+
+
+def test_location_signature_survives_undecodable_file_names(tmp_path: Path) -> None:
+    from bootstrap_app.sourcestat import location_signature
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / os.fsdecode(b"caf\xe9.txt")).write_text("x")
+    assert location_signature(str(folder)) is not None
