@@ -4,7 +4,9 @@ End to end through the CLI on a generated git repository: ``scan`` (no ``--owner
 approve everything, switch the repository to pnpm and vitest and commit, ``reseed``. The reseed
 must propose exactly one update — the commands entry — keeping its name, naming the entry and
 fingerprint it supersedes, carrying the old text (npm, jest) next to the new (pnpm, vitest), and
-no second ``…-commands`` entry. Every proposal carries the date range of its evidence.
+no second ``…-commands`` entry. Written to markdown, Claude Code and Hermes before and after:
+each holds only the new fact afterwards, and ``memseed undo`` restores the old bytes. Every
+proposal carries the date range of its evidence.
 """
 
 from __future__ import annotations
@@ -63,6 +65,14 @@ def test_npm_jest_to_pnpm_vitest_is_one_update_naming_what_it_replaces(tmp_path:
     _cli("approve", *[p.id for p in first.values()])
     memory = tmp_path / "proj"
     _cli("write", "--target", "markdown", "--project", str(memory))
+    _cli("write", "--target", "claude-code", "--project", str(repo))
+    _cli("write", "--target", "hermes")
+    home = Path(os.environ["HOME"])
+    claude = next((home / ".claude" / "projects").glob("*shop-web/memory"))
+    hermes = home / ".hermes" / "memories" / "MEMORY.md"
+    claude_before = {f.name: f.read_bytes() for f in claude.iterdir()}
+    hermes_before = hermes.read_text()
+    assert "npm test" in hermes_before and "npm test" in claude_before["shop-web-commands.md"].decode()
     before = {f.name: f.read_text() for f in (memory / "memory").glob("*.md")}
     assert "npm test" in before["shop-web-commands.md"]
 
@@ -96,8 +106,19 @@ def test_npm_jest_to_pnpm_vitest_is_one_update_naming_what_it_replaces(tmp_path:
     after = {f.name: f.read_text() for f in (memory / "memory").glob("*.md")}
     assert set(after) == set(before)  # no second shop-web-commands entry
     assert "pnpm test" in after["shop-web-commands.md"] and "`npm test`" not in after["shop-web-commands.md"]
-    _cli("undo")
+    _cli("write", "--target", "claude-code", "--project", str(repo))
+    _cli("write", "--target", "hermes")
+    claude_after = {f.name: f.read_bytes().decode() for f in claude.iterdir()}
+    assert set(claude_after) == set(claude_before)  # replaced in place: same files, one commands entry
+    assert "pnpm test" in claude_after["shop-web-commands.md"] and "`npm test`" not in claude_after["shop-web-commands.md"]
+    hermes_after = hermes.read_text()
+    assert "pnpm test" in hermes_after and "`npm test`" not in hermes_after
+    assert hermes_after.count("shop-web") == hermes_before.count("shop-web")
+    for _ in range(3):  # hermes, claude-code, markdown: each write undone, newest first
+        _cli("undo")
     assert {f.name: f.read_text() for f in (memory / "memory").glob("*.md")} == before
+    assert {f.name: f.read_bytes() for f in claude.iterdir()} == claude_before
+    assert hermes.read_text() == hermes_before
     # nothing new since: a second reseed proposes nothing
     again = json.loads(_cli("reseed", "--json-summary").strip().splitlines()[-1])
     assert again["new_proposals"] == 0
