@@ -246,3 +246,19 @@ def test_location_signature_survives_undecodable_file_names(tmp_path: Path) -> N
     folder.mkdir()
     (folder / os.fsdecode(b"caf\xe9.txt")).write_text("x")
     assert location_signature(str(folder)) is not None
+
+
+def test_new_proposal_fields_round_trip_through_json() -> None:
+    from datetime import UTC, datetime
+
+    ev = (Evidence("git:/r", "r", datetime(2026, 3, 1, tzinfo=UTC), structural=True),
+          Evidence("git:/r", "s", datetime(2026, 1, 1, tzinfo=UTC)))
+    p = Proposal(type=MemoryType.PROJECT, name="r-commands", description="d", body="b", subject="repo:r:commands",
+                 evidence=ev, supersedes="r-commands", supersedes_fingerprint="abc", previous="old text",
+                 evidence_from=datetime(2025, 6, 1, tzinfo=UTC))
+    assert p.evidence_to == datetime(2026, 3, 1, tzinfo=UTC) and p.evidence_from == datetime(2025, 6, 1, tzinfo=UTC)
+    back = Proposal.from_json(json.loads(json.dumps(p.to_json())))
+    assert back == p and back.evidence[0].structural and not back.evidence[1].structural
+    later = Proposal(type=MemoryType.PROJECT, name="x", description="d", body="b", subject="s", evidence=ev,
+                     evidence_from=datetime(2026, 2, 1, tzinfo=UTC))
+    assert later.evidence_from == datetime(2026, 1, 1, tzinfo=UTC)  # never later than the oldest evidence
