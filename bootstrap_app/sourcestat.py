@@ -40,7 +40,7 @@ def location_signature(location: str) -> str | None:
                     return None
                 full = os.path.join(dirpath, name)
                 st = os.stat(full)
-                # names as bytes: a file name that is not valid UTF-8 must not break the check
+                # names as the file system's bytes: a name that is not valid UTF-8 still counts
                 h.update(os.fsencode(os.path.relpath(full, path)) + f"\x1f{st.st_size}\x1f{st.st_mtime_ns}\n".encode())
         return h.hexdigest()
     except OSError:
