@@ -78,6 +78,12 @@ OTHER_ENV_VARS: dict[str, str] = {
     "MEMSEED_APP_DEMO": "set by `memseed app --demo` for the Streamlit process: serve the demo persona",
     "MEMSEED_DEMO_ROOT": "set by `memseed app --demo`: where the demo footprint was built",
     "MEMSEED_DEMO_PROJECT": "set by `memseed app --demo`: the throwaway project folder memory is written to",
+    "MEMSEED_GOOGLE_CREDENTIALS": "an `authorized_user` JSON (client_id, client_secret, refresh_token, token_uri) "
+                                  "used as-is instead of the stored Google sign-in; no browser",
+    "MEMSEED_GOOGLE_API_ROOT": "replaces `https://gmail.googleapis.com/` and `https://www.googleapis.com/` "
+                               "(a loopback stand-in in tests and the demo)",
+    "MEMSEED_GOOGLE_CLIENT_SECRETS": "your Desktop-app OAuth client JSON for `memseed auth google` "
+                                     "(same as `--client-secrets`)",
 }
 """Environment variables that are not a :class:`Settings` field (documented in the same table)."""
 
