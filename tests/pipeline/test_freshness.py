@@ -85,7 +85,7 @@ def test_npm_jest_to_pnpm_vitest_is_one_update_naming_what_it_replaces(tmp_path:
     _git(repo, "commit", "-q", "-m", "build: move to pnpm and vitest", when="2026-03-09T10:00:00+00:00")
 
     summary = json.loads(_cli("reseed", "--json-summary").strip().splitlines()[-1])
-    assert summary["new_proposals"] == 1
+    assert summary["new_proposals"] == 1 and summary["updates"] == 1
     with Store(settings.db_path) as store:
         waiting = [sp.proposal for sp in store.proposals(status="undecided")]
     assert len(waiting) == 1
