@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import UnknownProposal
+from .errors import MemseedError, UnknownProposal
 from .harnesses import Plan, WriteOptions, WriteOutcome, get_harness
 from .harnesses.base import pick_write, write_lock
 from .store import Store
@@ -72,9 +72,14 @@ def recover_interrupted(store: Store) -> list[int]:
     done: list[int] = []
     with write_lock(store):
         for record in store.writes(limit=10_000):  # read again under the lock
-            if record.status == "pending":
-                get_harness(record.target).recover(store, record.id)
-                done.append(record.id)
+            if record.status != "pending":
+                continue
+            try:
+                harness = get_harness(record.target)
+            except MemseedError:  # a target this version does not know: leave its journal alone
+                continue
+            harness.recover(store, record.id)
+            done.append(record.id)
     return done
 
 
