@@ -11,7 +11,6 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.text.paths import is_text, printable
@@ -104,13 +103,10 @@ def read_message_file(path: Path, source_id: str, ref: str, ctx: ReadContext,
     return item
 
 
-class EmlSource(Source):
+class EmlSource(Source, kind="eml", priority=35,
+                description="folder of .eml files, a single .eml, or a maildir",
+                cursor_doc="newest message-file modification time read"):
     """``.eml`` files (a folder of them, or one) and maildirs."""
-
-    kind: ClassVar[str] = "eml"
-    description: ClassVar[str] = "folder of .eml files, a single .eml, or a maildir"
-    priority: ClassVar[int] = 35
-    cursor_doc: ClassVar[str] = "newest message-file modification time read"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

@@ -16,7 +16,6 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.text.paths import printable
@@ -95,13 +94,10 @@ def _has_emlx(folder: Path, depth: int = 0) -> bool:
                              for e in entries[:64])
 
 
-class EmlxSource(Source):
+class EmlxSource(Source, kind="emlx", priority=34,
+                 description="Apple Mail mailbox (.mbox folder of .emlx files)",
+                 cursor_doc="newest .emlx modification time read"):
     """An Apple Mail mailbox folder (``<Name>.mbox`` holding ``.emlx`` files), or one ``.emlx``."""
-
-    kind: ClassVar[str] = "emlx"
-    description: ClassVar[str] = "Apple Mail mailbox (.mbox folder of .emlx files)"
-    priority: ClassVar[int] = 34
-    cursor_doc: ClassVar[str] = "newest .emlx modification time read"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, formataddr
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import olefile
 
@@ -168,12 +168,9 @@ def read_msg(path: Path, source_id: str, ref: str, ctx: ReadContext, sent: bool 
                               sent_hint=True if sent else None)
 
 
-class OutlookMsgSource(Source):
+class OutlookMsgSource(Source, kind="msg", priority=36,
+                       description="Outlook message (.msg) or a folder of them"):
     """One ``.msg`` file or a folder of them (Outlook's drag-and-drop export)."""
-
-    kind: ClassVar[str] = "msg"
-    description: ClassVar[str] = "Outlook message (.msg) or a folder of them"
-    priority: ClassVar[int] = 36
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

@@ -25,7 +25,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path, PurePosixPath
-from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.text.paths import printable
@@ -103,13 +102,11 @@ def _takeout_root(path: Path) -> Path | None:
     return None
 
 
-class TakeoutSource(Source):
+class TakeoutSource(Source, kind="takeout", priority=10,
+                    description="Google Takeout folder or .zip (mail, calendar, Drive)",
+                    cursor_doc="per archive part: the cursor of the mbox/calendar/Drive reader that read it"):
     """A Google Takeout export (folder, zip, or the first of split zips)."""
 
-    kind: ClassVar[str] = "takeout"
-    description: ClassVar[str] = "Google Takeout folder or .zip (mail, calendar, Drive)"
-    priority: ClassVar[int] = 10
-    cursor_doc: ClassVar[str] = "per archive part: the cursor of the mbox/calendar/Drive reader that read it"
     _count: int = 0
 
     @classmethod
