@@ -32,7 +32,7 @@ from bootstrap_app.types import Document, Item, Person
 from ..base import ReadContext, Source
 from .docmeta import OLE_MAGIC, OdtUnreadable, front_matter_people, html_people, people_from_names, read_odt
 from .htmltext import html_to_text
-from .walk import walk_files
+from .walk import skips_under, walk_files
 
 __all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "read_document"]
 
@@ -228,11 +228,8 @@ class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
         newest, count, stopped = after, 0, False
         recoded: list[str] = []
 
-        def left_out(path: Path, reason: str) -> None:
-            ctx.skip(self.id, printable(path.relative_to(root)), reason)
-
         try:
-            for path in _documents(root, ctx.claimed, left_out):
+            for path in _documents(root, ctx.claimed, skips_under(root, self.id, ctx.skip)):
                 if ctx.should_stop():
                     stopped = True
                     break

@@ -36,7 +36,7 @@ from .charsets import decode_text
 from .htmltext import html_to_text
 from .mailfolders import is_sent_folder
 from .mailparse import message_from_parts, parse_header_block
-from .walk import walk_files
+from .walk import skips_under, walk_files
 
 __all__ = ["OutlookMsgSource", "msg_headers", "msg_html_text", "read_msg"]
 
@@ -190,11 +190,8 @@ class OutlookMsgSource(Source, kind="msg", priority=36,
         if not root.exists():
             raise SourceNotFound(f"{root}: no such file or folder", hint="check the path")
 
-        def left_out(path: Path, reason: str) -> None:
-            ctx.skip(self.id, printable(path.relative_to(root)), reason)
-
         files = [root] if root.is_file() else walk_files(
-            root, left_out, keep_dir=lambda d: not d.name.startswith("."),
+            root, skips_under(root, self.id, ctx.skip), keep_dir=lambda d: not d.name.startswith("."),
             keep_file=lambda n: n.lower().endswith(".msg") and not n.startswith("."))
         count = 0
         try:
