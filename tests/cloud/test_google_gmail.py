@@ -240,3 +240,13 @@ def test_a_checkpoint_google_no_longer_accepts_restarts_the_read_instead_of_fail
     assert len(items) == total and ctx.new_cursor is not None  # the whole mailbox, read afresh
     assert any("from the start" in s.reason for s in ctx.skips)
     assert state.load() == {}  # and no checkpoint left to trip over
+
+
+def test_send_as_alias_is_strong_owner_evidence(google: GoogleStandIn) -> None:
+    """Without the stand-in hook: the provider's send-as list proves the alias (issue 14)."""
+    from bootstrap_app.identity import ACCOUNT_ALIAS
+
+    google.world.send_as = ["maya.o@personal.example"]
+    result = scan(["gmail:"], settings=load_settings(None))
+    assert result.owner.reasons["maya.o@personal.example"] == ACCOUNT_ALIAS
+    assert MAYA in result.owner.addresses and "maya.o@personal.example" not in result.owner.suggested
