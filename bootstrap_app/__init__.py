@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from connectors.registry import detect
 
+from . import types
 from .config import Settings, load_settings
 from .decisions import approve, approve_all_of_type, edit, reject, undecide
 from .demo import PERSONA, build_demo, demo_owner_addresses
@@ -30,45 +31,17 @@ from .harnesses.doctor import run_doctor
 from .pipeline import ScanEvent, ScanResult, SourceReport, scan, scan_demo
 from .safety import check_entry, gate, pii_flags, redact_secrets, scan_text
 from .store import Store
-from .types import (
-    ChatMessage,
-    Decision,
-    DecisionStatus,
-    Document,
-    Event,
-    Evidence,
-    Item,
-    MemoryEntry,
-    MemoryType,
-    Message,
-    Person,
-    Proposal,
-    Repo,
-    Skip,
-)
+from .types import *  # noqa: F403 - the core records and their helpers, as types.__all__ lists them
 from .writing import apply_write, history, plan_write, undo_write
 
 __all__ = [
+    *types.__all__,
     "PERSONA",
-    "ChatMessage",
-    "Decision",
-    "DecisionStatus",
-    "Document",
-    "Event",
-    "Evidence",
-    "Item",
-    "MemoryEntry",
-    "MemoryType",
     "MemseedError",
-    "Message",
-    "Person",
     "Plan",
-    "Proposal",
-    "Repo",
     "ScanEvent",
     "ScanResult",
     "Settings",
-    "Skip",
     "SourceReport",
     "Store",
     "WriteOptions",

@@ -24,7 +24,7 @@ from typing import Any
 from .errors import CapacityExceeded, MemseedError
 from .harnesses import WriteOptions, get_harness
 from .store import Store
-from .types import Evidence, MemoryType, Proposal
+from .types import MemoryType, Proposal
 from .writing import plan_write
 
 __all__ = [
@@ -70,42 +70,6 @@ class ReviewRow:
         return self.proposal.fingerprint
 
     @property
-    def id(self) -> str:
-        return self.proposal.id
-
-    @property
-    def type(self) -> MemoryType:
-        return self.proposal.type
-
-    @property
-    def name(self) -> str:
-        return self.current.name
-
-    @property
-    def description(self) -> str:
-        return self.current.description
-
-    @property
-    def body(self) -> str:
-        return self.current.body
-
-    @property
-    def flags(self) -> tuple[str, ...]:
-        return self.proposal.flags
-
-    @property
-    def sensitive(self) -> bool:
-        return self.proposal.sensitive
-
-    @property
-    def confidence(self) -> float:
-        return self.proposal.confidence
-
-    @property
-    def evidence(self) -> tuple[Evidence, ...]:
-        return self.proposal.evidence
-
-    @property
     def approved(self) -> bool:
         return self.status in ("approved", "edited")
 
@@ -117,8 +81,9 @@ class ReviewRow:
         """Case-insensitive search over name, description, body, flags and evidence sources."""
         if not needle:
             return True
-        hay = " ".join([self.name, self.description, self.body, " ".join(self.flags), self.id,
-                        " ".join(e.source for e in self.evidence)]).lower()
+        shown, original = self.current, self.proposal
+        hay = " ".join([shown.name, shown.description, shown.body, " ".join(original.flags), original.id,
+                        " ".join(e.source for e in original.evidence)]).lower()
         return all(word in hay for word in needle.lower().split())
 
 
@@ -136,7 +101,7 @@ def load_rows(store: Store) -> list[ReviewRow]:
         status = str(decision.status) if decision else "undecided"
         edited = decision is not None and bool(decision.edited)
         rows.append(ReviewRow(stored.proposal, status, stored.effective if edited else None))
-    rows.sort(key=lambda r: (order[r.type], -r.confidence, r.name))
+    rows.sort(key=lambda r: (order[r.proposal.type], -r.proposal.confidence, r.current.name))
     return rows
 
 
@@ -160,7 +125,7 @@ def filter_rows(rows: Iterable[ReviewRow], flt: ReviewFilter) -> list[ReviewRow]
     wanted_flags = set(flt.flags)
     out: list[ReviewRow] = []
     for row in rows:
-        if wanted_types and str(row.type) not in wanted_types:
+        if wanted_types and str(row.proposal.type) not in wanted_types:
             continue
         if flt.status == "undecided" and row.decided:
             continue
@@ -168,7 +133,7 @@ def filter_rows(rows: Iterable[ReviewRow], flt: ReviewFilter) -> list[ReviewRow]
             continue
         if flt.status == "rejected" and row.status != "rejected":
             continue
-        if wanted_flags and not wanted_flags & set(row.flags):
+        if wanted_flags and not wanted_flags & set(row.proposal.flags):
             continue
         if not row.matches(flt.text.strip()):
             continue
@@ -182,9 +147,9 @@ def facet_counts(rows: Iterable[ReviewRow]) -> dict[str, Counter[str]]:
     by_status: Counter[str] = Counter()
     by_flag: Counter[str] = Counter()
     for row in rows:
-        by_type[str(row.type)] += 1
+        by_type[str(row.proposal.type)] += 1
         by_status["approved" if row.approved else row.status] += 1
-        by_flag.update(row.flags)
+        by_flag.update(row.proposal.flags)
     return {"type": by_type, "status": by_status, "flag": by_flag}
 
 
@@ -214,13 +179,13 @@ def group_by_type(rows: Iterable[ReviewRow]) -> list[tuple[MemoryType, list[Revi
     """Rows grouped by memory type in the fixed order user, feedback, project, reference."""
     groups: dict[MemoryType, list[ReviewRow]] = {t: [] for t in MemoryType}
     for row in rows:
-        groups[row.type].append(row)
+        groups[row.proposal.type].append(row)
     return [(t, items) for t, items in groups.items() if items]
 
 
 def default_selected(row: ReviewRow) -> bool:
     """Is a row ticked for bulk actions before the person touches it? Never when sensitive."""
-    return not row.sensitive
+    return not row.proposal.sensitive
 
 
 def bulk_ids(rows: Iterable[ReviewRow], selection: Mapping[str, bool] | None = None) -> list[str]:
@@ -276,7 +241,7 @@ def budget_key(rows: Iterable[ReviewRow], target: str = "hermes", written: Itera
     target's capacity depends on (``Harness.capacity_files``) — so an edit, a decision or a
     change to the files outside memseed all show.
     """
-    texts = tuple((r.fingerprint, r.name, r.description, r.body, str(r.type)) for r in rows if r.approved)
+    texts = tuple((r.fingerprint, r.current.name, r.current.description, r.current.body, str(r.proposal.type)) for r in rows if r.approved)
     stats = []
     for path in get_harness(target).capacity_files():
         try:

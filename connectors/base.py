@@ -1,7 +1,8 @@
 """The source contract: :class:`Source`, the :class:`ReadContext` a read gets, :class:`Availability`.
 
-A connector is one small module with a :class:`Source` subclass that declares, as class
-attributes, everything the rest of memseed needs to know about it: its ``kind``, a one-line
+A connector is one small module with a :class:`Source` subclass that declares, in its class
+statement, everything the rest of memseed needs to know about it
+(``class EmlSource(Source, kind="eml", priority=35, description=..., cursor_doc=...)``): its ``kind``, a one-line
 ``description``, the URI forms it answers (``uri_schemes``, canonical first, aliases after), the
 login it needs (``auth``: ``""``, ``"google"`` or ``"microsoft"``), and what its incremental
 cursor holds (``cursor_doc``). ``sniff(path)`` recognises path-shaped sources cheaply and
@@ -39,6 +40,7 @@ from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Skip
 
 __all__ = [
+    "DECLARATIONS",
     "Availability",
     "Cursor",
     "ReadContext",
@@ -111,8 +113,20 @@ class ReadContext:
         return self.cleaner(text)
 
 
+DECLARATIONS: dict[str, type] = {
+    "kind": str, "description": str, "uri_schemes": tuple, "uri_form": str, "auth": str,
+    "cursor_doc": str, "priority": int, "catch_all": bool,
+}
+"""What a source may declare as a class keyword, and its type (documented on :class:`Source`)."""
+_TYPE_WORDS = {str: "a string", tuple: "a tuple of strings", int: "a whole number", bool: "True or False"}
+
+
 class Source:
-    """Base class of every connector: declare the class attributes, implement ``read``."""
+    """Base class of every connector: declare the class attributes, implement ``read``.
+
+    The declarations are given as class keywords, so a source's whole declaration is its one
+    ``class`` statement; plain class attributes still work (a subclass may override one).
+    """
 
     kind: ClassVar[str] = ""
     """Unique name (``mbox``, ``gmail``); stamped in every item's ``source`` id."""
@@ -131,6 +145,29 @@ class Source:
     catch_all: ClassVar[bool] = False
     """True for the source of last resort (plain document folders): a folder whose parts another
     source claims is walked instead of being swallowed by it."""
+
+    def __init_subclass__(cls, **declared: Any) -> None:
+        """Set the declarations given as class keywords (``class X(Source, kind="x", ...)``).
+
+        Why check them here: a misspelt name (``cursor=``) or a wrong type (``uri_schemes="x"``,
+        which would answer the schemes ``x`` letter by letter) fails when the module is imported,
+        naming what is allowed, instead of leaving a source that silently lacks a declaration.
+        """
+        unknown = sorted(set(declared) - DECLARATIONS.keys())
+        if unknown:
+            raise TypeError(f"{cls.__name__}: unknown source declaration(s) {', '.join(unknown)}; "
+                            f"a source declares {', '.join(DECLARATIONS)}")
+        for name, value in declared.items():
+            expected = DECLARATIONS[name]
+            if expected is tuple:
+                fits = isinstance(value, tuple) and all(isinstance(v, str) for v in value)
+            else:
+                fits = isinstance(value, expected)
+            if not fits:
+                raise TypeError(f"{cls.__name__}: {name} must be {_TYPE_WORDS[expected]}, not {value!r}")
+        super().__init_subclass__()
+        for name, value in declared.items():
+            setattr(cls, name, value)
 
     def __init__(self, location: str | os.PathLike[str]) -> None:
         self.location = str(location)

@@ -45,13 +45,11 @@ def _person(value: Any) -> Person:
     return Person(str(name), str(address))
 
 
-class FakeSource(Source):
+class FakeSource(Source, kind="fake", priority=5,
+                 description="test messages, one JSON object per line (*.fake.jsonl)",
+                 cursor_doc="number of lines already read (appended lines are new)"):
     """Messages from a ``*.fake.jsonl`` file; the cursor is the number of lines already read."""
 
-    kind: ClassVar[str] = "fake"
-    description: ClassVar[str] = "test messages, one JSON object per line (*.fake.jsonl)"
-    priority: ClassVar[int] = 5
-    cursor_doc: ClassVar[str] = "number of lines already read (appended lines are new)"
     suffix: ClassVar[str] = ".fake.jsonl"
 
     @classmethod

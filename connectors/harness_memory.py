@@ -42,15 +42,14 @@ __all__ = [
 ]
 
 
-class _HarnessSource(Source):
+class _HarnessSource(Source, priority=20, cursor_doc=""):
     """Shared read loop: harness reader -> cleaned MemoryEntry items, skips reported.
 
     Everything format-specific (the home and its env vars, what a location names, the shape
-    sniffing, the parser) is the harness class's; a subclass only names its harness.
+    sniffing, the parser) is the harness class's; a subclass only names its harness. No cursor:
+    memory folders are small, so every read is a full read.
     """
 
-    priority = 20
-    cursor_doc = ""  # memory folders are small: every read is a full read
     harness: ClassVar[type[Harness]]
     """The harness whose reader parses these files (one parser per format)."""
 

@@ -8,24 +8,20 @@ up to a cap (a 2 GB attachment is read partially and reported), so memory stays 
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import ClassVar
 
-from bootstrap_app.errors import SourceError, SourceNotFound
-from bootstrap_app.text.paths import is_text, printable
+from bootstrap_app.errors import SourceNotFound
+from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source
+from .mailfiles import MAX_READ, message_from_bytes, read_capped, read_message_files
 from .mailfolders import is_sent_folder
-from .mailparse import extract_body, message_from_parts, parse_date, parse_header_block, split_message
-from .tnef import tnef_reason
-from .walk import walk_files
+from .walk import skips_under, walk_files
 
 __all__ = ["EmlSource", "is_maildir", "iter_message_files", "read_message_file"]
 
-_MAX_READ = 16 * 1024 * 1024
 _SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "__pycache__", "tmp"})
 
 
@@ -63,54 +59,22 @@ def read_message_file(path: Path, source_id: str, ref: str, ctx: ReadContext,
                       sent_hint: bool | None = None, *, st: os.stat_result | None = None) -> Message | None:
     """One file -> Message, or None (and a skip with the reason) when it cannot be read.
     ``st`` is the file's stat when the caller already has it (saves a second stat per file)."""
-    try:
-        if st is None:
-            st = path.stat()
-        if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end
-            ctx.skip(source_id, ref, f"{path}: not a regular file")
-            return None
-        with open(path, "rb") as f:
-            data = f.read(_MAX_READ + 1)
-    except OSError as exc:
-        ctx.skip(source_id, ref, f"{path}: unreadable ({exc.strerror or exc})")
+    data = read_capped(path, source_id, ref, ctx, st)
+    if data is None:
         return None
     if not data.strip():
-        ctx.skip(source_id, ref, f"{path}: empty file")
+        ctx.skip(source_id, ref, f"{printable(path)}: empty file")
         return None
     if data[:5] == b"From ":  # an mbox-style envelope line in front of the headers
         data = data.split(b"\n", 1)[1] if b"\n" in data else b""
-    partial = len(data) > _MAX_READ
-    block, body, complete = split_message(data[:_MAX_READ])
-    headers = parse_header_block(block)
-    if not headers or not (headers.keys() & {"from", "to", "subject", "date", "message-id"}):
-        ctx.skip(source_id, ref, f"{path}: not an email message (no From/To/Subject/Date headers)")
-        return None
-    if ctx.since is not None:
-        when = parse_date(headers.get("date", ""))
-        if when is not None and when < ctx.since:
-            return None
-    try:
-        text = extract_body(headers, block, body)
-        item = message_from_parts(headers, text, source=source_id, ref=ref, clean=ctx.clean,
-                                  sent_hint=sent_hint)
-        if why := tnef_reason(headers.get("content-type", ""), body, text):
-            ctx.skip(source_id, ref, f"{path}: {why}")
-    except Exception as exc:  # one bad message never stops the folder
-        ctx.skip(source_id, ref, f"{path}: message unreadable ({exc})")
-        return None
-    if partial or not complete:
-        why = f"larger than {_MAX_READ >> 20} MB" if partial else "header block never ends"
-        ctx.skip(source_id, ref, f"{path}: {why}; read partially")
-    return item
+    problem = f"larger than {MAX_READ >> 20} MB" if len(data) > MAX_READ else ""
+    return message_from_bytes(data[:MAX_READ], path, source_id, ref, ctx, sent_hint, problem)
 
 
-class EmlSource(Source):
+class EmlSource(Source, kind="eml", priority=35,
+                description="folder of .eml files, a single .eml, or a maildir",
+                cursor_doc="newest message-file modification time read"):
     """``.eml`` files (a folder of them, or one) and maildirs."""
-
-    kind: ClassVar[str] = "eml"
-    description: ClassVar[str] = "folder of .eml files, a single .eml, or a maildir"
-    priority: ClassVar[int] = 35
-    cursor_doc: ClassVar[str] = "newest message-file modification time read"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:
@@ -130,41 +94,9 @@ class EmlSource(Source):
         root = Path(self.location)
         if not root.exists():
             raise SourceNotFound(f"{root}: no such file or folder", hint="check the path")
-        since_mtime = float((ctx.cursor or {}).get("mtime", 0) or 0)
-        newest = since_mtime
-        count = 0
-        stopped = False
-        try:
-            def left_out(path: Path, reason: str) -> None:
-                ctx.skip(self.id, printable(path.relative_to(root)), reason)
 
-            for path, hint in iter_message_files(root, left_out):
-                if ctx.should_stop():
-                    stopped = True
-                    break
-                ref = str(path.relative_to(root)) if path != root else path.name
-                if not is_text(ref):
-                    ctx.skip(self.id, printable(ref), f"{printable(path)}: file name is not valid UTF-8; "
-                                                      "rename it to have it read")
-                    continue
-                try:
-                    st = path.stat()
-                except OSError as exc:
-                    ctx.skip(self.id, ref, f"{path}: unreadable ({exc.strerror})")
-                    continue
-                if since_mtime and st.st_mtime < since_mtime:
-                    continue
-                newest = max(newest, st.st_mtime)
-                item = read_message_file(path, self.id, ref, ctx, hint, st=st)
-                if item is None:
-                    continue
-                count += 1
-                if count % 200 == 0:
-                    ctx.progress(self.id, count)
-                yield item
-        except OSError as exc:
-            raise SourceError(f"{root}: cannot list messages ({exc.strerror})",
-                              hint="check the folder's permissions") from exc
-        ctx.progress(self.id, count)
-        if not stopped:  # files come in name order, so a partial read must not advance the cursor
-            ctx.new_cursor = {"mtime": newest}
+        def read(path: Path, ref: str, st: os.stat_result, hint: bool | None) -> Message | None:
+            return read_message_file(path, self.id, ref, ctx, hint, st=st)
+
+        files = iter_message_files(root, skips_under(root, self.id, ctx.skip))
+        yield from read_message_files(self.id, root, files, ctx, read)

@@ -13,23 +13,19 @@ message text goes through the same conversion as ``.eml`` files (:mod:`.mailpars
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar
 
-from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.errors import SourceNotFound
 from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source
+from .mailfiles import MAX_READ, message_from_bytes, read_capped, read_message_files
 from .mailfolders import is_sent_folder
-from .mailparse import extract_body, message_from_parts, parse_date, parse_header_block, split_message
-from .walk import walk_files
+from .walk import skips_under, walk_files
 
 __all__ = ["EmlxSource", "parse_emlx", "read_emlx"]
-
-_MAX_READ = 16 * 1024 * 1024
 
 
 def parse_emlx(data: bytes) -> tuple[bytes, str]:
@@ -46,40 +42,19 @@ def parse_emlx(data: bytes) -> tuple[bytes, str]:
     return rest[:length], ""
 
 
-def read_emlx(path: Path, source_id: str, ref: str, ctx: ReadContext, sent: bool) -> Message | None:
+def read_emlx(path: Path, source_id: str, ref: str, ctx: ReadContext, sent: bool,
+              st: os.stat_result | None = None) -> Message | None:
     """One ``.emlx`` file -> Message, or None with a skip reason."""
-    try:
-        st = path.stat()
-        if not stat.S_ISREG(st.st_mode):
-            ctx.skip(source_id, ref, f"{printable(path)}: not a regular file")
-            return None
-        with open(path, "rb") as f:
-            data = f.read(_MAX_READ + 1)
-    except OSError as exc:
-        ctx.skip(source_id, ref, f"{printable(path)}: unreadable ({exc.strerror or exc})")
+    data = read_capped(path, source_id, ref, ctx, st)
+    if data is None:
         return None
-    message, problem = parse_emlx(data[:_MAX_READ])
+    message, problem = parse_emlx(data[:MAX_READ])
     if not message:
         ctx.skip(source_id, ref, f"{printable(path)}: {problem}")
         return None
-    block, body, _complete = split_message(message)
-    headers = parse_header_block(block)
-    if not headers or not (headers.keys() & {"from", "to", "subject", "date", "message-id"}):
-        ctx.skip(source_id, ref, f"{printable(path)}: not an email message (no From/To/Subject/Date headers)")
-        return None
-    if ctx.since is not None:
-        when = parse_date(headers.get("date", ""))
-        if when is not None and when < ctx.since:
-            return None
-    try:
-        item = message_from_parts(headers, extract_body(headers, block, body), source=source_id, ref=ref,
-                                  clean=ctx.clean, sent_hint=True if sent else None)
-    except Exception as exc:  # one bad message never stops the mailbox
-        ctx.skip(source_id, ref, f"{printable(path)}: message unreadable ({exc})")
-        return None
-    if problem or len(data) > _MAX_READ:
-        ctx.skip(source_id, ref, f"{printable(path)}: {problem or 'larger than 16 MB'}; read partially")
-    return item
+    if not problem and len(data) > MAX_READ:
+        problem = f"larger than {MAX_READ >> 20} MB"
+    return message_from_bytes(message, path, source_id, ref, ctx, True if sent else None, problem)
 
 
 def _has_emlx(folder: Path, depth: int = 0) -> bool:
@@ -95,13 +70,10 @@ def _has_emlx(folder: Path, depth: int = 0) -> bool:
                              for e in entries[:64])
 
 
-class EmlxSource(Source):
+class EmlxSource(Source, kind="emlx", priority=34,
+                 description="Apple Mail mailbox (.mbox folder of .emlx files)",
+                 cursor_doc="newest .emlx modification time read"):
     """An Apple Mail mailbox folder (``<Name>.mbox`` holding ``.emlx`` files), or one ``.emlx``."""
-
-    kind: ClassVar[str] = "emlx"
-    description: ClassVar[str] = "Apple Mail mailbox (.mbox folder of .emlx files)"
-    priority: ClassVar[int] = 34
-    cursor_doc: ClassVar[str] = "newest .emlx modification time read"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:
@@ -114,39 +86,11 @@ class EmlxSource(Source):
         if not root.exists():
             raise SourceNotFound(f"{root}: no such Apple Mail mailbox", hint="check the path")
         sent = is_sent_folder(root.name if root.is_dir() else root.parent.name)
-        since_mtime = float((ctx.cursor or {}).get("mtime", 0) or 0)
-        newest, count, stopped = since_mtime, 0, False
 
-        def left_out(path: Path, reason: str) -> None:
-            ctx.skip(self.id, printable(path.relative_to(root)), reason)
+        def read(path: Path, ref: str, st: os.stat_result, hint: bool | None) -> Message | None:
+            return read_emlx(path, self.id, ref, ctx, sent, st)
 
         files = [root] if root.is_file() else walk_files(
-            root, left_out, keep_dir=lambda d: not d.name.startswith("."),
+            root, skips_under(root, self.id, ctx.skip), keep_dir=lambda d: not d.name.startswith("."),
             keep_file=lambda n: n.endswith(".emlx") and not n.startswith("."))
-        try:
-            for path in files:
-                if ctx.should_stop():
-                    stopped = True
-                    break
-                ref = path.name if path == root else str(path.relative_to(root))
-                try:
-                    mtime = path.stat().st_mtime
-                except OSError as exc:
-                    ctx.skip(self.id, ref, f"{printable(path)}: unreadable ({exc.strerror or exc})")
-                    continue
-                if since_mtime and mtime < since_mtime:
-                    continue
-                newest = max(newest, mtime)
-                item = read_emlx(path, self.id, ref, ctx, sent)
-                if item is None:
-                    continue
-                count += 1
-                if count % 200 == 0:
-                    ctx.progress(self.id, count)
-                yield item
-        except OSError as exc:
-            raise SourceError(f"{root}: cannot list messages ({exc.strerror})",
-                              hint="check the folder's permissions") from exc
-        ctx.progress(self.id, count)
-        if not stopped:
-            ctx.new_cursor = {"mtime": newest}
+        yield from read_message_files(self.id, root, ((path, None) for path in files), ctx, read)

@@ -24,7 +24,6 @@ import zipfile
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.text.paths import printable
@@ -33,7 +32,7 @@ from bootstrap_app.types import Document, Item, Person
 from ..base import ReadContext, Source
 from .docmeta import OLE_MAGIC, OdtUnreadable, front_matter_people, html_people, people_from_names, read_odt
 from .htmltext import html_to_text
-from .walk import walk_files
+from .walk import skips_under, walk_files
 
 __all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "read_document"]
 
@@ -204,14 +203,10 @@ def _documents(root: Path, claimed: Callable[[Path], bool], on_skip: Callable[[P
         keep_file=lambda n: not n.startswith(".") and os.path.splitext(n)[1].lower() in DOC_SUFFIXES)
 
 
-class DocumentFolderSource(Source):
+class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
+                           description="folder of documents (md, txt, rst, docx, odt, pdf, html)",
+                           cursor_doc="newest modification time read (documents older than it are passed over)"):
     """A folder of documents (or one document file); the catch-all, detected last."""
-
-    kind: ClassVar[str] = "folder"
-    description: ClassVar[str] = "folder of documents (md, txt, rst, docx, odt, pdf, html)"
-    priority: ClassVar[int] = 90
-    catch_all: ClassVar[bool] = True
-    cursor_doc: ClassVar[str] = "newest modification time read (documents older than it are passed over)"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:
@@ -233,11 +228,8 @@ class DocumentFolderSource(Source):
         newest, count, stopped = after, 0, False
         recoded: list[str] = []
 
-        def left_out(path: Path, reason: str) -> None:
-            ctx.skip(self.id, printable(path.relative_to(root)), reason)
-
         try:
-            for path in _documents(root, ctx.claimed, left_out):
+            for path in _documents(root, ctx.claimed, skips_under(root, self.id, ctx.skip)):
                 if ctx.should_stop():
                     stopped = True
                     break

@@ -21,7 +21,6 @@ from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path, PurePosixPath
-from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Person, Repo, utc
@@ -149,13 +148,9 @@ def _date(text: str) -> datetime | None:
         return None
 
 
-class GitRepoSource(Source):
+class GitRepoSource(Source, kind="git", priority=20, description="git repository (working copy)",
+                    cursor_doc="HEAD commit of the last snapshot (an unchanged HEAD yields nothing new)"):
     """A git working copy (a folder with ``.git``)."""
-
-    kind: ClassVar[str] = "git"
-    description: ClassVar[str] = "git repository (working copy)"
-    priority: ClassVar[int] = 20
-    cursor_doc: ClassVar[str] = "HEAD commit of the last snapshot (an unchanged HEAD yields nothing new)"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

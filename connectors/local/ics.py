@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import icalendar
@@ -275,13 +275,9 @@ def _event(comp: Any, uid: str, tz: str, owner: str, source_id: str, ctx: ReadCo
     )
 
 
-class IcsSource(Source):
+class IcsSource(Source, kind="ics", priority=30, description="iCalendar file (.ics)",
+                cursor_doc="size and mtime of the file (an unchanged file yields nothing new)"):
     """An iCalendar file (Google/Takeout, Outlook, Apple, Thunderbird exports)."""
-
-    kind: ClassVar[str] = "ics"
-    description: ClassVar[str] = "iCalendar file (.ics)"
-    priority: ClassVar[int] = 30
-    cursor_doc: ClassVar[str] = "size and mtime of the file (an unchanged file yields nothing new)"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

@@ -21,7 +21,6 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Message
@@ -355,13 +354,10 @@ def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = ""
     ctx.new_cursor = {"offset": resume, "size": stat.st_size, "mtime": stat.st_mtime, "head": head}
 
 
-class MboxSource(Source):
+class MboxSource(Source, kind="mbox", priority=30,
+                 description="mbox mailbox file (Takeout, Thunderbird, mutt)",
+                 cursor_doc="byte offset, size, mtime and head of the file: appended mail is read from the offset"):
     """A Unix mbox file (``.mbox``, ``.mbx``, or any file whose first line is a ``From `` separator)."""
-
-    kind: ClassVar[str] = "mbox"
-    description: ClassVar[str] = "mbox mailbox file (Takeout, Thunderbird, mutt)"
-    priority: ClassVar[int] = 30
-    cursor_doc: ClassVar[str] = "byte offset, size, mtime and head of the file: appended mail is read from the offset"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime, formataddr
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import olefile
 
@@ -36,7 +36,7 @@ from .charsets import decode_text
 from .htmltext import html_to_text
 from .mailfolders import is_sent_folder
 from .mailparse import message_from_parts, parse_header_block
-from .walk import walk_files
+from .walk import skips_under, walk_files
 
 __all__ = ["OutlookMsgSource", "msg_headers", "msg_html_text", "read_msg"]
 
@@ -168,12 +168,9 @@ def read_msg(path: Path, source_id: str, ref: str, ctx: ReadContext, sent: bool 
                               sent_hint=True if sent else None)
 
 
-class OutlookMsgSource(Source):
+class OutlookMsgSource(Source, kind="msg", priority=36,
+                       description="Outlook message (.msg) or a folder of them"):
     """One ``.msg`` file or a folder of them (Outlook's drag-and-drop export)."""
-
-    kind: ClassVar[str] = "msg"
-    description: ClassVar[str] = "Outlook message (.msg) or a folder of them"
-    priority: ClassVar[int] = 36
 
     @classmethod
     def sniff(cls, path: Path) -> bool:
@@ -193,11 +190,8 @@ class OutlookMsgSource(Source):
         if not root.exists():
             raise SourceNotFound(f"{root}: no such file or folder", hint="check the path")
 
-        def left_out(path: Path, reason: str) -> None:
-            ctx.skip(self.id, printable(path.relative_to(root)), reason)
-
         files = [root] if root.is_file() else walk_files(
-            root, left_out, keep_dir=lambda d: not d.name.startswith("."),
+            root, skips_under(root, self.id, ctx.skip), keep_dir=lambda d: not d.name.startswith("."),
             keep_file=lambda n: n.lower().endswith(".msg") and not n.startswith("."))
         count = 0
         try:

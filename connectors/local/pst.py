@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from email.utils import format_datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.text.paths import printable
@@ -93,12 +93,9 @@ def _messages(folder: Any, path: str, depth: int, ctx: ReadContext, source_id: s
         yield from _messages(sub, f"{path}/{name}" if path else name, depth + 1, ctx, source_id)
 
 
-class PstSource(Source):
+class PstSource(Source, kind="pst", priority=33,
+                description="Outlook data file (.pst / .ost; needs the outlook extra)"):
     """An Outlook data file (``.pst`` or ``.ost``)."""
-
-    kind: ClassVar[str] = "pst"
-    description: ClassVar[str] = "Outlook data file (.pst / .ost; needs the outlook extra)"
-    priority: ClassVar[int] = 33
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

@@ -20,7 +20,7 @@ import zipfile
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
-from typing import Any, ClassVar
+from typing import Any
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import ChatMessage, Item, Person
@@ -128,13 +128,9 @@ def _person(raw: dict[str, Any]) -> Person:
     return Person(name=str(name), address=str(profile.get("email") or raw.get("id") or ""))
 
 
-class SlackExportSource(Source):
+class SlackExportSource(Source, kind="slack", priority=15, description="Slack export (folder or .zip)",
+                        cursor_doc="newest message timestamp read (older messages are passed over)"):
     """A Slack workspace export (folder or .zip)."""
-
-    kind: ClassVar[str] = "slack"
-    description: ClassVar[str] = "Slack export (folder or .zip)"
-    priority: ClassVar[int] = 15
-    cursor_doc: ClassVar[str] = "newest message timestamp read (older messages are passed over)"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

@@ -25,17 +25,15 @@ from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path, PurePosixPath
-from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
-from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item
 
 from ..base import ReadContext, Source
 from .folder import DOC_SUFFIXES, read_document
 from .ics import read_calendar, read_calendar_bytes
 from .mbox import read_mbox
-from .walk import walk_files
+from .walk import skips_under, walk_files
 
 __all__ = ["TakeoutSource", "archive_parts", "classify"]
 
@@ -103,13 +101,11 @@ def _takeout_root(path: Path) -> Path | None:
     return None
 
 
-class TakeoutSource(Source):
+class TakeoutSource(Source, kind="takeout", priority=10,
+                    description="Google Takeout folder or .zip (mail, calendar, Drive)",
+                    cursor_doc="per archive part: the cursor of the mbox/calendar/Drive reader that read it"):
     """A Google Takeout export (folder, zip, or the first of split zips)."""
 
-    kind: ClassVar[str] = "takeout"
-    description: ClassVar[str] = "Google Takeout folder or .zip (mail, calendar, Drive)"
-    priority: ClassVar[int] = 10
-    cursor_doc: ClassVar[str] = "per archive part: the cursor of the mbox/calendar/Drive reader that read it"
     _count: int = 0
 
     @classmethod
@@ -136,12 +132,10 @@ class TakeoutSource(Source):
         self._count = 0
         if path.is_dir():
             root = _takeout_root(path) or path
-            def left_out(member: Path, reason: str) -> None:
-                ctx.skip(self.id, printable(member.relative_to(path)), reason)
-
             # a bounded walk: deep trees, unlistable folders and names that are not UTF-8 are
             # skipped with a reason instead of failing the export
-            for member in walk_files(root, left_out, keep_dir=lambda d: not d.name.startswith("."),
+            for member in walk_files(root, skips_under(path, self.id, ctx.skip),
+                                     keep_dir=lambda d: not d.name.startswith("."),
                                      keep_file=lambda n: not n.startswith(".")):
                 rel = str(member.relative_to(path)).replace("\\", "/")
                 kind = classify(rel)

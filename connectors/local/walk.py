@@ -16,10 +16,17 @@ from pathlib import Path
 
 from bootstrap_app.text.paths import is_text, printable
 
-__all__ = ["MAX_DEPTH", "walk_files"]
+__all__ = ["MAX_DEPTH", "skips_under", "walk_files"]
 
 MAX_DEPTH = 40
 """Folders below this many levels are not entered (a real document tree is rarely over 15)."""
+
+
+def skips_under(root: Path, source_id: str,
+                skip: Callable[[str, str, str], None]) -> Callable[[Path, str], None]:
+    """An ``on_skip`` for :func:`walk_files` that reports what it leaves out through ``skip``
+    (``ctx.skip``), named by its place under ``root`` as the source's refs are."""
+    return lambda path, reason: skip(source_id, printable(path.relative_to(root)), reason)
 
 
 def walk_files(root: Path, on_skip: Callable[[Path, str], None], *,

@@ -3,6 +3,7 @@ legacy charsets and winmail.dat. Every fixture is written by code here."""
 
 from __future__ import annotations
 
+import os
 import struct
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -236,3 +237,59 @@ def test_winmail_dat_is_ignored_with_a_reason(tmp_path: Path) -> None:
 ])
 def test_sent_folder_names(name: str, sent: bool) -> None:
     assert is_sent_folder(name) is sent
+
+
+@pytest.mark.parametrize("suffix", [".eml", ".emlx"])
+def test_message_files_resume_by_mtime_and_a_stopped_read_keeps_the_cursor(tmp_path: Path, suffix: str) -> None:
+    """.eml folders and Apple Mail mailboxes share one reader (connectors/local/mailfiles.py):
+    the cursor is the newest file mtime; older files are passed over (one with the cursor's own
+    mtime is read again: an equal mtime does not prove it was seen), and a stopped read leaves
+    no cursor."""
+    folder = tmp_path / ("Box.mbox" if suffix == ".emlx" else "box")
+
+    def put(name: str, data: bytes, mtime: float) -> Path:
+        path = folder / "Messages" / f"{name}{suffix}"
+        if suffix == ".emlx":
+            _emlx(path, data)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        os.utime(path, (mtime, mtime))
+        return path
+
+    put("1", _mail("Jon <jon@prairie.example>", OWNER, "First", n=1), 1_700_000_000)
+    put("2", _mail("Li <li@x.example>", OWNER, "Second", n=2), 1_700_000_100)
+    [source] = detect(folder)
+    assert source.kind == suffix.lstrip(".")
+    ctx = ReadContext()
+    assert sorted(m.subject for m in source.read(ctx)) == ["First", "Second"]  # type: ignore[attr-defined]
+    assert ctx.new_cursor == {"mtime": 1_700_000_100}
+    again = ReadContext(cursor=ctx.new_cursor)
+    assert [m.subject for m in source.read(again)] == ["Second"]  # type: ignore[attr-defined]
+    assert again.new_cursor == ctx.new_cursor
+    put("3", _mail("Jon <jon@prairie.example>", OWNER, "Third", n=3, body="x" * 64), 1_700_000_200)
+    newer = ReadContext(cursor=ctx.new_cursor)
+    assert [m.subject for m in source.read(newer)] == ["Second", "Third"]  # type: ignore[attr-defined]
+    assert newer.new_cursor == {"mtime": 1_700_000_200}
+    stopped = ReadContext(should_stop=lambda: True)
+    assert list(source.read(stopped)) == [] and stopped.new_cursor is None
+
+
+def test_message_over_the_read_cap_is_read_partially_with_the_reason(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from connectors.local import eml as eml_mod
+    from connectors.local import emlx as emlx_mod
+
+    monkeypatch.setattr(eml_mod, "MAX_READ", 2048)
+    monkeypatch.setattr(emlx_mod, "MAX_READ", 2048)
+    big = _mail("Jon <jon@prairie.example>", OWNER, "Big", body="word " * 2000)
+    (tmp_path / "big.eml").write_bytes(big)
+    _emlx(tmp_path / "Big.mbox" / "Messages" / "9.emlx", big)
+    expected = {"eml": "larger than 0 MB; read partially",
+                "emlx": f"message cut short (2037 of {len(big)} bytes); read partially"}
+    for path in (tmp_path / "big.eml", tmp_path / "Big.mbox"):
+        [source] = detect(path)
+        ctx = ReadContext()
+        [item] = list(source.read(ctx))
+        assert item.subject == "Big"  # type: ignore[attr-defined]
+        assert [s.reason.split(": ", 1)[1] for s in ctx.skips] == [expected[source.kind]]

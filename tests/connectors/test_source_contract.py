@@ -22,7 +22,7 @@ from bootstrap_app.errors import SourceNotFound
 from bootstrap_app.pipeline import item_digest
 from bootstrap_app.types import Message, Person
 from connectors import registry
-from connectors.base import Availability, ReadContext, Source
+from connectors.base import DECLARATIONS, Availability, ReadContext, Source
 from connectors.fake import FakeSource, fake_line
 
 ALL = registry.registered()
@@ -124,10 +124,45 @@ def test_fake_source_round_trips_and_reads_only_new_lines(tmp_path: Path) -> Non
 
 
 def test_extended_registry_is_undone() -> None:
-    class Toy(FakeSource):
-        kind = "toy"
+    class Toy(FakeSource, kind="toy"):
         suffix = ".toy.jsonl"
 
     with registry.extended(Toy):
         assert Toy in registry.registered()
     assert Toy not in registry.registered()
+
+
+def test_declarations_are_class_keywords_or_attributes() -> None:
+    """Both forms declare the same thing; a keyword wins over what the parent declared."""
+
+    class Keyworded(Source, kind="kw", priority=7, uri_schemes=("kw", "k"), catch_all=True,
+                    description="d", cursor_doc="c"):
+        pass
+
+    class Attributed(Source):
+        kind = "attr"
+        priority = 8
+
+    class Child(Keyworded, kind="child"):
+        pass
+
+    assert (Keyworded.kind, Keyworded.priority, Keyworded.uri_schemes, Keyworded.catch_all) == (
+        "kw", 7, ("kw", "k"), True)
+    assert (Keyworded.description, Keyworded.cursor_doc, Keyworded.auth) == ("d", "c", "")
+    assert (Attributed.kind, Attributed.priority, Attributed.description) == ("attr", 8, "")
+    assert (Child.kind, Child.priority, Child.uri_schemes) == ("child", 7, ("kw", "k"))
+    assert Source.kind == "" and Source.priority == 50  # the base keeps its defaults
+    assert set(DECLARATIONS) == {name for name, note in vars(Source)["__annotations__"].items()
+                                 if str(note).startswith("ClassVar")}
+
+
+def test_unknown_or_mistyped_declarations_fail_at_class_creation() -> None:
+    with pytest.raises(TypeError, match=r"cursor\b.*a source declares kind, description, uri_schemes"):
+        class Misspelt(Source, kind="x", cursor="mtime"):
+            pass
+    with pytest.raises(TypeError, match="uri_schemes must be a tuple of strings"):
+        class Letters(Source, uri_schemes="gmail"):
+            pass
+    with pytest.raises(TypeError, match="priority must be a whole number"):
+        class Late(Source, priority="last"):
+            pass

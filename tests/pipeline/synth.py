@@ -100,12 +100,9 @@ def write_items(path: Path, items: list[Item]) -> Path:
     return path
 
 
-class SyntheticItems(Source):
+class SyntheticItems(Source, kind="synthetic", priority=1, description="test items (JSON Lines)"):
     """``*.items.json``: one serialised Message per line (a test-only connector)."""
 
-    kind = "synthetic"
-    description = "test items (JSON Lines)"
-    priority = 1
     suffix = ".items.json"
 
     @classmethod
@@ -133,11 +130,9 @@ class SyntheticItems(Source):
         ctx.new_cursor = {"lines": len(lines)}
 
 
-class ExplodingSource(SyntheticItems):
+class ExplodingSource(SyntheticItems, kind="boom", description="test source that fails mid-read"):
     """``*.boom``: yields one message, then fails like a connector bug would."""
 
-    kind = "boom"
-    description = "test source that fails mid-read"
     suffix = ".boom"
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:

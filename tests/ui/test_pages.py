@@ -63,13 +63,13 @@ def test_filters_narrow_the_cards(seeded) -> None:  # type: ignore[no-untyped-de
     by_fp = {r.fingerprint: r for r in rm.load_rows(store)}
     at = app_at("review")
     at.segmented_control(key="rv_type").set_value("project").run()
-    assert _cards(at) and all(str(by_fp[fp].type) == "project" for fp in _cards(at))
+    assert _cards(at) and all(str(by_fp[fp].proposal.type) == "project" for fp in _cards(at))
     at.segmented_control(key="rv_type").set_value("all").run()
     at.multiselect(key="rv_flags").set_value(["sensitive"]).run()
-    assert _cards(at) and all(by_fp[fp].sensitive for fp in _cards(at))
+    assert _cards(at) and all(by_fp[fp].proposal.sensitive for fp in _cards(at))
     at.multiselect(key="rv_flags").set_value([]).run()
     k17 = next(r for r in by_fp.values() if r.proposal.key == "k17")
-    at.text_input(key="rv_text").set_value(k17.id).run()  # search by the short id people copy
+    at.text_input(key="rv_text").set_value(k17.proposal.id).run()  # search by the short id people copy
     assert _cards(at) == [k17.fingerprint]
     at.text_input(key="rv_text").set_value("no such words anywhere").run()
     assert not _cards(at) and "Nothing matches these filters." in [i.value for i in at.info]
@@ -115,16 +115,16 @@ def test_sensitive_is_unticked_and_left_out_of_bulk_approve(seeded, settings) ->
     rows = {r.fingerprint: r for r in rm.load_rows(store)}
     at = app_at("review")
     shown = _cards(at)
-    sensitive = [fp for fp in shown if rows[fp].sensitive]
+    sensitive = [fp for fp in shown if rows[fp].proposal.sensitive]
     assert sensitive
     for fp in shown:
-        assert at.checkbox(key=f"sel_{fp}").value is (not rows[fp].sensitive)
+        assert at.checkbox(key=f"sel_{fp}").value is (not rows[fp].proposal.sensitive)
     at.button(key="bulk_approve").click().run()
     _no_exception(at)
     with Store(settings.db_path) as other:
         for fp in shown:
             decision = other.decision(fp)
-            if rows[fp].sensitive:
+            if rows[fp].proposal.sensitive:
                 assert decision is None
             else:
                 assert decision is not None and decision.approved
@@ -171,7 +171,7 @@ def test_sources_add_upload_remove_and_harness_folders(hermetic: Path, settings)
 
 
 def _approve_some(store: Store, count: int) -> list[str]:
-    ids = [r.fingerprint for r in rm.load_rows(store) if not r.sensitive][:count]
+    ids = [r.fingerprint for r in rm.load_rows(store) if not r.proposal.sensitive][:count]
     decisions.approve(store, ids)
     return ids
 

@@ -28,15 +28,15 @@ def test_filters_by_type_status_flag_and_text() -> None:
     rows[0] = rm.ReviewRow(rows[0].proposal, "approved")
     rows[1] = rm.ReviewRow(rows[1].proposal, "rejected")
     rows[2] = rm.ReviewRow(rows[2].proposal, "edited", replace(rows[2].proposal, body="edited words here"))
-    assert all(r.type is MemoryType.USER for r in rm.filter_rows(rows, rm.ReviewFilter(types=("user",), status="all")))
+    assert all(r.proposal.type is MemoryType.USER for r in rm.filter_rows(rows, rm.ReviewFilter(types=("user",), status="all")))
     assert len(rm.filter_rows(rows, rm.ReviewFilter(status="all"))) == 60
     assert len(rm.filter_rows(rows, rm.ReviewFilter())) == 57  # undecided is the default
     approved = rm.filter_rows(rows, rm.ReviewFilter(status="approved"))
     assert [r.status for r in approved] == ["approved", "edited"]
     assert [r.status for r in rm.filter_rows(rows, rm.ReviewFilter(status="rejected"))] == ["rejected"]
     sensitive = rm.filter_rows(rows, rm.ReviewFilter(status="all", flags=("sensitive",)))
-    assert sensitive and all(r.sensitive for r in sensitive)
-    assert [r.id for r in rm.filter_rows(rows, rm.ReviewFilter(status="all", text="edited WORDS"))] == [rows[2].id]
+    assert sensitive and all(r.proposal.sensitive for r in sensitive)
+    assert [r.proposal.id for r in rm.filter_rows(rows, rm.ReviewFilter(status="all", text="edited WORDS"))] == [rows[2].proposal.id]
     assert rm.filter_rows(rows, rm.ReviewFilter(status="all", text="topic 12 option 12"))[0].proposal.key == "k12"
     with pytest.raises(ValueError):
         rm.ReviewFilter(status="maybe")
@@ -48,7 +48,7 @@ def test_pagination_clamps_and_covers_every_row() -> None:
     assert (first.pages, first.total, len(first.rows)) == (20, 500, 25)
     assert rm.paginate(rows, 99).page == 20
     assert rm.paginate(rows, 0).page == 1
-    seen = [r.id for p in range(1, 21) for r in rm.paginate(rows, p).rows]
+    seen = [r.proposal.id for p in range(1, 21) for r in rm.paginate(rows, p).rows]
     assert len(seen) == len(set(seen)) == 500
     assert rm.paginate([], 3).pages == 1
 
@@ -60,7 +60,7 @@ def test_groups_follow_the_fixed_type_order() -> None:
 
 def test_bulk_selection_never_includes_sensitive_by_default() -> None:
     rows = _rows(30)
-    sensitive = [r for r in rows if r.sensitive]
+    sensitive = [r for r in rows if r.proposal.sensitive]
     assert sensitive
     ids = rm.bulk_ids(rows)
     assert not set(ids) & {r.fingerprint for r in sensitive}
@@ -75,7 +75,7 @@ def test_decisions_are_in_the_store_for_a_new_connection(hermetic: Path) -> None
         run = store.start_run("scan", [])
         store.save_proposals(run, synthetic_proposals(6))
         rows = rm.load_rows(store)
-        decisions.approve(store, [rows[0].fingerprint, rows[1].id])
+        decisions.approve(store, [rows[0].fingerprint, rows[1].proposal.id])
         decisions.reject(store, [rows[2].fingerprint])
         decisions.edit(store, rows[3].fingerprint, name="My edited name", description="d", body="New body.")
         decisions.undecide(store, [rows[1].fingerprint])
@@ -85,8 +85,8 @@ def test_decisions_are_in_the_store_for_a_new_connection(hermetic: Path) -> None
         assert by_fp[rows[1].fingerprint].status == "undecided"
         assert by_fp[rows[2].fingerprint].status == "rejected"
         edited = by_fp[rows[3].fingerprint]
-        assert edited.status == DecisionStatus.EDITED and edited.body == "New body."
-        assert edited.name == "my-edited-name" and edited.approved
+        assert edited.status == DecisionStatus.EDITED and edited.current.body == "New body."
+        assert edited.current.name == "my-edited-name" and edited.approved
 
 
 def _approved_user_rows(n: int, size: int) -> list[rm.ReviewRow]:

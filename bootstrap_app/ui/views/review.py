@@ -91,44 +91,44 @@ def _card(row: rm.ReviewRow) -> None:
     with st.container(border=True, key=f"card_{fp}"):
         head, side = st.columns([5, 2])
         with head:
-            st.markdown(f"**{md_escape(row.name)}** &nbsp; `{row.id}`")
-            st.caption(md_escape(row.description) or "—")
+            st.markdown(f"**{md_escape(row.current.name)}** &nbsp; `{row.proposal.id}`")
+            st.caption(md_escape(row.current.description) or "—")
         with side:
             st.checkbox("Include in bulk actions", key=f"sel_{fp}", value=rm.default_selected(row))
         badges = st.container(horizontal=True)
         with badges:
-            st.badge(str(row.type), color="blue")
+            st.badge(str(row.proposal.type), color="blue")
             st.badge(_STATUS_LABELS.get(row.status, row.status) if row.status != "edited" else "Edited",
                      color=_STATUS_COLORS.get(row.status, "gray"))
-            st.badge(f"confidence {row.confidence:.2f}", color="gray")
+            st.badge(f"confidence {row.proposal.confidence:.2f}", color="gray")
             if row.proposal.scope != "global":
                 st.badge(f"project {Path(row.proposal.scope).name}", color="violet")
             if row.proposal.supersedes:
                 st.badge(f"replaces {row.proposal.supersedes}", color="yellow")
-            for flag in row.flags:
+            for flag in row.proposal.flags:
                 if flag == "sensitive":
                     st.badge("sensitive", color="red", icon=":material/warning:")
                 else:
                     st.badge(flag, color="orange")
         if st.session_state.get(f"editing_{fp}"):
             with st.form(key=f"form_{fp}", border=False):
-                st.text_input("Name", value=row.name, key=f"ed_name_{fp}")
-                st.text_input("Description", value=row.description, key=f"ed_desc_{fp}")
-                st.text_area("Body", value=row.body, key=f"ed_body_{fp}", height=140)
+                st.text_input("Name", value=row.current.name, key=f"ed_name_{fp}")
+                st.text_input("Description", value=row.current.description, key=f"ed_desc_{fp}")
+                st.text_area("Body", value=row.current.body, key=f"ed_body_{fp}", height=140)
                 st.form_submit_button("Save and approve", on_click=_save_edit, args=(fp,), type="primary")
             st.button("Cancel edit", key=f"cancel_{fp}", on_click=_toggle_edit, args=(fp,))
         else:
-            st.markdown(md_escape(row.body))
+            st.markdown(md_escape(row.current.body))
         if row.proposal.supersedes and row.proposal.previous:  # an update: what stops being true
             with st.expander(f"Replaces {row.proposal.supersedes} — it said"):
                 st.markdown(md_escape(row.proposal.previous))
-        with st.expander(f"Evidence ({len(row.evidence)})"):
-            for ev in row.evidence:
+        with st.expander(f"Evidence ({len(row.proposal.evidence)})"):
+            for ev in row.proposal.evidence:
                 who = "you" if ev.authored_by_owner else "third party"
                 when = ev.date.date().isoformat() if ev.date else "undated"
                 excerpt = md_escape(ev.excerpt) if ev.excerpt else "_(no excerpt)_"
                 st.markdown(f"- {md_escape(ev.source)} · {when} · **{who}**  \n  {excerpt}")
-            if not row.evidence:
+            if not row.proposal.evidence:
                 st.caption("No evidence recorded.")
         actions = st.container(horizontal=True)
         with actions:

@@ -1,0 +1,121 @@
+"""One message per file: the reading shared by ``.eml`` folders and maildirs and Apple Mail ``.emlx``.
+
+Why one module: both keep a message per file and differ only in how the file wraps the RFC 822
+bytes (``.emlx`` puts a byte count in front and a property list behind). Everything else — a
+capped read that never blocks on a FIFO, the header check, the ``since`` filter, conversion
+through :mod:`.mailparse`, the reasons given for a partial read, and the incremental read by
+file modification time — is the same, and is written here once so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from bootstrap_app.errors import SourceError
+from bootstrap_app.text.paths import is_text, printable
+from bootstrap_app.types import Message
+
+from ..base import ReadContext
+from .mailparse import extract_body, message_from_parts, parse_date, parse_header_block, split_message
+from .tnef import tnef_reason
+
+__all__ = ["MAX_READ", "message_from_bytes", "read_capped", "read_message_files"]
+
+MAX_READ = 16 * 1024 * 1024
+"""Bytes read of one message file; a larger one is read up to here and reported as partial."""
+
+
+def read_capped(path: Path, source_id: str, ref: str, ctx: ReadContext,
+                st: os.stat_result | None = None) -> bytes | None:
+    """Up to ``MAX_READ + 1`` bytes of a regular file, or None with the skip reason.
+    ``st`` is the file's stat when the caller already has it (saves a second stat per file)."""
+    try:
+        if st is None:
+            st = path.stat()
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end
+            ctx.skip(source_id, ref, f"{printable(path)}: not a regular file")
+            return None
+        with open(path, "rb") as f:
+            return f.read(MAX_READ + 1)
+    except OSError as exc:
+        ctx.skip(source_id, ref, f"{printable(path)}: unreadable ({exc.strerror or exc})")
+        return None
+
+
+def message_from_bytes(data: bytes, path: Path, source_id: str, ref: str, ctx: ReadContext,
+                       sent_hint: bool | None, problem: str = "") -> Message | None:
+    """An RFC 822 message -> Message, or None with the skip reason (not mail, or unreadable).
+
+    A message dated before ``ctx.since`` is passed over silently. ``problem`` says why the bytes
+    are only part of the file's message (``"larger than 16 MB"``); it is reported with the item.
+    """
+    block, body, complete = split_message(data)
+    headers = parse_header_block(block)
+    if not headers or not (headers.keys() & {"from", "to", "subject", "date", "message-id"}):
+        ctx.skip(source_id, ref, f"{printable(path)}: not an email message (no From/To/Subject/Date headers)")
+        return None
+    if ctx.since is not None:
+        when = parse_date(headers.get("date", ""))
+        if when is not None and when < ctx.since:
+            return None
+    try:
+        text = extract_body(headers, block, body)
+        item = message_from_parts(headers, text, source=source_id, ref=ref, clean=ctx.clean,
+                                  sent_hint=sent_hint)
+        if why := tnef_reason(headers.get("content-type", ""), body, text):
+            ctx.skip(source_id, ref, f"{printable(path)}: {why}")
+    except Exception as exc:  # one bad message never stops the folder
+        ctx.skip(source_id, ref, f"{printable(path)}: message unreadable ({exc})")
+        return None
+    if problem or not complete:
+        ctx.skip(source_id, ref, f"{printable(path)}: {problem or 'header block never ends'}; read partially")
+    return item
+
+
+def read_message_files(source_id: str, root: Path, files: Iterable[tuple[Path, bool | None]],
+                       ctx: ReadContext,
+                       read: Callable[[Path, str, os.stat_result, bool | None], Message | None],
+                       ) -> Iterator[Message]:
+    """Messages from ``(file, sent-folder hint)`` pairs under ``root``, read by ``read``.
+
+    Incremental by modification time: the cursor is the newest mtime seen, and files older than
+    it are passed over. Files come in name order, so a read that stops early leaves the cursor
+    where it was. Refs are paths relative to ``root``; a name that is not valid UTF-8, or a file
+    that cannot be stat'ed, is skipped with the reason.
+    """
+    since_mtime = float((ctx.cursor or {}).get("mtime", 0) or 0)
+    newest, count, stopped = since_mtime, 0, False
+    try:
+        for path, hint in files:
+            if ctx.should_stop():
+                stopped = True
+                break
+            ref = path.name if path == root else str(path.relative_to(root))
+            if not is_text(ref):
+                ctx.skip(source_id, printable(ref), f"{printable(path)}: file name is not valid UTF-8; "
+                                                    "rename it to have it read")
+                continue
+            try:
+                st = path.stat()
+            except OSError as exc:
+                ctx.skip(source_id, ref, f"{printable(path)}: unreadable ({exc.strerror or exc})")
+                continue
+            if since_mtime and st.st_mtime < since_mtime:
+                continue
+            newest = max(newest, st.st_mtime)
+            item = read(path, ref, st, hint)
+            if item is None:
+                continue
+            count += 1
+            if count % 200 == 0:
+                ctx.progress(source_id, count)
+            yield item
+    except OSError as exc:
+        raise SourceError(f"{root}: cannot list messages ({exc.strerror})",
+                          hint="check the folder's permissions") from exc
+    ctx.progress(source_id, count)
+    if not stopped:
+        ctx.new_cursor = {"mtime": newest}
