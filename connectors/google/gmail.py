@@ -49,11 +49,10 @@ METADATA_HEADERS = ["From", "Sender", "To", "Cc", "Date", "Subject", "Message-ID
                     # and all mailparse.is_bulk judges by (its own lists), so a received auto-reply
                     # or bounce is bulk here as in the Takeout twin
                     "Precedence", "Auto-Submitted", "X-Auto-Response-Suppress", "Return-Path",
-                    # and what tells delivered mail from the owner's own (mailparse/delivery):
-                    # a message claiming an owner address but relayed from outside, or failing
-                    # its Authentication-Results, is someone else's text
-                    "Received", "Authentication-Results",
-                    *(h.title() for h in (*_LIST_HEADERS, *_AUTO_HEADERS))]
+                    *(h.title() for h in (*_LIST_HEADERS, *_AUTO_HEADERS)),
+                    # how it was delivered (mailparse's delivered_from / auth_failure): mail claiming
+                    # the owner's address but arriving from outside is someone else's text
+                    "Received", "Authentication-Results", "X-Folder"]
 """Headers asked for with ``format=metadata``: what the Message is built from, nothing more."""
 PAGE_SIZE = 500
 """Ids per ``messages.list`` page (Gmail's maximum); a finished page is the resume unit."""

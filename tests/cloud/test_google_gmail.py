@@ -170,6 +170,16 @@ def test_sent_bodies_are_capped(google: GoogleStandIn, monkeypatch: pytest.Monke
     assert all(i.authored_by_owner for i in sent)  # the rest still count as the owner's (Sent label)
 
 
+def test_send_as_alias_is_strong_owner_evidence(google: GoogleStandIn) -> None:
+    """Without the stand-in hook: the provider's send-as list proves the alias (issue 14)."""
+    from bootstrap_app.identity import ACCOUNT_ALIAS
+
+    google.world.send_as = ["maya.o@personal.example"]
+    result = scan(["gmail:"], settings=load_settings(None))
+    assert result.owner.reasons["maya.o@personal.example"] == ACCOUNT_ALIAS
+    assert MAYA in result.owner.addresses and "maya.o@personal.example" not in result.owner.suggested
+
+
 def test_a_different_signed_in_account_is_read_in_full_not_from_the_old_cursor(
         google: GoogleStandIn, monkeypatch: pytest.MonkeyPatch) -> None:
     """``gmail:`` names no account; after signing in as someone else its history id and its
@@ -240,13 +250,3 @@ def test_a_checkpoint_google_no_longer_accepts_restarts_the_read_instead_of_fail
     assert len(items) == total and ctx.new_cursor is not None  # the whole mailbox, read afresh
     assert any("from the start" in s.reason for s in ctx.skips)
     assert state.load() == {}  # and no checkpoint left to trip over
-
-
-def test_send_as_alias_is_strong_owner_evidence(google: GoogleStandIn) -> None:
-    """Without the stand-in hook: the provider's send-as list proves the alias (issue 14)."""
-    from bootstrap_app.identity import ACCOUNT_ALIAS
-
-    google.world.send_as = ["maya.o@personal.example"]
-    result = scan(["gmail:"], settings=load_settings(None))
-    assert result.owner.reasons["maya.o@personal.example"] == ACCOUNT_ALIAS
-    assert MAYA in result.owner.addresses and "maya.o@personal.example" not in result.owner.suggested
