@@ -31,7 +31,8 @@ from .base import Ref, person_key
 from .contact_blocks import FREE_MAIL, contact_blocks, domain_label, org_from_domain, stated_by_two
 from .rhythms import offset_name, zone
 
-__all__ = ["ROLE_WORDS", "ProfileAccumulator", "ProfileSignal", "org_from_domain", "own_text", "parse_signature"]
+__all__ = ["ROLE_WORDS", "ProfileAccumulator", "ProfileSignal", "org_from_domain", "own_text", "parse_signature",
+           "received_key"]
 
 _MAX_STAMPS = 4000
 _MAX_DIRECTORY = 20_000
@@ -52,6 +53,12 @@ _MANAGER = re.compile(
     r"|(?P<b>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}),?\s+(?:\(|is\s+)?my (?:new )?(?:manager|boss|supervisor)"
     r"|\breports? (?:directly )?to\s+(?P<c>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2})"
     r"|\b(?:your |reporting |line )?(?:manager|supervisor)\s*[:=]\s*(?P<d>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}))")
+_RECEIVED = "#received"
+
+
+def received_key(key: str) -> str:
+    """Where facts from *received* mail of ``key`` are filed: never one of the owner's keys."""
+    return key + _RECEIVED
 
 
 _NAME_LINE = re.compile(r"^[A-Z][\w'.-]+(?:\s+[A-Z][\w'.-]*){1,3}$")
@@ -183,7 +190,10 @@ class ProfileAccumulator(Analyzer):
 
     def observe(self, item: Item) -> None:
         if isinstance(item, Message):
+            # what received mail shows of its sender (send times, signature, "my manager") is filed
+            # apart: it may describe a colleague, never the owner, whatever its From says (issue 14)
             key = person_key(item.sender)
+            key = received_key(key) if key and item.third_party_reason else key
             offset = item.utc_offset_minutes
             if offset is None and item.timestamp is not None and item.timestamp.tzinfo not in (None, UTC):
                 delta = item.timestamp.utcoffset()  # items built with a local time (notebooks, tests)
@@ -207,7 +217,13 @@ class ProfileAccumulator(Analyzer):
                 if len(self.sig_refs[key]) < 3:
                     self.sig_refs[key].append(Ref(item.source, item.ref, item.timestamp, key,
                                                   f"signature: {sig['signer']}, {sig['title']}"))
+            # a message's closing signature is its sender's claim about *themselves* (kept in
+            # ``sig`` under the sender's key), not a statement about someone else: a lookalike
+            # signing as the owner must not hand the owner a title (issue 14)
+            closing = name_key(sig["signer"]) if sig else ""
             for who, title, org in contact_blocks(text, hint):
+                if who == closing:
+                    continue
                 if who in self.directory or len(self.directory) < _MAX_DIRECTORY:
                     self.directory[who][(title, org)] += 1
                     senders = self.directory_senders[(who, title, org)]
@@ -277,7 +293,7 @@ class ProfileAccumulator(Analyzer):
         # when that is next (the same zone in summer / winter time)
         top = [off for off, _ in everyone.most_common(2)]
         clock = {top[0]} | ({top[1]} if len(top) > 1 and abs(top[0] - top[1]) == 60 else set()) if top else set()
-        domains = {k.rpartition("@")[2] for k, _ in others if "@" in k}
+        domains = {k.removesuffix(_RECEIVED).rpartition("@")[2] for k, _ in others if "@" in k}
         n_others = sum(everyone.values())
         same = sum(n for off, n in everyone.items() if off in clock)
         usual = {off for off, n in mine.items() if n >= 0.05 * total}
@@ -400,8 +416,10 @@ class ProfileAccumulator(Analyzer):
     def title_of(self, key: str, name: str) -> str:
         """The job title a contact's own signature states (a title is allowed third-party data)."""
         wanted = name_key(name)
-        titles = Counter({(f, v): n for (f, v, signer), n in self.sig.get(key, Counter()).items()
-                          if f in ("title", "org") and wanted and signer == wanted})
+        titles: Counter[tuple[str, str]] = Counter()
+        for k in (key, received_key(key)):
+            titles.update({(f, v): n for (f, v, signer), n in self.sig.get(k, Counter()).items()
+                           if f in ("title", "org") and wanted and signer == wanted})
         title = max(((n, v) for (f, v), n in titles.items() if f == "title"), default=(0, ""))[1]
         org = max(((n, v) for (f, v), n in titles.items() if f == "org"), default=(0, ""))[1]
         return f"{title}, {org}" if title and org else title
@@ -410,7 +428,7 @@ class ProfileAccumulator(Analyzer):
         """Names other people's mail calls the owner's manager (names only)."""
         out: Counter[str] = Counter()
         for key, names in self.manager.items():
-            if not owner.is_owner_address(key):
+            if not owner.is_owner_address(key):  # (received_key()s never are)
                 out.update(names)
         return out
 
