@@ -71,7 +71,10 @@ def test_enron_title_and_employer_from_contact_blocks(tmp_path: Path) -> None:
 
 def test_a_contact_block_needs_two_independent_senders() -> None:
     start = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-    block = "Hi all,\n\nplease meet\n\nAda Quist\nChief Data Officer\nTidewater Analytics Ltd\n\nthanks"
+    block = ("Hi all,\n\nplease meet our new colleague:\n\nAda Quist\nChief Data Officer\nTidewater Analytics Ltd\n\n"
+             "She starts on Monday and will sit with the platform group.\nLunch is on us that day.\n"
+             "Please say hello when you see her.\nMore news next week.\nThe offsite is still on.\n"
+             "Rooms are booked.\nBring a jacket.\n\nthanks")
     own = [mail(i, ADA, BEN, start + timedelta(days=i), body="ok\n\nAda", labels=("Sent",)) for i in range(6)]
     one = [mail(50, BEN, ADA, start + timedelta(days=9), body=block)]
     _owner, signals = build(own + one, owners=[ADA.address])
