@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from typing import Any, ClassVar
+from typing import Any
 
 from bootstrap_app.types import Event, Item, Person, utc
 
@@ -83,14 +83,12 @@ def to_event(ev: dict[str, Any], calendar: dict[str, Any], source: str, ctx: Rea
     )
 
 
-class GoogleCalendarSource(GoogleSource):
+class GoogleCalendarSource(GoogleSource, kind="google-calendar",
+                           description="Google Calendar account, read-only (`memseed auth google` first)",
+                           uri_schemes=("google-calendar", "gcal"),
+                           uri_form="google-calendar:[ACCOUNT]",
+                           cursor_doc="account and one nextSyncToken per calendar id"):
     """Google Calendar through the Calendar API (read-only), every calendar in the list."""
-
-    kind: ClassVar[str] = "google-calendar"
-    description: ClassVar[str] = "Google Calendar account, read-only (`memseed auth google` first)"
-    uri_schemes: ClassVar[tuple[str, ...]] = ("google-calendar", "gcal")
-    uri_form: ClassVar[str] = "google-calendar:[ACCOUNT]"
-    cursor_doc: ClassVar[str] = "account and one nextSyncToken per calendar id"
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         session = self.session(ctx)
