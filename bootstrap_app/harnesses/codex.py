@@ -95,16 +95,16 @@ def _section(p: Proposal, key: str) -> str:
     return text + f"\n\n_memseed, {derived_date(p)}_"
 
 
-class CodexHarness(Harness):
-    name = "codex"
-    label = "Codex"
-    home_env = ("CODEX_HOME",)
-    default_home = ".codex"
-    entry_format = ("with [features] memories = true: one create-new note per entry under "
-                    "memories/extensions/ad_hoc/notes/; otherwise a '### name (type)' section in a marked "
-                    "block of the global AGENTS.md (32 KiB budget)")
-    source_uri = "codex:"
-    source_description = "Codex CLI home (memories/, AGENTS.md)"
+class CodexHarness(Harness, name="codex",
+                   label="Codex",
+                   home_env=("CODEX_HOME",),
+                   default_home=".codex",
+                   entry_format="with [features] memories = true: one create-new note per entry under "
+                                "memories/extensions/ad_hoc/notes/; otherwise a '### name (type)' section in a "
+                                "marked block of the global AGENTS.md (32 KiB budget)",
+                   source_uri="codex:",
+                   source_description="Codex CLI home (memories/, AGENTS.md)"):
+    """Codex CLI: memory notes when its memories feature is on, else a block of ``AGENTS.md``."""
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
         options, home, chosen, plan = self.start_plan(entries, options)

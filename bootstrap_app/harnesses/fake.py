@@ -34,10 +34,10 @@ def render_line(p: Proposal) -> str:
                        "body": p.body.strip()}, ensure_ascii=False, sort_keys=True)
 
 
-class FakeHarness(Harness):
-    name = "fake"
-    label = "Fake (in memory)"
-    entry_format = "one JSON object per line in <root>/memory.jsonl, at most 50 lines"
+class FakeHarness(Harness, name="fake",
+                  label="Fake (in memory)",
+                  entry_format="one JSON object per line in <root>/memory.jsonl, at most 50 lines"):
+    """The in-memory harness of the contract tests and docs (see the module docstring)."""
 
     def __init__(self, files: Files | None = None, root: Path = Path("/fake-harness")) -> None:
         super().__init__(files or MemoryFiles())

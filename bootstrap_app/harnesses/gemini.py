@@ -89,14 +89,14 @@ def replace_fact(current: str, old: str, new: str) -> str | None:
     return current[:start] + section[:at.start()] + f"- {new}" + section[at.end():] + current[end:]
 
 
-class GeminiHarness(Harness):
-    name = "gemini"
-    label = "Gemini CLI"
-    home_env = ("GEMINI_DIR",)
-    default_home = ".gemini"
-    entry_format = f"'- <Label>: <fact> (memseed DATE)' bullets under '{HEADING}' in GEMINI.md"
-    source_uri = "gemini:"
-    source_description = "Gemini CLI global memory (~/.gemini/GEMINI.md)"
+class GeminiHarness(Harness, name="gemini",
+                    label="Gemini CLI",
+                    home_env=("GEMINI_DIR",),
+                    default_home=".gemini",
+                    entry_format=f"'- <Label>: <fact> (memseed DATE)' bullets under '{HEADING}' in GEMINI.md",
+                    source_uri="gemini:",
+                    source_description="Gemini CLI global memory (~/.gemini/GEMINI.md)"):
+    """Gemini CLI: bullets under memseed's heading in the global ``GEMINI.md``."""
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
         options, root, chosen, plan = self.start_plan(entries, options)

@@ -214,15 +214,15 @@ def _rewrite(text: str, swaps: dict[str, str | None], add: list[str]) -> str:
     return (base + DELIMITER if base else "") + DELIMITER.join(add)
 
 
-class HermesHarness(Harness):
-    name = "hermes"
-    label = "Hermes"
-    home_env = ("HERMES_HOME",)
-    default_home = ".hermes"
-    entry_format = ("one compact paragraph per entry, entries joined by '\\n§\\n'; user facts in USER.md "
-                    "(1,375 chars), the rest in MEMORY.md (2,200 chars)")
-    source_uri = "hermes:[PROFILE]"
-    source_description = "Hermes agent memories (USER.md, MEMORY.md)"
+class HermesHarness(Harness, name="hermes",
+                    label="Hermes",
+                    home_env=("HERMES_HOME",),
+                    default_home=".hermes",
+                    entry_format="one compact paragraph per entry, entries joined by '\\n§\\n'; user facts in "
+                                 "USER.md (1,375 chars), the rest in MEMORY.md (2,200 chars)",
+                    source_uri="hermes:[PROFILE]",
+                    source_description="Hermes agent memories (USER.md, MEMORY.md)"):
+    """Hermes agent: the capped ``USER.md`` / ``MEMORY.md`` stores of one profile."""
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         return _folder(options or WriteOptions())[1]

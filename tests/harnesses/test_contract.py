@@ -264,3 +264,14 @@ def _overwrite(case: Case, path: Path, data: bytes) -> None:
 def test_registry_names_and_aliases_are_unique() -> None:
     keys = [k for cls in HARNESS_CLASSES for k in (cls.name, *cls.aliases)]
     assert len(keys) == len(set(keys))
+
+
+def test_declarations_are_class_keywords_and_a_misspelt_one_fails_at_class_creation() -> None:
+    class Declared(Harness, name="declared", aliases=("dec",), file_per_entry=True):
+        pass
+
+    assert (Declared.name, Declared.aliases, Declared.file_per_entry) == ("declared", ("dec",), True)
+    assert Harness.name == "" and Harness.file_per_entry is False  # the base keeps its defaults
+    with pytest.raises(TypeError, match=r"home\b.*a harness declares name, label, aliases, home_env"):
+        class Misspelt(Harness, name="x", home=".x"):
+            pass
