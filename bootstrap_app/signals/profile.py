@@ -28,7 +28,14 @@ from bootstrap_app.types import ChatMessage, Item, Message
 
 from .analyzer import Analyzer
 from .base import Ref, person_key
-from .contact_blocks import FREE_MAIL, contact_blocks, domain_label, org_from_domain, stated_by_two
+from .contact_blocks import (
+    FREE_MAIL,
+    ROLE_WORDS,
+    contact_blocks,
+    domain_label,
+    org_from_domain,
+    stated_by_two,
+)
 from .rhythms import offset_name, zone
 
 __all__ = ["ROLE_WORDS", "ProfileAccumulator", "ProfileSignal", "org_from_domain", "own_text", "parse_signature",
@@ -36,11 +43,6 @@ __all__ = ["ROLE_WORDS", "ProfileAccumulator", "ProfileSignal", "org_from_domain
 
 _MAX_STAMPS = 4000
 _MAX_DIRECTORY = 20_000
-ROLE_WORDS = re.compile(
-    r"\b(?:engineer|developer|manager|director|scientist|analyst|designer|lead|head|vp|vice president|"
-    r"president|officer|architect|consultant|researcher|professor|specialist|administrator|assistant|"
-    r"coordinator|founder|cto|ceo|cfo|intern|programmer|product owner|sre|devops|editor|associate|"
-    r"partner|principal|advisor|economist|trader|counsel|recruiter)\b", re.I)
 _TEAM_WORDS = re.compile(r"\b(?:team|group|department|dept|division|infrastructure|platform|research|"
                          r"engineering|unit|squad|lab)\b", re.I)
 _ORG_WORDS = re.compile(r"\b(?:inc|labs?|llc|ltd|gmbh|corp|corporation|company|co|ag|plc|sa|university|"
