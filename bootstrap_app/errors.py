@@ -30,6 +30,7 @@ from __future__ import annotations
 
 __all__ = [
     "AuthError",
+    "AuthRequired",
     "BlockedContent",
     "CapacityExceeded",
     "ConfigError",
@@ -37,9 +38,11 @@ __all__ = [
     "LLMError",
     "MemseedError",
     "NoSourceReadable",
+    "QuotaExceeded",
     "SafetyError",
     "SourceError",
     "SourceNotFound",
+    "SourceOffline",
     "StoreError",
     "TargetNotFound",
     "UndoError",
@@ -86,6 +89,14 @@ class UnsupportedSource(SourceError):
     pass
 
 
+class QuotaExceeded(SourceError):
+    pass
+
+
+class SourceOffline(SourceError):
+    pass
+
+
 class NoSourceReadable(MemseedError):
     pass
 
@@ -128,6 +139,10 @@ class UndoError(MemseedError):
 
 
 class AuthError(MemseedError):
+    pass
+
+
+class AuthRequired(AuthError):
     pass
 
 

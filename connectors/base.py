@@ -13,6 +13,7 @@ strips invisible characters, so nothing downstream (store, UI, LLM) ever sees a 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -42,6 +43,22 @@ def _default_clean(text: str) -> str:
     return redact_secrets(text)
 
 
+@dataclass(frozen=True)
+class Availability:
+    """Interim copy of the lead's contract (main's version wins on merge)."""
+
+    ok: bool
+    detail: str = ""
+    account: str = ""
+    scopes: tuple[str, ...] = ()
+
+
+def _no_credentials(name: str) -> Any:
+    from bootstrap_app.errors import AuthRequired
+
+    raise AuthRequired(f"no {name} credentials", hint=f"run `memseed auth {name}`")
+
+
 @dataclass
 class ReadContext:
     """What a connector needs from the scan: limits, cursor, and where to report skips."""
@@ -56,6 +73,9 @@ class ReadContext:
     cleaner: Callable[[str], str] = _default_clean
     new_cursor: Cursor | None = None
     skips: list[Skip] = field(default_factory=list)
+    credentials: Callable[[str], Any] = _no_credentials
+    home: Path | None = None
+    sleep: Callable[[float], None] = time.sleep
 
     def skip(self, source: str, ref: str, reason: str) -> None:
         entry = Skip(source, ref, reason)
@@ -80,6 +100,10 @@ class Source:
 
     kind: ClassVar[str] = ""
     description: ClassVar[str] = ""
+    uri_schemes: ClassVar[tuple[str, ...]] = ()
+    uri_form: ClassVar[str] = ""
+    auth: ClassVar[str] = ""
+    cursor_doc: ClassVar[str] = ""
     priority: ClassVar[int] = 50
     """Lower runs first in detection; specific shapes (Takeout, Slack) before generic folders."""
 
@@ -99,6 +123,14 @@ class Source:
     def sniff(cls, path: Path) -> bool:  # pragma: no cover - overridden
         """True when ``path`` has this source's shape. Must be cheap (no full reads)."""
         return False
+
+    @classmethod
+    def from_uri(cls, uri: str) -> list[Source]:
+        return [cls(uri)]
+
+    @classmethod
+    def availability(cls, ctx_home: Path | None = None) -> Availability:
+        return Availability(ok=True)
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:  # pragma: no cover - overridden
         raise NotImplementedError
