@@ -1,0 +1,218 @@
+"""Outlook mail, Outlook calendar and OneDrive read through the real Graph wire format."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from pathlib import Path
+from typing import Any
+
+import docx
+import pytest
+
+from bootstrap_app.errors import AuthRequired, QuotaExceeded, SourceOffline
+from bootstrap_app.types import Document, Event, Message
+from connectors.base import ReadContext
+from connectors.microsoft import (
+    MicrosoftSource,
+    OneDriveSource,
+    OutlookCalendarSource,
+    OutlookMailSource,
+    auth,
+)
+from connectors.microsoft.calendar import iana_zone
+
+from .ms_fixtures import OWNER, PEERS, ms, populate, signed_in  # noqa: F401  (fixtures)
+from .ms_standin import MSStandIn
+
+
+def _ctx(home: Path, cursor: dict[str, Any] | None = None, **kw: Any) -> ReadContext:
+    sleeps: list[float] = []
+    ctx = ReadContext(cursor=cursor, credentials=lambda name: auth.credentials(home), home=home,
+                      sleep=sleeps.append, **kw)
+    ctx.sleeps = sleeps  # type: ignore[attr-defined]
+    return ctx
+
+
+def _docx(text: str, title: str = "") -> bytes:
+    doc = docx.Document()
+    if title:
+        doc.core_properties.title = title
+    doc.add_paragraph(text)
+    out = io.BytesIO()
+    doc.save(out)
+    return out.getvalue()
+
+
+def test_mail_sent_first_then_inbox_and_incremental(signed_in: Path, ms: MSStandIn) -> None:
+    populate(ms.world)
+    source = OutlookMailSource("outlook:")
+    assert source.id == "outlook:"
+    before = ms.world.graph_requests()
+    ctx = _ctx(signed_in)
+    items = list(source.read(ctx))
+    first_requests = ms.world.graph_requests() - before
+    assert len(items) == 12 + 14 + 1
+    assert all(isinstance(m, Message) for m in items)
+    assert [m.labels[0] for m in items[:12]] == ["Sent"] * 12 and items[12].labels[0] == "Inbox"
+    sent = items[0]
+    assert sent.authored_by_owner is True and sent.sender.address == OWNER[1]
+    assert sent.to[0].address == PEERS[0][1] and sent.message_id.startswith("<m") and sent.thread_id == "conv-0"
+    assert sent.body == "Let's ship step 0 on Thursday."  # plain text, quoted reply trimmed
+    assert sent.timestamp == dt.datetime(2026, 9, 1, 8, 30, tzinfo=dt.UTC)
+    inbox = [m for m in items if "Inbox" in m.labels]
+    assert all(m.authored_by_owner is None for m in inbox)
+    assert [m.is_bulk for m in inbox].count(True) == 1  # the no-reply digest
+    assert inbox[0].cc[0].address == PEERS[1][1]
+    # one page of 100 per folder: 2 requests for 27 messages
+    assert first_requests == 2
+    assert set(ctx.new_cursor["folders"]) == {"sentitems", "inbox"}
+
+    ms.world.add_message("inbox", subject="new question", sender=PEERS[2], to=[OWNER], body="ping",
+                         when=dt.datetime(2026, 10, 20, tzinfo=dt.UTC))
+    removed = items[13].ref
+    ms.world.delete_message("inbox", removed)
+    before = ms.world.graph_requests()
+    ctx2 = _ctx(signed_in, cursor=ctx.new_cursor)
+    again = list(source.read(ctx2))
+    assert [m.subject for m in again] == ["new question"]
+    assert ms.world.graph_requests() - before == 2  # one delta link per folder
+    assert ms.world.graph_requests("$deltatoken") >= 2
+    ctx3 = _ctx(signed_in, cursor=ctx2.new_cursor)
+    assert list(source.read(ctx3)) == []
+
+
+def test_paging_follows_next_links_and_429_retry_after_is_honoured(signed_in: Path, ms: MSStandIn) -> None:
+    populate(ms.world, sent=230, inbox=3)
+    ms.world.fail_next(2, 429, retry_after="7", match="sentitems")
+    ms.world.fail_next(1, 503, retry_after="2", match="inbox")
+    ctx = _ctx(signed_in)
+    items = list(OutlookMailSource("outlook:").read(ctx))
+    assert len(items) == 234
+    assert ctx.sleeps == [7.0, 7.0, 2.0]  # type: ignore[attr-defined]
+    assert ms.world.graph_requests("$skiptoken") == 2  # 230 sent items = 3 pages of 100
+    assert ctx.new_cursor is not None
+
+
+def test_throttling_without_retry_after_backs_off_then_gives_up_writing_nothing(signed_in: Path,
+                                                                                ms: MSStandIn) -> None:
+    populate(ms.world)
+    ms.world.fail_next(50, 503, match="inbox")
+    ctx = _ctx(signed_in)
+    with pytest.raises(QuotaExceeded) as err:
+        list(OutlookMailSource("outlook:").read(ctx))
+    assert "after 6 attempts" in str(err.value) and "nothing from this source was saved" in str(err.value)
+    waits = ctx.sleeps  # type: ignore[attr-defined]
+    assert len(waits) == 5 and all(0 <= w <= 2 ** i for i, w in enumerate(waits))
+    assert ctx.new_cursor is None  # sent items were read, but no cursor without the whole round
+
+
+def test_410_on_a_delta_link_restarts_the_round(signed_in: Path, ms: MSStandIn) -> None:
+    populate(ms.world, sent=3, inbox=2)
+    ctx = _ctx(signed_in)
+    assert len(list(OutlookMailSource("outlook:").read(ctx))) == 6
+    ms.world.gone.add("mail/inbox")
+    ctx2 = _ctx(signed_in, cursor=ctx.new_cursor)
+    again = list(OutlookMailSource("outlook:").read(ctx2))
+    assert len(again) == 3 and all("Inbox" in m.labels for m in again)  # the inbox read again in full
+    fresh = [p for kind, p in ms.world.log if kind == "graph" and "inbox" in p and "token=" not in p]
+    assert len(fresh) == 2  # the first read and the restart after the 410
+    assert ctx2.new_cursor is not None and ctx2.new_cursor["folders"]["inbox"]
+
+
+def test_revoked_consent_and_offline_are_one_line_errors(signed_in: Path, ms: MSStandIn,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    populate(ms.world, sent=2, inbox=2)
+    ms.world.revoked = True
+    ctx = _ctx(signed_in)
+    with pytest.raises(AuthRequired, match="memseed auth microsoft"):
+        list(OutlookMailSource("outlook:").read(ctx))
+    assert ctx.new_cursor is None
+    ms.world.revoked = False
+    monkeypatch.setenv("MEMSEED_GRAPH_API_ROOT", "https://127.0.0.1:9/v1.0/")
+    ctx = _ctx(signed_in)
+    with pytest.raises(SourceOffline, match="cannot be reached") as err:
+        list(OutlookMailSource("outlook:").read(ctx))
+    assert ctx.new_cursor is None and len(str(err.value).splitlines()) == 2
+
+
+def test_account_in_the_uri_must_be_signed_in(signed_in: Path, ms: MSStandIn) -> None:
+    assert OutlookMailSource("outlook:Maya@Contoso.test").id == "outlook:maya@contoso.test"
+    with pytest.raises(AuthRequired, match="other@contoso.test is not signed in"):
+        list(OutlookMailSource("outlook:other@contoso.test").read(_ctx(signed_in)))
+
+
+def test_calendar_windows_zones_become_iana(signed_in: Path, ms: MSStandIn) -> None:
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+    day = (now - dt.timedelta(days=10)).replace(hour=9, minute=0, second=0)
+    for week in range(3):
+        ms.world.add_event(subject="Team sync", start=day + dt.timedelta(weeks=week), minutes=30,
+                           zone="W. Europe Standard Time", attendees=PEERS[:2], series="AAMkSERIES1=")
+    ms.world.add_event(subject="Offsite", start=day.replace(hour=0), minutes=24 * 60, zone="Pacific Standard Time",
+                       attendees=[], all_day=True)
+    ms.world.add_event(subject="Cancelled 1:1", start=day, minutes=30, zone="Pacific Standard Time",
+                       attendees=PEERS[2:], cancelled=True)
+    ms.world.add_event(subject="Ancient", start=now - dt.timedelta(days=900), minutes=30,
+                       zone="Pacific Standard Time", attendees=[])
+    ctx = _ctx(signed_in)
+    events = list(OutlookCalendarSource("outlook-calendar:").read(ctx))
+    assert [e.summary for e in events] == ["Team sync"] * 3 + ["Offsite"]
+    sync = events[0]
+    assert isinstance(sync, Event) and sync.tzid == "Europe/Berlin"
+    berlin = day.replace(tzinfo=dt.timezone(dt.timedelta(hours=0)))  # noqa: F841 - clarity below
+    from zoneinfo import ZoneInfo
+
+    assert sync.start == day.replace(tzinfo=ZoneInfo("Europe/Berlin")).astimezone(dt.UTC)
+    assert sync.end - sync.start == dt.timedelta(minutes=30)
+    assert sync.series_uid == "AAMkSERIES1=" and sync.organizer.address == ms.world.user["mail"]
+    assert [a.address for a in sync.attendees] == [p[1] for p in PEERS[:2]]
+    assert sync.calendar_owner == "maya@contoso.test"
+    offsite = events[3]
+    assert offsite.all_day and offsite.start == dt.datetime.combine(day.date(), dt.time(), dt.UTC)
+    assert any("cancelled" in s.reason for s in ctx.skips)
+    window = ms.world.log[-1][1]
+    assert "startDateTime" in window or "$deltatoken" in window
+    before = ms.world.graph_requests()
+    ctx2 = _ctx(signed_in, cursor=ctx.new_cursor)
+    assert list(OutlookCalendarSource("outlook-calendar:").read(ctx2)) == []
+    assert ms.world.graph_requests() - before == 1
+
+
+def test_iana_zone_table() -> None:
+    assert iana_zone("Pacific Standard Time") == "America/Los_Angeles"
+    assert iana_zone("India Standard Time") == "Asia/Calcutta" or iana_zone("India Standard Time") == "Asia/Kolkata"
+    assert iana_zone("Europe/Paris") == "Europe/Paris"
+    assert iana_zone("UTC") == "UTC"
+    assert iana_zone("tzone://Microsoft/Custom") == ""
+
+
+def test_onedrive_reads_owner_documents_within_the_cap(signed_in: Path, ms: MSStandIn) -> None:
+    ms.world.add_file("Projects/rollout.docx", _docx("Rollout checklist: canary first.", title="Rollout"))
+    ms.world.add_file("notes.md", b"# Working notes\nprefers async reviews\n")
+    ms.world.add_file("Shared/theirs.md", b"# Someone else's\n", by={"id": "otheruser", "displayName": "Tom"})
+    ms.world.add_file("photo.jpg", b"\xff\xd8\xff" * 100)
+    ms.world.add_file("big.txt", b"x" * 70_000)
+    ms.world.add_file("broken.docx", b"not a zip")
+    ctx = _ctx(signed_in, max_file_bytes=64 * 1024)
+    docs = list(OneDriveSource("onedrive:").read(ctx))
+    assert sorted(d.ref for d in docs) == ["Projects/rollout.docx", "notes.md"]
+    by_ref = {d.ref: d for d in docs}
+    rollout = by_ref["Projects/rollout.docx"]
+    assert isinstance(rollout, Document) and "canary first" in rollout.text and rollout.title == "Rollout"
+    assert by_ref["notes.md"].title == "Working notes" and by_ref["notes.md"].doc_format == "md"
+    reasons = {s.ref: s.reason for s in ctx.skips}
+    assert "per-file cap" in reasons["big.txt"] and "Word" in reasons["broken.docx"]
+    downloads = [p for kind, p in ms.world.log if kind == "download"]
+    assert len(downloads) == 3  # the two documents and the broken one; nothing else fetched
+    before = ms.world.graph_requests()
+    ms.world.add_file("notes2.txt", b"second thoughts")
+    ctx2 = _ctx(signed_in, cursor=ctx.new_cursor, max_file_bytes=64 * 1024)
+    assert [d.ref for d in OneDriveSource("onedrive:").read(ctx2)] == ["notes2.txt"]
+    assert ms.world.graph_requests() - before == 2  # the delta link and one content download
+
+
+def test_microsoft_composite_expands_to_three_sources() -> None:
+    parts = MicrosoftSource.from_uri("microsoft:maya@contoso.test")
+    assert [p.id for p in parts] == ["outlook:maya@contoso.test", "outlook-calendar:maya@contoso.test",
+                                     "onedrive:maya@contoso.test"]
+    assert [type(p) for p in parts] == [OutlookMailSource, OutlookCalendarSource, OneDriveSource]
