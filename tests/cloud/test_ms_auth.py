@@ -12,7 +12,6 @@ import pytest
 from bootstrap_app.errors import AuthError, AuthRequired, SourceOffline
 from connectors.microsoft import auth
 
-from .ms_fixtures import ms, signed_in  # noqa: F401  (fixtures)
 from .ms_standin import MSStandIn
 
 TOKEN_FILE = Path("tokens") / "microsoft.json"
