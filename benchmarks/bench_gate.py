@@ -35,7 +35,8 @@ def _timed(fn: Callable[[], object]) -> tuple[float, object]:
 
 
 def _read(path: Path, clean: bool) -> list[object]:
-    from connectors.base import ReadContext, detect
+    from connectors.base import ReadContext
+    from connectors.registry import detect
 
     [source] = detect(path)
     ctx = ReadContext() if clean else ReadContext(cleaner=lambda text: text)

@@ -21,7 +21,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names below are imported on first use (see __getattr__)
-    from connectors.base import detect
+    from connectors.registry import detect
 
     from .config import Settings, load_settings
     from .decisions import approve, approve_all_of_type, edit, reject, undecide
@@ -107,7 +107,7 @@ __all__ = [
 # eager imports here would make `import connectors.base` (as a first import) circular, and
 # `import bootstrap_app.errors` should not pull in the whole engine.
 _HOME = {
-    "detect": "connectors.base",
+    "detect": "connectors.registry",
     "Settings": ".config", "load_settings": ".config",
     "approve": ".decisions", "approve_all_of_type": ".decisions", "edit": ".decisions",
     "reject": ".decisions", "undecide": ".decisions",

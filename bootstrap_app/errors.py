@@ -12,7 +12,9 @@ every message says what went wrong *and* what to do about it. Anything that is n
     │   └── UnknownProposal      an id/fingerprint that matches nothing (or several things)
     ├── SourceError              a whole source could not be read
     │   ├── SourceNotFound       the path or URI does not exist
-    │   └── UnsupportedSource    nothing knows how to read it
+    │   ├── UnsupportedSource    nothing knows how to read it
+    │   ├── QuotaExceeded        a provider's quota ran out (retry later; nothing half-written)
+    │   └── SourceOffline        the provider could not be reached
     ├── NoSourceReadable         a scan where not one source could be read
     ├── SafetyError              content refused by the safety gate
     │   └── BlockedContent       an entry matched a threat / secret pattern
@@ -23,6 +25,7 @@ every message says what went wrong *and* what to do about it. Anything that is n
     │   └── UnsafePath           a symlink, or a name that would escape the folder
     ├── UndoError                a write cannot be undone (files changed since)
     ├── AuthError                an account could not be connected
+    │   └── AuthRequired         not signed in, or consent revoked / expired
     └── LLMError                 the language model failed or answered off-schema
 """
 

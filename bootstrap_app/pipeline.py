@@ -31,7 +31,9 @@ from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport
 from bootstrap_app.signals import SignalBuilder, person_key
 from bootstrap_app.store import Store
 from bootstrap_app.types import ChatMessage, Document, Event, Item, MemoryEntry, Message, Proposal, Repo, Skip
-from connectors.base import ReadContext, Source, detect
+from connectors import registry
+from connectors.base import ReadContext, Source
+from connectors.registry import detect
 
 __all__ = ["ScanEvent", "ScanResult", "SourceReport", "count_new_items", "item_digest", "scan", "scan_demo"]
 
@@ -107,6 +109,16 @@ class _Reservoir:
         return items
 
 
+def _context(settings: Settings, **kw: Any) -> ReadContext:
+    """A read context wired to the registry: logins hand out credentials, and a catch-all folder
+    walk leaves paths that another source reads to that source."""
+    home = settings.home
+    return ReadContext(max_text_chars=int(settings.get("max_text_chars", 20_000)),
+                       max_file_bytes=int(settings.get("max_file_bytes", 20 * 1024 * 1024)),
+                       credentials=lambda provider: registry.credentials(provider, home), home=home,
+                       claimed=registry.claimed_by_other, **kw)
+
+
 def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None]) -> tuple[
         list[tuple[str, Source]], list[SourceReport]]:
     found: list[tuple[str, Source]] = []
@@ -179,10 +191,8 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
         def on_progress(_src: str, count: int, _id: str = source.id) -> None:
             emit(ScanEvent("progress", _id, count, ""))
 
-        ctx = ReadContext(since=since, cursor=store.cursor(source.id) if incremental else None,
-                          max_text_chars=int(settings.get("max_text_chars", 20_000)),
-                          max_file_bytes=int(settings.get("max_file_bytes", 20 * 1024 * 1024)),
-                          on_skip=on_skip, on_progress=on_progress, should_stop=should_stop)
+        ctx = _context(settings, since=since, cursor=store.cursor(source.id) if incremental else None,
+                       on_skip=on_skip, on_progress=on_progress, should_stop=should_stop)
         started = time.perf_counter()
         batch: list[tuple[str, str, str]] = []
         try:
@@ -302,8 +312,7 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
             failed.append(location)
             continue
         for source in sources:
-            ctx = ReadContext(cursor=store.cursor(source.id),
-                              max_text_chars=int(settings.get("max_text_chars", 20_000)))
+            ctx = _context(settings, cursor=store.cursor(source.id))
             try:
                 for item in source.read(ctx):
                     digests = known.get(item.source)

@@ -1,10 +1,22 @@
-"""The Source protocol, the read context, and the registry that detects sources by shape.
+"""The source contract: :class:`Source`, the :class:`ReadContext` a read gets, :class:`Availability`.
 
-A connector is one small module exposing a :class:`Source` subclass registered with
-:func:`register`. Connectors *stream*: they yield items one at a time and never load a
-whole mailbox or repository into memory. A bad item never stops a read: the connector calls
-``ctx.skip(ref, reason)`` and goes on. Only when the whole source is unreadable does it raise
-:class:`~bootstrap_app.errors.SourceError`.
+A connector is one small module with a :class:`Source` subclass that declares, as class
+attributes, everything the rest of memseed needs to know about it: its ``kind``, a one-line
+``description``, the URI forms it answers (``uri_schemes``, canonical first, aliases after), the
+login it needs (``auth``: ``""``, ``"google"`` or ``"microsoft"``), and what its incremental
+cursor holds (``cursor_doc``). ``sniff(path)`` recognises path-shaped sources cheaply and
+without side effects; ``read(ctx)`` streams normalized items and leaves ``ctx.new_cursor`` for
+the next incremental read (only after a *complete* read, so a crash never skips data).
+
+Connectors are listed in one explicit registry, :mod:`connectors.registry`; nothing registers
+by being imported. A connector depends only on the core types, errors and text utilities —
+never on the pipeline — and never fetches secrets itself: credentials are handed in through
+``ctx.credentials(name)``.
+
+Connectors *stream*: they yield items one at a time and never load a whole mailbox or
+repository into memory. A bad item never stops a read: the connector calls
+``ctx.skip(source, ref, reason)`` and goes on. Only when the whole source is unreadable does it
+raise :class:`~bootstrap_app.errors.SourceError` (one line naming the source once, and a hint).
 
 Free text leaves a connector only through ``ctx.clean(text)``, which redacts secrets and
 strips invisible characters, so nothing downstream (store, UI, LLM) ever sees a raw secret.
@@ -21,42 +33,34 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
-from bootstrap_app.errors import SourceNotFound, UnsupportedSource
+from bootstrap_app.errors import AuthRequired
+from bootstrap_app.safety.secrets import redact_secrets
 from bootstrap_app.types import Item, Skip
 
 __all__ = [
+    "Availability",
     "Cursor",
     "ReadContext",
     "Source",
-    "detect",
-    "register",
-    "registered",
 ]
 
 Cursor = dict[str, Any]
 """Opaque per-source resume state (e.g. last mtime, last message offset). JSON-serialisable."""
 
 
-def _default_clean(text: str) -> str:
-    from bootstrap_app.safety.secrets import redact_secrets
-
-    return redact_secrets(text)
+def _no_credentials(provider: str) -> Any:
+    raise AuthRequired(f"{provider}: not signed in", hint=f"run `memseed auth {provider}` first")
 
 
 @dataclass(frozen=True)
 class Availability:
-    """Interim copy of the lead's contract (main's version wins on merge)."""
+    """Whether a source kind can be read right now, and as whom (for `memseed sources` and the app)."""
 
     ok: bool
     detail: str = ""
+    """One line: why not, or what it will read ("not signed in: run `memseed auth google`")."""
     account: str = ""
     scopes: tuple[str, ...] = ()
-
-
-def _no_credentials(name: str) -> Any:
-    from bootstrap_app.errors import AuthRequired
-
-    raise AuthRequired(f"no {name} credentials", hint=f"run `memseed auth {name}`")
 
 
 @dataclass
@@ -70,12 +74,19 @@ class ReadContext:
     on_skip: Callable[[Skip], None] | None = None
     on_progress: Callable[[str, int], None] | None = None
     should_stop: Callable[[], bool] = lambda: False
-    cleaner: Callable[[str], str] = _default_clean
+    cleaner: Callable[[str], str] = redact_secrets
     new_cursor: Cursor | None = None
     skips: list[Skip] = field(default_factory=list)
     credentials: Callable[[str], Any] = _no_credentials
+    """``ctx.credentials("google")`` -> the provider's credentials; raises AuthRequired when not
+    signed in. Handed in by the caller so a connector never reads token storage itself."""
     home: Path | None = None
+    """The app dir, for the rare source that keeps state files of its own."""
     sleep: Callable[[float], None] = time.sleep
+    """Injectable for backoff and pacing (tests pass a recorder)."""
+    claimed: Callable[[Path], bool] = lambda path: False
+    """True for a path some *other* source reads (a repo or mbox inside a document folder), so a
+    catch-all walker leaves it to that source. Set from the registry by the pipeline."""
 
     def skip(self, source: str, ref: str, reason: str) -> None:
         entry = Skip(source, ref, reason)
@@ -96,121 +107,67 @@ class ReadContext:
 
 
 class Source:
-    """Base class of every connector. Subclasses set ``kind`` and implement ``read``."""
+    """Base class of every connector: declare the class attributes, implement ``read``."""
 
     kind: ClassVar[str] = ""
+    """Unique name (``mbox``, ``gmail``); stamped in every item's ``source`` id."""
     description: ClassVar[str] = ""
+    """One line for `memseed sources` and the app."""
     uri_schemes: ClassVar[tuple[str, ...]] = ()
+    """URI schemes this source answers, canonical first, aliases after (``google-calendar``, ``gcal``)."""
     uri_form: ClassVar[str] = ""
+    """How the URI is written in help texts (``gmail:[ACCOUNT]``); defaults to ``<scheme>:``."""
     auth: ClassVar[str] = ""
+    """The login the source needs: ``""`` (none), ``"google"`` or ``"microsoft"``."""
     cursor_doc: ClassVar[str] = ""
+    """What the incremental cursor holds, in one line (``""``: no cursor, every read is full)."""
     priority: ClassVar[int] = 50
     """Lower runs first in detection; specific shapes (Takeout, Slack) before generic folders."""
+    catch_all: ClassVar[bool] = False
+    """True for the source of last resort (plain document folders): a folder whose parts another
+    source claims is walked instead of being swallowed by it."""
 
     def __init__(self, location: str | os.PathLike[str]) -> None:
         self.location = str(location)
 
+    def _uri(self) -> tuple[str, str] | None:
+        """(scheme, rest) when the location is one of this source's URIs (and not a path)."""
+        scheme, sep, rest = self.location.partition(":")
+        if sep and scheme in self.uri_schemes and not os.path.exists(self.location):
+            return scheme, rest
+        return None
+
     @cached_property
     def id(self) -> str:
-        """Stable id of this source: ``kind:absolute-location``. Worked out once per source:
-        connectors stamp it on every item and skip, and resolving the path costs a few syscalls."""
+        """Stable id of this source: the canonical URI, or ``kind:absolute-location``. Worked out
+        once per source: connectors stamp it on every item and skip."""
+        uri = self._uri()
+        if uri is not None:
+            return f"{self.uri_schemes[0]}:{uri[1]}"
         loc = self.location
         if ":" not in loc or os.path.exists(loc):
             loc = str(Path(loc).expanduser().resolve())
         return f"{self.kind}:{loc}"
 
     @classmethod
-    def sniff(cls, path: Path) -> bool:  # pragma: no cover - overridden
-        """True when ``path`` has this source's shape. Must be cheap (no full reads)."""
+    def sniff(cls, path: Path) -> bool:
+        """True when ``path`` has this source's shape. Must be cheap (no full reads) and never
+        raise for an ordinary missing or unreadable path. URI-only sources keep this default."""
         return False
 
     @classmethod
     def from_uri(cls, uri: str) -> list[Source]:
+        """The sources a URI of this kind names: one by default; a composite (``google:``) several."""
         return [cls(uri)]
 
     @classmethod
-    def availability(cls, ctx_home: Path | None = None) -> Availability:
-        return Availability(ok=True)
+    def availability(cls, home: Path | None = None) -> Availability:
+        """Whether this kind can be read now. Sources with ``auth`` are answered by their login
+        provider in :mod:`connectors.registry`; others are always available."""
+        return Availability(True)
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.location!r})"
-
-
-_REGISTRY: list[type[Source]] = []
-_URI_SCHEMES: dict[str, Callable[[str], Source]] = {}
-
-
-def register(cls: type[Source]) -> type[Source]:
-    """Class decorator: make a connector available to :func:`detect`."""
-    if cls not in _REGISTRY:
-        _REGISTRY.append(cls)
-        _REGISTRY.sort(key=lambda c: c.priority)
-    return cls
-
-
-def register_scheme(scheme: str, factory: Callable[[str], Source]) -> None:
-    """Make ``scheme:`` URIs (``claude-code:``, ``gmail:`` ...) resolvable by :func:`detect`."""
-    _URI_SCHEMES[scheme] = factory
-
-
-def registered() -> list[type[Source]]:
-    _load_builtin()
-    return list(_REGISTRY)
-
-
-def _load_builtin() -> None:
-    import importlib
-
-    for module in ("connectors.local", "connectors.harness_memory"):
-        try:
-            importlib.import_module(module)
-        except ImportError as exc:  # a connector module that is not there yet is not fatal
-            if exc.name and not exc.name.startswith("connectors"):
-                raise
-
-
-def detect(location: str | os.PathLike[str]) -> list[Source]:
-    """Resolve a path or URI into the sources it holds.
-
-    A file or folder with a recognised shape gives one source; a folder that holds several
-    (a home-made "footprint" folder) is walked and gives one source per recognised part.
-    """
-    _load_builtin()
-    text = str(location)
-    scheme, sep, rest = text.partition(":")
-    if sep and scheme in _URI_SCHEMES and not os.path.exists(text):
-        return [_URI_SCHEMES[scheme](rest)]
-    path = Path(text).expanduser()
-    if not path.exists():
-        raise SourceNotFound(f"{text}: no such file or folder",
-                             hint="check the path, or run `memseed sources` for the URI forms")
-    for cls in _REGISTRY:
-        try:
-            if cls.sniff(path):
-                return [cls(path)]
-        except OSError:
-            continue
-    if path.is_dir():
-        found: list[Source] = []
-        try:
-            children = sorted(path.iterdir())
-        except OSError as exc:
-            raise SourceNotFound(f"{text}: cannot list folder ({exc.strerror})",
-                                 hint="check the folder's permissions") from exc
-        for child in children:
-            if child.name.startswith(".") or child.is_symlink():
-                continue
-            try:
-                found.extend(detect(child))
-            except UnsupportedSource:
-                continue
-        if found:
-            return found
-    raise UnsupportedSource(
-        f"{text}: not a source memseed can read",
-        hint="give a .mbox, .eml folder, maildir, .ics, Takeout folder/zip, git repo, "
-             "Slack export, harness memory folder, or a folder of documents",
-    )

@@ -30,7 +30,7 @@ from bootstrap_app.harnesses.gemini import HEADING, GeminiHarness, gemini_dir
 from bootstrap_app.harnesses.hermes import DELIMITER, HermesHarness, hermes_home
 from bootstrap_app.types import Evidence, Item, MemoryEntry, Proposal, slugify
 
-from .base import ReadContext, Source, register, register_scheme
+from .base import ReadContext, Source
 
 __all__ = [
     "ClaudeCodeMemory",
@@ -58,8 +58,14 @@ class _HarnessSource(Source):
     """Shared read loop: harness reader -> cleaned MemoryEntry items, skips reported."""
 
     priority = 20
+    cursor_doc = ""  # memory folders are small: every read is a full read
     harness: ClassVar[type[Harness]]
     """The writer whose reader parses this harness's files (one parser per format)."""
+
+    @classmethod
+    def from_uri(cls, uri: str) -> list[Source]:
+        """``kind:`` names the harness's own home; ``kind:WHERE`` a project, profile or folder."""
+        return [cls(uri.partition(":")[2])]
 
     def _home(self) -> Path:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -95,9 +101,10 @@ class _HarnessSource(Source):
             ctx.progress(self.id, count)
 
 
-@register
 class ClaudeCodeMemory(_HarnessSource):
     kind = "claude-code"
+    uri_schemes = ("claude-code",)
+    uri_form = "claude-code:[PROJECT]"
     harness = ClaudeCodeHarness
     description = "Claude Code auto memory (projects/<key>/memory/)"
 
@@ -117,9 +124,10 @@ class ClaudeCodeMemory(_HarnessSource):
         return find_project_dir(self._home() / "projects", path) / "memory"
 
 
-@register
 class CodexMemory(_HarnessSource):
     kind = "codex"
+    uri_schemes = ("codex",)
+    uri_form = "codex:"
     harness = CodexHarness
     description = "Codex CLI home (memories/, AGENTS.md)"
 
@@ -135,9 +143,10 @@ class CodexMemory(_HarnessSource):
         return codex_home()
 
 
-@register
 class HermesMemory(_HarnessSource):
     kind = "hermes"
+    uri_schemes = ("hermes",)
+    uri_form = "hermes:[PROFILE]"
     harness = HermesHarness
     description = "Hermes agent memories (USER.md, MEMORY.md)"
 
@@ -166,9 +175,10 @@ class HermesMemory(_HarnessSource):
         return self._home() / "profiles" / slugify(self.location)
 
 
-@register
 class GeminiMemory(_HarnessSource):
     kind = "gemini"
+    uri_schemes = ("gemini",)
+    uri_form = "gemini:"
     harness = GeminiHarness
     description = "Gemini CLI global memory (~/.gemini/GEMINI.md)"
 
@@ -181,10 +191,6 @@ class GeminiMemory(_HarnessSource):
         return gemini_dir()
 
 
-register_scheme("claude-code", ClaudeCodeMemory)
-register_scheme("codex", CodexMemory)
-register_scheme("hermes", HermesMemory)
-register_scheme("gemini", GeminiMemory)
 
 
 def entries_to_proposals(entries: Iterable[MemoryEntry]) -> list[Proposal]:

@@ -53,7 +53,8 @@ for path in sorted(p for p in root.iterdir()):
 '''),
     ("md", "## 2. Detect sources\n`detect` resolves a path into the sources it holds, by shape."),
     ("code", '''\
-from connectors.base import ReadContext, detect
+from connectors.base import ReadContext
+from connectors.registry import detect
 
 sources = detect(root)
 for source in sources:

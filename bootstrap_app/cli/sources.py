@@ -6,24 +6,11 @@ import json
 
 import click
 
-from connectors import base
+from bootstrap_app.sourceinfo import source_catalog
 
 from .common import open_settings, open_store
 
-__all__ = ["COMMANDS", "URI_FORMS", "sources_cmd"]
-
-URI_FORMS: dict[str, str] = {
-    "gmail:": "Gmail account (read-only; `memseed auth google` first)",
-    "gcal:": "Google Calendar account",
-    "gdrive:": "Google Drive documents",
-    "outlook:": "Outlook / Microsoft 365 mail (`memseed auth microsoft` first)",
-    "outlook-calendar:": "Outlook calendar",
-    "onedrive:": "OneDrive documents",
-    "claude-code:[PROJECT]": "Claude Code memory (global, or of one project)",
-    "codex:": "Codex memory ($CODEX_HOME)",
-    "hermes:": "Hermes memory ($HERMES_HOME)",
-    "gemini:": "Gemini CLI memory (~/.gemini/GEMINI.md)",
-}
+__all__ = ["COMMANDS", "sources_cmd"]
 
 
 @click.command("sources")
@@ -34,36 +21,40 @@ def sources_cmd(ctx: click.Context, forget: tuple[str, ...], as_json: bool) -> N
     """List the source kinds and URI forms memseed reads, and the sources it remembers.
 
     Every location you scan is remembered, so `memseed reseed` can look at it again later.
+    Account sources (gmail:, outlook: ...) show whether you are signed in, as whom, with
+    which scopes.
 
     \b
     Examples:
       memseed sources
       memseed sources --forget ~/Takeout
     """
-    kinds = [{"kind": cls.kind, "description": cls.description} for cls in base.registered()]
-    schemes = set(getattr(base, "_URI_SCHEMES", {}))
-    uris = [{"uri": form, "description": text, "available": form.split(":")[0] in schemes}
-            for form, text in URI_FORMS.items()]
     settings = open_settings(ctx)
     with open_store(settings) as store:
         for location in forget:
             store.forget_source(location)
-        remembered = store.sources()
+        catalog = source_catalog(settings, store)
     if as_json:
-        click.echo(json.dumps({"kinds": kinds, "uris": uris, "remembered": remembered}, indent=2))
+        click.echo(json.dumps(catalog.to_dict(), indent=2))
         return
     click.echo("Source kinds (detected by shape, give the path):")
-    for k in kinds:
-        click.echo(f"  {k['kind']:16} {k['description']}")
+    for k in catalog.kinds:
+        click.echo(f"  {k.kind:16} {k.description}")
     click.echo("\nURIs:")
-    for u in uris:
-        note = "" if u["available"] else "  (not installed)"
-        click.echo(f"  {u['uri']:22} {u['description']}{note}")
+    for u in catalog.uris:
+        aliases = f" (also {', '.join(a + ':' for a in u.aliases)})" if u.aliases else ""
+        click.echo(f"  {u.uri:22} {u.description}{aliases}")
+        if u.auth:
+            state = f"signed in as {u.account}" if u.available and u.account else (u.detail or "not available")
+            click.echo(f"  {'':22} {state}{'; scopes: ' + ', '.join(u.scopes) if u.scopes else ''}")
     click.echo("\nRemembered sources (re-read by `memseed reseed`):")
-    if not remembered:
+    if not catalog.remembered:
         click.echo("  none yet: run `memseed scan SOURCE...`")
-    for r in remembered:
-        click.echo(f"  {r['location']}  (last scanned {r['last_scanned'] or 'never'})")
+    for r in catalog.remembered:
+        what = f"{r.items} items" + (f", {', '.join(r.kinds)}" if r.kinds else "")
+        if r.error:
+            what = f"unreadable now: {r.error}"
+        click.echo(f"  {r.location}  (last synced {r.last_scanned or 'never'}; {what})")
 
 
 COMMANDS = [sources_cmd]

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError, SourceError
+from connectors.registry import detect
 
 __all__ = [
     "UPLOAD_TYPES",
@@ -84,8 +85,6 @@ def describe_location(location: str) -> list[tuple[str, str]]:
     Raises the registry's :class:`~bootstrap_app.errors.SourceError` (with a hint) when the path
     does not exist or holds nothing readable.
     """
-    from connectors.base import detect
-
     found = detect(location)
     return [(src.kind or type(src).__name__, src.location) for src in found]
 

@@ -1,6 +1,6 @@
 """Local exports: mbox, eml/maildir, ics, document folders, git repos, Slack and Takeout exports.
 
-Importing this package registers every local connector with :func:`connectors.base.register`.
+Importing this package registers nothing: :mod:`connectors.registry` lists every source.
 Detection order comes from each class's ``priority`` (lower first): Takeout and Slack exports
 (10, 15) and git repos (20) before single files and mail folders (30-35), and plain document
 folders last (90), so a footprint folder is walked rather than swallowed as documents.

@@ -16,7 +16,7 @@ from typing import ClassVar
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Message
 
-from ..base import ReadContext, Source, register
+from ..base import ReadContext, Source
 from .mailparse import extract_body, message_from_parts, parse_date, parse_header_block, split_message
 
 __all__ = ["EmlSource", "is_maildir", "iter_message_files", "read_message_file"]
@@ -99,13 +99,13 @@ def read_message_file(path: Path, source_id: str, ref: str, ctx: ReadContext,
     return item
 
 
-@register
 class EmlSource(Source):
     """``.eml`` files (a folder of them, or one) and maildirs."""
 
     kind: ClassVar[str] = "eml"
     description: ClassVar[str] = "folder of .eml files, a single .eml, or a maildir"
     priority: ClassVar[int] = 35
+    cursor_doc: ClassVar[str] = "newest message-file modification time read"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

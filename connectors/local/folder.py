@@ -2,9 +2,11 @@
 
 A document folder is the catch-all, so it must be modest: it claims a folder only when the
 folder holds documents and *no other recognisable source* (an mbox, a calendar, a git repo, a
-Slack export ...) at its top level or one level down. Anything else is a "footprint" folder,
-which :func:`connectors.base.detect` walks so each part gets its own connector. While reading,
-sub-folders that are sources of their own (a git repo inside ``projects/``) are left to them.
+Slack export ...) at its top level or one level down — the registry checks that, since only it
+knows the other sources (:func:`connectors.registry.detect`). Anything else is a "footprint"
+folder, which the registry walks so each part gets its own connector. While reading, sub-folders
+that are sources of their own (a git repo inside ``projects/``) are left to them
+(``ctx.claimed``, set by the pipeline from the registry).
 
 Each file is read on its own, capped by size (``ctx.max_file_bytes``) and by text length
 (``ctx.max_text_chars``); binary files wearing a text extension, unreadable files and broken
@@ -18,7 +20,7 @@ import os
 import re
 import stat
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
@@ -26,10 +28,10 @@ from typing import ClassVar
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Document, Item
 
-from ..base import ReadContext, Source, register, registered
+from ..base import ReadContext, Source
 from .htmltext import html_to_text
 
-__all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "is_other_source", "read_document"]
+__all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "read_document"]
 
 DOC_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".docx", ".pdf", ".html", ".htm"})
 _TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
@@ -43,19 +45,6 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 class _Unreadable(Exception):
     """A file that cannot be turned into text; the message is the skip reason."""
-
-
-def is_other_source(path: Path) -> bool:
-    """True when some connector other than this one recognises ``path``."""
-    for cls in registered():
-        if cls is DocumentFolderSource:
-            continue
-        try:
-            if cls.sniff(path):
-                return True
-        except OSError:
-            continue
-    return False
 
 
 def _decode_text(data: bytes) -> tuple[str, str]:
@@ -163,26 +152,27 @@ def extract_document(path: Path, ctx: ReadContext) -> tuple[str, str, str]:
     return text, title or path.stem, note
 
 
-def _documents(root: Path) -> Iterator[Path]:
+def _documents(root: Path, claimed: Callable[[Path], bool]) -> Iterator[Path]:
     if root.is_file():
         yield root
         return
     for dirpath, dirnames, filenames in os.walk(root):
         here = Path(dirpath)
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS
-                             and not is_other_source(here / d))
+                             and not claimed(here / d))
         for name in sorted(filenames):
             if not name.startswith(".") and Path(name).suffix.lower() in DOC_SUFFIXES:
                 yield here / name
 
 
-@register
 class DocumentFolderSource(Source):
     """A folder of documents (or one document file); the catch-all, detected last."""
 
     kind: ClassVar[str] = "folder"
     description: ClassVar[str] = "folder of documents (md, txt, rst, docx, pdf, html)"
     priority: ClassVar[int] = 90
+    catch_all: ClassVar[bool] = True
+    cursor_doc: ClassVar[str] = "newest modification time read (documents older than it are passed over)"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:
@@ -191,21 +181,8 @@ class DocumentFolderSource(Source):
         if not path.is_dir() or path.name in _SKIP_DIRS or (path / ".git").exists():
             return False
         children = [c for c in sorted(path.iterdir()) if not c.name.startswith(".") and c.name not in _SKIP_DIRS]
-        has_docs = False
-        for child in children:
-            if child.is_file() and child.suffix.lower() in DOC_SUFFIXES:
-                has_docs = True
-                continue
-            if is_other_source(child):
-                return False
-            if child.is_dir():
-                try:
-                    grandchildren = [g for g in child.iterdir() if not g.name.startswith(".") or g.name == ".git"]
-                except OSError:
-                    continue
-                if any(g.name == ".git" or (g.is_file() and g.suffix.lower() not in DOC_SUFFIXES
-                                            and is_other_source(g)) for g in grandchildren):
-                    return False
+        # whether a part belongs to another source is the registry's call (it knows them all)
+        has_docs = any(child.is_file() and child.suffix.lower() in DOC_SUFFIXES for child in children)
         return has_docs
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
@@ -217,7 +194,7 @@ class DocumentFolderSource(Source):
         newest, count, stopped = after, 0, False
         recoded: list[str] = []
         try:
-            for path in _documents(root):
+            for path in _documents(root, ctx.claimed):
                 if ctx.should_stop():
                     stopped = True
                     break

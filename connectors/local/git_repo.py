@@ -26,7 +26,7 @@ from typing import ClassVar
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Person, Repo, utc
 
-from ..base import ReadContext, Source, register
+from ..base import ReadContext, Source
 
 __all__ = ["LANGUAGES", "GitRepoSource", "redact_url", "selected_file"]
 
@@ -129,13 +129,13 @@ def _date(text: str) -> datetime | None:
         return None
 
 
-@register
 class GitRepoSource(Source):
     """A git working copy (a folder with ``.git``)."""
 
     kind: ClassVar[str] = "git"
     description: ClassVar[str] = "git repository (working copy)"
     priority: ClassVar[int] = 20
+    cursor_doc: ClassVar[str] = "HEAD commit of the last snapshot (an unchanged HEAD yields nothing new)"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

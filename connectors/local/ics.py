@@ -27,7 +27,7 @@ import recurring_ical_events
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Event, Item, Person, utc
 
-from ..base import ReadContext, Source, register
+from ..base import ReadContext, Source
 
 __all__ = ["DAYS_AHEAD", "DAYS_BACK", "IcsSource", "calendar_window", "read_calendar"]
 
@@ -215,13 +215,13 @@ def _event(comp: Any, uid: str, tz: str, owner: str, source_id: str, ctx: ReadCo
     )
 
 
-@register
 class IcsSource(Source):
     """An iCalendar file (Google/Takeout, Outlook, Apple, Thunderbird exports)."""
 
     kind: ClassVar[str] = "ics"
     description: ClassVar[str] = "iCalendar file (.ics)"
     priority: ClassVar[int] = 30
+    cursor_doc: ClassVar[str] = "size and mtime of the file (an unchanged file yields nothing new)"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

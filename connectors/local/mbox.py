@@ -26,7 +26,7 @@ from typing import ClassVar
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Message
 
-from ..base import ReadContext, Source, register
+from ..base import ReadContext, Source
 from .mailparse import _MULTI_HEADERS, extract_body, message_from_parts, parse_date, parse_header_block
 
 __all__ = ["MboxSource", "RawMessage", "iter_mbox", "read_mbox"]
@@ -302,13 +302,13 @@ def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = ""
     ctx.new_cursor = {"offset": resume, "size": stat.st_size, "mtime": stat.st_mtime, "head": head}
 
 
-@register
 class MboxSource(Source):
     """A Unix mbox file (``.mbox``, ``.mbx``, or any file whose first line is a ``From `` separator)."""
 
     kind: ClassVar[str] = "mbox"
     description: ClassVar[str] = "mbox mailbox file (Takeout, Thunderbird, mutt)"
     priority: ClassVar[int] = 30
+    cursor_doc: ClassVar[str] = "byte offset, size, mtime and head of the file: appended mail is read from the offset"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import ChatMessage, Item, Person
 
-from ..base import ReadContext, Source, register
+from ..base import ReadContext, Source
 
 __all__ = ["ExportTree", "SlackExportSource", "resolve_mentions"]
 
@@ -103,13 +103,13 @@ def _person(raw: dict[str, Any]) -> Person:
     return Person(name=str(name), address=str(profile.get("email") or raw.get("id") or ""))
 
 
-@register
 class SlackExportSource(Source):
     """A Slack workspace export (folder or .zip)."""
 
     kind: ClassVar[str] = "slack"
     description: ClassVar[str] = "Slack export (folder or .zip)"
     priority: ClassVar[int] = 15
+    cursor_doc: ClassVar[str] = "newest message timestamp read (older messages are passed over)"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

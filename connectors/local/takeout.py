@@ -29,7 +29,7 @@ from typing import ClassVar
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item
 
-from ..base import ReadContext, Source, register
+from ..base import ReadContext, Source
 from .folder import DOC_SUFFIXES, read_document
 from .ics import read_calendar
 from .mbox import read_mbox
@@ -93,13 +93,13 @@ def _takeout_root(path: Path) -> Path | None:
     return None
 
 
-@register
 class TakeoutSource(Source):
     """A Google Takeout export (folder, zip, or the first of split zips)."""
 
     kind: ClassVar[str] = "takeout"
     description: ClassVar[str] = "Google Takeout folder or .zip (mail, calendar, Drive)"
     priority: ClassVar[int] = 10
+    cursor_doc: ClassVar[str] = "per archive part: the cursor of the mbox/calendar/Drive reader that read it"
     _count: int = 0
 
     @classmethod

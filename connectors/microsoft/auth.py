@@ -47,6 +47,7 @@ __all__ = [
 NAME = "microsoft"
 SCOPES: tuple[str, ...] = ("User.Read", "Mail.Read", "Calendars.Read", "Files.Read")
 """Delegated, read-only: who you are, your mail, your calendar, your own OneDrive files."""
+name, scopes = NAME, SCOPES  # this module is the AuthProvider registered as "microsoft"
 DEFAULT_AUTHORITY = "https://login.microsoftonline.com/common"
 _SECRET = "microsoft"
 _RELOGIN = "run `memseed auth microsoft` to sign in again"

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from functools import cached_property
-from pathlib import Path
 from typing import Any, ClassVar
 
 from bootstrap_app.errors import AuthRequired
 from bootstrap_app.types import Person
 
-from ..base import Availability, ReadContext, Source
+from ..base import ReadContext, Source
 from . import auth
 from .graph import GraphClient
 
@@ -70,14 +69,6 @@ class GraphSource(Source):
     @cached_property
     def id(self) -> str:
         return f"{self.uri_schemes[0]}:{self.account}"
-
-    @classmethod
-    def availability(cls, ctx_home: Path | None = None) -> Availability:
-        if ctx_home is None:
-            from bootstrap_app.config import app_home
-
-            ctx_home = app_home()
-        return auth.status(ctx_home)
 
     def credentials(self, ctx: ReadContext) -> auth.MicrosoftCredentials:
         creds = ctx.credentials(self.auth)

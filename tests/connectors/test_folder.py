@@ -11,8 +11,9 @@ import docx
 import pytest
 
 from bootstrap_app.errors import SourceNotFound
-from connectors.base import ReadContext, detect
+from connectors.base import ReadContext
 from connectors.local.folder import DocumentFolderSource
+from connectors.registry import claimed_by_other, detect
 
 
 def write_pdf(path: Path, text: str, title: str = "") -> Path:
@@ -150,7 +151,7 @@ def test_footprint_folder_is_walked_not_swallowed(tmp_path: Path) -> None:
     box = mailbox.mbox(str(mail / "inbox.mbox"))
     box.add(b"From: a@example.com\nSubject: hi\n\nbody\n")
     box.close()
-    assert not DocumentFolderSource.sniff(root)
+    assert claimed_by_other(mail / "inbox.mbox")  # the registry knows every source: mbox takes it
     kinds = sorted(s.kind for s in detect(root))
     assert kinds == ["folder", "folder", "mbox"]  # documents/, notes.md, mail/inbox.mbox
 

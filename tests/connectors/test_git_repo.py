@@ -11,8 +11,9 @@ import pytest
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Repo
-from connectors.base import ReadContext, detect
+from connectors.base import ReadContext
 from connectors.local.git_repo import GitRepoSource, redact_url, selected_file
+from connectors.registry import detect
 
 
 def git(repo: Path, *args: str, who: tuple[str, str] = ("Maya Okafor", "maya@example.com"),

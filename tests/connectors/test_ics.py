@@ -12,8 +12,9 @@ import pytest
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Event
-from connectors.base import ReadContext, detect
+from connectors.base import ReadContext
 from connectors.local.ics import IcsSource, read_calendar
+from connectors.registry import detect
 from tests.conftest import realdata_file
 
 BERLIN = ZoneInfo("Europe/Berlin")

@@ -12,8 +12,9 @@ import pytest
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Message
-from connectors.base import ReadContext, detect
+from connectors.base import ReadContext
 from connectors.local.mbox import MboxSource, iter_mbox, read_mbox
+from connectors.registry import detect
 from tests.conftest import realdata_file
 
 

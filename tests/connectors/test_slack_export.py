@@ -12,8 +12,9 @@ import pytest
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import ChatMessage
-from connectors.base import ReadContext, detect
+from connectors.base import ReadContext
 from connectors.local.slack_export import SlackExportSource
+from connectors.registry import detect
 from tests.conftest import realdata_file
 
 T0 = datetime(2024, 5, 6, 9, 0, tzinfo=UTC).timestamp()

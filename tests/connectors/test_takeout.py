@@ -16,8 +16,9 @@ import pytest
 
 from bootstrap_app.errors import SourceNotFound
 from bootstrap_app.types import Document, Event, Message
-from connectors.base import ReadContext, detect
+from connectors.base import ReadContext
 from connectors.local.takeout import TakeoutSource, classify
+from connectors.registry import detect
 from tests.conftest import REALDATA
 
 

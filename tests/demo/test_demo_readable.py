@@ -15,7 +15,7 @@ from demo_helpers import read_mbox
 from bootstrap_app.config import load_settings
 from bootstrap_app.demo import demo_locations, demo_owner_addresses
 from bootstrap_app.pipeline import scan
-from connectors.base import detect
+from connectors.registry import detect
 
 
 def test_connectors_detect_parts_of_the_demo(demo_root: Path) -> None:

@@ -12,7 +12,7 @@ from bootstrap_app.errors import CapacityExceeded
 from bootstrap_app.harnesses import get_harness
 from bootstrap_app.store import Store
 from bootstrap_app.types import MemoryEntry, MemoryType
-from connectors.base import ReadContext, detect
+from connectors.base import ReadContext
 from connectors.harness_memory import (
     ClaudeCodeMemory,
     CodexMemory,
@@ -20,6 +20,7 @@ from connectors.harness_memory import (
     HermesMemory,
     entries_to_proposals,
 )
+from connectors.registry import detect
 
 from .conftest import REALMEM, copy_real
 

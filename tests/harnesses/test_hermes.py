@@ -201,8 +201,9 @@ def test_our_scan_is_at_least_as_strict_as_hermes_on_real_memories() -> None:
         pytest.skip("hermes-agent is not installed in a side interpreter (set MEMSEED_HERMES_PYTHON)")
     from bootstrap_app.harnesses.common import scan_entry
     from bootstrap_app.harnesses.hermes import render_entry
-    from connectors.base import ReadContext, detect
+    from connectors.base import ReadContext
     from connectors.harness_memory import entries_to_proposals
+    from connectors.registry import detect
 
     from .conftest import REALMEM
 

@@ -9,7 +9,8 @@ import pytest
 from bootstrap_app.extract.digest import build_digest
 from bootstrap_app.identity import IdentityCollector
 from bootstrap_app.types import Message
-from connectors.base import ReadContext, detect
+from connectors.base import ReadContext
+from connectors.registry import detect
 from tests.conftest import realdata_file
 
 CASES = [

@@ -13,7 +13,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from bootstrap_app.types import Event, Item, Message, Person
-from connectors.base import ReadContext, Source, register
+from connectors.base import ReadContext, Source
 
 OWNER = Person("Ada Lovelace", "ada@acme.example")
 PRIYA = Person("Priya Raman", "priya@acme.example")
@@ -100,7 +100,6 @@ def write_items(path: Path, items: list[Item]) -> Path:
     return path
 
 
-@register
 class SyntheticItems(Source):
     """``*.items.json``: one serialised Message per line (a test-only connector)."""
 
@@ -133,7 +132,6 @@ class SyntheticItems(Source):
         ctx.new_cursor = {"lines": len(lines)}
 
 
-@register
 class ExplodingSource(Source):
     """``*.boom``: yields one message, then fails like a connector bug would."""
 

@@ -6,8 +6,7 @@ clean BIPIA email body at the start, middle or end, as BIPIA itself does, and se
 outside address; the owner's own mail and colleagues' mail surround it so identity resolution
 and the signal analyzers see an ordinary inbox.
 
-Reading goes through the real mbox connector when it is registered; until then a minimal
-stdlib reader (``FallbackMbox``, only for files named ``*.safetytest``) feeds the real pipeline.
+Reading goes through the real mbox connector and the real pipeline.
 """
 
 from __future__ import annotations
@@ -16,17 +15,14 @@ import csv
 import email.utils
 import json
 import mailbox
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from pathlib import Path
-from typing import ClassVar
 
 from bootstrap_app.safety.text import word_list
-from bootstrap_app.types import Item, Message, Person
-from connectors.base import ReadContext, Source, register, registered
+from bootstrap_app.types import Person
 from tests.conftest import realdata_file
 
 OWNER = Person("Maya Okafor", "maya.okafor@northwind-labs.example")
@@ -144,39 +140,8 @@ def write_mailbox(path: Path, hostile: list[Attack] | None, clean: list[CleanEma
 
 # -- reading -------------------------------------------------------------------------------------
 def mbox_suffix() -> str:
-    """``.mbox`` when a real mbox connector is registered, else the fallback reader's suffix."""
-    if any(cls.kind == "mbox" for cls in registered()):
-        return ".mbox"
-    return ".safetytest"
-
-
-class FallbackMbox(Source):
-    """Stand-in reader (stdlib ``mailbox`` + ``email``) used only until the mbox connector lands."""
-
-    kind: ClassVar[str] = "safetytest-mbox"
-    priority: ClassVar[int] = 1
-
-    @classmethod
-    def sniff(cls, path: Path) -> bool:
-        return path.is_file() and path.name.endswith(".safetytest")
-
-    def read(self, ctx: ReadContext) -> Iterator[Item]:
-        box = mailbox.mbox(self.location, create=False)
-        for n, raw in enumerate(box):
-            msg = email.message_from_bytes(raw.as_bytes(), policy=default_policy)
-            part = msg.get_body(preferencelist=("plain",)) if hasattr(msg, "get_body") else None
-            body = part.get_content() if part is not None else ""  # type: ignore[union-attr]
-            name, addr = email.utils.parseaddr(str(msg.get("From", "")))
-            tname, taddr = email.utils.parseaddr(str(msg.get("To", "")))
-            sender, to = Person(name, addr), Person(tname, taddr)
-            date = msg.get("Date")
-            yield Message(source=self.id, ref=str(msg.get("Message-ID") or f"#{n}"),
-                          timestamp=email.utils.parsedate_to_datetime(str(date)) if date else None,
-                          people=(sender, to), sender=sender, to=(to,), subject=ctx.clean(str(msg["Subject"] or "")),
-                          body=ctx.clean(body), message_id=str(msg.get("Message-ID") or ""))
-
-
-register(FallbackMbox)
+    """The suffix the real mbox connector reads (kept as a function for the tests that call it)."""
+    return ".mbox"
 
 
 # -- assertions -----------------------------------------------------------------------------------

@@ -1,0 +1,254 @@
+"""The one list of sources memseed reads, and detection of a path or URI against it.
+
+Why an explicit list: a source that registered itself by being imported could vanish without a
+sound (a failed import, a module nobody imported), and nobody reading the code could tell which
+sources exist. Here they are all named, in one tuple; adding a source is one module plus one
+line below. Detection order is each class's ``priority`` (lower first): Takeout and Slack
+exports and harness memory folders before git repositories, single files and mail folders, and
+plain document folders (the catch-all) last, so a footprint folder is walked rather than
+swallowed as documents.
+
+Logins live here too (:data:`AUTH_PROVIDERS`): a source declares ``auth = "google"`` and the
+provider of that name answers whether it is signed in and hands out credentials; the source
+itself never touches token storage.
+
+Tests and notebooks may add sources of their own for a while with :func:`extended`, which is
+as explicit as the list itself and undone when the block ends.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+from bootstrap_app.errors import AuthRequired, SourceNotFound, UnsupportedSource
+
+from .base import Availability, Source
+from .fake import FakeSource
+from .harness_memory import ClaudeCodeMemory, CodexMemory, GeminiMemory, HermesMemory
+from .local.eml import EmlSource
+from .local.folder import DocumentFolderSource
+from .local.git_repo import GitRepoSource
+from .local.ics import IcsSource
+from .local.mbox import MboxSource
+from .local.slack_export import SlackExportSource
+from .local.takeout import TakeoutSource
+from .microsoft import MicrosoftSource, OneDriveSource, OutlookCalendarSource, OutlookMailSource
+from .microsoft import auth as microsoft_auth
+
+__all__ = [
+    "AUTH_PROVIDERS",
+    "SOURCES",
+    "AuthProvider",
+    "availability",
+    "by_shape",
+    "claimed_by_other",
+    "credentials",
+    "detect",
+    "extended",
+    "registered",
+    "source_for_scheme",
+    "uri_forms",
+]
+
+SOURCES: tuple[type[Source], ...] = (
+    TakeoutSource,
+    SlackExportSource,
+    ClaudeCodeMemory,
+    CodexMemory,
+    HermesMemory,
+    GeminiMemory,
+    GitRepoSource,
+    IcsSource,
+    MboxSource,
+    EmlSource,
+    DocumentFolderSource,
+    MicrosoftSource,
+    OutlookMailSource,
+    OutlookCalendarSource,
+    OneDriveSource,
+    FakeSource,
+)
+"""Every source memseed reads. Order here is for people; detection follows ``priority``."""
+
+
+class AuthProvider(Protocol):
+    """A login (Google, Microsoft): what ``memseed auth NAME`` drives and sources draw on."""
+
+    name: str
+    scopes: tuple[str, ...]
+
+    def login(self, home: Path, *, echo: Callable[[str], None], **options: Any) -> str: ...
+
+    def status(self, home: Path) -> Availability: ...
+
+    def logout(self, home: Path) -> bool: ...
+
+    def credentials(self, home: Path) -> Any: ...
+
+
+AUTH_PROVIDERS: dict[str, AuthProvider] = {"microsoft": microsoft_auth}  # type: ignore[dict-item]
+"""Login providers by name (the ``auth`` a source declares)."""
+
+_extra: list[type[Source]] = []
+
+
+@contextmanager
+def extended(*sources: type[Source]) -> Iterator[None]:
+    """Make ``sources`` detectable inside the block (test-only and notebook sources)."""
+    added = [s for s in sources if s not in _extra and s not in SOURCES]
+    _extra.extend(added)
+    try:
+        yield
+    finally:
+        for s in added:
+            _extra.remove(s)
+
+
+def registered() -> list[type[Source]]:
+    """Every source class, in detection order."""
+    return sorted((*SOURCES, *_extra), key=lambda cls: cls.priority)
+
+
+def source_for_scheme(scheme: str) -> type[Source] | None:
+    """The source class answering ``scheme:`` URIs (canonical names and aliases)."""
+    for cls in registered():
+        if scheme in cls.uri_schemes:
+            return cls
+    return None
+
+
+def by_shape() -> list[type[Source]]:
+    """The sources detected from a path (those that define ``sniff``), in detection order."""
+    return [cls for cls in registered() if cls.sniff.__func__ is not Source.sniff.__func__]  # type: ignore[attr-defined]
+
+
+def uri_forms() -> list[tuple[str, type[Source]]]:
+    """(form as written in help, source class) for every URI a source answers."""
+    return [(cls.uri_form or f"{cls.uri_schemes[0]}:", cls) for cls in registered() if cls.uri_schemes]
+
+
+def availability(cls: type[Source], home: Path | None = None) -> Availability:
+    """Whether ``cls`` can be read now: its login provider answers for sources that need one."""
+    if cls.auth:
+        provider = AUTH_PROVIDERS.get(cls.auth)
+        if provider is None:
+            return Availability(False, f"no {cls.auth} login is built into this version")
+        if home is None:
+            return Availability(False, f"needs a {cls.auth} login (`memseed auth {cls.auth}`)")
+        return provider.status(home)
+    return cls.availability(home)
+
+
+def credentials(provider: str, home: Path | None) -> Any:
+    """Credentials of login ``provider`` (what :attr:`ReadContext.credentials` hands to sources)."""
+    found = AUTH_PROVIDERS.get(provider)
+    if found is None or home is None:
+        raise AuthRequired(f"{provider}: not signed in", hint=f"run `memseed auth {provider}` first")
+    return found.credentials(home)
+
+
+def _sniffs(cls: type[Source], path: Path) -> bool:
+    try:
+        return cls.sniff(path)
+    except (OSError, ValueError):  # an unreadable or oddly named path is nobody's shape
+        return False
+
+
+def claimed_by_other(path: Path, exclude: type[Source] | None = None) -> bool:
+    """True when some source other than the catch-all (and ``exclude``) recognises ``path``."""
+    return any(_sniffs(cls, path) for cls in registered() if not cls.catch_all and cls is not exclude)
+
+
+def _catch_all_fits(catch_all: type[Source], path: Path) -> bool:
+    """A folder goes to the catch-all only when none of its parts (or their parts) is another
+    source: an mbox, a calendar or a git repo beside the documents makes it a footprint folder."""
+    if not path.is_dir():
+        return True
+    try:
+        children = [c for c in sorted(path.iterdir()) if not c.name.startswith(".")]
+    except OSError:
+        return False
+    for child in children:
+        if child.is_file() and _sniffs(catch_all, child):
+            continue  # a document of its own
+        if claimed_by_other(child):
+            return False
+        if child.is_dir() and not child.is_symlink():
+            try:
+                grandchildren = [g for g in child.iterdir() if not g.name.startswith(".") or g.name == ".git"]
+            except OSError:
+                continue
+            if any(g.name == ".git" or (g.is_file() and not _sniffs(catch_all, g) and claimed_by_other(g))
+                   for g in grandchildren):
+                return False
+    return True
+
+
+def _detect_uri(text: str) -> list[Source] | None:
+    scheme, sep, _ = text.partition(":")
+    if not sep or len(scheme) < 2 or os.path.exists(text):  # "C:\\..." is a Windows path
+        return None
+    cls = source_for_scheme(scheme)
+    return cls.from_uri(text) if cls is not None else None
+
+
+def detect(location: str | os.PathLike[str]) -> list[Source]:
+    """Resolve a path or URI into the sources it holds.
+
+    A URI gives the source(s) of its scheme; a file or folder with a recognised shape gives one
+    source; a folder that holds several (a home-made "footprint" folder) is walked and gives one
+    source per recognised part.
+    """
+    text = str(location)
+    by_uri = _detect_uri(text)
+    if by_uri is not None:
+        return by_uri
+    path = Path(text).expanduser()
+    if not path.exists():
+        scheme, sep, _ = text.partition(":")
+        if sep and len(scheme) >= 2 and "/" not in scheme:
+            raise SourceNotFound(f"{text} is neither a path nor a source kind memseed knows",
+                                 hint="run `memseed sources` for the URI forms memseed reads")
+        raise SourceNotFound(f"{text}: no such file or folder",
+                             hint="check the path, or run `memseed sources` for the URI forms")
+    for cls in registered():
+        if _sniffs(cls, path) and (not cls.catch_all or _catch_all_fits(cls, path)):
+            return [cls(path)]
+    if path.is_dir():
+        return _walk(path, text)
+    raise UnsupportedSource(
+        f"{text}: not a source memseed can read",
+        hint="give a .mbox, .eml folder, maildir, .ics, Takeout folder/zip, git repo, "
+             "Slack export, harness memory folder, or a folder of documents",
+    )
+
+
+def _walk(path: Path, text: str) -> list[Source]:
+    found: list[Source] = []
+    try:
+        children = sorted(path.iterdir())
+    except OSError as exc:
+        raise SourceNotFound(f"{text}: cannot list folder ({exc.strerror})",
+                             hint="check the folder's permissions") from exc
+    for child in children:
+        if child.name.startswith(".") or child.is_symlink():
+            continue
+        try:
+            found.extend(detect(child))
+        except UnsupportedSource:
+            continue
+    if not found:
+        raise UnsupportedSource(
+            f"{text}: not a source memseed can read",
+            hint="give a .mbox, .eml folder, maildir, .ics, Takeout folder/zip, git repo, "
+                 "Slack export, harness memory folder, or a folder of documents")
+    return found
+
+
+def detect_all(locations: Sequence[str]) -> list[Source]:
+    """Every source of several locations (errors propagate; the pipeline reports them per location)."""
+    return [source for location in locations for source in detect(location)]

@@ -1,0 +1,133 @@
+"""Every registered source keeps the source contract (connectors/base.py), checked the same way.
+
+Declarations: a unique kind, a description, URI schemes no two sources share, a ``cursor_doc``
+for every source that leaves a cursor. Behaviour, on the demo persona's footprint (every local
+kind it holds) and on the shipped :class:`FakeSource`: items carry their source's id (or, for an
+archive's parts, an id under it), skips
+carry a reason, a complete read leaves a cursor, and a second read from that cursor brings
+nothing new and not the whole read again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bootstrap_app.demo import build_demo
+from bootstrap_app.errors import SourceNotFound
+from bootstrap_app.pipeline import item_digest
+from bootstrap_app.types import Message, Person
+from connectors import registry
+from connectors.base import Availability, ReadContext, Source
+from connectors.fake import FakeSource, fake_line
+
+ALL = registry.registered()
+
+
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.kind)
+def test_declarations(cls: type[Source]) -> None:
+    assert cls.kind and cls.kind == cls.kind.lower() and " " not in cls.kind
+    assert cls.description.strip()
+    assert cls.auth in ("", *registry.AUTH_PROVIDERS) or cls.auth in ("google", "microsoft")
+    assert isinstance(registry.availability(cls, None), Availability)
+
+
+def test_kinds_and_schemes_are_unique() -> None:
+    kinds = Counter(cls.kind for cls in ALL)
+    assert [k for k, n in kinds.items() if n > 1] == []
+    schemes = Counter(s for cls in ALL for s in cls.uri_schemes)
+    assert [s for s, n in schemes.items() if n > 1] == []
+
+
+@pytest.mark.parametrize("cls", registry.by_shape(), ids=lambda c: c.kind)
+def test_sniff_is_quiet_on_missing_and_foreign_paths(cls: type[Source], tmp_path: Path) -> None:
+    assert cls.sniff(tmp_path / "missing") is False
+    odd = tmp_path / "odd.bin"
+    odd.write_bytes(b"\x00\xff" * 64)
+    assert cls.sniff(odd) in (True, False)  # answers, does not raise
+
+
+@pytest.mark.parametrize("form_cls", registry.uri_forms(), ids=lambda fc: fc[0])
+def test_uri_sources_resolve_to_their_canonical_id(form_cls: tuple[str, type[Source]]) -> None:
+    _, cls = form_cls
+    for scheme in cls.uri_schemes:
+        found = registry.detect(f"{scheme}:")
+        assert found and all(isinstance(s, Source) for s in found)
+        assert registry.source_for_scheme(scheme) is cls
+
+
+def test_unknown_scheme_is_named_once(tmp_path: Path) -> None:
+    with pytest.raises(SourceNotFound) as caught:
+        registry.detect("nosuchkind:")
+    message = str(caught.value).splitlines()[0]
+    assert message.count("nosuchkind") == 1 and "memseed sources" in str(caught.value)
+
+
+def _read_all(source: Source, cursor: dict[str, object] | None = None) -> tuple[list[object], ReadContext]:
+    ctx = ReadContext(cursor=cursor, claimed=registry.claimed_by_other)
+    return list(source.read(ctx)), ctx
+
+
+@pytest.fixture(scope="module")
+def demo_sources(tmp_path_factory: pytest.TempPathFactory) -> list[Source]:
+    root = build_demo(tmp_path_factory.mktemp("contract") / "demo")
+    return registry.detect(root)
+
+
+def test_demo_covers_several_kinds(demo_sources: list[Source]) -> None:
+    kinds = {s.kind for s in demo_sources}
+    assert {"takeout", "slack", "git", "folder"} <= kinds, kinds
+
+
+def test_every_demo_source_keeps_the_contract(demo_sources: list[Source]) -> None:
+    for source in demo_sources:
+        items, ctx = _read_all(source)
+        assert items, source
+        # an archive's parts are sources of their own under the archive's id (takeout:…!part)
+        assert all(i.source.startswith(source.id) for i in items)  # type: ignore[attr-defined]
+        assert all(s.reason.strip() for s in ctx.skips)
+        if not type(source).cursor_doc:
+            continue
+        assert ctx.new_cursor is not None, f"{source.kind} declares a cursor but left none"
+        json.dumps(ctx.new_cursor, default=str)  # cursors are stored as JSON
+        seen = {(i.ref, item_digest(i)) for i in items}  # type: ignore[attr-defined,arg-type]
+        again, _ = _read_all(source, ctx.new_cursor)
+        # nothing changed, so nothing new may appear; a source may re-deliver the items at its
+        # cursor's boundary (same mtime: never lose a file), but not the whole read again
+        assert all((i.ref, item_digest(i)) in seen for i in again)  # type: ignore[attr-defined,arg-type]
+        assert len(items) == 1 or len(again) < len(items), f"{source.kind}: the cursor saved nothing"
+
+
+def _msg(n: int) -> Message:
+    return Message(source="", ref=f"m{n}", timestamp=datetime(2026, 3, n, 9, tzinfo=UTC),
+                   sender=Person("Ada", "ada@example.org"), to=(Person("Bo", "bo@example.org"),),
+                   subject=f"note {n}", body="AKIAIOSFODNN7EXAMPLE is the key", labels=("Sent",))
+
+
+def test_fake_source_round_trips_and_reads_only_new_lines(tmp_path: Path) -> None:
+    path = tmp_path / "box.fake.jsonl"
+    path.write_text("\n".join([fake_line(_msg(1)), "{not json", fake_line(_msg(2))]) + "\n", encoding="utf-8")
+    [source] = registry.detect(path)
+    assert isinstance(source, FakeSource)
+    items, ctx = _read_all(source)
+    assert [i.ref for i in items] == ["m1", "m2"]  # type: ignore[attr-defined]
+    assert [s.ref for s in ctx.skips] == ["line 2"] and "JSONDecodeError" in ctx.skips[0].reason
+    assert "AKIAIOSFODNN7EXAMPLE" not in items[0].body  # type: ignore[attr-defined]  # cleaned at the boundary
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(fake_line(_msg(3)) + "\n")
+    again, _ = _read_all(source, ctx.new_cursor)
+    assert [i.ref for i in again] == ["m3"]  # type: ignore[attr-defined]
+
+
+def test_extended_registry_is_undone() -> None:
+    class Toy(FakeSource):
+        kind = "toy"
+        suffix = ".toy.jsonl"
+
+    with registry.extended(Toy):
+        assert Toy in registry.registered()
+    assert Toy not in registry.registered()
