@@ -50,6 +50,9 @@ SCOPES: tuple[str, ...] = ("User.Read", "Mail.Read", "Calendars.Read", "Files.Re
 name, scopes = NAME, SCOPES  # this module is the AuthProvider registered as "microsoft"
 DEFAULT_AUTHORITY = "https://login.microsoftonline.com/common"
 _SECRET = "microsoft"
+_HTTP_CACHE: dict[Any, Any] = {}
+"""msal's cache of discovery answers, shared by every application object of this process: the
+three Microsoft sources of one scan each build one, and need the tenant discovery only once."""
 _RELOGIN = "run `memseed auth microsoft` to sign in again"
 _NO_CLIENT = ("register an app in Entra ID (Mobile and desktop, 'Allow public client flows' on) and pass "
               "`memseed auth microsoft --client-id ID`, or set MEMSEED_MS_CLIENT_ID")
@@ -91,7 +94,7 @@ def _app(client_id: str, authority: str, cache: msal.SerializableTokenCache) -> 
     authority is the person's own choice (or a test stand-in), not something to look up."""
     try:
         return msal.PublicClientApplication(client_id, authority=authority, token_cache=cache,
-                                            instance_discovery=False)
+                                            instance_discovery=False, http_cache=_HTTP_CACHE)
     except requests.ConnectionError as exc:
         raise SourceOffline(f"Microsoft sign-in service {authority} cannot be reached (offline?)",
                             hint="check the network connection and try again") from exc
@@ -118,7 +121,8 @@ def _fail(result: dict[str, Any], what: str) -> AuthError:
     code = str(result.get("error") or "unknown_error")
     detail = str(result.get("error_description") or "").splitlines()[0][:160]
     if code in ("invalid_grant", "interaction_required", "expired_token", "bad_token"):
-        return AuthRequired(f"Microsoft sign-in expired or was revoked ({code}: {detail})", hint=_RELOGIN)
+        return AuthRequired(f"Microsoft sign-in expired or was revoked ({code}: {detail}): "
+                            "run `memseed auth microsoft`", hint="nothing was saved from this read")
     if code == "authorization_declined":
         return AuthError("Microsoft sign-in was declined", hint="run `memseed auth microsoft` and approve")
     if code in ("unauthorized_client", "invalid_client"):
@@ -247,8 +251,8 @@ class MicrosoftCredentials:
             self._app = _app(self.client_id, self.authority, self.cache)
         found = self._app.get_accounts(username=account or None)
         if not found:
-            raise AuthRequired(f"Microsoft account {account or ''} is not signed in".replace("  ", " "),
-                               hint="run `memseed auth microsoft`")
+            raise AuthRequired(f"Microsoft account {account or '(any)'} is not signed in: run "
+                               "`memseed auth microsoft`", hint=f"signed in: {', '.join(self.accounts) or 'nobody'}")
         try:
             result = self._app.acquire_token_silent_with_error(list(SCOPES), account=found[0])
         except requests.ConnectionError as exc:
@@ -268,5 +272,6 @@ def credentials(home: Path) -> MicrosoftCredentials:
     stored, cache = _cache(home)
     creds = MicrosoftCredentials(home, stored, cache)
     if not creds.accounts or not creds.client_id:
-        raise AuthRequired("Microsoft account is not signed in", hint="run `memseed auth microsoft`")
+        raise AuthRequired("Microsoft account is not signed in: run `memseed auth microsoft`",
+                           hint="`memseed auth --status` shows the accounts memseed can read")
     return creds

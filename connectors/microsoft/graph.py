@@ -30,7 +30,6 @@ __all__ = ["DEFAULT_ROOT", "DeltaGone", "GraphClient", "graph_root"]
 
 DEFAULT_ROOT = "https://graph.microsoft.com/v1.0/"
 _RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
-_RELOGIN = "run `memseed auth microsoft` to sign in again"
 
 
 def graph_root() -> str:
@@ -56,13 +55,12 @@ def _error_code(resp: requests.Response) -> tuple[str, str]:
 class GraphClient:
     """GET-only Graph access for one source. ``token`` returns a fresh bearer token."""
 
-    def __init__(self, token: Callable[[], str], *, root: str | None = None, what: str = "Microsoft Graph",
+    def __init__(self, token: Callable[[], str], *, root: str | None = None,
                  scope: str = "", sleep: Callable[[float], None] = time.sleep, max_attempts: int = 6,
                  max_wait: float = 120.0, base_delay: float = 1.0, timeout: float = 60.0,
                  rng: random.Random | None = None) -> None:
         self.token = token
         self.root = root or graph_root()
-        self.what = what
         self.scope = scope
         self.sleep = sleep
         self.max_attempts = max_attempts
@@ -97,9 +95,8 @@ class GraphClient:
                 self.requests += 1
                 resp = self.session.get(url, params=params, headers=hdrs, timeout=self.timeout, stream=stream)
             except requests.ConnectionError as exc:
-                raise SourceOffline(f"{self.what}: Microsoft Graph cannot be reached (offline?)",
-                                    hint="check the network connection; the next scan resumes where "
-                                         "the last complete one stopped") from exc
+                raise SourceOffline("Microsoft Graph cannot be reached (offline?): check the network and scan again",
+                                    hint="the next scan resumes where the last complete one stopped") from exc
             except requests.Timeout:
                 resp = None
             else:
@@ -112,26 +109,27 @@ class GraphClient:
                 self.waits.append(wait)
                 self.sleep(wait)
         status = resp.status_code if resp is not None else "timeout"
-        raise QuotaExceeded(f"{self.what}: Microsoft Graph still throttling or failing after "
-                            f"{self.max_attempts} attempts (HTTP {status})",
-                            hint="wait a few minutes and scan again; nothing from this source was saved")
+        raise QuotaExceeded(f"Microsoft Graph quota exhausted: still throttling or failing after "
+                            f"{self.max_attempts} attempts (HTTP {status}); wait a few minutes and scan again",
+                            hint="nothing from this source was saved; the next scan starts from the last complete one")
 
     def _error(self, resp: requests.Response) -> Exception:
         code, message = _error_code(resp)
         detail = f"HTTP {resp.status_code} {code}".strip() + (f": {message}" if message else "")
         if resp.status_code == 401:
-            return AuthRequired(f"{self.what}: Microsoft rejected the sign-in ({detail})", hint=_RELOGIN)
+            return AuthRequired(f"Microsoft rejected the sign-in ({detail}): run `memseed auth microsoft`",
+                                hint="the sign-in expired or was revoked; nothing from this source was saved")
         if resp.status_code == 403:
             need = f" the {self.scope} permission" if self.scope else " a permission"
-            return AuthError(f"{self.what}: access denied, the sign-in lacks{need} ({detail})",
-                             hint="run `memseed auth microsoft` and accept every requested permission "
-                                  "(a work account may need an admin to allow the app)")
+            return AuthError(f"Microsoft Graph denied access: the sign-in lacks{need} ({detail}); run "
+                             "`memseed auth microsoft` and accept every requested permission",
+                             hint="a work or school account may need an admin to allow the app")
         if resp.status_code == 410:
-            return DeltaGone(f"{self.what}: sync state expired ({detail})", hint="a full read follows")
+            return DeltaGone(f"sync state expired ({detail})", hint="a full read follows")
         if resp.status_code == 404 and code == "MailboxNotEnabledForRESTAPI":
-            return SourceError(f"{self.what}: this account has no Exchange Online mailbox ({detail})",
-                               hint="sign in with an Outlook.com or Microsoft 365 account")
-        return SourceError(f"{self.what}: Microsoft Graph answered {detail}",
+            return SourceError(f"this Microsoft account has no Exchange Online mailbox ({detail}); sign in with an "
+                               "Outlook.com or Microsoft 365 account", hint="`memseed auth microsoft --logout`, then sign in")
+        return SourceError(f"Microsoft Graph answered {detail}",
                            hint="scan again later; if it persists, run `memseed auth microsoft --status`")
 
     def json(self, path: str, **kw: Any) -> dict[str, Any]:
@@ -139,10 +137,10 @@ class GraphClient:
         try:
             data = resp.json()
         except ValueError as exc:
-            raise SourceError(f"{self.what}: Microsoft Graph answered with non-JSON ({resp.text[:80]!r})",
+            raise SourceError(f"Microsoft Graph answered with non-JSON ({resp.text[:80]!r})",
                               hint="check MEMSEED_GRAPH_API_ROOT") from exc
         if not isinstance(data, dict):
-            raise SourceError(f"{self.what}: unexpected Graph answer", hint="check MEMSEED_GRAPH_API_ROOT")
+            raise SourceError("unexpected Microsoft Graph answer", hint="check MEMSEED_GRAPH_API_ROOT")
         return data
 
     def pages(self, path: str, *, params: dict[str, Any] | None = None,
@@ -177,5 +175,5 @@ class GraphClient:
             yield list(page.get("value") or []), str(link) if link else None
             if link:
                 return
-        raise SourceError(f"{self.what}: delta round ended without a deltaLink",
+        raise SourceError("Microsoft Graph delta round ended without a deltaLink",
                           hint="scan again; the cursor was not advanced")

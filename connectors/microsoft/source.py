@@ -73,13 +73,14 @@ class GraphSource(Source):
     def credentials(self, ctx: ReadContext) -> auth.MicrosoftCredentials:
         creds = ctx.credentials(self.auth)
         if self.account and self.account not in [a.lower() for a in creds.accounts]:
-            raise AuthRequired(f"{self.id}: {self.account} is not signed in",
-                               hint="run `memseed auth microsoft` and sign in with that account")
+            raise AuthRequired(f"Microsoft account {self.account} is not signed in: run "
+                               "`memseed auth microsoft` and sign in with it",
+                               hint=f"signed in: {', '.join(creds.accounts) or 'nobody'}")
         return creds  # type: ignore[no-any-return]
 
     def client(self, ctx: ReadContext) -> tuple[GraphClient, auth.MicrosoftCredentials]:
         creds = self.credentials(ctx)
         account = self.account
-        return GraphClient(lambda: creds.token(account), what=self.id, scope=self.scope,
+        return GraphClient(lambda: creds.token(account), scope=self.scope,
                            sleep=ctx.sleep), creds
 
