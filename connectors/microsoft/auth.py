@@ -113,7 +113,7 @@ def _cache(home: Path) -> tuple[dict[str, Any], msal.SerializableTokenCache]:
 
 
 def _accounts(cache: msal.SerializableTokenCache) -> list[str]:
-    found = cache.search(msal.TokenCache.CredentialType.ACCOUNT)  # type: ignore[attr-defined]
+    found = cache.search(msal.TokenCache.CredentialType.ACCOUNT)
     return sorted({str(a.get("username") or "") for a in found if a.get("username")})
 
 

@@ -86,7 +86,8 @@ def event_from_graph(data: dict[str, Any], *, source: str, owner: str, ctx: Read
     attendees = tuple(p for p in (graph_person(a) for a in data.get("attendees") or []) if p is not None)
     tzid = iana_zone(str(data.get("originalStartTimeZone") or "")) or zone
     uid = str(data.get("iCalUId") or data.get("id") or "")
-    location = data.get("location") if isinstance(data.get("location"), dict) else {}
+    raw_location = data.get("location")
+    location: dict[str, Any] = raw_location if isinstance(raw_location, dict) else {}
     people: tuple[Person, ...] = tuple(dict.fromkeys(p for p in (organizer, *attendees) if p is not None))
     return Event(
         source=source,
@@ -132,7 +133,7 @@ class OutlookCalendarSource(GraphSource):
         window = _window(ctx)
         saved = cursor.get("delta") if ctx.since is None or list(cursor.get("window") or []) == list(window) else None
         if saved:
-            window = tuple(cursor.get("window") or window)  # type: ignore[assignment]
+            window = tuple(cursor.get("window") or window)
         owner = self.account or creds.account
         params = {"startDateTime": window[0], "endDateTime": window[1]}
         count = cancelled = 0

@@ -16,7 +16,7 @@ without downloading headers, which Graph only returns at extra cost.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any, ClassVar
 
 from bootstrap_app.types import Item, Message, Person
@@ -47,7 +47,8 @@ def message_from_graph(data: dict[str, Any], label: str, *, source: str, ctx: Re
     cc = _people(data.get("ccRecipients"))
     sent = label == "Sent"
     when = parse_graph_time(data.get("sentDateTime")) or parse_graph_time(data.get("receivedDateTime"))
-    body = data.get("body") if isinstance(data.get("body"), dict) else {}
+    raw_body = data.get("body")
+    body: dict[str, Any] = raw_body if isinstance(raw_body, dict) else {}
     text = str(body.get("content") or "")
     if str(body.get("contentType") or "text").lower() == "html":  # the Prefer header was not honoured
         from ..local.htmltext import html_to_text
@@ -97,7 +98,7 @@ class OutlookMailSource(GraphSource):
         ctx.new_cursor = {"folders": links}
 
     def _folder(self, client: GraphClient, folder: str, label: str, saved: str | None,
-                ctx: ReadContext) -> Iterator[Message]:
+                ctx: ReadContext) -> Generator[Message, None, str | None]:
         params: dict[str, Any] = {"$select": SELECT}
         if ctx.since is not None:
             stamp = ctx.since.strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -17,7 +17,7 @@ from bootstrap_app.errors import AuthRequired
 from bootstrap_app.types import Person
 
 from ..base import ReadContext, Source
-from . import auth
+from .auth import MicrosoftCredentials
 from .graph import GraphClient
 
 __all__ = ["GraphSource", "graph_person", "parse_graph_time"]
@@ -27,7 +27,8 @@ def graph_person(value: Any) -> Person | None:
     """``{"emailAddress": {"name", "address"}}`` (a recipient, sender or organizer) -> Person."""
     if not isinstance(value, dict):
         return None
-    addr = value.get("emailAddress") if isinstance(value.get("emailAddress"), dict) else value
+    inner = value.get("emailAddress")
+    addr: dict[str, Any] = inner if isinstance(inner, dict) else value
     name = str(addr.get("name") or "").strip()
     address = str(addr.get("address") or "").strip()
     if not name and not address:
@@ -70,15 +71,15 @@ class GraphSource(Source):
     def id(self) -> str:
         return f"{self.uri_schemes[0]}:{self.account}"
 
-    def credentials(self, ctx: ReadContext) -> auth.MicrosoftCredentials:
+    def credentials(self, ctx: ReadContext) -> MicrosoftCredentials:
         creds = ctx.credentials(self.auth)
         if self.account and self.account not in [a.lower() for a in creds.accounts]:
             raise AuthRequired(f"Microsoft account {self.account} is not signed in: run "
                                "`memseed auth microsoft` and sign in with it",
                                hint=f"signed in: {', '.join(creds.accounts) or 'nobody'}")
-        return creds  # type: ignore[no-any-return]
+        return creds
 
-    def client(self, ctx: ReadContext) -> tuple[GraphClient, auth.MicrosoftCredentials]:
+    def client(self, ctx: ReadContext) -> tuple[GraphClient, MicrosoftCredentials]:
         creds = self.credentials(ctx)
         account = self.account
         return GraphClient(lambda: creds.token(account), scope=self.scope,
