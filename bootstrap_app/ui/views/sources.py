@@ -10,6 +10,7 @@ import streamlit as st
 
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.ui.common import get_settings, get_store, is_demo, page_header, show_error
+from bootstrap_app.ui.connect_microsoft import connect_microsoft
 from bootstrap_app.ui.local import (
     UPLOAD_TYPES,
     describe_location,
@@ -127,7 +128,8 @@ for index, folder in enumerate(folders):
         col_button.button("Add", key=f"add_harness_{index}", on_click=_add, args=(folder.location,))
 
 st.divider()
-st.caption("Google and Microsoft accounts (Gmail, Calendar, Drive, Outlook, OneDrive) arrive in a later "
-           "version; until then, export them (Google Takeout, an .mbox or .ics) and add the export here."
-           + (" In demo mode the bundled persona's footprint is already added." if is_demo() else ""))
+st.subheader("Accounts")
+connect_microsoft()
+if is_demo():
+    st.caption("In demo mode the bundled persona's footprint is already added.")
 st.page_link("views/scan.py", label="Next: scan these sources", icon=":material/arrow_forward:")
