@@ -102,6 +102,7 @@ class World:
     log: list[tuple[str, str]] = field(default_factory=list)
     faults: list[tuple[str, int, dict[str, str]]] = field(default_factory=list)
     gone: set[str] = field(default_factory=set)
+    bytes_out: int = 0
     tokens: set[str] = field(default_factory=set)
     refresh_tokens: set[str] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -199,6 +200,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _send(self, status: int, body: Any = None, headers: dict[str, str] | None = None,
               raw: bytes | None = None) -> None:
         data = raw if raw is not None else json.dumps(body if body is not None else {}).encode()
+        with self.server.world.lock:
+            self.server.world.bytes_out += len(data)
         self.send_response(status)
         self.send_header("Content-Type", "application/octet-stream" if raw is not None else "application/json")
         self.send_header("Content-Length", str(len(data)))
