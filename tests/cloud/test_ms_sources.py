@@ -214,3 +214,30 @@ def test_microsoft_composite_expands_to_three_sources() -> None:
     assert [p.id for p in parts] == ["outlook:maya@contoso.test", "outlook-calendar:maya@contoso.test",
                                      "onedrive:maya@contoso.test"]
     assert [type(p) for p in parts] == [OutlookMailSource, OutlookCalendarSource, OneDriveSource]
+
+
+def test_since_filters_mail_at_graph(signed_in: Path, ms: MSStandIn) -> None:
+    populate(ms.world, sent=10, inbox=10)
+    since = dt.datetime(2026, 9, 6, tzinfo=dt.UTC)
+    ctx = _ctx(signed_in, since=since)
+    items = list(OutlookMailSource("outlook:").read(ctx))
+    assert items and all(m.timestamp >= since for m in items)
+    assert len(items) == 5 + 5  # days 6..9 of each folder's ten days (sent 08:30, inbox 10:30)
+    assert ms.world.graph_requests("receivedDateTime") == 2
+
+
+def test_event_in_a_windows_zone_when_utc_was_not_honoured() -> None:
+    from connectors.microsoft.calendar import event_from_graph
+
+    data = {"id": "x", "iCalUId": "uid-1", "subject": "Standup", "isAllDay": False,
+            "start": {"dateTime": "2026-07-01T09:00:00.0000000", "timeZone": "W. Europe Standard Time"},
+            "end": {"dateTime": "2026-07-01T09:15:00.0000000", "timeZone": "W. Europe Standard Time"},
+            "originalStartTimeZone": "W. Europe Standard Time",
+            "organizer": {"emailAddress": {"name": "Lena Vogel", "address": "Lena@Contoso.test"}},
+            "attendees": [{"emailAddress": {"name": "ravi@fabrikam.test", "address": "ravi@fabrikam.test"}}]}
+    event = event_from_graph(data, source="outlook-calendar:", owner="maya@contoso.test", ctx=ReadContext())
+    assert event is not None
+    assert event.start == dt.datetime(2026, 7, 1, 7, 0, tzinfo=dt.UTC)  # CEST is UTC+2 in July
+    assert event.tzid == "Europe/Berlin" and event.organizer.address == "lena@contoso.test"
+    assert event.attendees[0].name == ""  # Graph repeats the address as the name: dropped
+    assert event_from_graph({**data, "isCancelled": True}, source="s", owner="", ctx=ReadContext()) is None
