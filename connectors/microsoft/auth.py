@@ -70,7 +70,12 @@ def _client_id(home: Path, explicit: str | None) -> str:
     from bootstrap_app.config import load_settings
 
     configured = str(load_settings(home).get("ms_client_id") or "")
-    return configured or str(_stored(home).get("client_id") or "")
+    if configured:
+        return configured
+    try:
+        return str(_stored(home).get("client_id") or "")
+    except AuthError:
+        return ""  # an unreadable or over-exposed cache: the new sign-in replaces it
 
 
 def _stored(home: Path) -> dict[str, Any]:

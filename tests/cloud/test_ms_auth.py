@@ -44,6 +44,9 @@ def test_status_is_offline_and_a_readable_cache_is_refused(signed_in: Path, ms: 
     assert not status.ok and "readable by other users" in status.detail
     with pytest.raises(AuthError, match="readable by other users"):
         auth.credentials(signed_in)
+    auth.login(signed_in, echo=lambda t: None, sleep=lambda s: None)  # signing in again replaces it
+    assert stat.S_IMODE((signed_in / TOKEN_FILE).stat().st_mode) == 0o600
+    assert auth.status(signed_in).ok
 
 
 def test_credentials_give_a_token_graph_accepts(signed_in: Path, ms: MSStandIn) -> None:
