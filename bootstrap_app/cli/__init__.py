@@ -25,6 +25,7 @@ _COMMAND_MODULES = (
     "doctor",
     "reseed",
     "app",
+    "auth",
 )
 
 

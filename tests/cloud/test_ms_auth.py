@@ -105,3 +105,28 @@ def test_non_blocking_start_and_poll(ms: MSStandIn, tmp_path: Path) -> None:
     assert not auth.status(tmp_path).ok  # nothing saved while pending
     assert pending.poll() == "maya@contoso.test"
     assert auth.status(tmp_path).ok
+
+
+def test_memseed_auth_microsoft_end_to_end(ms: MSStandIn) -> None:
+    from click.testing import CliRunner
+
+    from bootstrap_app.cli import main
+
+    home = Path(os.environ["MEMSEED_HOME"])
+    runner = CliRunner()
+    before = runner.invoke(main, ["auth", "--status"], catch_exceptions=False)
+    assert before.exit_code == 0 and "not signed in" in before.output
+    result = runner.invoke(main, ["auth", "microsoft", "--client-id", ms.world.client_id], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "MEMS-EED1" in result.output and "signed in as maya@contoso.test" in result.output
+    assert stat.S_IMODE((home / TOKEN_FILE).stat().st_mode) == 0o600
+    status = runner.invoke(main, ["auth", "--status", "--json"], catch_exceptions=False)
+    assert json.loads(status.output)["microsoft"]["account"] == "maya@contoso.test"
+    os.chmod(home / TOKEN_FILE, 0o644)
+    refused = runner.invoke(main, ["scan", "outlook:", "-q"])
+    assert refused.exit_code == 2 and "readable by other users" in refused.output
+    os.chmod(home / TOKEN_FILE, 0o600)
+    out = runner.invoke(main, ["auth", "microsoft", "--logout"], catch_exceptions=False)
+    assert "signed out" in out.output and not (home / TOKEN_FILE).exists()
+    unknown = runner.invoke(main, ["auth", "yahoo"])
+    assert unknown.exit_code == 2 and "microsoft" in unknown.output
