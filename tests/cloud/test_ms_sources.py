@@ -241,3 +241,23 @@ def test_event_in_a_windows_zone_when_utc_was_not_honoured() -> None:
     assert event.tzid == "Europe/Berlin" and event.organizer.address == "lena@contoso.test"
     assert event.attendees[0].name == ""  # Graph repeats the address as the name: dropped
     assert event_from_graph({**data, "isCancelled": True}, source="s", owner="", ctx=ReadContext()) is None
+
+
+def test_a_graph_message_equals_its_export_twin(signed_in: Path, ms: MSStandIn) -> None:
+    """The same mail read from Graph and from an .eml export gives the same normalized Message."""
+    from connectors.local.mailparse import message_from_parts, parse_header_block, split_message
+
+    when = dt.datetime(2026, 9, 14, 16, 5, tzinfo=dt.UTC)
+    ms.world.add_message("inbox", subject="Budget review", sender=PEERS[0], to=[OWNER], cc=[PEERS[1]],
+                         body="Can we move the budget review to Friday?", when=when,
+                         internet_id="<CAF=budget.42@fabrikam.test>")
+    graph = next(iter(OutlookMailSource("outlook:").read(_ctx(signed_in))))
+    raw = (b"Message-ID: <CAF=budget.42@fabrikam.test>\r\nDate: Mon, 14 Sep 2026 18:05:00 +0200\r\n"
+           b"From: Ravi Shah <ravi@fabrikam.test>\r\nTo: Maya Okafor <maya@contoso.test>\r\n"
+           b"Cc: Lena Vogel <lena@contoso.test>\r\nSubject: Budget review\r\n"
+           b"Content-Type: text/plain; charset=utf-8\r\n\r\nCan we move the budget review to Friday?\r\n")
+    block, body, _ = split_message(raw)
+    twin = message_from_parts(parse_header_block(block), body.decode(), source="eml:/x", ref="1",
+                              clean=ReadContext().clean)
+    same = ("sender", "to", "cc", "subject", "body", "message_id", "timestamp", "people", "is_bulk")
+    assert {f: getattr(graph, f) for f in same} == {f: getattr(twin, f) for f in same}
