@@ -25,7 +25,7 @@ class MicrosoftSource(GraphSource):
     """``microsoft:`` — mail, calendar and OneDrive of one Microsoft account."""
 
     kind: ClassVar[str] = "microsoft"
-    description: ClassVar[str] = "Microsoft account: Outlook mail + calendar + OneDrive (`memseed auth microsoft`)"
+    description: ClassVar[str] = "Microsoft account: Outlook mail + Outlook calendar + OneDrive"
     uri_schemes: ClassVar[tuple[str, ...]] = ("microsoft",)
     uri_form: ClassVar[str] = "microsoft:[ACCOUNT]"
     cursor_doc: ClassVar[str] = "none: the three sources it expands to keep their own"

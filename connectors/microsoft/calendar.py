@@ -121,7 +121,7 @@ class OutlookCalendarSource(GraphSource):
     """Calendar of a Microsoft account: occurrences in the analysis window, then deltas."""
 
     kind: ClassVar[str] = "outlook-calendar"
-    description: ClassVar[str] = "Outlook / Microsoft 365 calendar (`memseed auth microsoft` first)"
+    description: ClassVar[str] = "Outlook / Microsoft 365 calendar (Microsoft Graph, read-only)"
     uri_schemes: ClassVar[tuple[str, ...]] = ("outlook-calendar",)
     uri_form: ClassVar[str] = "outlook-calendar:[ACCOUNT]"
     cursor_doc: ClassVar[str] = "calendarView delta link and the window it covers, of the last complete read"

@@ -80,7 +80,7 @@ class OutlookMailSource(GraphSource):
     """Mail of a Microsoft account (Outlook.com or Microsoft 365), sent items first."""
 
     kind: ClassVar[str] = "outlook"
-    description: ClassVar[str] = "Outlook / Microsoft 365 mail (`memseed auth microsoft` first)"
+    description: ClassVar[str] = "Outlook / Microsoft 365 mail, sent items first (Microsoft Graph, read-only)"
     uri_schemes: ClassVar[tuple[str, ...]] = ("outlook",)
     uri_form: ClassVar[str] = "outlook:[ACCOUNT]"
     cursor_doc: ClassVar[str] = "Graph delta link per mail folder (sentitems, inbox) of the last complete read"

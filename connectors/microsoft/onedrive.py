@@ -58,7 +58,7 @@ class OneDriveSource(GraphSource):
     """Documents in a Microsoft account's OneDrive that the owner created or edited."""
 
     kind: ClassVar[str] = "onedrive"
-    description: ClassVar[str] = "OneDrive documents (`memseed auth microsoft` first)"
+    description: ClassVar[str] = "OneDrive documents you created or edited (Microsoft Graph, read-only)"
     uri_schemes: ClassVar[tuple[str, ...]] = ("onedrive",)
     uri_form: ClassVar[str] = "onedrive:[ACCOUNT]"
     cursor_doc: ClassVar[str] = "drive root delta link of the last complete read, and the owner's Graph id"
