@@ -261,3 +261,19 @@ def test_a_graph_message_equals_its_export_twin(signed_in: Path, ms: MSStandIn) 
                               clean=ReadContext().clean)
     same = ("sender", "to", "cc", "subject", "body", "message_id", "timestamp", "people", "is_bulk")
     assert {f: getattr(graph, f) for f in same} == {f: getattr(twin, f) for f in same}
+
+
+def test_long_retry_after_is_capped_and_a_403_names_the_permission(signed_in: Path, ms: MSStandIn) -> None:
+    from bootstrap_app.errors import AuthError
+    from connectors.microsoft.graph import GraphClient
+
+    creds = auth.credentials(signed_in)
+    waits: list[float] = []
+    client = GraphClient(creds.token, sleep=waits.append, max_wait=90, scope="Mail.Read")
+    ms.world.fail_next(1, 429, retry_after="3600", match="/me")
+    assert client.json("me")["mail"] == "maya@contoso.test"
+    assert waits == [90]
+    ms.world.fail_next(1, 403, match="/me")
+    with pytest.raises(AuthError, match=r"lacks the Mail\.Read permission") as err:
+        client.json("me")
+    assert "memseed auth microsoft" in str(err.value).splitlines()[0]
