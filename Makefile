@@ -43,6 +43,7 @@ $(HERMES_VENV)/.installed:
 
 lint: $(STAMP)
 	$(BIN)/ruff check bootstrap_app connectors prompts tests benchmarks
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     from benchmarks.bench_mbox import generate_mbox
     from bootstrap_app.safety.gate import gate
     from bootstrap_app.safety.injection import scan_text
-    from bootstrap_app.safety.secrets import redact_secrets
+    from bootstrap_app.text.secrets import redact_secrets
 
     parser = argparse.ArgumentParser(prog="bench_gate")
     parser.add_argument("--messages", type=int, default=10_000)

@@ -10,46 +10,43 @@ A notebook session, step by step::
         approve(store, [p.id for p in result.proposals[:3]])
         print(plan_write(store, "claude-code").diff())
 
-Every name is imported on first use, so ``import bootstrap_app.errors`` stays light and the
-LLM helpers (``llm_proposals``, ``build_digest``, ``preview_llm_request``), which need the
-optional ``llm`` extra, cost nothing until called.
+Every name is imported eagerly, in layer order (see docs/architecture.md): the core types,
+errors and text rules first, then the engine. The LLM helpers need the optional ``llm`` extra
+only when called (``openai`` is imported inside them).
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from connectors.registry import detect
 
-if TYPE_CHECKING:  # the names below are imported on first use (see __getattr__)
-    from connectors.registry import detect
-
-    from .config import Settings, load_settings
-    from .decisions import approve, approve_all_of_type, edit, reject, undecide
-    from .demo import PERSONA, build_demo, demo_owner_addresses
-    from .errors import MemseedError
-    from .extract.digest import build_digest, preview_llm_request
-    from .extract.llm import llm_proposals
-    from .harnesses import Plan, WriteOptions, WriteOutcome, get_harness
-    from .pipeline import ScanEvent, ScanResult, SourceReport, scan, scan_demo
-    from .safety import check_entry, gate, pii_flags, redact_secrets, run_doctor, scan_text
-    from .store import Store
-    from .types import (
-        ChatMessage,
-        Decision,
-        DecisionStatus,
-        Document,
-        Event,
-        Evidence,
-        Item,
-        MemoryEntry,
-        MemoryType,
-        Message,
-        Person,
-        Proposal,
-        Repo,
-        Skip,
-    )
-    from .writing import apply_write, history, plan_write, undo_write
+from .config import Settings, load_settings
+from .decisions import approve, approve_all_of_type, edit, reject, undecide
+from .demo import PERSONA, build_demo, demo_owner_addresses
+from .errors import MemseedError
+from .extract.digest import build_digest, preview_llm_request
+from .extract.llm import llm_proposals
+from .harnesses import Plan, WriteOptions, WriteOutcome, get_harness
+from .pipeline import ScanEvent, ScanResult, SourceReport, scan, scan_demo
+from .safety import check_entry, gate, pii_flags, redact_secrets, scan_text
+from .safety.doctor import run_doctor
+from .store import Store
+from .types import (
+    ChatMessage,
+    Decision,
+    DecisionStatus,
+    Document,
+    Event,
+    Evidence,
+    Item,
+    MemoryEntry,
+    MemoryType,
+    Message,
+    Person,
+    Proposal,
+    Repo,
+    Skip,
+)
+from .writing import apply_write, history, plan_write, undo_write
 
 __all__ = [
     "PERSONA",
@@ -102,41 +99,3 @@ __all__ = [
     "undecide",
     "undo_write",
 ]
-
-# Why lazy: connectors import bootstrap_app.errors/types, and the pipeline imports connectors;
-# eager imports here would make `import connectors.base` (as a first import) circular, and
-# `import bootstrap_app.errors` should not pull in the whole engine.
-_HOME = {
-    "detect": "connectors.registry",
-    "Settings": ".config", "load_settings": ".config",
-    "approve": ".decisions", "approve_all_of_type": ".decisions", "edit": ".decisions",
-    "reject": ".decisions", "undecide": ".decisions",
-    "PERSONA": ".demo", "build_demo": ".demo", "demo_owner_addresses": ".demo",
-    "MemseedError": ".errors",
-    "build_digest": ".extract.digest", "preview_llm_request": ".extract.digest",
-    "llm_proposals": ".extract.llm",
-    "Plan": ".harnesses", "WriteOptions": ".harnesses", "WriteOutcome": ".harnesses",
-    "get_harness": ".harnesses",
-    "ScanEvent": ".pipeline", "ScanResult": ".pipeline", "SourceReport": ".pipeline",
-    "scan": ".pipeline", "scan_demo": ".pipeline",
-    "check_entry": ".safety", "gate": ".safety", "pii_flags": ".safety", "redact_secrets": ".safety",
-    "run_doctor": ".safety", "scan_text": ".safety",
-    "Store": ".store",
-    "apply_write": ".writing", "history": ".writing", "plan_write": ".writing", "undo_write": ".writing",
-    **{name: ".types" for name in ("ChatMessage", "Decision", "DecisionStatus", "Document", "Event",
-                                   "Evidence", "Item", "MemoryEntry", "MemoryType", "Message", "Person",
-                                   "Proposal", "Repo", "Skip")},
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module 'bootstrap_app' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))

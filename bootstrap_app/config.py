@@ -1,4 +1,4 @@
-"""Where memseed keeps its state, and how settings are resolved.
+"""Where memseed keeps its state, and how settings are resolved: one typed :class:`Settings`.
 
 Resolution order for every setting: explicit flag > environment variable > ``config.toml``
 > built-in default. Secrets are never stored in ``config.toml`` itself, only *references*
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -18,52 +18,41 @@ import platformdirs
 
 from .errors import ConfigError
 
-__all__ = ["DEFAULTS", "Settings", "app_home", "load_settings", "resolve_secret"]
+__all__ = ["ENV_HOME", "OTHER_ENV_VARS", "Settings", "app_home", "env_table", "load_settings", "resolve_secret"]
 
 ENV_HOME = "MEMSEED_HOME"
 
-DEFAULTS: dict[str, Any] = {
-    "owner": [],
-    "llm": "off",
-    "llm_model": "gpt-4o-mini",
-    "llm_base_url": "",
-    "llm_api_key": "env:OPENAI_API_KEY",
-    "max_text_chars": 20_000,
-    "max_file_bytes": 20 * 1024 * 1024,
-    "default_target": "claude-code",
-    "sources": [],
-}
 
-_ENV_NAMES = {
-    "owner": "MEMSEED_OWNER",
-    "llm": "MEMSEED_LLM",
-    "llm_model": "MEMSEED_LLM_MODEL",
-    "llm_base_url": "MEMSEED_LLM_BASE_URL",
-    "llm_api_key": "MEMSEED_LLM_API_KEY",
-    "max_text_chars": "MEMSEED_MAX_TEXT_CHARS",
-    "max_file_bytes": "MEMSEED_MAX_FILE_BYTES",
-    "default_target": "MEMSEED_TARGET",
-}
-
-
-def app_home(override: str | os.PathLike[str] | None = None) -> Path:
-    """The app dir: ``override`` > ``$MEMSEED_HOME`` > the platform's user data dir."""
-    raw = override or os.environ.get(ENV_HOME) or platformdirs.user_data_dir("memseed", appauthor=False)
-    home = Path(raw).expanduser()
-    home.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return home
+def _setting(default: Any, env: str, doc: str) -> Any:
+    """A :class:`Settings` field: its default, the environment variable that sets it, what it means."""
+    return field(default=default, metadata={"env": env, "doc": doc})
 
 
 @dataclass(frozen=True)
 class Settings:
+    """Every setting memseed reads, typed, resolved and validated once by :func:`load_settings`.
+
+    Each field's metadata names its environment variable (``env``, empty when there is none)
+    and what it means (``doc``); docs/architecture.md's table is checked against them.
+    """
+
     home: Path
-    values: dict[str, Any] = field(default_factory=dict)
-
-    def __getitem__(self, key: str) -> Any:
-        return self.values[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.values.get(key, default)
+    owner: tuple[str, ...] = _setting((), "MEMSEED_OWNER",
+                                      "the owner's addresses, comma-separated (who the footprint belongs to)")
+    llm: str = _setting("off", "MEMSEED_LLM", "`off` or `openai`: also ask a language model (opt-in)")
+    llm_model: str = _setting("gpt-4o-mini", "MEMSEED_LLM_MODEL", "model name sent to the LLM endpoint")
+    llm_base_url: str = _setting("", "MEMSEED_LLM_BASE_URL",
+                                 "OpenAI-compatible endpoint (empty: OpenAI's; loopback needs no key)")
+    llm_api_key: str = _setting("env:OPENAI_API_KEY", "MEMSEED_LLM_API_KEY",
+                                "a reference to the key, `env:NAME` or `keyring:service/user`, never the key")
+    llm_max_chars: int = _setting(24_000, "MEMSEED_LLM_MAX_CHARS", "hard cap on the digest sent to the LLM")
+    llm_timeout: float = _setting(120.0, "MEMSEED_LLM_TIMEOUT", "seconds to wait for one LLM reply")
+    llm_max_retries: int = _setting(3, "MEMSEED_LLM_MAX_RETRIES", "retries of a failed LLM call")
+    max_text_chars: int = _setting(20_000, "MEMSEED_MAX_TEXT_CHARS", "characters of text kept per item")
+    max_file_bytes: int = _setting(20 * 1024 * 1024, "MEMSEED_MAX_FILE_BYTES",
+                                   "larger files are skipped (and reported)")
+    default_target: str = _setting("claude-code", "MEMSEED_TARGET", "harness written to when none is named")
+    sources: tuple[str, ...] = _setting((), "", "locations `memseed reseed` scans again (config.toml only)")
 
     @property
     def db_path(self) -> Path:
@@ -77,27 +66,75 @@ class Settings:
 
     @property
     def owners(self) -> tuple[str, ...]:
-        return tuple(a.strip().lower() for a in self.values.get("owner", []) if a.strip())
+        return tuple(a.strip().lower() for a in self.owner if a.strip())
 
 
-def _coerce(key: str, raw: Any) -> Any:
-    default = DEFAULTS.get(key)
-    if isinstance(default, list):
+_FIELDS = {f.name: f for f in fields(Settings) if f.name != "home"}
+_LLM_MODES = ("off", "openai")
+
+OTHER_ENV_VARS: dict[str, str] = {
+    ENV_HOME: "the app dir holding config.toml, state.db and backups (default: the platform's user data dir)",
+    "MEMSEED_TOKEN_STORE": "`file` or `keyring`: where sign-in tokens are kept (default: keyring when usable)",
+    "MEMSEED_APP_DEMO": "set by `memseed app --demo` for the Streamlit process: serve the demo persona",
+    "MEMSEED_DEMO_ROOT": "set by `memseed app --demo`: where the demo footprint was built",
+    "MEMSEED_DEMO_PROJECT": "set by `memseed app --demo`: the throwaway project folder memory is written to",
+}
+"""Environment variables that are not a :class:`Settings` field (documented in the same table)."""
+
+
+def env_table() -> str:
+    """The Markdown table of every environment variable memseed reads as a setting."""
+    rows = ["| variable | config.toml key | default | meaning |", "| --- | --- | --- | --- |"]
+    rows += [f"| `{name}` | (none) | | {doc} |" for name, doc in OTHER_ENV_VARS.items()]
+    for f in _FIELDS.values():
+        default = ",".join(f.default) if isinstance(f.default, tuple) else str(f.default)
+        env = f"`{f.metadata['env']}`" if f.metadata["env"] else "(none)"
+        rows.append(f"| {env} | `{f.name}` | {f'`{default}`' if default else ''} | {f.metadata['doc']} |")
+    return "\n".join(rows) + "\n"
+
+
+def app_home(override: str | os.PathLike[str] | None = None) -> Path:
+    """The app dir: ``override`` > ``$MEMSEED_HOME`` > the platform's user data dir."""
+    raw = override or os.environ.get(ENV_HOME) or platformdirs.user_data_dir("memseed", appauthor=False)
+    home = Path(raw).expanduser()
+    home.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return home
+
+
+def _coerce(key: str, raw: Any, where: str) -> Any:
+    """``raw`` as the type of setting ``key``; a value of the wrong shape is a ConfigError saying where."""
+    default = _FIELDS[key].default
+    if isinstance(default, tuple):
         if isinstance(raw, str):
-            return [part for part in (p.strip() for p in raw.split(",")) if part]
-        return list(raw)
-    if isinstance(default, int) and not isinstance(default, bool):
+            return tuple(part for part in (p.strip() for p in raw.split(",")) if part)
+        if isinstance(raw, list | tuple):
+            return tuple(str(v) for v in raw)
+    elif isinstance(default, bool):
+        if isinstance(raw, bool):
+            return raw
+    elif isinstance(default, int | float):
         try:
-            return int(raw)
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(f"setting {key!r} must be a whole number, got {raw!r}",
-                              hint=f"write it as digits where it is set (${_ENV_NAMES.get(key, key)} or "
-                                   f"config.toml); the default is {default}") from exc
-    return raw
+            value = type(default)(raw)
+        except (TypeError, ValueError):
+            kind = "a whole number" if isinstance(default, int) else "a number"
+            raise ConfigError(f"setting {key!r} must be {kind}, got {raw!r} (from {where})",
+                              hint=f"write it as digits where it is set ({where}); the default is {default}") from None
+        if value < 0:
+            raise ConfigError(f"setting {key!r} must not be negative, got {raw!r} (from {where})",
+                              hint=f"fix it where it is set ({where}); the default is {default}")
+        return value
+    elif isinstance(raw, str):
+        return raw
+    raise ConfigError(f"setting {key!r} has the wrong type: {raw!r} (from {where})",
+                      hint=f"fix it where it is set ({where}); the default is {default!r}")
 
 
 def load_settings(home: str | os.PathLike[str] | None = None, **flags: Any) -> Settings:
-    """Resolve settings (flag > env > config.toml > default). ``None`` flags are ignored."""
+    """Resolve settings once: flag > env > config.toml > default. ``None`` flags are ignored.
+
+    Every value is checked against the field's type here, so a bad one fails at start with the
+    place it came from, not deep inside a scan.
+    """
     root = app_home(home)
     file_values: dict[str, Any] = {}
     config_file = root / "config.toml"
@@ -109,21 +146,27 @@ def load_settings(home: str | os.PathLike[str] | None = None, **flags: Any) -> S
                 f"{config_file} is not valid TOML: {exc}",
                 hint="fix the file or move it aside; memseed will use its defaults",
             ) from exc
+    unknown = sorted(set(file_values) - set(_FIELDS))
+    if unknown:
+        raise ConfigError(f"{config_file} has unknown settings: {', '.join(unknown)}",
+                          hint=f"known settings: {', '.join(_FIELDS)} (see docs/architecture.md)")
+    unknown = sorted(set(flags) - set(_FIELDS))
+    if unknown:
+        raise TypeError(f"load_settings() got unknown settings: {', '.join(unknown)}")
     values: dict[str, Any] = {}
-    for key, default in DEFAULTS.items():
-        value: Any = default
-        if key in file_values:
-            value = _coerce(key, file_values[key])
-        env_name = _ENV_NAMES.get(key)
-        if env_name and os.environ.get(env_name):
-            value = _coerce(key, os.environ[env_name])
+    for key, spec in _FIELDS.items():
+        env_name = spec.metadata["env"]
         flag = flags.get(key)
         if flag is not None and flag != () and flag != []:
-            value = _coerce(key, flag)
-        values[key] = value
-    for key, value in file_values.items():
-        values.setdefault(key, value)
-    return Settings(home=root, values=values)
+            values[key] = _coerce(key, flag, f"the --{key.replace('_', '-')} flag")
+        elif env_name and os.environ.get(env_name):
+            values[key] = _coerce(key, os.environ[env_name], f"${env_name}")
+        elif key in file_values:
+            values[key] = _coerce(key, file_values[key], str(config_file))
+    if values.get("llm", "off") not in _LLM_MODES:
+        raise ConfigError(f"setting 'llm' must be one of {', '.join(_LLM_MODES)}, got {values['llm']!r}",
+                          hint="set llm = \"off\" or llm = \"openai\" (or $MEMSEED_LLM)")
+    return Settings(home=root, **values)
 
 
 def resolve_secret(reference: str) -> str | None:

@@ -20,9 +20,10 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 __all__ = [
+    "ITEM_KINDS",
     "ChatMessage",
     "Decision",
     "DecisionStatus",
@@ -115,14 +116,21 @@ class _ItemBase:
     people: tuple[Person, ...] = ()
     authored_by_owner: bool | None = None
 
+    kind: ClassVar[str] = ""
+    """The item kind analyzers declare they consume (``message``, ``event`` ...): a class constant,
+    so routing an item to its analyzers is one dict lookup, not a chain of ``isinstance``."""
+
     @property
-    def kind(self) -> str:
-        return type(self).__name__.lower()
+    def headline(self) -> str:
+        """One line that names the item (subject, title ...): part of its change digest."""
+        return ""
 
 
 @dataclass(frozen=True, kw_only=True)
 class Message(_ItemBase):
     """One email. ``body`` is plain text, redacted and capped; headers are parsed."""
+
+    kind: ClassVar[str] = "message"
 
     sender: Person = field(default_factory=Person)
     to: tuple[Person, ...] = ()
@@ -140,10 +148,16 @@ class Message(_ItemBase):
     """The offset the Date header was written in (``-0600`` -> -360): the sender's clock.
     ``timestamp`` is UTC; None when the header had no zone or said ``-0000`` (unknown)."""
 
+    @property
+    def headline(self) -> str:
+        return self.subject
+
 
 @dataclass(frozen=True, kw_only=True)
 class Event(_ItemBase):
     """One calendar occurrence (recurring series are expanded; ``series_uid`` ties them)."""
+
+    kind: ClassVar[str] = "event"
 
     summary: str = ""
     start: datetime | None = None
@@ -159,10 +173,16 @@ class Event(_ItemBase):
     status: str = ""
     calendar_owner: str = ""
 
+    @property
+    def headline(self) -> str:
+        return self.summary
+
 
 @dataclass(frozen=True, kw_only=True)
 class Document(_ItemBase):
     """A text document (md, txt, docx, pdf, html). ``text`` is capped and redacted."""
+
+    kind: ClassVar[str] = "document"
 
     path: str = ""
     title: str = ""
@@ -171,10 +191,16 @@ class Document(_ItemBase):
     size: int = 0
     truncated: bool = False
 
+    @property
+    def headline(self) -> str:
+        return self.title
+
 
 @dataclass(frozen=True, kw_only=True)
 class Repo(_ItemBase):
     """A repository snapshot: selected files (capped) and commit statistics from ``git``."""
+
+    kind: ClassVar[str] = "repo"
 
     path: str = ""
     name: str = ""
@@ -196,10 +222,16 @@ class Repo(_ItemBase):
     def __hash__(self) -> int:  # dict fields make the generated hash unusable
         return hash((self.source, self.ref))
 
+    @property
+    def headline(self) -> str:
+        return f"{self.name} {self.commit_count}"
+
 
 @dataclass(frozen=True, kw_only=True)
 class ChatMessage(_ItemBase):
     """One chat message (Slack export). ``text`` is redacted; ``user`` is resolved when known."""
+
+    kind: ClassVar[str] = "chatmessage"
 
     workspace: str = ""
     channel: str = ""
@@ -217,6 +249,8 @@ class ChatMessage(_ItemBase):
 class MemoryEntry(_ItemBase):
     """An entry that already lives in some harness's memory (read by harness_memory)."""
 
+    kind: ClassVar[str] = "memoryentry"
+
     harness: str = ""
     name: str = ""
     description: str = ""
@@ -225,8 +259,14 @@ class MemoryEntry(_ItemBase):
     scope: str = "global"
     path: str = ""
 
+    @property
+    def headline(self) -> str:
+        return self.name
+
 
 Item: TypeAlias = Message | Event | Document | Repo | ChatMessage | MemoryEntry
+ITEM_KINDS: frozenset[str] = frozenset(c.kind for c in (Message, Event, Document, Repo, ChatMessage, MemoryEntry))
+"""Every item kind a source may yield and an analyzer may declare."""
 
 
 @dataclass(frozen=True, slots=True)

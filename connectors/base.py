@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bootstrap_app.errors import AuthRequired
-from bootstrap_app.safety.secrets import redact_secrets
+from bootstrap_app.text import redact_secrets
 from bootstrap_app.types import Item, Skip
 
 __all__ = [

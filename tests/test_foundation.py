@@ -78,10 +78,10 @@ def test_settings_precedence(tmp_path, monkeypatch) -> None:
     home = tmp_path / "app"
     home.mkdir()
     (home / "config.toml").write_text('llm = "openai"\nmax_text_chars = 100\n', encoding="utf-8")
-    assert load_settings(home)["llm"] == "openai"
+    assert load_settings(home).llm == "openai"
     monkeypatch.setenv("MEMSEED_MAX_TEXT_CHARS", "200")
-    assert load_settings(home)["max_text_chars"] == 200
-    assert load_settings(home, max_text_chars=300)["max_text_chars"] == 300
+    assert load_settings(home).max_text_chars == 200
+    assert load_settings(home, max_text_chars=300).max_text_chars == 300
     (home / "config.toml").write_text("llm = [", encoding="utf-8")
     with pytest.raises(ConfigError, match="not valid TOML"):
         load_settings(home)

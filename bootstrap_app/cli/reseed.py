@@ -54,7 +54,7 @@ def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
                     click.echo(f"  cannot read {location}: check it is still there, or stop re-seeding it with "
                                f"`memseed sources --forget {location}`", err=True)
             return
-        result = scan(locations, settings=settings, store=store, llm=str(settings.get("llm", "off")),
+        result = scan(locations, settings=settings, store=store, llm=settings.llm,
                       run_kind="reseed")
         waiting = len(store.proposals(status="undecided"))
     errors = {r.source: r.error for r in result.reports if r.error}

@@ -126,7 +126,7 @@ def scan_cmd(ctx: click.Context, sources: tuple[str, ...], out: Path | None, own
     previews: list[dict[str, Any]] = []
     with open_store(settings) as store:
         result = scan(locations, settings=settings, store=store, owners=owners,
-                      llm=str(settings.get("llm", "off")), since=since_utc, on_event=progress,
+                      llm=settings.llm, since=since_utc, on_event=progress,
                       llm_preview=previews.append if llm_preview else None)
     if llm_preview:
         _write_preview(previews[0] if previews else {}, llm_preview)

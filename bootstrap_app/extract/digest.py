@@ -11,9 +11,9 @@ one place a person can preview (DESIGN principle 5), under three rules from safe
   ``<<<END DATA En>>>`` delimiters with an id the model must cite; delimiter look-alikes inside the
   text are neutralised so data cannot close its own block.
 - **Redact in.** Text is NFKC-normalised, stripped of invisible characters and passed through
-  :func:`~bootstrap_app.safety.secrets.redact_secrets` again, even though connectors already did,
+  :func:`~bootstrap_app.text.redact_secrets` again, even though connectors already did,
   so a connector bug cannot leak a key to a provider; phone and card numbers become placeholders,
-  and quoted replies, forwards and signatures are cut from the owner's mail (see :mod:`.textclean`).
+  and quoted replies, forwards and signatures are cut from the owner's mail (see :mod:`bootstrap_app.text.clean`).
 - **Local details stay local.** Sources are shown as ``kind:file-name``; paths in signals keep only
   their last two parts; evidence pointers (``refs``) are left out of the signals summary.
 
@@ -24,7 +24,6 @@ from it, so :meth:`Digest.preview` shows byte for byte what would be sent.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import UTC, date, datetime
@@ -32,43 +31,24 @@ from enum import Enum
 from pathlib import Path, PurePath
 from typing import Any
 
-from bootstrap_app.safety.secrets import redact_secrets
-from bootstrap_app.types import (
-    ChatMessage,
-    Document,
-    Event,
-    Evidence,
-    Item,
-    MemoryEntry,
-    Message,
-    Person,
-    Repo,
-)
+from bootstrap_app.config import Settings
+from bootstrap_app.text.clean import clean_text, neutralise, strip_quoted
+from bootstrap_app.text.secrets import redact_secrets
+from bootstrap_app.types import Evidence, Item, Person
 
 from . import prompts
-from .textclean import clean_text, is_forward, neutralise, strip_quoted
+from .kinds import day, label, view_of
 
 __all__ = ["Digest", "build_digest", "clean_text", "llm_request", "preview_llm_request", "settings_digest",
            "settings_model", "strip_quoted"]
 
-_README = re.compile(r"(?:^|/)(README|CONTRIBUTING)(\.[A-Za-z]+)?$", re.I)
 _OWNER_KINDS = ("repo", "document", "message", "chatmessage", "event", "memoryentry")
-
-
-def _label(text: str, limit: int = 60) -> str:
-    """A name or title safe for a metadata line: one line, no quotes, capped."""
-    text = " ".join(clean_text(text).split()).replace('"', "'")
-    return neutralise(text[:limit])
-
-
-def _day(value: datetime | None) -> str:
-    return value.strftime("%Y-%m-%d %H:%M UTC") if value else "unknown"
 
 
 def _source_label(item: Item) -> str:
     kind, _, loc = item.source.partition(":")
     name = PurePath(loc).name if loc else ""
-    return _label(f"{kind}:{name}" if name else kind, 80)
+    return label(f"{kind}:{name}" if name else kind, 80)
 
 
 @dataclass(frozen=True)
@@ -99,53 +79,9 @@ class Digest:
         return "\n".join(parts)
 
 
-def _owner_block(item: Item, cap: int) -> tuple[str, str, str]:
-    """(kind label, header extras, text) of an owner-authored item; empty text means nothing to show."""
-    if isinstance(item, Message):
-        to = ", ".join(_label(p.name or p.address, 40) for p in (*item.to, *item.cc)[:6])
-        own = strip_quoted(item.body)
-        subject = "(forwarded; the original subject is withheld)" if is_forward(item.subject) else item.subject
-        return "sent-mail", "", f"Subject: {subject}\nTo: {to}\n\n{own}" if own else ""
-    if isinstance(item, ChatMessage):
-        return "chat", f" channel=#{_label(item.channel, 40)}", item.text
-    if isinstance(item, Document):
-        return "document", f" format={_label(item.doc_format, 10)}", f"Title: {item.title}\n\n{item.text}"
-    if isinstance(item, Event):
-        text = f"Title: {item.summary}\nWhen: {_day(item.start)}"
-        if item.rrule:
-            text += f"\nRepeats: {item.rrule}"
-        text += f"\nAttendees: {len(item.attendees)}"
-        if item.description:
-            text += f"\n\n{item.description}"
-        return "event", "", text
-    if isinstance(item, Repo):
-        langs = ", ".join(f"{k} ({v})" for k, v in sorted(item.languages.items(), key=lambda kv: -kv[1])[:6])
-        files = ", ".join(name for name in sorted(item.files) if not _README.search(name))[:400]
-        text = (f"Repository: {item.name}\nDefault branch: {item.default_branch}\nLanguages: {langs}\n"
-                f"Commits: {item.commit_count}\nConfig files: {files}")
-        per_doc = max(200, cap // 2)
-        for name in sorted(item.files):
-            if _README.search(name):
-                text += f"\n\n--- {name} ---\n{item.files[name][:per_doc]}"
-        return "repo", f" repo={_label(item.name, 60)}", text
-    if isinstance(item, MemoryEntry):
-        return "memory", f" harness={_label(item.harness, 20)}", f"{item.name}: {item.description}\n\n{item.body}"
-    return "", "", ""
-
-
 def _third_party_line(item: Item, eid: str) -> str:
-    extra = ""
-    if isinstance(item, Message):
-        extra = f' from="{_label(item.sender.name or item.sender.address)}" recipients={len(item.to) + len(item.cc)}'
-    elif isinstance(item, ChatMessage):
-        extra = f' from="{_label(item.user.name or item.user.address)}" channel=#{_label(item.channel, 40)}'
-    elif isinstance(item, Event):
-        organizer = item.organizer.name or item.organizer.address if item.organizer else ""
-        extra = f' organizer="{_label(organizer)}" attendees={len(item.attendees)}'
-    elif isinstance(item, Document | Repo | MemoryEntry):
-        extra = f" people={len(item.people)}"
-    return (f"[{eid}] kind={item.kind} source={_source_label(item)} date={_day(item.timestamp)} "
-            f"author=third-party{extra}")
+    return (f"[{eid}] kind={item.kind} source={_source_label(item)} date={day(item.timestamp)} "
+            f"author=third-party{view_of(item).third_party(item)}")
 
 
 _PATH_KEYS = frozenset(("path", "location", "root", "source", "file"))
@@ -177,10 +113,11 @@ def _one_per_series(items: list[Item]) -> list[Item]:
     best: dict[str, Item] = {}
     out: list[Item] = []
     for item in items:
-        if not isinstance(item, Event):
+        series = view_of(item).series
+        if series is None:
             out.append(item)
             continue
-        key = item.series_uid or f"{item.summary}\x1f{item.organizer.address if item.organizer else ''}"
+        key = series(item)
         current = best.get(key)
         if current is None or _series_rank(item, now) > _series_rank(current, now):
             best[key] = item
@@ -198,7 +135,7 @@ def _plain(value: Any, depth: int = 0) -> Any:
     if depth > 4:
         return "…"
     if isinstance(value, Person):
-        return _label(value.label, 80)
+        return label(value.label, 80)
     if isinstance(value, datetime | date):
         return value.isoformat(timespec="minutes") if isinstance(value, datetime) else value.isoformat()
     if isinstance(value, Enum):
@@ -279,7 +216,7 @@ def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_00
     sig_block = ("\n## SIGNALS (deterministic aggregates: names, counts, titles, times)\n"
                  f"<<<BEGIN DATA SIGNALS>>>\n{sig_body}\n<<<END DATA SIGNALS>>>\n")
     owner_items = [i for i in sample if i.authored_by_owner is True]
-    other_items = [i for i in sample if i.authored_by_owner is not True and not (isinstance(i, Message) and i.is_bulk)]
+    other_items = [i for i in sample if i.authored_by_owner is not True and not view_of(i).bulk(i)]
     owners = _interleave(_one_per_series(owner_items))
     others = _interleave(_one_per_series(other_items))
     collapsed = len(owner_items) + len(other_items) - len(owners) - len(others)
@@ -295,13 +232,14 @@ def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_00
         if remaining < 300:  # no block fits any more: the rest is counted, not cleaned
             omitted += len(owners) - index
             break
-        kind, extra, raw = _owner_block(item, per_item)
+        view = view_of(item)
+        extra, raw = view.owner(item, per_item)
         text = neutralise(clean_text(raw[: per_item * 2]))
         if not text:
             omitted += 1
             continue
         eid = f"E{len(evidence) + 1}"
-        header = f"[{eid}] kind={kind} source={_source_label(item)} date={_day(item.timestamp)} author=owner{extra}\n"
+        header = f"[{eid}] kind={view.label} source={_source_label(item)} date={day(item.timestamp)} author=owner{extra}\n"
         frame = len(header) + len(f"<<<BEGIN DATA {eid}>>>\n\n<<<END DATA {eid}>>>\n\n")
         room = min(per_item, remaining - frame)
         if room < 150:
@@ -314,8 +252,8 @@ def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_00
         evidence[eid] = Evidence(source=item.source, ref=item.ref, date=item.timestamp,
                                  authored_by_owner=True, excerpt=" ".join(text.split())[:200])
         texts[eid] = text
-        if isinstance(item, Repo) and item.name:
-            scopes[_label(item.name, 60)] = item.path or item.name
+        if (scope := view.scope(item)) is not None:
+            scopes[scope[0]] = scope[1]
     tp_lines: list[str] = []
     tp_budget += max(0, remaining)
     for index, item in enumerate(others):
@@ -355,17 +293,17 @@ def llm_request(digest: Digest, *, model: str, mode: str = "json_schema") -> dic
     return {"model": model, "messages": digest.messages(), "response_format": response_format}
 
 
-def settings_digest(sample: Sequence[Item], signals: Any, settings: Any) -> Digest:
+def settings_digest(sample: Sequence[Item], signals: Any, settings: Settings) -> Digest:
     """:func:`build_digest` under the ``llm_max_chars`` setting: the one digest a scan would send."""
-    return build_digest(sample, signals, max_chars=int(settings.get("llm_max_chars", 24_000)))
+    return build_digest(sample, signals, max_chars=settings.llm_max_chars)
 
 
-def settings_model(settings: Any) -> str:
+def settings_model(settings: Settings) -> str:
     """The ``llm_model`` setting, or the default model."""
-    return str(settings.get("llm_model") or "gpt-4o-mini")
+    return settings.llm_model or "gpt-4o-mini"
 
 
-def preview_llm_request(sample: Sequence[Item], signals: dict[str, Any], *, settings: Any,
+def preview_llm_request(sample: Sequence[Item], signals: dict[str, Any], *, settings: Settings,
                         mode: str = "json_schema") -> dict[str, Any]:
     """What :func:`~bootstrap_app.extract.llm.llm_proposals` would send, without sending it."""
     return llm_request(settings_digest(sample, signals, settings), model=settings_model(settings), mode=mode)

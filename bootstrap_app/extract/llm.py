@@ -29,13 +29,15 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
-from bootstrap_app.config import resolve_secret
+from bootstrap_app.config import Settings, resolve_secret
 from bootstrap_app.errors import LLMError
+from bootstrap_app.safety.injection import scan_text
+from bootstrap_app.text.clean import clean_text
+from bootstrap_app.text.unicode import shared_run, word_list
 from bootstrap_app.types import Evidence, Item, MemoryType, Proposal
 
 from . import prompts
 from .digest import Digest, llm_request, settings_digest, settings_model
-from .textclean import clean_text
 
 __all__ = ["LLMResult", "llm_extract", "llm_proposals", "make_client", "proposals_from_reply", "validate_reply"]
 
@@ -68,23 +70,22 @@ def _is_loopback(url: str) -> bool:
         return False
 
 
-def make_client(settings: Any) -> Any:
+def make_client(settings: Settings) -> Any:
     """An ``openai.OpenAI`` client from settings (key resolved from its ``env:``/``keyring:`` reference)."""
     try:
         import openai
     except ImportError as exc:  # the llm extra is optional
         raise LLMError("the LLM path needs the 'openai' package",
                        hint="pip install 'memseed[llm]', or run with --llm off") from exc
-    base_url = str(settings.get("llm_base_url") or "") or None
-    key = resolve_secret(str(settings.get("llm_api_key") or ""))
+    base_url = settings.llm_base_url or None
+    key = resolve_secret(settings.llm_api_key)
     if not key:
         if base_url and _is_loopback(base_url):
             key = "local-server"  # local OpenAI-compatible servers (llama.cpp, Ollama) take any key
         else:
             raise LLMError("no API key for the LLM", hint=NO_KEY_HINT)
     return openai.OpenAI(base_url=base_url, api_key=key,
-                         timeout=float(settings.get("llm_timeout", 120)),
-                         max_retries=int(settings.get("llm_max_retries", 3)))
+                         timeout=settings.llm_timeout, max_retries=settings.llm_max_retries)
 
 
 def _format_rejected(exc: Exception) -> bool:
@@ -200,9 +201,6 @@ def _ungrounded_instruction(values: dict[str, str], ids: Sequence[str], digest: 
     phrase that trips the tripwires must appear word for word in those blocks, or the fact is
     dropped.
     """
-    from bootstrap_app.safety.injection import scan_text
-    from bootstrap_app.safety.text import shared_run, word_list
-
     text = "\n".join(values[k] for k in ("name", "description", "body", "key"))
     owner_text = [digest.texts.get(i, "") for i in ids if digest.evidence[i].authored_by_owner]
     for finding in scan_text(text, tripwires=True, structure=False):
@@ -252,7 +250,7 @@ def proposals_from_reply(facts: Sequence[dict[str, Any]], digest: Digest) -> tup
     return proposals, dropped
 
 
-def llm_extract(sample: Sequence[Item], signals: dict[str, Any], *, settings: Any, client: Any = None) -> LLMResult:
+def llm_extract(sample: Sequence[Item], signals: dict[str, Any], *, settings: Settings, client: Any = None) -> LLMResult:
     """Digest -> request -> strict validation -> grounded Proposals, with the reasons for every drop."""
     digest = settings_digest(sample, signals, settings)
     model = settings_model(settings)
@@ -274,6 +272,6 @@ def llm_extract(sample: Sequence[Item], signals: dict[str, Any], *, settings: An
     return LLMResult(proposals=proposals, dropped=[*dropped, *more], digest=digest, mode=mode, model=model)
 
 
-def llm_proposals(sample: Sequence[Item], signals: dict[str, Any], *, settings: Any, client: Any = None) -> list[Proposal]:
+def llm_proposals(sample: Sequence[Item], signals: dict[str, Any], *, settings: Settings, client: Any = None) -> list[Proposal]:
     """The contract entry point: proposals from the LLM, each flagged ``llm``, ready for the gate."""
     return llm_extract(sample, signals, settings=settings, client=client).proposals

@@ -1,4 +1,7 @@
-"""Safety: provenance rules, injection scan, secret redaction, PII flags, memory-folder doctor.
+"""Safety: provenance rules, injection scan, PII flags, the gate; redaction re-exported from text.
+
+The text rules themselves (secrets, invisible characters, NFKC) live in :mod:`bootstrap_app.text`,
+below this package, so connectors can redact without importing the safety checks.
 
 Where each check runs:
 
@@ -7,20 +10,21 @@ Where each check runs:
 - pipeline: :func:`gate` on every proposal (secrets → injection/tripwires → provenance → PII).
 - writers: :func:`check_entry` on every entry they are about to write (Hermes-equivalent set,
   invisible characters, delimiter/frontmatter/import safety) — raises ``BlockedContent``.
-- ``memseed doctor``: :func:`run_doctor` audits an existing memory folder.
+- ``memseed doctor``: :func:`bootstrap_app.safety.doctor.run_doctor` audits an existing memory
+  folder; it knows every harness, so it sits above them and is not imported by this package.
 """
 
 from __future__ import annotations
+
+from bootstrap_app.text.secrets import find_secrets, redact_secrets
+from bootstrap_app.text.unicode import sanitize_untrusted
 
 from .gate import GateResult, Quarantined, gate
 from .injection import ThreatFinding, check_entry, scan_text
 from .pii import pii_flags
 from .provenance import facts_only, instruction_reasons
-from .secrets import find_secrets, redact_secrets
-from .text import sanitize_untrusted
 
 __all__ = [
-    "Finding",
     "GateResult",
     "Quarantined",
     "ThreatFinding",
@@ -31,16 +35,7 @@ __all__ = [
     "instruction_reasons",
     "pii_flags",
     "redact_secrets",
-    "run_doctor",
     "sanitize_untrusted",
     "scan_text",
 ]
 
-
-def __getattr__(name: str) -> object:
-    # The doctor pulls in frontmatter/yaml and the harness registry: load it only when asked for.
-    if name in ("run_doctor", "Finding"):
-        from . import doctor
-
-        return getattr(doctor, name)
-    raise AttributeError(name)

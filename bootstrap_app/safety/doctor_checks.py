@@ -21,10 +21,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from bootstrap_app.text.secrets import secret_spans
+from bootstrap_app.text.unicode import find_invisible, word_list
+
 from .injection import scan_text
 from .pii import pii_kinds
-from .secrets import secret_spans
-from .text import find_invisible, word_list
 
 __all__ = ["Finding", "near_duplicates", "reference_findings", "text_findings"]
 

@@ -28,13 +28,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from bootstrap_app.text.secrets import find_secrets, redact_secrets
+from bootstrap_app.text.unicode import find_invisible, sanitize_untrusted
 from bootstrap_app.types import Evidence, Proposal
 
 from .injection import HERMES_IDS, TRIPWIRES, scan_text
 from .pii import pii_flags
 from .provenance import ItemText, facts_only, holds_free_text, owner_backed, provenance_reasons
-from .secrets import find_secrets, redact_secrets
-from .text import find_invisible, sanitize_untrusted
 
 __all__ = ["GateResult", "Quarantined", "gate", "gate_one", "sanitize_untrusted"]
 

@@ -33,8 +33,7 @@ import re
 from dataclasses import dataclass
 
 from bootstrap_app.errors import BlockedContent
-
-from .text import find_invisible, normalize
+from bootstrap_app.text.unicode import find_invisible, normalize
 
 __all__ = [
     "HERMES",

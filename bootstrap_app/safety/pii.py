@@ -14,7 +14,7 @@ import re
 
 import phonenumbers
 
-from .text import normalize
+from bootstrap_app.text.unicode import normalize
 
 __all__ = ["PII_KINDS", "pii_flags", "pii_kinds"]
 

@@ -28,9 +28,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from bootstrap_app.text.unicode import normalize, shared_run
 from bootstrap_app.types import Evidence, Proposal
-
-from .text import normalize, shared_run
 
 __all__ = [
     "FREE_TEXT_WORDS",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from bootstrap_app.identity import OwnerIdentity
 from bootstrap_app.types import ChatMessage, Item
 
+from .analyzer import Analyzer
 from .base import Ref, person_key
 
 __all__ = ["ChannelFacts", "ChatAccumulator", "ChatSignal"]
@@ -42,7 +43,10 @@ class ChatSignal:
 
 
 @dataclass
-class ChatAccumulator:
+class ChatAccumulator(Analyzer):
+    signal = "chat"
+    consumes = frozenset({"chatmessage"})
+
     counts: defaultdict[tuple[str, str], Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     latest: dict[tuple[str, str, str], Ref] = field(default_factory=dict)
 

@@ -20,6 +20,7 @@ from datetime import datetime
 from bootstrap_app.identity import OwnerIdentity, name_key, normal_name
 from bootstrap_app.types import ChatMessage, Event, Item, Message, Person
 
+from .analyzer import Analyzer
 from .base import Ref, is_owner_key, is_person, person_key
 
 __all__ = ["Contact", "ContactsAccumulator", "ContactsSignal", "ManagerGuess", "find_manager", "latest"]
@@ -55,8 +56,11 @@ class ContactsSignal:
 
 
 @dataclass
-class ContactsAccumulator:
+class ContactsAccumulator(Analyzer):
     """Directed pair counts over mail, shared chat threads and small shared meetings."""
+
+    signal = "contacts"
+    consumes = frozenset({"message", "chatmessage", "event"})
 
     pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
     pair_refs: defaultdict[tuple[str, str], list[Ref]] = field(default_factory=lambda: defaultdict(list))

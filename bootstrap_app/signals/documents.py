@@ -16,6 +16,7 @@ from pathlib import PurePath
 from bootstrap_app.identity import OwnerIdentity
 from bootstrap_app.types import Document, Item
 
+from .analyzer import Analyzer
 from .base import Ref
 
 __all__ = ["DocFacts", "DocumentsAccumulator", "doc_kind"]
@@ -50,7 +51,10 @@ class DocFacts:
 
 
 @dataclass
-class DocumentsAccumulator:
+class DocumentsAccumulator(Analyzer):
+    signal = "documents"
+    consumes = frozenset({"document"})
+
     docs: dict[str, tuple[Document, str]] = field(default_factory=dict)
     total: int = 0
 
@@ -63,7 +67,7 @@ class DocumentsAccumulator:
             # keep only the metadata: a copy without text
             self.docs[item.path or item.ref] = (replace(item, text=""), kind)
 
-    def result(self, owner: OwnerIdentity) -> list[DocFacts]:
+    def result(self, owner: OwnerIdentity) -> tuple[DocFacts, ...]:
         out: list[DocFacts] = []
         for path, (doc, kind) in sorted(self.docs.items()):
             authors = tuple(p.label for p in doc.people if p.label)
@@ -83,4 +87,4 @@ class DocumentsAccumulator:
             counts[d.kind] = counts.get(d.kind, 0) + 1
             if counts[d.kind] <= _PER_KIND:
                 kept_docs.append(d)
-        return kept_docs
+        return tuple(kept_docs)

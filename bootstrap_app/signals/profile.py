@@ -25,6 +25,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from bootstrap_app.identity import OwnerIdentity, name_key
 from bootstrap_app.types import ChatMessage, Item, Message
 
+from .analyzer import Analyzer
 from .base import Ref, person_key
 from .rhythms import offset_name, zone
 
@@ -149,7 +150,10 @@ class ProfileSignal:
 
 
 @dataclass
-class ProfileAccumulator:
+class ProfileAccumulator(Analyzer):
+    signal = "profile"
+    consumes = frozenset({"message", "chatmessage"})
+
     stamps: defaultdict[str, list[tuple[float, int | None]]] = field(default_factory=lambda: defaultdict(list))
     """Per author: (UTC timestamp, the sender's UTC offset in minutes when the mail said)."""
     seen: Counter[str] = field(default_factory=Counter)
@@ -329,7 +333,7 @@ class ProfileAccumulator:
             return "", "", why
         return offset_name(offset), why, ""
 
-    def result(self, owner: OwnerIdentity, tz_name: str) -> ProfileSignal:
+    def result(self, owner: OwnerIdentity, tz_name: str = "") -> ProfileSignal:
         keys = self.owner_keys(owner)
         slack_title, slack_tz = self.slack_profile(keys)
         tz_name, tz_from, tz_note = self.resolve_timezone(keys, tz_name, slack_tz)

@@ -19,6 +19,7 @@ import yaml
 from bootstrap_app.identity import OwnerIdentity
 from bootstrap_app.types import Item, Person, Repo
 
+from .analyzer import Analyzer
 from .base import Ref
 
 __all__ = ["LOCKFILES", "RepoFacts", "ReposAccumulator", "classify_command", "repo_facts"]
@@ -219,8 +220,11 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
 
 
 @dataclass
-class ReposAccumulator:
+class ReposAccumulator(Analyzer):
     """Repos are snapshots already; keep them (small: capped config files) for the final owner."""
+
+    signal = "repos"
+    consumes = frozenset({"repo"})
 
     repos: dict[str, Repo] = field(default_factory=dict)
 
@@ -228,5 +232,5 @@ class ReposAccumulator:
         if isinstance(item, Repo):
             self.repos[item.path or item.ref] = item
 
-    def result(self, owner: OwnerIdentity) -> list[RepoFacts]:
-        return [repo_facts(r, owner) for _, r in sorted(self.repos.items())]
+    def result(self, owner: OwnerIdentity) -> tuple[RepoFacts, ...]:
+        return tuple(repo_facts(r, owner) for _, r in sorted(self.repos.items()))

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bootstrap_app.identity import OwnerIdentity, normal_name
 from bootstrap_app.types import Event, Item
 
+from .analyzer import Analyzer
 from .base import Ref, is_owner_key, person_key, prefer_past
 
 __all__ = ["DAYS", "RhythmSignal", "RhythmsAccumulator", "Ritual", "offset_name", "zone"]
@@ -111,7 +112,10 @@ class _Series:
 
 
 @dataclass
-class RhythmsAccumulator:
+class RhythmsAccumulator(Analyzer):
+    signal = "rhythms"
+    consumes = frozenset({"event"})
+
     tzids: Counter[str] = field(default_factory=Counter)
     series: dict[str, _Series] = field(default_factory=dict)
     events: int = 0
@@ -170,7 +174,7 @@ class RhythmsAccumulator:
         name, votes = self.tzids.most_common(1)[0]
         return name, votes
 
-    def result(self, owner: OwnerIdentity, tz_name: str, now: datetime | None = None,
+    def result(self, owner: OwnerIdentity, tz_name: str = "", now: datetime | None = None,
                active_until: datetime | None = None) -> RhythmSignal:
         """``active_until``: the owner's last mail/chat activity; occurrences after it (and
         after ``now``) are plans, counted and cited only when a series has nothing else."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from bootstrap_app.identity import SENT_LABELS, OwnerIdentity
 from bootstrap_app.types import ChatMessage, Item, Message
 
+from .analyzer import Analyzer
 from .base import Ref, person_key
 from .profile import own_text
 
@@ -48,8 +49,10 @@ def find_rules(text: str) -> list[str]:
 
 
 @dataclass
-class RulesAccumulator:
-    known_owners: frozenset[str] = frozenset()
+class RulesAccumulator(Analyzer):
+    signal = "rules"
+    consumes = frozenset({"message", "chatmessage"})
+
     found: dict[str, tuple[str, Ref]] = field(default_factory=dict)
 
     def observe(self, item: Item) -> None:
@@ -73,5 +76,5 @@ class RulesAccumulator:
                 self.found[norm] = (sentence, Ref(item.source, item.ref, item.timestamp, key,
                                                   f"{where}, {when}: {sentence}"[:200]))
 
-    def result(self, owner: OwnerIdentity) -> list[Rule]:
-        return [Rule(text, ref) for text, ref in self.found.values() if owner.is_owner_address(ref.author)]
+    def result(self, owner: OwnerIdentity) -> tuple[Rule, ...]:
+        return tuple(Rule(text, ref) for text, ref in self.found.values() if owner.is_owner_address(ref.author))

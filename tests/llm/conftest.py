@@ -13,7 +13,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -205,4 +205,4 @@ def llm_settings(llm_server: FakeLLM, monkeypatch: pytest.MonkeyPatch, tmp_path:
     monkeypatch.setenv(KEY_ENV, API_KEY)
     base = load_settings(tmp_path / "app", llm="openai", llm_base_url=llm_server.url,
                          llm_api_key=f"env:{KEY_ENV}", llm_model="test-model")
-    return Settings(home=base.home, values={**base.values, "llm_max_retries": 2, "llm_timeout": 20})
+    return replace(base, llm_max_retries=2, llm_timeout=20.0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from .conftest import SECRETS, THIRD_PARTY_MARKERS, FakeLLM, footprint_items, fo
 
 
 def _digest(settings: Settings) -> Digest:
-    return build_digest(footprint_items(), footprint_signals(), max_chars=int(settings.get("llm_max_chars", 24_000)))
+    return build_digest(footprint_items(), footprint_signals(), max_chars=settings.llm_max_chars)
 
 
 def _eid(digest: Digest, ref: str) -> str:
@@ -124,7 +125,7 @@ def test_rate_limit_retries_are_bounded(llm_server: FakeLLM, llm_settings: Setti
     with pytest.raises(LLMError, match="rate limiting") as info:
         llm_proposals(footprint_items(), footprint_signals(), settings=llm_settings)
     assert "--llm off" in info.value.hint
-    assert len(llm_server.requests) == 1 + int(llm_settings["llm_max_retries"])
+    assert len(llm_server.requests) == 1 + llm_settings.llm_max_retries
 
 
 def test_json_schema_rejected_falls_back_to_json_object(llm_server: FakeLLM, llm_settings: Settings) -> None:
@@ -151,17 +152,14 @@ def test_wrong_key_and_missing_key(llm_server: FakeLLM, llm_settings: Settings,
     monkeypatch.setenv("MEMSEED_TEST_LLM_KEY", "wrong-key")
     with pytest.raises(LLMError, match="refused the API key"):
         llm_proposals(footprint_items(), footprint_signals(), settings=llm_settings)
-    remote = Settings(home=llm_settings.home, values={**llm_settings.values,
-                                                      "llm_base_url": "https://llm.invalid/v1",
-                                                      "llm_api_key": "env:OPENAI_API_KEY"})
+    remote = replace(llm_settings, llm_base_url="https://llm.invalid/v1", llm_api_key="env:OPENAI_API_KEY")
     with pytest.raises(LLMError) as info:
         llm_proposals(footprint_items(), footprint_signals(), settings=remote)
     assert 'OPENAI_API_KEY' in info.value.hint and "--llm off" in info.value.hint
 
 
 def test_unreachable_server_is_llm_error(llm_settings: Settings) -> None:
-    dead = Settings(home=llm_settings.home, values={**llm_settings.values, "llm_base_url": "http://127.0.0.1:9/v1",
-                                                    "llm_max_retries": 0})
+    dead = replace(llm_settings, llm_base_url="http://127.0.0.1:9/v1", llm_max_retries=0)
     with pytest.raises(LLMError, match="cannot reach"):
         llm_proposals(footprint_items(), footprint_signals(), settings=dead)
 
@@ -267,7 +265,7 @@ def test_owner_cited_instruction_must_be_the_owners_words(llm_server: FakeLLM, l
 def test_slow_server_times_out_with_a_hint(llm_server: FakeLLM, llm_settings: Settings) -> None:
     llm_server.delay = 1.0
     llm_server.reply_proposals([])
-    slow = Settings(home=llm_settings.home, values={**llm_settings.values, "llm_timeout": 0.2, "llm_max_retries": 0})
+    slow = replace(llm_settings, llm_timeout=0.2, llm_max_retries=0)
     with pytest.raises(LLMError, match="did not answer in time") as info:
         llm_proposals(footprint_items(), footprint_signals(), settings=slow)
     assert "llm_timeout" in info.value.hint

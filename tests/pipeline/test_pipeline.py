@@ -129,7 +129,7 @@ def test_sources_and_reseed_are_quiet_without_news(items_file: Path) -> None:
 
 def test_llm_gets_bounded_owner_sample_and_plain_signals(items_file: Path, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    import bootstrap_app.extract.llm as llm_module
+    import bootstrap_app.pipeline as pipeline_module
     from bootstrap_app.types import Evidence, MemoryType, Proposal
 
     seen: dict[str, Any] = {}
@@ -141,7 +141,7 @@ def test_llm_gets_bounded_owner_sample_and_plain_signals(items_file: Path, tmp_p
                          body="Ada writes short mails.", subject="llm:style", flags=("llm",),
                          evidence=(Evidence(first.source, first.ref, first.timestamp, True, "notes"),))]
 
-    monkeypatch.setattr(llm_module, "llm_proposals", fake)
+    monkeypatch.setattr(pipeline_module, "llm_proposals", fake)
     result = scan([str(items_file)], settings=load_settings(tmp_path / "home"), llm="openai")
     sample = seen["sample"]
     assert 0 < len(sample) <= 200

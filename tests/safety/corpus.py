@@ -21,7 +21,7 @@ from email.message import EmailMessage
 from email.policy import default as default_policy
 from pathlib import Path
 
-from bootstrap_app.safety.text import word_list
+from bootstrap_app.text.unicode import word_list
 from bootstrap_app.types import Person
 from tests.conftest import realdata_file
 

@@ -8,7 +8,7 @@ import tempfile
 import pytest
 
 from bootstrap_app.safety.pii import pii_flags, pii_kinds
-from bootstrap_app.safety.secrets import find_secrets, redact_secrets
+from bootstrap_app.text.secrets import find_secrets, redact_secrets
 from tests.conftest import realdata_file
 
 # Values are assembled at run time so the source file itself holds no scannable token.

@@ -13,7 +13,7 @@ import unicodedata
 
 import phonenumbers
 
-from bootstrap_app.safety.secrets import redact_secrets
+from bootstrap_app.text.secrets import redact_secrets
 
 __all__ = ["clean_text", "is_forward", "neutralise", "strip_quoted"]
 
@@ -51,7 +51,7 @@ def clean_text(text: str) -> str:
     card numbers, tidy blank lines.
 
     Invisible characters are removed both before and after NFKC, because folding can turn one
-    form into another. The set is that of ``bootstrap_app.safety.text`` (Hermes list, tags, Cf, Co,
+    form into another. The set is that of ``bootstrap_app.text.unicode`` (Hermes list, tags, Cf, Co,
     Cn, controls) plus surrogates and variation selectors, which ``sanitize_untrusted`` keeps: text
     that may leave the machine is held to the stricter rule, so that function is not called here.
     """

@@ -1,0 +1,1 @@
+"""The test suite is a package, so tests/connectors never shadows the top-level connectors package."""

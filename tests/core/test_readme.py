@@ -1,0 +1,87 @@
+"""The README's command table matches the CLI both ways, and the README explains the repo from inside it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+
+from bootstrap_app.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _section(title: str) -> str:
+    return README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def _commands(group: click.Group, prefix: str = "memseed") -> Iterator[tuple[str, click.Command]]:
+    for name, command in sorted(group.commands.items()):
+        if isinstance(command, click.Group):
+            yield from _commands(command, f"{prefix} {name}")
+        else:
+            yield f"{prefix} {name}", command
+
+
+def _options(command: click.Command) -> list[tuple[str, ...]]:
+    """Each visible option's spellings (``("-q", "--quiet")``, ``("--headless", "--open-browser")``)."""
+    return [(*p.opts, *p.secondary_opts) for p in command.params if isinstance(p, click.Option) and not p.hidden]
+
+
+def _long_options(command: click.Command) -> set[str]:
+    return {o for names in _options(command) for o in names if o.startswith("--")} | {"--help"}
+
+
+def _mentions(text: str, option: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text) is not None
+
+
+COMMANDS = dict(_commands(main))
+ROWS = [line for line in _section("Command line").splitlines() if line.startswith("| `memseed")]
+
+
+def _rows_of(name: str) -> list[str]:
+    return [row for row in ROWS if re.search(rf"`{re.escape(name)}(?:[ `]|$)", row)]
+
+
+def test_every_command_and_option_is_in_the_table() -> None:
+    missing = []
+    for name, command in COMMANDS.items():
+        rows = _rows_of(name)
+        if not rows:
+            missing.append(name)
+            continue
+        text = " ".join(rows)
+        missing += [f"{name} {'/'.join(names)}" for names in _options(command)
+                    if not any(_mentions(text, o) for o in names)]
+    assert missing == [], f"README command table lacks: {missing}"
+
+
+def test_the_table_names_nothing_the_cli_does_not_have() -> None:
+    unknown = []
+    for row in ROWS:
+        first_cell = row.split(" | ")[0]
+        for usage in re.findall(r"`(memseed [^`]*)`", first_cell):
+            words = usage.split()
+            name = next((n for n in sorted(COMMANDS, key=len, reverse=True)
+                         if usage == n or usage.startswith(n + " ")), None)
+            if name is None:
+                unknown.append(" ".join(words[:2]))
+                continue
+            unknown += [f"{name} {opt}" for opt in re.findall(r"--[a-z][a-z-]*", usage)
+                        if opt not in _long_options(COMMANDS[name])]
+    assert unknown == [], f"README command table names what the CLI lacks: {unknown}"
+
+
+def test_development_section_points_into_the_repository() -> None:
+    development = _section("Development")
+    for doc in ("docs/architecture.md", "docs/extending.md"):
+        assert f"({doc})" in development, f"the Development section should link {doc}"
+        assert (ROOT / doc).is_file()
+    links = re.findall(r"\]\(([^)]+)\)", README)
+    outside = [link for link in links if re.match(r"[a-z]+:", link) or link.startswith(("/", ".."))]
+    assert outside == [], f"README links outside the repository: {outside}"
+    assert "shared folder" not in README
