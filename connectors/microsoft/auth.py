@@ -17,7 +17,6 @@ built only when a token is actually needed; :func:`status` reads the cache offli
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from typing import Any
 import msal
 import requests
 
+from bootstrap_app.config import load_settings
 from bootstrap_app.errors import AuthError, AuthRequired, SourceOffline
 from connectors.base import Availability
 from connectors.tokenstore import delete_secret, load_secret, save_secret
@@ -58,18 +58,16 @@ _NO_CLIENT = ("register an app in Entra ID (Mobile and desktop, 'Allow public cl
               "`memseed auth microsoft --client-id ID`, or set MEMSEED_MS_CLIENT_ID")
 
 
-def _authority(explicit: str | None = None) -> str:
-    return (explicit or os.environ.get("MEMSEED_MS_AUTHORITY") or DEFAULT_AUTHORITY).rstrip("/")
+def _authority(home: Path, explicit: str | None = None) -> str:
+    """``--authority`` > ``$MEMSEED_MS_AUTHORITY`` > ``ms_authority`` in config.toml > ``/common``."""
+    return (explicit or load_settings(home).ms_authority or DEFAULT_AUTHORITY).rstrip("/")
 
 
 def _client_id(home: Path, explicit: str | None) -> str:
+    """``--client-id`` > ``$MEMSEED_MS_CLIENT_ID`` > config.toml > the one of the last sign-in."""
     if explicit:
         return explicit
-    if os.environ.get("MEMSEED_MS_CLIENT_ID"):
-        return os.environ["MEMSEED_MS_CLIENT_ID"]
-    from bootstrap_app.config import load_settings
-
-    configured = str(load_settings(home).get("ms_client_id") or "")
+    configured = load_settings(home).ms_client_id
     if configured:
         return configured
     try:
@@ -182,7 +180,7 @@ def start_login(home: Path, *, client_id: str | None = None, authority: str | No
     cid = _client_id(home, client_id)
     if not cid:
         raise AuthError("no Microsoft client id", hint=_NO_CLIENT)
-    auth = _authority(authority)
+    auth = _authority(home, authority)
     _, cache = _cache(home) if _stored_ok(home) else ({}, msal.SerializableTokenCache())
     app = _app(cid, auth, cache)
     try:
@@ -242,7 +240,7 @@ class MicrosoftCredentials:
     def __init__(self, home: Path, stored: dict[str, Any], cache: msal.SerializableTokenCache) -> None:
         self.home = home
         self.client_id = str(stored.get("client_id") or "")
-        self.authority = str(stored.get("authority") or _authority())
+        self.authority = str(stored.get("authority") or _authority(home))
         self.cache = cache
         self.accounts = _accounts(cache)
         self._app: msal.PublicClientApplication | None = None
