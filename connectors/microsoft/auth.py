@@ -21,15 +21,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import msal
-import requests
+from typing import TYPE_CHECKING, Any
 
 from bootstrap_app.config import load_settings
 from bootstrap_app.errors import AuthError, AuthRequired, SourceOffline
 from connectors.base import Availability
 from connectors.tokenstore import delete_secret, load_secret, save_secret
+
+if TYPE_CHECKING:  # msal and requests load on first use: every CLI command imports the registry
+    import msal
 
 __all__ = [
     "DEFAULT_AUTHORITY",
@@ -95,6 +95,9 @@ def _save(home: Path, client_id: str, authority: str, cache: msal.SerializableTo
 def _app(client_id: str, authority: str, cache: msal.SerializableTokenCache) -> msal.PublicClientApplication:
     """The msal application (does tenant discovery: network). Instance discovery is off: the
     authority is the person's own choice (or a test stand-in), not something to look up."""
+    import msal
+    import requests
+
     try:
         return msal.PublicClientApplication(client_id, authority=authority, token_cache=cache,
                                             instance_discovery=False, http_cache=_HTTP_CACHE)
@@ -108,6 +111,8 @@ def _app(client_id: str, authority: str, cache: msal.SerializableTokenCache) -> 
 
 
 def _cache(home: Path) -> tuple[dict[str, Any], msal.SerializableTokenCache]:
+    import msal
+
     stored = _stored(home)
     cache = msal.SerializableTokenCache()
     if stored.get("cache"):
@@ -116,6 +121,8 @@ def _cache(home: Path) -> tuple[dict[str, Any], msal.SerializableTokenCache]:
 
 
 def _accounts(cache: msal.SerializableTokenCache) -> list[str]:
+    import msal
+
     found = cache.search(msal.TokenCache.CredentialType.ACCOUNT)
     return sorted({str(a.get("username") or "") for a in found if a.get("username")})
 
@@ -158,6 +165,8 @@ class DeviceLogin:
 
     def poll(self) -> str | None:
         """Ask once: the account when signed in (and saved), None while still pending."""
+        import requests
+
         try:
             result = self.app.acquire_token_by_device_flow(self.flow, exit_condition=lambda flow: True)
         except requests.ConnectionError as exc:
@@ -177,6 +186,9 @@ class DeviceLogin:
 
 def start_login(home: Path, *, client_id: str | None = None, authority: str | None = None) -> DeviceLogin:
     """Begin a device-code sign-in (non-blocking): show ``.message``, then call ``.poll()``."""
+    import msal
+    import requests
+
     cid = _client_id(home, client_id)
     if not cid:
         raise AuthError("no Microsoft client id", hint=_NO_CLIENT)
@@ -250,6 +262,8 @@ class MicrosoftCredentials:
         return self.accounts[0] if self.accounts else ""
 
     def token(self, account: str = "") -> str:
+        import requests
+
         if self._app is None:
             self._app = _app(self.client_id, self.authority, self.cache)
         found = self._app.get_accounts(username=account or None)

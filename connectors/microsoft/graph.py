@@ -20,11 +20,12 @@ import os
 import random
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
-
-import requests
+from typing import TYPE_CHECKING, Any
 
 from bootstrap_app.errors import AuthError, AuthRequired, QuotaExceeded, SourceError, SourceOffline
+
+if TYPE_CHECKING:  # requests loads with the first client, not with the registry
+    import requests
 
 __all__ = ["DEFAULT_ROOT", "DeltaGone", "GraphClient", "graph_root"]
 
@@ -68,6 +69,8 @@ class GraphClient:
         self.base_delay = base_delay
         self.timeout = timeout
         self.rng = rng or random.Random()
+        import requests
+
         self.session = requests.Session()
         self.requests = 0
         self.waits: list[float] = []
@@ -87,6 +90,8 @@ class GraphClient:
     def get(self, path: str, *, params: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
             stream: bool = False) -> requests.Response:
         """One GET with retries; raises a one-line MemseedError for anything but success."""
+        import requests
+
         url = self.url(path)
         resp: requests.Response | None = None
         for attempt in range(self.max_attempts):
