@@ -26,9 +26,9 @@ from .errors import MemseedError
 from .extract.digest import build_digest, preview_llm_request
 from .extract.llm import llm_proposals
 from .harnesses import Plan, WriteOptions, WriteOutcome, get_harness
+from .harnesses.doctor import run_doctor
 from .pipeline import ScanEvent, ScanResult, SourceReport, scan, scan_demo
 from .safety import check_entry, gate, pii_flags, redact_secrets, scan_text
-from .safety.doctor import run_doctor
 from .store import Store
 from .types import (
     ChatMessage,

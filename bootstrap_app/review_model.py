@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import CapacityExceeded, MemseedError
+from .harnesses import WriteOptions, get_harness
 from .store import Store
 from .types import Evidence, MemoryType, Proposal
 
@@ -234,19 +235,20 @@ def bulk_ids(rows: Iterable[ReviewRow], selection: Mapping[str, bool] | None = N
 # -- budgets for capped targets ---------------------------------------------------------
 @dataclass(frozen=True)
 class BudgetLine:
-    """One capped file: characters it holds now, after adding the approved set, and its limit."""
+    """One capped file: how much it holds now, after adding the approved set, and its limit."""
 
     target: str
     file: str
     limit: int
     used: int
-    """Characters in the file now."""
+    """Size of the file now (in ``unit``)."""
     after: int
-    """Characters after adding every approved entry not yet there."""
+    """Size after adding every approved entry not yet there."""
     entries: list[tuple[str, str, int]] = field(default_factory=list)
-    """(id, name, characters) of each entry that would be added, in write order."""
+    """(id, name, size) of each entry that would be added, in write order."""
     fits: list[str] = field(default_factory=list)
     """Ids of the entries that fit, taken in order, under the limit."""
+    unit: str = "chars"
 
     @property
     def name(self) -> str:
@@ -269,45 +271,33 @@ class BudgetLine:
 def budget_key(rows: Iterable[ReviewRow], target: str = "hermes", written: Iterable[str] = ()) -> tuple[Any, ...]:
     """Everything :func:`budget` depends on, as a hashable value (for caching it between reruns).
 
-    The approved rows' text, what was already written, and the size and mtime of the target's
-    capped files — so an edit, a decision or a change to the files outside memseed all show.
+    The approved rows' text, what was already written, and the size and mtime of the files the
+    target's capacity depends on (``Harness.capacity_files``) — so an edit, a decision or a
+    change to the files outside memseed all show.
     """
     texts = tuple((r.fingerprint, r.name, r.description, r.body, str(r.type)) for r in rows if r.approved)
-    stamps: tuple[tuple[int, int], ...] = ()
-    if target == "hermes":
-        from .harnesses.hermes import LIMITS, HermesHarness
-
-        folder = HermesHarness().memory_root()  # the folder the writer and budget() read
-        stats = []
-        for name in LIMITS:
-            try:
-                st = (folder / name).stat()
-                stats.append((st.st_mtime_ns, st.st_size))
-            except OSError:
-                stats.append((0, -1))
-        stamps = tuple(stats)
-    return (target, texts, tuple(sorted(written)), stamps)
+    stats = []
+    for path in get_harness(target).capacity_files():
+        try:
+            st = path.stat()
+            stats.append((st.st_mtime_ns, st.st_size))
+        except OSError:
+            stats.append((0, -1))
+    return (target, texts, tuple(sorted(written)), tuple(stats))
 
 
 def budget(rows: Iterable[ReviewRow], target: str = "hermes", written: Iterable[str] = (),
            root: Path | None = None) -> list[BudgetLine]:
-    """Budget lines of the approved rows for a capped target (Hermes USER.md / MEMORY.md).
+    """Budget lines of the approved rows for ``target`` (its ``Harness.capacity``).
 
-    Uses the Hermes writer's own ``budget_report`` (its renderer, its parser, the files as
-    they are now), so the meter and the writer can never disagree. ``written`` holds the
-    fingerprints memseed already wrote there. Targets without a character cap give ``[]``.
+    The harness's own renderer, parser and files as they are now, so the meter and the writer
+    can never disagree. ``written`` holds the fingerprints memseed already wrote there.
+    Targets without a cap give ``[]``.
     """
-    if target != "hermes":
-        return []
-    from .harnesses.base import WriteOptions
-    from .harnesses.hermes import budget_report
-
     approved = [r.current for r in rows if r.approved]
-    report = budget_report(approved, WriteOptions(root=root, written=frozenset(written)))
-    return [BudgetLine(target, str(r["file"]), int(r["limit"]), int(r["used"]), int(r["after"]),
-                       [(str(e["id"]), str(e["name"]), int(e["chars"])) for e in r["entries"]],
-                       [str(i) for i in r["fits"]])
-            for r in report]
+    report = get_harness(target).capacity(approved, WriteOptions(root=root, written=frozenset(written)))
+    return [BudgetLine(target, c.file, c.limit, c.used, c.after, list(c.entries), list(c.fits), c.unit)
+            for c in report]
 
 
 # -- write planning for several targets ------------------------------------------------

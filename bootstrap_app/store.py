@@ -102,6 +102,16 @@ CREATE TABLE IF NOT EXISTS written (
     write_id INTEGER NOT NULL,
     PRIMARY KEY (fingerprint, target)
 );
+CREATE TABLE IF NOT EXISTS superseded (
+    write_id INTEGER NOT NULL,
+    target TEXT NOT NULL,
+    old_fingerprint TEXT NOT NULL,
+    new_fingerprint TEXT NOT NULL,
+    location TEXT NOT NULL,
+    old_text TEXT NOT NULL,
+    until TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (write_id, old_fingerprint)
+);
 """
 
 
@@ -425,6 +435,22 @@ class Store:
             "SELECT wf.after_content FROM write_files wf JOIN writes w ON w.id = wf.write_id "
             "WHERE wf.path=? AND w.status='applied' ORDER BY w.id DESC LIMIT 1", (path,)).fetchone()
         return row[0] if row else None
+
+    def record_superseded(self, write_id: int, target: str,
+                          rows: Iterable[tuple[str, str, str, str, str]]) -> None:
+        """Journal entries a write replaces in place: (old fp, new fp, location, old text, until date)."""
+        self._db.executemany(
+            "INSERT OR REPLACE INTO superseded(write_id, target, old_fingerprint, new_fingerprint, location, "
+            "old_text, until) VALUES (?, ?, ?, ?, ?, ?, ?)", ((write_id, target, *row) for row in rows))
+
+    def superseded(self, target: str | None = None) -> list[dict[str, Any]]:
+        """Facts memseed replaced (applied writes only): the old text and the date it stopped being true."""
+        sql = ("SELECT s.write_id, s.target, s.old_fingerprint, s.new_fingerprint, s.location, s.old_text, "
+               "s.until, w.at FROM superseded s JOIN writes w ON w.id = s.write_id WHERE w.status='applied'")
+        rows = (self._db.execute(sql + " AND s.target=? ORDER BY s.write_id", (target,)) if target
+                else self._db.execute(sql + " ORDER BY s.write_id")).fetchall()
+        keys = ("write_id", "target", "old_fingerprint", "new_fingerprint", "location", "old_text", "until", "at")
+        return [dict(zip(keys, r, strict=True)) for r in rows]
 
     def written(self, target: str | None = None) -> dict[str, str]:
         """fingerprint -> location of entries memseed wrote (and did not undo) to ``target``."""

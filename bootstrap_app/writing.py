@@ -5,22 +5,56 @@ takes only what the person approved (with their edits), adds the entries memseed
 to the target so a re-run recognises them and changes nothing, and tells the writer which files
 memseed wrote (``Store.last_after``) so the person's own files are never overwritten.
 ``undo_write`` restores every touched file byte for byte from the journal.
+
+Facts that change: an approved proposal whose ``supersedes`` names an entry memseed wrote to
+the target (by fingerprint when the proposal carries ``supersedes_fingerprint``, else by name)
+is handed to the harness as a replacement (``WriteOptions.replaces``), and the superseded
+proposal is no longer written on its own; the harness puts the new entry in the old one's
+place and the journal keeps the old text with the date it stopped being true.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import UndoError
-from .fsutil import read_bytes, refuse_symlinks, remove_file
-from .harnesses import FileChange, Plan, WriteOptions, WriteOutcome, get_harness
-from .harnesses.base import apply_changes, locked
-from .store import JournalFile, Store, WriteRecord
+from .errors import UnknownProposal
+from .harnesses import Plan, WriteOptions, WriteOutcome, get_harness
+from .harnesses.base import pick_write
+from .store import Store
+from .types import Proposal, slugify
 
-__all__ = ["apply_write", "describe", "history", "plan_write", "undo_write"]
+__all__ = ["apply_write", "describe", "history", "plan_write", "replacements", "undo_write"]
+
+
+def replacements(store: Store, target: str, entries: Sequence[Proposal]) -> dict[str, Proposal]:
+    """new fingerprint -> the entry memseed wrote to ``target`` that it supersedes (as it was written).
+
+    Matched by ``supersedes_fingerprint`` when the proposal has one, else by the superseded
+    entry's name. Only entries memseed itself wrote count: an update never replaces a memory
+    someone else put there.
+    """
+    wanted = [p for p in entries if p.supersedes]
+    if not wanted:
+        return {}
+    replaced = {row["old_fingerprint"] for row in store.superseded(target)}
+    by_fp: dict[str, Proposal] = {}
+    for fp in store.written(target):
+        if fp in replaced:  # already replaced by a later entry: that one is what holds now
+            continue
+        try:
+            by_fp[fp] = store.get(fp).effective
+        except UnknownProposal:
+            continue
+    by_name = {old.name: old for old in by_fp.values()}
+    out: dict[str, Proposal] = {}
+    for p in wanted:
+        old_fp = getattr(p, "supersedes_fingerprint", None)
+        old = by_fp.get(old_fp) if old_fp else by_name.get(slugify(p.supersedes or ""))
+        if old is not None and old.fingerprint != p.fingerprint:
+            out[p.fingerprint] = old
+    return out
 
 
 def plan_write(store: Store, target: str, project: Path | str | None = None, **opts: Any) -> Plan:
@@ -32,13 +66,19 @@ def plan_write(store: Store, target: str, project: Path | str | None = None, **o
     harness = get_harness(target)
     written = store.written(harness.name)
     entries = [sp.effective for sp in store.proposals(status="approved")]
+    superseded = replacements(store, harness.name, entries)
+    # a superseded fact is not written on its own again (nor reported as "removed since")
+    gone = {old.fingerprint for old in superseded.values()} | {
+        row["old_fingerprint"] for row in store.superseded(harness.name)}
+    entries = [p for p in entries if p.fingerprint not in gone]
+    replaces = {fp: old for fp, old in superseded.items() if fp not in written}
     for key in ("only", "exclude"):
         if key in opts and opts[key] is not None:
             opts[key] = tuple(opts[key])
     if opts.get("root") is not None:
         opts["root"] = Path(opts["root"])
     options = WriteOptions(project=Path(project).expanduser() if project else None,
-                           written=frozenset(written), last_after=store.last_after,
+                           written=frozenset(written), last_after=store.last_after, replaces=replaces,
                            **{k: v for k, v in opts.items() if v is not None})
     plan = harness.plan(entries, options)
     for key in options.only:
@@ -54,63 +94,14 @@ def apply_write(store: Store, plan: Plan) -> WriteOutcome:
     return get_harness(plan.target).apply(plan, store)
 
 
-def _pick(store: Store, write_id: int | None) -> WriteRecord:
-    records = store.writes(limit=10_000)
-    if write_id is None:
-        for record in records:
-            if record.status == "applied":
-                return record
-        raise UndoError("there is no write to undo", hint="`memseed history` lists past writes")
-    for record in records:
-        if record.id == write_id:
-            if record.status != "applied":
-                raise UndoError(f"write {write_id} is {record.status}, not applied; nothing to undo")
-            return record
-    raise UndoError(f"no write with id {write_id}", hint="`memseed history` lists past writes")
-
-
 def undo_write(store: Store, write_id: int | None = None, *, force: bool = False) -> list[str]:
     """Put every file of a write back as it was (new files are deleted); returns the paths.
 
-    Refuses with :class:`UndoError` when a file changed since the write (someone — the agent,
-    the person, a later write — touched it), unless ``force``.
+    Refuses with :class:`~bootstrap_app.errors.UndoError` when a file changed since the write,
+    unless ``force`` (see :meth:`Harness.undo`).
     """
-    record = _pick(store, write_id)
-    journal = store.write_files(record.id)
-    locks = [Path(item.path + ".lock") for item in journal if os.path.lexists(item.path + ".lock")]
-    with locked(locks, None):
-        return _undo(store, record, journal, force)
-
-
-def _undo(store: Store, record: WriteRecord, journal: list[JournalFile], force: bool) -> list[str]:
-    rewrites: list[FileChange] = []
-    deletions: list[Path] = []
-    drifted: list[str] = []
-    for item in journal:
-        path = Path(item.path)
-        refuse_symlinks(path)
-        current = read_bytes(path)
-        if current != item.after_content:
-            drifted.append(item.path)
-        if current == item.before_content:
-            continue
-        if item.before_content is None:
-            deletions.append(path)
-        else:
-            rewrites.append(FileChange(path, current, item.before_content))
-    if drifted and not force:
-        raise UndoError(f"write {record.id}: {len(drifted)} file(s) changed since memseed wrote them: "
-                        + ", ".join(drifted),
-                        hint="look at the changes first; `memseed undo --force` restores the old bytes anyway")
-    try:  # rewrites all-or-nothing first; deletions only once every rewrite succeeded
-        apply_changes(rewrites, None)
-        for path in deletions:
-            remove_file(path)
-    except OSError as exc:
-        raise UndoError(f"undo of write {record.id} failed ({exc})",
-                        hint="check permissions on the memory folder and run `memseed undo` again") from exc
-    store.finish_write(record.id, "undone")
-    return [item.path for item in journal]
+    record = pick_write(store, write_id)
+    return get_harness(record.target).undo(store, record.id, force=force)
 
 
 def history(store: Store, limit: int = 50) -> list[dict[str, Any]]:

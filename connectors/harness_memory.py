@@ -23,11 +23,11 @@ from typing import ClassVar
 
 from bootstrap_app.errors import SourceNotFound
 from bootstrap_app.harnesses.base import Harness
-from bootstrap_app.harnesses.claude_code import ClaudeCodeHarness, config_home, find_project_dir
-from bootstrap_app.harnesses.codex import CodexHarness, codex_home
+from bootstrap_app.harnesses.claude_code import ClaudeCodeHarness, find_project_dir
+from bootstrap_app.harnesses.codex import CodexHarness
 from bootstrap_app.harnesses.common import infer_type
-from bootstrap_app.harnesses.gemini import HEADING, GeminiHarness, gemini_dir
-from bootstrap_app.harnesses.hermes import DELIMITER, HermesHarness, hermes_home
+from bootstrap_app.harnesses.gemini import GeminiHarness
+from bootstrap_app.harnesses.hermes import HermesHarness
 from bootstrap_app.types import Evidence, Item, MemoryEntry, Proposal, slugify
 
 from .base import ReadContext, Source
@@ -41,38 +41,39 @@ __all__ = [
 ]
 
 
-def _head(path: Path, size: int = 4096) -> str:
-    try:
-        with path.open("rb") as handle:
-            return handle.read(size).decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
-def _memories_dir(path: Path) -> Path:
-    """Codex and Hermes keep memory in a ``memories/`` folder of their home; either may be given."""
-    return path / "memories" if (path / "memories").is_dir() else path
-
-
 class _HarnessSource(Source):
-    """Shared read loop: harness reader -> cleaned MemoryEntry items, skips reported."""
+    """Shared read loop: harness reader -> cleaned MemoryEntry items, skips reported.
+
+    Everything format-specific (the home and its env vars, the shape sniffing, the parser)
+    is the harness class's; a subclass only names its harness and, when a location can name
+    something else than a folder (a project, a profile), how to find the folder.
+    """
 
     priority = 20
     cursor_doc = ""  # memory folders are small: every read is a full read
     harness: ClassVar[type[Harness]]
-    """The writer whose reader parses this harness's files (one parser per format)."""
+    """The harness whose reader parses these files (one parser per format)."""
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """kind, URI scheme and form, and description are the harness's own (``Harness.name`` ...)."""
+        super().__init_subclass__(**kwargs)
+        cls.kind = cls.harness.name
+        cls.uri_schemes = (cls.harness.name,)
+        cls.uri_form = cls.harness.source_uri or f"{cls.harness.name}:"
+        cls.description = cls.harness.source_description
+
+    @classmethod
+    def sniff(cls, path: Path) -> bool:
+        return cls.harness.sniff(path)
 
     @classmethod
     def from_uri(cls, uri: str) -> list[Source]:
         """``kind:`` names the harness's own home; ``kind:WHERE`` a project, profile or folder."""
         return [cls(uri.partition(":")[2])]
 
-    def _home(self) -> Path:  # pragma: no cover - overridden
-        raise NotImplementedError
-
     def _root(self) -> Path:
         """The folder the location names, else (a bare ``kind:`` URI) the harness's own home."""
-        return self._named(Path(self.location).expanduser()) if self.location else self._home()
+        return self._named(Path(self.location).expanduser()) if self.location else self.harness.home()
 
     def _named(self, path: Path) -> Path:
         """The memory folder a given location names: the folder itself unless overridden."""
@@ -102,93 +103,31 @@ class _HarnessSource(Source):
 
 
 class ClaudeCodeMemory(_HarnessSource):
-    kind = "claude-code"
-    uri_schemes = ("claude-code",)
-    uri_form = "claude-code:[PROJECT]"
     harness = ClaudeCodeHarness
-    description = "Claude Code auto memory (projects/<key>/memory/)"
-
-    @classmethod
-    def sniff(cls, path: Path) -> bool:
-        if not path.is_dir() or not (path / "MEMORY.md").is_file():
-            return False
-        return any(_head(p, 64).startswith("---") for p in list(path.glob("*.md"))[:20] if p.name != "MEMORY.md")
-
-    def _home(self) -> Path:
-        return config_home()
 
     def _named(self, path: Path) -> Path:
         """A memory folder as given; a project folder maps to its ``projects/<key>/memory``."""
         if (path / "MEMORY.md").is_file() or path.name == "memory":
             return path
-        return find_project_dir(self._home() / "projects", path) / "memory"
+        return find_project_dir(self.harness.home() / "projects", path) / "memory"
 
 
 class CodexMemory(_HarnessSource):
-    kind = "codex"
-    uri_schemes = ("codex",)
-    uri_form = "codex:"
     harness = CodexHarness
-    description = "Codex CLI home (memories/, AGENTS.md)"
-
-    @classmethod
-    def sniff(cls, path: Path) -> bool:
-        if not path.is_dir():
-            return False
-        mem = _memories_dir(path)
-        return (mem / "memory_summary.md").is_file() or (mem / "raw_memories.md").is_file() or \
-            (mem / "extensions" / "ad_hoc").is_dir()
-
-    def _home(self) -> Path:
-        return codex_home()
 
 
 class HermesMemory(_HarnessSource):
-    kind = "hermes"
-    uri_schemes = ("hermes",)
-    uri_form = "hermes:[PROFILE]"
     harness = HermesHarness
-    description = "Hermes agent memories (USER.md, MEMORY.md)"
-
-    @classmethod
-    def sniff(cls, path: Path) -> bool:
-        if not path.is_dir():
-            return False
-        mem = _memories_dir(path)
-        files = [f for f in (mem / "USER.md", mem / "MEMORY.md") if f.is_file()]
-        if not files:
-            return False
-        if any(_head(f, 64).startswith("---") for f in mem.glob("*.md") if f.name not in ("USER.md", "MEMORY.md")):
-            return False
-        if any(DELIMITER in _head(f, 1 << 16) for f in files):
-            return True
-        others = {p.name for p in mem.iterdir()} - {"USER.md", "MEMORY.md", "USER.md.lock", "MEMORY.md.lock"}
-        return mem.name == "memories" and not {o for o in others if not o.startswith((".", "ARCHIVE"))}
-
-    def _home(self) -> Path:
-        return hermes_home()
 
     def _named(self, path: Path) -> Path:
         """A folder as given; any other location names a profile (``hermes:PROFILE``)."""
         if path.exists():
             return path
-        return self._home() / "profiles" / slugify(self.location)
+        return self.harness.home() / "profiles" / slugify(self.location)
 
 
 class GeminiMemory(_HarnessSource):
-    kind = "gemini"
-    uri_schemes = ("gemini",)
-    uri_form = "gemini:"
     harness = GeminiHarness
-    description = "Gemini CLI global memory (~/.gemini/GEMINI.md)"
-
-    @classmethod
-    def sniff(cls, path: Path) -> bool:
-        target = path if path.is_file() else path / "GEMINI.md"
-        return target.name == "GEMINI.md" and target.is_file() and HEADING in _head(target, 1 << 20)
-
-    def _home(self) -> Path:
-        return gemini_dir()
 
 
 

@@ -1,6 +1,6 @@
 """``memseed doctor``: audit a harness memory folder and print every finding with file and line.
 
-A thin shell over :func:`bootstrap_app.safety.doctor.run_doctor`; it never changes a file.
+A thin shell over :func:`bootstrap_app.harnesses.doctor.run_doctor`; it never changes a file.
 Exit status 1 when any finding is an error (so it can gate CI or a cron job), 0 otherwise.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from bootstrap_app.safety.doctor import TARGETS, run_doctor
+from bootstrap_app.harnesses.doctor import TARGETS, run_doctor
 
 __all__ = ["COMMANDS", "doctor"]
 

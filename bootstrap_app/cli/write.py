@@ -17,7 +17,7 @@ __all__ = ["COMMANDS", "history_cmd", "undo_cmd", "write_cmd"]
 
 
 @click.command("write")
-@click.option("--target", "-t", required=True, type=click.Choice(sorted(HARNESSES)),
+@click.option("--target", "-t", required=True, type=click.Choice(list(HARNESSES)),
               help="The harness whose memory to write.")
 @click.option("--project", type=click.Path(file_okay=False),
               help="Project for entries not tied to a repository (Claude Code: entries scoped to a "

@@ -1,227 +1,187 @@
-"""The one small interface every harness writer implements, and the shared apply step.
+"""The harness contract: one class holds everything about one agent's memory.
 
-Why split plan and apply: ``plan`` is pure (it reads the disk, never writes), so the CLI's
-``--dry-run``, the app's preview and the real write all show the same bytes. ``apply`` is the
-only place that touches files and it is shared by every harness, so atomicity, journaling,
-locking and rollback are implemented once:
+Why one class per harness: the app, ``memseed doctor``, ``memseed sources``, the CLI choices,
+the budget meters and the writers all ask the registry (``registry.HARNESSES``) and the class
+answers; none of them keeps its own list of harnesses or imports a harness's constants. A
+harness declares its name, label, aliases, home (env vars, default folder), source URI and
+entry format, and implements:
 
-1. take the plan's lock files (Hermes's ``<file>.lock``), re-read every target and refuse if
-   it changed since the plan was made;
-2. journal before/after bytes of every file in the store *first*;
-3. write each file atomically (temp + fsync + rename + folder fsync);
-4. if any file fails, put back the ones already written so every existing file is
-   byte-identical and every new file is gone, and mark the write failed.
+- ``plan`` — pure (it reads, never writes): the exact bytes per file and why, so the CLI's
+  ``--dry-run``, the app's preview and the real write show the same diff;
+- ``read`` — its files back into :class:`MemoryEntry` items (one parser per format, shared by
+  the writer and the ``harness_memory`` connector);
+- ``capacity`` — what the approved entries would use of each capped file (budget meters);
+- ``doctor`` — findings on an existing memory folder;
+- ``sniff`` / ``find_local`` — recognise its folders by shape, find them on this machine.
+
+``apply`` and ``undo`` are shared and written once: take the plan's lock files, re-read every
+target and refuse if it changed since the plan, journal before/after bytes *first*, write each
+file atomically, and on any failure put back what was written so every existing file stays
+byte-identical. They go through ``self.files`` (the disk, or a dict for the shipped fake).
 """
 
 from __future__ import annotations
 
-import contextlib
-import difflib
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from filelock import FileLock
-
-from bootstrap_app.errors import ConflictError, MemseedError, WriteError
-from bootstrap_app.fsutil import atomic_write, ensure_dirs, read_bytes, refuse_symlinks, remove_file
+from bootstrap_app.errors import ConflictError, MemseedError, TargetNotFound, UndoError, WriteError
+from bootstrap_app.fsutil import refuse_symlinks
+from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, Proposal
 
+from .files import DiskFiles, FileChange, Files, apply_changes, locked
+from .plan import (
+    Capacity,
+    LocalMemory,
+    Plan,
+    Supersession,
+    WriteOptions,
+    WriteOutcome,
+    home_or,
+    new_entries,
+    placement,
+    select_entries,
+)
+
 if TYPE_CHECKING:
-    from bootstrap_app.store import Store
+    from bootstrap_app.store import Store, WriteRecord
 
 __all__ = [
+    "Capacity",
     "FileChange",
     "Harness",
+    "LocalMemory",
     "Plan",
+    "Supersession",
     "WriteOptions",
     "WriteOutcome",
     "apply_changes",
     "home_or",
     "locked",
     "new_entries",
+    "pick_write",
+    "placement",
     "select_entries",
 ]
 
 
-def _no_record(_path: str) -> bytes | None:
-    return None
-
-
-@dataclass(frozen=True)
-class WriteOptions:
-    """Everything a writer may be told. Library callers can leave all of it at the defaults."""
-
-    project: Path | None = None
-    """The project the entries are about (Claude Code project folder); ``None`` = home folder."""
-    root: Path | None = None
-    """Override of the harness home (tests, the markdown folder target)."""
-    only: tuple[str, ...] = ()
-    """Proposal ids / fingerprint prefixes to write (others are left for later)."""
-    exclude: tuple[str, ...] = ()
-    user_facts: str = "project"
-    """Claude Code: ``project`` (home directory's project folder) or ``claude-md``."""
-    profile: str | None = None
-    """Hermes profile name (``profiles/<name>/memories``)."""
-    now: datetime | None = None
-    """Clock for Codex note names (tests pin it)."""
-    written: frozenset[str] = frozenset()
-    """Fingerprints memseed already wrote to this target: kept if present, never re-added."""
-    last_after: Callable[[str], bytes | None] = _no_record
-    """What memseed last wrote to a path (``Store.last_after``): tells our files from others'."""
-
-
-@dataclass(frozen=True)
-class FileChange:
-    path: Path
-    before: bytes | None
-    after: bytes
-
-
-@dataclass
-class Plan:
-    """What a write would do: the exact bytes per file, and why."""
-
-    target: str
-    root: Path
-    files: list[FileChange] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    budget: list[dict[str, Any]] = field(default_factory=list)
-    entries: list[Proposal] = field(default_factory=list)
-    """Entries this plan writes for the first time."""
-    written: list[tuple[str, str]] = field(default_factory=list)
-    """(fingerprint, location) of every entry present after the write (new and kept)."""
-    locks: list[Path] = field(default_factory=list)
-    anchor: Path | None = None
-
-    @property
-    def empty(self) -> bool:
-        return not self.files
-
-    def diff(self) -> str:
-        """Unified diff of every file (new files diffed against /dev/null)."""
-        chunks: list[str] = []
-        for change in self.files:
-            before = (change.before or b"").decode("utf-8", "replace").splitlines(keepends=True)
-            after = change.after.decode("utf-8", "replace").splitlines(keepends=True)
-            old = str(change.path) if change.before is not None else "/dev/null"
-            lines = difflib.unified_diff(before, after, fromfile=old, tofile=str(change.path))
-            text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
-                           for line in lines)
-            chunks.append(text)
-        return "".join(chunks)
-
-
-@dataclass(frozen=True)
-class WriteOutcome:
-    write_id: int | None
-    paths: list[str]
-
-
-def select_entries(entries: Sequence[Proposal], options: WriteOptions) -> list[Proposal]:
-    """Apply ``--only`` / ``--exclude`` (by short id or fingerprint prefix) and drop duplicates."""
-
-    def matches(p: Proposal, keys: tuple[str, ...]) -> bool:
-        return any(p.fingerprint.startswith(k.strip().lower()) for k in keys if k.strip())
-
-    out: list[Proposal] = []
-    seen: set[str] = set()
-    for p in entries:
-        if p.fingerprint in seen:
-            continue
-        if options.only and not matches(p, options.only) and p.fingerprint not in options.written:
-            continue
-        if options.exclude and matches(p, options.exclude):
-            continue
-        seen.add(p.fingerprint)
-        out.append(p)
-    return out
-
-
-def new_entries(plan: Plan, chosen: Sequence[Proposal], options: WriteOptions) -> list[Proposal]:
-    """``Plan.entries``: the chosen entries present after the write that memseed never wrote before.
-
-    Every writer ends its ``plan`` with this, so "new" means the same for the CLI's count, the
-    journal (``apply`` records only these) and undo.
-    """
-    new = {fp for fp, _ in plan.written} - options.written
-    return [p for p in chosen if p.fingerprint in new]
-
-
-def home_or(options: WriteOptions | None, default: Callable[[], Path]) -> Path:
-    """The harness home: ``options.root`` when given, else the harness's default, ``~`` expanded."""
-    return (options.root if options and options.root else default()).expanduser()
-
-
-@contextlib.contextmanager
-def locked(paths: Sequence[Path], anchor: Path | None) -> Iterator[None]:
-    """Hold every lock file (``filelock``, the same ``flock`` Hermes takes) for the block."""
-    with contextlib.ExitStack() as stack:
-        for lock_path in sorted(set(paths)):
-            ensure_dirs(lock_path.parent, anchor)
-            refuse_symlinks(lock_path, anchor)
-            stack.enter_context(FileLock(str(lock_path), timeout=30))
-        yield
-
-
-def apply_changes(changes: Sequence[FileChange], anchor: Path | None) -> None:
-    """Write every change or none: on failure, restore what was already written and re-raise."""
-    done: list[FileChange] = []
-    made_dirs: list[Path] = []
-    try:
-        for change in changes:
-            refuse_symlinks(change.path, anchor)
-            made_dirs.extend(ensure_dirs(change.path.parent, anchor))
-            atomic_write(change.path, change.after, create_new=change.before is None)
-            done.append(change)
-    except BaseException:
-        for change in reversed(done):
-            with contextlib.suppress(OSError, MemseedError):
-                if change.before is None:
-                    remove_file(change.path)
-                else:
-                    atomic_write(change.path, change.before)
-        for folder in reversed(made_dirs):
-            with contextlib.suppress(OSError):
-                folder.rmdir()
-        raise
+def pick_write(store: Store, write_id: int | None) -> WriteRecord:
+    """The applied write ``write_id`` (default: the latest applied one), or :class:`UndoError`."""
+    records = store.writes(limit=10_000)
+    for record in records:
+        if (write_id is None and record.status == "applied") or record.id == write_id:
+            if record.status != "applied":
+                raise UndoError(f"write {write_id} is {record.status}, not applied; nothing to undo")
+            return record
+    raise UndoError("there is no write to undo" if write_id is None else f"no write with id {write_id}",
+                    hint="`memseed history` lists past writes")
 
 
 class Harness:
-    """Base class of the harness writers (claude_code, codex, hermes, gemini, markdown_dir)."""
+    """Base class of every harness; subclasses fill the class attributes and ``plan``/``read``."""
 
     name: ClassVar[str] = ""
+    """Registry key, ``--target`` value and (for readable harnesses) the source URI scheme."""
+    label: ClassVar[str] = ""
+    """Display name in the app and the CLI."""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    home_env: ClassVar[tuple[str, ...]] = ()
+    """Environment variables that relocate the home, first non-empty one wins."""
+    default_home: ClassVar[str] = ""
+    """The home under ``~`` when no variable is set (``""``: the harness needs a folder given)."""
+    entry_format: ClassVar[str] = ""
+    """One line: what an entry looks like on disk."""
+    source_uri: ClassVar[str | None] = None
+    """``memseed sources`` URI form when its memory can be read as a source (``None``: not one)."""
+    source_description: ClassVar[str] = ""
 
-    def memory_root(self, project: Path | None = None) -> Path:  # pragma: no cover - overridden
-        raise NotImplementedError
+    def __init__(self, files: Files | None = None) -> None:
+        self.files: Files = files or DiskFiles()
 
+    # -- where memory lives ------------------------------------------------------------------
+    @classmethod
+    def home(cls) -> Path:
+        """The harness home from its environment variables, else ``~/<default_home>``."""
+        for var in cls.home_env:
+            if os.environ.get(var):
+                return Path(os.environ[var]).expanduser()
+        if not cls.default_home:
+            raise TargetNotFound(f"{cls.name} has no default folder", hint="give the folder to use")
+        return (Path.home() / cls.default_home).expanduser()
+
+    def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
+        return home_or(options, self.home)
+
+    def doctor_root(self, project: Path | None = None) -> Path:
+        """What ``memseed doctor --target NAME`` audits without ``--path``."""
+        return self.memory_root(project)
+
+    @classmethod
+    def sniff(cls, path: Path) -> bool:
+        """True when ``path`` is a memory folder of this harness's shape (cheap, no full reads)."""
+        return False
+
+    @classmethod
+    def owns(cls, path: Path) -> bool:
+        """True when ``path`` is this harness's home or memory folder (``doctor --target auto``)."""
+        return cls.sniff(path)
+
+    def find_local(self) -> list[LocalMemory]:
+        """This harness's memory on this machine, when it holds something (the app's Sources page)."""
+        return []
+
+    # -- reading, planning, auditing (per harness) -------------------------------------------
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
         raise NotImplementedError  # pragma: no cover - overridden
 
-    def read(self, root: Path | None = None) -> list[MemoryEntry]:  # pragma: no cover - overridden
-        raise NotImplementedError
+    def start_plan(self, entries: Sequence[Proposal],
+                   options: WriteOptions | None) -> tuple[WriteOptions, Path, list[Proposal], Plan]:
+        """What every single-home ``plan`` starts with: options, the home (no symlink), the chosen entries, an empty plan."""
+        options = options or WriteOptions()
+        root = self.memory_root(options.project, options)
+        refuse_symlinks(root)
+        return options, root, select_entries(entries, options), Plan(target=self.name, root=root, anchor=root)
+
+    def read(self, root: Path | None = None) -> list[MemoryEntry]:
+        return self.read_with_skips(root)[0]
 
     def read_with_skips(self, root: Path | None = None) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
-        """:meth:`read` plus the files passed over as (file, reason); readers that skip none say so."""
-        return self.read(root), []
+        """Entries and the files passed over as (file, reason)."""
+        raise NotImplementedError  # pragma: no cover - overridden
 
+    def capacity(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> list[Capacity]:
+        """Each capped file's use now and after ``entries`` (never raises for capacity). Uncapped: ``[]``."""
+        return []
+
+    def capacity_files(self, options: WriteOptions | None = None) -> list[Path]:
+        """The files :meth:`capacity` depends on (the app re-computes a meter when one changes)."""
+        return []
+
+    def doctor(self, root: Path) -> list[Finding]:
+        raise NotImplementedError  # pragma: no cover - overridden
+
+    # -- shared: apply and undo ----------------------------------------------------------------
     def apply(self, plan: Plan, store: Store) -> WriteOutcome:
         """Write ``plan`` atomically and journaled (see the module docstring)."""
         if plan.empty:
             return WriteOutcome(None, [])
-        with locked(plan.locks, plan.anchor):
+        with self.files.lock(plan.locks, plan.anchor):
             for change in plan.files:
-                refuse_symlinks(change.path, plan.anchor)
-                if read_bytes(change.path) != change.before:
+                if self.files.read(change.path, plan.anchor) != change.before:
                     raise ConflictError(f"{change.path} changed after the plan was made; nothing was written",
                                         hint="run the write again to see a fresh plan")
             write_id = store.begin_write(plan.target, note="; ".join(plan.notes)[:500])
             for change in plan.files:
                 store.journal_file(write_id, str(change.path), change.before, change.after)
+            if plan.superseded:
+                store.record_superseded(write_id, plan.target, [
+                    (s.old_fingerprint, s.new_fingerprint, s.location, s.old_text, s.until)
+                    for s in plan.superseded])
             try:
-                apply_changes(plan.files, plan.anchor)
+                self.files.write_all(plan.files, plan.anchor)
             except MemseedError:
                 store.finish_write(write_id, "failed")
                 raise
@@ -235,3 +195,41 @@ class Harness:
             store.finish_write(write_id, "applied", written=[w for w in plan.written if w[0] in new],
                                target=plan.target)
         return WriteOutcome(write_id, [str(c.path) for c in plan.files])
+
+    def undo(self, store: Store, write_id: int | None = None, *, force: bool = False) -> list[str]:
+        """Put every file of a write back as it was (new files are deleted); returns the paths.
+
+        Refuses with :class:`UndoError` when a file changed since the write (the agent, the
+        person, a later write touched it), unless ``force``.
+        """
+        record = pick_write(store, write_id)
+        journal = store.write_files(record.id)
+        locks = [Path(item.path + ".lock") for item in journal if os.path.lexists(item.path + ".lock")]
+        rewrites: list[FileChange] = []
+        deletions: list[Path] = []
+        drifted: list[str] = []
+        with self.files.lock(locks, None):
+            for item in journal:
+                path = Path(item.path)
+                current = self.files.read(path)
+                if current != item.after_content:
+                    drifted.append(item.path)
+                if current == item.before_content:
+                    continue
+                if item.before_content is None:
+                    deletions.append(path)
+                else:
+                    rewrites.append(FileChange(path, current, item.before_content))
+            if drifted and not force:
+                raise UndoError(f"write {record.id}: {len(drifted)} file(s) changed since memseed wrote them: "
+                                + ", ".join(drifted),
+                                hint="look at the changes first; `memseed undo --force` restores the old bytes anyway")
+            try:  # rewrites all-or-nothing first; deletions only once every rewrite succeeded
+                self.files.write_all(rewrites, None)
+                for path in deletions:
+                    self.files.remove(path)
+            except OSError as exc:
+                raise UndoError(f"undo of write {record.id} failed ({exc})",
+                                hint="check permissions on the memory folder and run `memseed undo` again") from exc
+        store.finish_write(record.id, "undone")
+        return [item.path for item in journal]

@@ -1,11 +1,7 @@
 """Claude Code auto memory: ``<config home>/projects/<key>/memory/`` (harness-formats.md §3).
 
-Why the project folder is *found* before it is computed: the key Claude Code uses is the
-project's git root with every character outside ``[A-Za-z0-9]`` turned into ``-``, but keys
-longer than 200 characters carry an unreproducible hash suffix and Windows drive letters vary
-in case. So an existing folder is matched exactly, then case-insensitively, then by the
-200-character prefix, then by the ``cwd`` recorded in the folder's session ``*.jsonl`` files;
-only when nothing matches is a new key computed.
+Which folder a project's memory lives in (its key, relocations) is ``claude_paths``; this
+module holds the format: one topic file per fact plus an index line, through ``topicdir``.
 
 User-type facts are global: they go to the home directory's project folder, or (option
 ``user_facts="claude-md"``) into a marked block in ``<config home>/CLAUDE.md``.
@@ -13,163 +9,36 @@ User-type facts are global: they go to the home directory's project folder, or (
 
 from __future__ import annotations
 
-import json
-import os
-import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bootstrap_app.fsutil import read_bytes, refuse_symlinks
+from bootstrap_app.fsutil import refuse_symlinks
+from bootstrap_app.safety.doctor import sorted_findings, topic_folder_findings
+from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal
 
-from .base import FileChange, Harness, Plan, WriteOptions, home_or, new_entries, select_entries
-from .common import derived_date, flatten, guard_imports, merge_block, one_line, read_text, scan_entry
-from .topicdir import IndexStyle, plan_folder, read_folder
+from .base import Capacity, FileChange, Harness, LocalMemory, Plan, WriteOptions, new_entries, select_entries
+from .claude_paths import find_project_dir, git_root, memory_override, project_key, session_cwd
+from .common import (
+    count_files,
+    derived_date,
+    flatten,
+    guard_imports,
+    head_text,
+    merge_block,
+    one_line,
+    read_text,
+    replace_section,
+    scan_entry,
+)
+from .topicdir import FolderPlan, IndexStyle, plan_folder, read_folder
 
 __all__ = ["ClaudeCodeHarness", "config_home", "find_project_dir", "git_root", "memory_override", "project_key"]
 
 MAX_INDEX_LINES = 200
 MAX_INDEX_BYTES = 25_000
 MAX_LINE_CHARS = 150
-
-
-def config_home() -> Path:
-    return Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude").expanduser()
-
-
-def git_root(path: Path) -> Path:
-    """The canonical git root at or above ``path`` (worktrees map to their main repository).
-
-    Claude Code keys memory by the canonical root, so every worktree of a repository shares one
-    memory folder. A ``.git`` *file* (worktree) points at ``<main>/.git/worktrees/<name>``.
-    """
-    start = Path(os.path.abspath(path.expanduser()))
-    for candidate in (start, *start.parents):
-        marker = candidate / ".git"
-        if marker.is_file():
-            try:
-                text = marker.read_text(encoding="utf-8", errors="replace").strip()
-            except OSError:
-                return candidate
-            if text.startswith("gitdir:"):
-                gitdir = (candidate / text[7:].strip()).resolve()
-                common = gitdir / "commondir"
-                if common.is_file():
-                    main = (gitdir / common.read_text(encoding="utf-8").strip()).resolve()
-                    return main.parent
-            return candidate
-        if marker.exists():
-            return candidate
-    return start
-
-
-def project_key(path: Path) -> str:
-    """``sanitizePath``: NFC, then every UTF-16 code unit outside ``[A-Za-z0-9]`` becomes ``-``."""
-    text = unicodedata.normalize("NFC", str(path))
-    out = []
-    for ch in text:
-        if ch.isascii() and ch.isalnum():
-            out.append(ch)
-        else:
-            out.append("--" if ord(ch) > 0xFFFF else "-")
-    return "".join(out)
-
-
-def _session_cwd(folder: Path) -> str | None:
-    """The ``cwd`` recorded in the newest session transcript of a project folder."""
-    try:
-        sessions = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
-    except OSError:
-        return None
-    for session in sessions[:3]:
-        try:
-            with session.open(encoding="utf-8", errors="replace") as handle:
-                for _, line in zip(range(50), handle, strict=False):
-                    try:
-                        record = json.loads(line)
-                    except ValueError:
-                        continue
-                    if isinstance(record, dict) and isinstance(record.get("cwd"), str):
-                        return str(record["cwd"])
-        except OSError:
-            continue
-    return None
-
-
-def _djb2_base36(text: str) -> str:
-    """Suffix for keys over 200 chars when no folder exists yet (Node builds use djb2 [I]).
-
-    The shipped binary uses another hash, so existing folders are always matched by prefix first.
-    """
-    value = 5381
-    for unit in text.encode("utf-16-le"):
-        value = ((value << 5) + value + unit) & 0xFFFFFFFF
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        value, rem = divmod(value, 36)
-        out = digits[rem] + out
-        if not value:
-            return out
-
-
-def find_project_dir(projects: Path, project: Path) -> Path:
-    """The existing ``projects/<key>`` folder for ``project``, or the computed one."""
-    root = git_root(project)
-    key = project_key(root)
-    exact = projects / (key if len(key) <= 200 else f"{key[:200]}-{_djb2_base36(key)}")
-    if exact.is_dir() or not projects.is_dir():
-        return exact
-    folders = [p for p in projects.iterdir() if p.is_dir() and not p.is_symlink()]
-    for folder in folders:
-        if folder.name.lower() == key.lower():
-            return folder
-    if len(key) > 200:
-        for folder in folders:
-            if folder.name.startswith(key[:200] + "-"):
-                return folder
-    for folder in folders:
-        cwd = _session_cwd(folder)
-        if cwd and (os.path.normcase(cwd) == os.path.normcase(str(root))
-                    or os.path.normcase(str(git_root(Path(cwd)))) == os.path.normcase(str(root))):
-            return folder
-    return exact
-
-
-def memory_override(home: Path) -> tuple[Path | None, list[str]]:
-    """A relocated memory folder (env or ``autoMemoryDirectory``) and warnings about disabled memory.
-
-    Order as in the formats doc §3.1: ``CLAUDE_COWORK_MEMORY_PATH_OVERRIDE`` > user settings
-    ``autoMemoryDirectory`` (absolute or ``~/``; relative paths are rejected by Claude Code too).
-    """
-    notes: list[str] = []
-    settings: dict[str, Any] = {}
-    for name in ("settings.json", "settings.local.json"):
-        raw = read_bytes(home / name)
-        if raw:
-            try:
-                data = json.loads(raw.decode("utf-8"))
-            except (ValueError, UnicodeDecodeError):
-                notes.append(f"{home / name} is not valid JSON; ignored")
-                continue
-            if isinstance(data, dict):
-                settings.update(data)
-    if os.environ.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY") == "1" or settings.get("autoMemoryEnabled") is False:
-        notes.append("warning: Claude Code auto memory is disabled (autoMemoryEnabled / "
-                     "CLAUDE_CODE_DISABLE_AUTO_MEMORY); it will not load these files until it is on")
-    env = os.environ.get("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE")
-    if env:
-        notes.append(f"memory folder relocated by CLAUDE_COWORK_MEMORY_PATH_OVERRIDE to {env}")
-        return Path(env).expanduser(), notes
-    custom = settings.get("autoMemoryDirectory")
-    if isinstance(custom, str) and custom.strip():
-        path = Path(custom.strip()).expanduser()
-        if path.is_absolute() and len(path.parts) > 2:
-            notes.append(f"memory folder relocated by autoMemoryDirectory to {path}")
-            return path, notes
-        notes.append(f"autoMemoryDirectory {custom!r} is not an absolute folder; Claude Code ignores it too")
-    return None, notes
 
 
 def _metadata(p: Proposal) -> dict[str, Any]:
@@ -193,26 +62,46 @@ STYLE = IndexStyle(metadata=_metadata, index_line=_index_line, max_lines=MAX_IND
                    max_bytes=MAX_INDEX_BYTES, harness="claude-code")
 
 
+def _folders(root: Path) -> list[Path]:
+    """The memory folders under ``root``: a config home (every project), a project folder, or one folder."""
+    if (root / "MEMORY.md").is_file() or root.name == "memory":
+        return [root]
+    if (root / "memory").is_dir():
+        return [root / "memory"]
+    if (root / "projects").is_dir():
+        return sorted(p / "memory" for p in (root / "projects").iterdir() if (p / "memory").is_dir())
+    return [root]
+
+
 class ClaudeCodeHarness(Harness):
     name = "claude-code"
-
-    def home(self, options: WriteOptions | None = None) -> Path:
-        return home_or(options, config_home)
+    label = "Claude Code"
+    aliases = ("claude", "claude_code")
+    home_env = ("CLAUDE_CONFIG_DIR",)
+    default_home = ".claude"
+    entry_format = ("one <name>.md per fact (frontmatter name, description, metadata.type) in "
+                    "projects/<key>/memory/, one '- [Title](file.md) — hook' line in MEMORY.md (200 lines / 25 KB)")
+    source_uri = "claude-code:[PROJECT]"
+    source_description = "Claude Code auto memory (projects/<key>/memory/)"
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
-        override, _ = memory_override(self.home(options))
+        home = self.memory_home(options)
+        override, _ = memory_override(home)
         if override is not None:
             return override
-        projects = self.home(options) / "projects"
-        return find_project_dir(projects, project if project is not None else Path.home()) / "memory"
+        return find_project_dir(home / "projects", project if project is not None else Path.home()) / "memory"
 
-    def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
-        options = options or WriteOptions()
-        home = self.home(options)
-        refuse_symlinks(home)
-        chosen = select_entries(entries, options)
-        plan = Plan(target=self.name, root=home, anchor=home)
-        plan.notes.extend(memory_override(home)[1])
+    def memory_home(self, options: WriteOptions | None = None) -> Path:
+        """The config home (``options.root`` or ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``)."""
+        return (options.root if options and options.root else self.home()).expanduser()
+
+    def doctor_root(self, project: Path | None = None) -> Path:
+        """With no project named, every project's memory folder (the config home)."""
+        return self.home() if project is None else self.memory_root(project)
+
+    def _groups(self, chosen: Sequence[Proposal], options: WriteOptions) -> tuple[dict[Path, list[Proposal]],
+                                                                                  list[Proposal]]:
+        """Entries per memory folder, and the user facts bound for CLAUDE.md."""
         groups: dict[Path, list[Proposal]] = {}
         claude_md: list[Proposal] = []
         home_folder = self.memory_root(None, options)
@@ -229,20 +118,53 @@ class ClaudeCodeHarness(Harness):
             project = Path(p.scope) if scoped else options.project
             folder = self.memory_root(project, options) if project is not None else home_folder
             groups.setdefault(folder, []).append(p)
+        return groups, claude_md
+
+    def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
+        options = options or WriteOptions()
+        home = self.memory_home(options)
+        refuse_symlinks(home)
+        chosen = select_entries(entries, options)
+        plan = Plan(target=self.name, root=home, anchor=home)
+        plan.notes.extend(memory_override(home)[1])
+        groups, claude_md = self._groups(chosen, options)
         for folder, group in groups.items():
             refuse_symlinks(folder, home)
             folder_plan = plan_folder(folder, group, options, STYLE)
-            plan.files.extend(folder_plan.files)
-            plan.written.extend(folder_plan.written)
-            plan.notes.extend(folder_plan.notes)
-            plan.budget.append({"file": str(folder / "MEMORY.md"), "lines": folder_plan.index_lines,
-                                "max_lines": MAX_INDEX_LINES, "bytes": folder_plan.index_bytes,
-                                "max_bytes": MAX_INDEX_BYTES})
+            self._merge(plan, folder, folder_plan)
             plan.notes.append(f"{len(group)} entr{'y' if len(group) == 1 else 'ies'} -> {folder}")
         if claude_md:
             self._plan_claude_md(plan, home, claude_md, options)
         plan.entries = new_entries(plan, chosen, options)
         return plan
+
+    @staticmethod
+    def _merge(plan: Plan, folder: Path, folder_plan: FolderPlan) -> None:
+        plan.files.extend(folder_plan.files)
+        plan.written.extend(folder_plan.written)
+        plan.notes.extend(folder_plan.notes)
+        for new, old, location, old_text in folder_plan.replaced:
+            plan.supersede(new, old, location, old_text)
+        plan.budget.append({"file": str(folder / "MEMORY.md"), "lines": folder_plan.index_lines,
+                            "max_lines": MAX_INDEX_LINES, "bytes": folder_plan.index_bytes,
+                            "max_bytes": MAX_INDEX_BYTES})
+
+    def capacity(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> list[Capacity]:
+        """Lines of each MEMORY.md index the entries go to, against the 200 lines Claude Code loads."""
+        options = options or WriteOptions()
+        groups, _ = self._groups(select_entries(entries, options), options)
+        out = []
+        for folder, group in groups.items():
+            result = plan_folder(folder, group, options, STYLE, enforce=False)
+            new = [p for p in group if p.fingerprint not in options.written]
+            room = MAX_INDEX_LINES - result.used_lines
+            out.append(Capacity(str(folder / "MEMORY.md"), "lines", MAX_INDEX_LINES, result.used_lines,
+                                result.index_lines, tuple((p.id, p.name, 1) for p in new),
+                                tuple(p.id for p in new[:max(room, 0)])))
+        return out
+
+    def capacity_files(self, options: WriteOptions | None = None) -> list[Path]:
+        return [self.memory_root(options.project if options else None, options) / "MEMORY.md"]
 
     def _plan_claude_md(self, plan: Plan, home: Path, entries: list[Proposal], options: WriteOptions) -> None:
         path = home / "CLAUDE.md"
@@ -253,19 +175,24 @@ class ClaudeCodeHarness(Harness):
             body = guard_imports(one_line(p, label=False))
             scan_entry(body, f"entry {p.id} ({p.name})")
             plan.written.append((p.fingerprint, f"{path}#{p.name}"))
-            if p.fingerprint not in options.written:
+            if p.fingerprint in options.written:
+                continue
+            old = options.replaces.get(p.fingerprint)
+            old_section = f"### {old.name}\n{guard_imports(one_line(old, label=False))}" if old else ""
+            if old is not None and (swapped := replace_section(text, old_section, f"### {p.name}\n{body}")):
+                text = swapped
+                plan.supersede(p, old, f"{path}#{old.name}", old_section)
+            else:
                 sections.append((p.name, f"### {p.name}\n{body}"))
         after = merge_block(text, "About me (approved in memseed)", sections).encode("utf-8")
         if after != (before or b""):
             plan.files.append(FileChange(path, before, after))
         plan.notes.append(f"{len(entries)} user fact(s) -> marked block in {path} (option user_facts=claude-md)")
 
-    def read(self, root: Path | None = None) -> list[MemoryEntry]:
-        return self.read_with_skips(root)[0]
-
+    # -- reading, finding, auditing ---------------------------------------------------------
     def read_with_skips(self, root: Path | None = None) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
         """``root``: the config home (every project), a ``projects/<key>`` folder or a memory folder."""
-        root = root or config_home()
+        root = root or self.home()
         if (root / "projects").is_dir():
             folders = sorted(p / "memory" for p in (root / "projects").iterdir() if (p / "memory").is_dir())
         elif (root / "memory").is_dir():
@@ -279,9 +206,39 @@ class ClaudeCodeHarness(Harness):
             if folder.is_symlink():
                 skipped.append((str(folder), "symbolic link; not followed"))
                 continue
-            cwd = _session_cwd(folder.parent)
+            cwd = session_cwd(folder.parent)
             scope = "global" if folder.parent.name == home_key else (cwd or "global")
             found, skips = read_folder(folder, self.name, scope)
             entries.extend(found)
             skipped.extend(skips)
         return entries, skipped
+
+    @classmethod
+    def sniff(cls, path: Path) -> bool:
+        if not path.is_dir() or not (path / "MEMORY.md").is_file():
+            return False
+        return any(head_text(p, 64).startswith("---") for p in list(path.glob("*.md"))[:20] if p.name != "MEMORY.md")
+
+    @classmethod
+    def owns(cls, path: Path) -> bool:
+        """A config home (``projects/``) or a project folder with ``memory/MEMORY.md``; a bare folder of
+        topic files is as much a markdown folder, so it is not claimed."""
+        return (path / "projects").is_dir() or (path / "memory" / "MEMORY.md").is_file()
+
+    def find_local(self) -> list[LocalMemory]:
+        projects = self.home() / "projects"
+        if not projects.is_dir():
+            return []
+        return [LocalMemory(self.name, memory, str(memory), count) for memory in sorted(projects.glob("*/memory"))
+                if memory.is_dir() and not memory.is_symlink() and (count := count_files(memory))]
+
+    def doctor(self, root: Path) -> list[Finding]:
+        out: list[Finding] = []
+        for folder in _folders(root):
+            out.extend(topic_folder_findings(folder, index_caps=(MAX_INDEX_LINES, MAX_INDEX_BYTES), claude=True))
+        return sorted_findings(out)
+
+
+def config_home() -> Path:
+    """``$CLAUDE_CONFIG_DIR`` or ``~/.claude``."""
+    return ClaudeCodeHarness.home()

@@ -8,7 +8,9 @@ native, safe way in (memseed never touches ``raw_memories.md``, ``rollout_summar
 ``$CODEX_HOME/AGENTS.md``, within a 32 KiB budget. ``Plan.notes`` says which mode and why.
 
 Notes are recognised on re-runs by the ``memseed-id`` line they carry, so a second write
-creates nothing new.
+creates nothing new. An update that supersedes an entry memseed wrote rewrites that entry in
+place: its section of the AGENTS.md block, or its note (which then says what it replaces, so
+Codex's consolidation forgets the old fact — notes are never deleted).
 """
 
 from __future__ import annotations
@@ -22,10 +24,24 @@ from pathlib import Path
 
 from bootstrap_app.errors import CapacityExceeded, UnsafePath, WriteError
 from bootstrap_app.fsutil import check_name, contained, read_bytes, refuse_symlinks
+from bootstrap_app.safety.doctor import codex_findings, sorted_findings
+from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, Proposal, slugify
 
-from .base import FileChange, Harness, Plan, WriteOptions, home_or, new_entries, select_entries
-from .common import LABELS, derived_date, flatten, guard_imports, merge_block, read_text, scan_entry
+from .base import Capacity, FileChange, Harness, LocalMemory, Plan, WriteOptions, new_entries, select_entries
+from .codex_read import REPLACES, read_codex_home
+from .common import (
+    LABELS,
+    count_files,
+    derived_date,
+    flatten,
+    guard_imports,
+    merge_block,
+    one_line,
+    read_text,
+    replace_section,
+    scan_entry,
+)
 
 __all__ = ["AGENTS_BUDGET", "CodexHarness", "codex_home", "memories_enabled"]
 
@@ -33,10 +49,6 @@ AGENTS_BUDGET = 32 * 1024
 NOTES = Path("memories/extensions/ad_hoc/notes")
 _ID_LINE = re.compile(r"^memseed-id: ([0-9a-f]{8,})\s*$", re.MULTILINE)
 _NOTE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[a-z0-9-]{1,80}\.md$")
-
-
-def codex_home() -> Path:
-    return Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex").expanduser()
 
 
 def memories_enabled(home: Path) -> tuple[bool, str]:
@@ -56,13 +68,16 @@ def memories_enabled(home: Path) -> tuple[bool, str]:
     return False, f"{path} does not set [features] memories = true (the feature is off by default)"
 
 
-def _note_body(p: Proposal) -> str:
+def _note_body(p: Proposal, replaces: Proposal | None = None) -> str:
     label = LABELS[p.type]
     body = p.body.replace("\r\n", "\n").strip()
     lines = [f"# Add to memory: {flatten(p.description) or p.name}", "",
              f"Please add this {label.lower()} memory ({p.type} type) about the user.", ""]
     if body:
         lines += [body, ""]
+    if replaces is not None:
+        lines += [f"{REPLACES} that no longer holds; forget it: "
+                  f"{one_line(replaces, stamp=False)}", ""]
     lines += [f"Derived {derived_date(p)} by memseed from the user's own data and approved by the user.",
               f"memseed-id: {p.id}", ""]
     return "\n".join(lines)
@@ -89,16 +104,17 @@ def _section(p: Proposal) -> str:
 
 class CodexHarness(Harness):
     name = "codex"
-
-    def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
-        return home_or(options, codex_home)
+    label = "Codex"
+    home_env = ("CODEX_HOME",)
+    default_home = ".codex"
+    entry_format = ("with [features] memories = true: one create-new note per entry under "
+                    "memories/extensions/ad_hoc/notes/; otherwise a '### name (type)' section in a marked "
+                    "block of the global AGENTS.md (32 KiB budget)")
+    source_uri = "codex:"
+    source_description = "Codex CLI home (memories/, AGENTS.md)"
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
-        options = options or WriteOptions()
-        home = self.memory_root(None, options)
-        refuse_symlinks(home)
-        chosen = select_entries(entries, options)
-        plan = Plan(target=self.name, root=home, anchor=home)
+        options, home, chosen, plan = self.start_plan(entries, options)
         enabled, why = memories_enabled(home)
         if enabled:
             plan.notes.append(f"mode: ad-hoc notes in {home / NOTES} because {why}")
@@ -136,6 +152,16 @@ class CodexHarness(Harness):
             if p.fingerprint in options.written:
                 plan.notes.append(f"{p.name}: memseed wrote a note before and it is gone now; not re-added")
                 continue
+            old = options.replaces.get(p.fingerprint)
+            if old is not None and old.id in existing:
+                path = existing[old.id]
+                current = read_bytes(path)
+                if current is not None and current.decode("utf-8", "replace") == _note_body(old):
+                    plan.files.append(FileChange(path, current, _note_body(p, old).encode("utf-8")))
+                    plan.written.append((p.fingerprint, str(path)))
+                    plan.supersede(p, old, str(path), current.decode("utf-8"))
+                    continue
+                plan.notes.append(f"{p.name}: the note it replaces ({path.name}) was edited; a new note is added")
             slug = check_name(slugify(p.name, max_len=80))
             name = f"{stamp}-{slug}.md"
             n = 2
@@ -165,7 +191,13 @@ class CodexHarness(Harness):
             section = _section(p)
             scan_entry(section, f"entry {p.id} ({p.name})")
             plan.written.append((p.fingerprint, f"{path}#{p.name}"))
-            if p.fingerprint not in options.written:
+            old = options.replaces.get(p.fingerprint)
+            if p.fingerprint in options.written:
+                continue
+            if old is not None and (swapped := replace_section(text, _section(old), section)) is not None:
+                text = swapped
+                plan.supersede(p, old, f"{path}#{old.name}", _section(old))
+            else:
                 sections.append((p.name, section))
         after = merge_block(text, "Memory about the user (approved in memseed)", sections).encode("utf-8")
         plan.budget.append({"file": str(path), "bytes": len(after), "max_bytes": AGENTS_BUDGET})
@@ -179,12 +211,50 @@ class CodexHarness(Harness):
                      "Codex memories ([features] memories = true) so entries become notes")
         plan.files.append(FileChange(path, before, after))
 
-    # -- reading ------------------------------------------------------------------------
-    def read(self, root: Path | None = None) -> list[MemoryEntry]:
-        return self.read_with_skips(root)[0]
-
+    # -- reading, finding, auditing ---------------------------------------------------------
     def read_with_skips(self, root: Path | None = None) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
-        from .codex_read import read_codex_home
+        return read_codex_home(root or self.home())
 
-        return read_codex_home(root or codex_home())
+    @classmethod
+    def sniff(cls, path: Path) -> bool:
+        if not path.is_dir():
+            return False
+        mem = path / "memories" if (path / "memories").is_dir() else path
+        return (mem / "memory_summary.md").is_file() or (mem / "raw_memories.md").is_file() or \
+            (mem / "extensions" / "ad_hoc").is_dir()
 
+    @classmethod
+    def owns(cls, path: Path) -> bool:
+        return cls.sniff(path) or (path / "AGENTS.md").is_file() or (path / "config.toml").is_file()
+
+    def find_local(self) -> list[LocalMemory]:
+        home = self.home()
+        count = count_files(home / "memories", "**/*.md") + int((home / "AGENTS.md").is_file())
+        return [LocalMemory(self.name, home, "codex:", count)] if home.is_dir() and count else []
+
+    def doctor(self, root: Path) -> list[Finding]:
+        return sorted_findings(codex_findings(root, AGENTS_BUDGET))
+
+    def capacity(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> list[Capacity]:
+        """The AGENTS.md block's bytes against Codex's 32 KiB budget (notes mode has no cap)."""
+        options = options or WriteOptions()
+        home = self.memory_root(None, options)
+        if memories_enabled(home)[0]:
+            return []
+        plan = Plan(target=self.name, root=home)
+        try:
+            self._plan_agents(plan, home, select_entries(entries, options), options)
+        except CapacityExceeded as exc:
+            path = home / "AGENTS.md"
+            return [Capacity(str(path), "bytes", AGENTS_BUDGET, len(read_bytes(path) or b""), exc.needed)]
+        path = Path(plan.budget[-1]["file"])  # AGENTS.md, or AGENTS.override.md when Codex reads that
+        return [Capacity(str(path), "bytes", AGENTS_BUDGET, len(read_bytes(path) or b""), plan.budget[-1]["bytes"])]
+
+    def capacity_files(self, options: WriteOptions | None = None) -> list[Path]:
+        home = self.memory_root(None, options)
+        return [home / "AGENTS.md", home / "AGENTS.override.md", home / "config.toml"]
+
+
+def codex_home() -> Path:
+    """``$CODEX_HOME`` or ``~/.codex``."""
+    return CodexHarness.home()

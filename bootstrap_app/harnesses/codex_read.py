@@ -26,8 +26,10 @@ from bootstrap_app.types import MemoryEntry, MemoryType, slugify
 
 from .common import BEGIN, END, bullets, entry_name, infer_type
 
-__all__ = ["read_codex_home"]
+__all__ = ["REPLACES", "read_codex_home"]
 
+REPLACES = "This replaces an earlier memory"
+"""How a note memseed rewrote for an update names what Codex should forget (``codex._note_body``)."""
 _NOTE_TYPE = re.compile(r"memory \((user|feedback|project|reference) type\)")
 _HEADING2 = re.compile(r"^## +(.+?)\s*$", re.MULTILINE)
 
@@ -131,7 +133,7 @@ class _Reader:
                 head = text.splitlines()[0].removeprefix("# Add to memory:").strip()
                 body = text.split("\n\n", 2)[2] if text.count("\n\n") >= 2 else text
                 body = "\n".join(line for line in body.splitlines()
-                                 if not line.startswith(("Derived ", "memseed-id:"))).strip()
+                                 if not line.startswith(("Derived ", "memseed-id:", REPLACES))).strip()
                 self.add(path, f"notes/{path.name}", MemoryType(typed.group(1)), body or head, slug, head)
             else:
                 self.add(path, f"notes/{path.name}", infer_type(text, slug), text.strip(), slug)

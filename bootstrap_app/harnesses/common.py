@@ -16,7 +16,7 @@ from pathlib import Path
 from bootstrap_app.errors import BlockedContent, WriteError
 from bootstrap_app.fsutil import read_bytes
 from bootstrap_app.safety.injection import check_entry
-from bootstrap_app.types import MemoryType, Proposal, slugify
+from bootstrap_app.types import MemoryEntry, MemoryType, Proposal, slugify
 
 __all__ = [
     "BEGIN",
@@ -24,14 +24,18 @@ __all__ = [
     "LABELS",
     "blank_line_before",
     "bullets",
+    "count_files",
     "derived_date",
     "entry_name",
     "flatten",
     "guard_imports",
+    "head_text",
     "infer_type",
+    "line_entry",
     "merge_block",
     "one_line",
     "read_text",
+    "replace_section",
     "scan_entry",
     "split_label",
     "strip_stamp",
@@ -174,6 +178,23 @@ def merge_block(text: str, title: str, sections: Sequence[tuple[str, str]]) -> s
     return text + blank_line_before(text) + block
 
 
+def replace_section(text: str, old: str, new: str) -> str | None:
+    """``text`` with the section ``old`` inside the memseed block replaced by ``new`` (``None``: not there).
+
+    Only an exact match counts: a section the person edited is theirs and is left alone.
+    """
+    start = text.find(BEGIN)
+    end = text.find(END, start + len(BEGIN)) if start >= 0 else -1
+    if start < 0 or end < 0:
+        return None
+    inner = text[start + len(BEGIN):end]
+    at = inner.find(old.rstrip("\n"))
+    if at < 0:
+        return None
+    inner = inner[:at] + new.rstrip("\n") + inner[at + len(old.rstrip("\n")):]
+    return text[:start + len(BEGIN)] + inner + text[end:]
+
+
 def blank_line_before(text: str) -> str:
     """What to put after ``text`` so that appended Markdown starts a new paragraph (nothing if empty)."""
     if not text or text.endswith("\n\n"):
@@ -194,3 +215,32 @@ def read_text(path: Path, *, bom: bool = False, why: str = "memseed will not rew
     except UnicodeDecodeError as exc:
         raise WriteError(f"{path} is not UTF-8 text; {why}",
                          hint="fix the file's encoding (or move it aside), then run again") from exc
+
+
+def line_entry(source: str, ref: str, path: Path, harness: str, fact: str,
+               mtype: MemoryType | None = None) -> MemoryEntry:
+    """A one-line memory read back (Hermes entry, Gemini bullet): label and stamp removed, type recovered."""
+    labelled, rest = split_label(fact)
+    body = strip_stamp(rest if labelled else fact)
+    return MemoryEntry(
+        source=source, ref=ref, timestamp=datetime.fromtimestamp(path.stat().st_mtime, UTC),
+        authored_by_owner=True, harness=harness, name=entry_name(body),
+        description=body if len(body) <= 150 else body[:149].rstrip() + "…",
+        memory_type=mtype or labelled or infer_type(fact), body=body, path=str(path))
+
+
+def head_text(path: Path, size: int = 4096) -> str:
+    """The first ``size`` bytes of a file as text ("" when unreadable): cheap shape sniffing."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(size).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def count_files(folder: Path, pattern: str = "*.md") -> int:
+    """Files matching ``pattern`` under ``folder`` (no symlinks): a quick "does it hold anything"."""
+    try:
+        return sum(1 for p in folder.glob(pattern) if p.is_file() and not p.is_symlink())
+    except OSError:
+        return 0

@@ -6,39 +6,35 @@ CLI loads as global context. The insertion logic is a port of that tool's
 ``computeNewContent``: the heading is created at the end when missing, otherwise the bullet
 goes at the end of the section (before the next ``\\n## ``); facts are flattened to one line,
 leading dashes stripped, ``<``/``>`` replaced by spaces. Text outside the section is kept.
+An update that supersedes a bullet memseed wrote is put on that bullet's line.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 
 from bootstrap_app.fsutil import read_bytes, refuse_symlinks
+from bootstrap_app.safety.doctor import gemini_findings, sorted_findings
+from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, Proposal
 
-from .base import FileChange, Harness, Plan, WriteOptions, home_or, new_entries, select_entries
+from .base import FileChange, Harness, LocalMemory, Plan, WriteOptions, new_entries, placement
 from .common import (
     blank_line_before,
     bullets,
-    entry_name,
-    infer_type,
+    count_files,
+    head_text,
+    line_entry,
     one_line,
     read_text,
     scan_entry,
-    split_label,
-    strip_stamp,
 )
 
 __all__ = ["HEADING", "GeminiHarness", "add_fact", "gemini_dir", "render_fact"]
 
 HEADING = "## Gemini Added Memories"
-
-
-def gemini_dir() -> Path:
-    return Path(os.environ.get("GEMINI_DIR") or Path.home() / ".gemini").expanduser()
 
 
 def render_fact(p: Proposal) -> str:
@@ -78,54 +74,82 @@ def _section_bullets(text: str) -> list[str]:
     return bullets(text[span[0]:span[1]])
 
 
+def replace_fact(current: str, old: str, new: str) -> str | None:
+    """``current`` with the bullet ``- old`` of the section turned into ``- new`` (``None``: not there)."""
+    span = _section(current)
+    if span is None:
+        return None
+    start, end = span
+    section = current[start:end]
+    at = re.search(rf"^- {re.escape(old)}[ \t]*$", section, re.MULTILINE)
+    if at is None:
+        return None
+    return current[:start] + section[:at.start()] + f"- {new}" + section[at.end():] + current[end:]
+
+
 class GeminiHarness(Harness):
     name = "gemini"
-
-    def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
-        return home_or(options, gemini_dir)
+    label = "Gemini CLI"
+    home_env = ("GEMINI_DIR",)
+    default_home = ".gemini"
+    entry_format = f"'- <Label>: <fact> (memseed DATE)' bullets under '{HEADING}' in GEMINI.md"
+    source_uri = "gemini:"
+    source_description = "Gemini CLI global memory (~/.gemini/GEMINI.md)"
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
-        options = options or WriteOptions()
-        root = self.memory_root(None, options)
-        refuse_symlinks(root)
+        options, root, chosen, plan = self.start_plan(entries, options)
         path = root / "GEMINI.md"
         refuse_symlinks(path, root)
         before, text = read_text(path)
         present = set(_section_bullets(text))
-        plan = Plan(target=self.name, root=root, anchor=root)
-        chosen = select_entries(entries, options)
         after = text
         for p in chosen:
             fact = render_fact(p)
             scan_entry(fact, f"entry {p.id} ({p.name})")
-            if fact in present:
-                plan.written.append((p.fingerprint, f"{path}"))
-            elif p.fingerprint in options.written:
-                plan.notes.append(f"{p.name}: memseed wrote it before and it was removed since; not re-added")
-            else:
+            action, old = placement(plan, p, options, present, render_fact)
+            if action == "gone":
+                continue
+            if old is not None:
+                after = replace_fact(after, render_fact(old), fact) or after
+                present.discard(render_fact(old))
+                plan.supersede(p, old, str(path), render_fact(old))
+            elif action == "add":
                 after = add_fact(after, fact)
-                present.add(fact)
-                plan.written.append((p.fingerprint, f"{path}"))
+            present.add(fact)
+            plan.written.append((p.fingerprint, f"{path}"))
         if after != text:
             plan.files.append(FileChange(path, before, after.encode("utf-8")))
         plan.notes.append(f"bullets under '{HEADING}' in {path}")
         plan.entries = new_entries(plan, chosen, options)
         return plan
 
-    def read(self, root: Path | None = None) -> list[MemoryEntry]:
-        root = root or gemini_dir()
+    def read_with_skips(self, root: Path | None = None) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
+        root = root or self.home()
         path = root if root.is_file() else root / "GEMINI.md"
         if path.is_symlink() or not path.is_file():
-            return []
+            return [], []
         text = (read_bytes(path) or b"").decode("utf-8", "replace")
-        when = datetime.fromtimestamp(path.stat().st_mtime, UTC)
-        out = []
-        for i, fact in enumerate(_section_bullets(text)):
-            labelled, rest = split_label(fact)
-            body = strip_stamp(rest)
-            out.append(MemoryEntry(
-                source=f"gemini:{path}", ref=f"GEMINI.md#{i}", timestamp=when, authored_by_owner=True,
-                harness="gemini", name=entry_name(body),
-                description=body if len(body) <= 150 else body[:149] + "…",
-                memory_type=labelled or infer_type(fact), body=body, path=str(path)))
-        return out
+        return [line_entry(f"gemini:{path}", f"GEMINI.md#{i}", path, self.name, fact)
+                for i, fact in enumerate(_section_bullets(text))], []
+
+    @classmethod
+    def sniff(cls, path: Path) -> bool:
+        target = path if path.is_file() else path / "GEMINI.md"
+        return target.name == "GEMINI.md" and target.is_file() and HEADING in head_text(target, 1 << 20)
+
+    @classmethod
+    def owns(cls, path: Path) -> bool:
+        return (path / "GEMINI.md").is_file() or path.name == "GEMINI.md"
+
+    def find_local(self) -> list[LocalMemory]:
+        home = self.home()
+        count = int((home / "GEMINI.md").is_file()) + count_files(home / "tmp", "*/memory/*.md")
+        return [LocalMemory(self.name, home, "gemini:", count)] if home.is_dir() and count else []
+
+    def doctor(self, root: Path) -> list[Finding]:
+        return sorted_findings(gemini_findings(root if root.is_file() else root / "GEMINI.md"))
+
+
+def gemini_dir() -> Path:
+    """``$GEMINI_DIR`` or ``~/.gemini``."""
+    return GeminiHarness.home()

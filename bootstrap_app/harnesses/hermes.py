@@ -9,13 +9,15 @@ paragraph without blank lines or the delimiter, passes the writer-side scan, and
 file must fit. When approved entries do not fit, :class:`CapacityExceeded` is raised *before*
 anything is written, saying what fits and by how much the rest overflows; the person picks
 with ``--only`` / ``--exclude``. Nothing is ever truncated or silently dropped.
+
+An update that supersedes an entry memseed wrote takes that entry's place in the file (same
+position between the delimiters, every other byte unchanged), so the agent never holds both.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +25,28 @@ import yaml
 
 from bootstrap_app.errors import BlockedContent, CapacityExceeded, UnsafePath, WriteError
 from bootstrap_app.fsutil import read_bytes, refuse_symlinks
+from bootstrap_app.safety.doctor import hermes_findings, sorted_findings
+from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal, slugify
 
-from .base import FileChange, Harness, Plan, WriteOptions, home_or, new_entries, select_entries
-from .common import entry_name, infer_type, one_line, read_text, scan_entry, split_label, strip_stamp
+from .base import (
+    Capacity,
+    FileChange,
+    Harness,
+    LocalMemory,
+    Plan,
+    WriteOptions,
+    home_or,
+    new_entries,
+    select_entries,
+)
+from .common import count_files, head_text, line_entry, one_line, read_text, scan_entry
 
 __all__ = ["DELIMITER", "LIMITS", "HermesHarness", "budget_report", "hermes_home", "limits", "parse_entries",
            "render_entry"]
 
 DELIMITER = "\n§\n"
 LIMITS = {"USER.md": 1375, "MEMORY.md": 2200}
-
-
-def hermes_home() -> Path:
-    return Path(os.environ.get("HERMES_HOME") or Path.home() / ".hermes").expanduser()
 
 
 def parse_entries(text: str) -> list[str]:
@@ -82,7 +92,7 @@ def _file_for(p: Proposal) -> str:
 
 
 def _folder(options: WriteOptions) -> tuple[Path, Path]:
-    home = home_or(options, hermes_home)
+    home = home_or(options, HermesHarness.home)
     if options.profile:
         if options.profile != slugify(options.profile):
             raise UnsafePath(f"profile name {options.profile!r} is not a plain name",
@@ -104,43 +114,129 @@ def _current(folder: Path) -> dict[str, tuple[bytes | None, str, list[str]]]:
     return out
 
 
+@dataclass
+class _Layout:
+    """The entries of both files after the write, and what changed to get there."""
+
+    final: dict[str, list[str]]
+    added: dict[str, list[tuple[Proposal, str, int]]] = field(default_factory=dict)
+    """file -> (entry, rendered text, chars it costs) of every new or replacing entry."""
+    swaps: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    """file -> old rendered entry -> its replacement (``None``: moved to the other file)."""
+    written: list[tuple[str, str]] = field(default_factory=list)
+    replaced: list[tuple[Proposal, Proposal, str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _layout(chosen: Sequence[Proposal], options: WriteOptions, folder: Path,
+            files: dict[str, tuple[bytes | None, str, list[str]]]) -> _Layout:
+    out = _Layout({fn: list(files[fn][2]) for fn in LIMITS})
+    out.added = {fn: [] for fn in LIMITS}
+    out.swaps = {fn: {} for fn in LIMITS}
+    for p in chosen:
+        filename, rendered = _file_for(p), render_entry(p)
+        final = out.final[filename]
+        location = str(folder / filename)
+        if rendered in final:
+            out.written.append((p.fingerprint, location))
+            continue
+        if p.fingerprint in options.written:
+            out.notes.append(f"{p.name}: memseed wrote it to {filename} before and it was removed since; not re-added")
+            continue
+        old = options.replaces.get(p.fingerprint)
+        old_text = render_entry(old) if old is not None else ""
+        old_file = _file_for(old) if old is not None else filename
+        if old is not None and old_text in out.final[old_file]:
+            if old_file == filename:
+                final[final.index(old_text)] = rendered
+                out.swaps[filename][old_text] = rendered
+                cost = len(rendered) - len(old_text)
+            else:  # the fact changed file (a user fact became a project fact): move it
+                out.final[old_file].remove(old_text)
+                out.swaps[old_file][old_text] = None
+                final.append(rendered)
+                cost = len(rendered) + (len(DELIMITER) if len(final) > 1 else 0)
+            out.replaced.append((p, old, str(folder / old_file), old_text))
+        else:
+            if old is not None:
+                out.notes.append(f"{p.name}: the entry it replaces ({old.name}) is not in {old_file} as memseed "
+                                 "wrote it (edited or removed); added as a new entry")
+            final.append(rendered)
+            cost = len(rendered) + (len(DELIMITER) if len(final) > 1 else 0)
+        out.added[filename].append((p, rendered, cost))
+        out.written.append((p.fingerprint, location))
+    return out
+
+
+def _capacity(layout: _Layout, folder: Path, caps: dict[str, int],
+              files: dict[str, tuple[bytes | None, str, list[str]]]) -> list[Capacity]:
+    report = []
+    for filename, limit in caps.items():
+        used = len(DELIMITER.join(files[filename][2]))
+        fits, running = [], used
+        for p, _, cost in layout.added[filename]:
+            if running + cost <= limit:
+                fits.append(p.id)
+                running += cost
+        report.append(Capacity(str(folder / filename), "chars", limit, used,
+                               len(DELIMITER.join(layout.final[filename])),
+                               tuple((p.id, p.name, len(r)) for p, r, _ in layout.added[filename]), tuple(fits)))
+    return report
+
+
 def budget_report(entries: Sequence[Proposal], options: WriteOptions | None = None) -> list[dict[str, Any]]:
     """Per file: limit, chars used now, chars after adding ``entries``, each new entry's size.
 
     Never raises for capacity: the app shows this as a budget meter so the person can choose.
     """
-    options = options or WriteOptions()
-    _, folder = _folder(options)
-    return _budget(entries, options, folder, limits(folder.parent)[0], _current(folder))
+    return [{"file": c.file, "limit": c.limit, "used": c.used, "after": c.after,
+             "entries": [{"id": i, "name": n, "chars": size} for i, n, size in c.entries],
+             "fits": list(c.fits), "overflow": c.overflow}
+            for c in HermesHarness().capacity(entries, options)]
 
 
-def _budget(entries: Sequence[Proposal], options: WriteOptions, folder: Path, caps: dict[str, int],
-            files: dict[str, tuple[bytes | None, str, list[str]]]) -> list[dict[str, Any]]:
-    """:func:`budget_report` over files already read (``plan`` reads each file once)."""
-    report = []
-    for filename, limit in caps.items():
-        current = files[filename][2]
-        new = [(p, render_entry(p)) for p in select_entries(entries, options) if _file_for(p) == filename]
-        new = [(p, r) for p, r in new if r not in current and p.fingerprint not in options.written]
-        used = len(DELIMITER.join(current))
-        after = len(DELIMITER.join(current + [r for _, r in new]))
-        fits, running = [], used
-        for p, r in new:
-            cost = len(r) + (len(DELIMITER) if running else 0)
-            if running + cost <= limit:
-                fits.append(p.id)
-                running += cost
-        report.append({"file": str(folder / filename), "limit": limit, "used": used, "after": after,
-                       "entries": [{"id": p.id, "name": p.name, "chars": len(r)} for p, r in new],
-                       "fits": fits, "overflow": max(0, after - limit)})
-    return report
+def _rewrite(text: str, swaps: dict[str, str | None], add: list[str]) -> str:
+    """``text`` with each swapped entry replaced where it stands (whitespace kept) and ``add`` appended."""
+    if swaps:
+        chunks = []
+        for chunk in text.split(DELIMITER):
+            key = chunk.strip()
+            if key in swaps:
+                new = swaps[key]
+                if new is None:
+                    continue
+                chunk = chunk.replace(key, new, 1)
+            chunks.append(chunk)
+        text = DELIMITER.join(chunks)
+    if not add:
+        return text
+    base = text.strip()
+    return (base + DELIMITER if base else "") + DELIMITER.join(add)
 
 
 class HermesHarness(Harness):
     name = "hermes"
+    label = "Hermes"
+    home_env = ("HERMES_HOME",)
+    default_home = ".hermes"
+    entry_format = ("one compact paragraph per entry, entries joined by '\\n§\\n'; user facts in USER.md "
+                    "(1,375 chars), the rest in MEMORY.md (2,200 chars)")
+    source_uri = "hermes:[PROFILE]"
+    source_description = "Hermes agent memories (USER.md, MEMORY.md)"
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         return _folder(options or WriteOptions())[1]
+
+    def capacity(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> list[Capacity]:
+        options = options or WriteOptions()
+        _, folder = _folder(options)
+        files = _current(folder)
+        layout = _layout(select_entries(entries, options), options, folder, files)
+        return _capacity(layout, folder, limits(folder.parent)[0], files)
+
+    def capacity_files(self, options: WriteOptions | None = None) -> list[Path]:
+        folder = self.memory_root(None, options)
+        return [folder / name for name in LIMITS]
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
         options = options or WriteOptions()
@@ -153,36 +249,27 @@ class HermesHarness(Harness):
             scan_entry(render_entry(p), f"entry {p.id} ({p.name})")
         caps, cap_notes = limits(folder.parent)
         files = _current(folder)
-        report = {Path(r["file"]).name: r for r in _budget(chosen, options, folder, caps, files)}
-        over = [r for r in report.values() if r["overflow"]]
+        layout = _layout(chosen, options, folder, files)
+        report = _capacity(layout, folder, caps, files)
+        over = [c for c in report if c.overflow]
         if over:
             raise self._capacity_error(over)
-        plan.notes.extend(cap_notes)
-        for filename, limit in caps.items():
+        plan.notes.extend(cap_notes + layout.notes)
+        plan.written.extend(layout.written)
+        for new, old, location, old_text in layout.replaced:
+            plan.supersede(new, old, location, old_text)
+        for c in report:
+            filename = Path(c.file).name
             path = folder / filename
             refuse_symlinks(path, home)
-            before, text, current = files[filename]
-            add: list[str] = []
-            for p in chosen:
-                if _file_for(p) != filename:
-                    continue
-                rendered = render_entry(p)
-                if rendered in current or rendered in add:
-                    plan.written.append((p.fingerprint, f"{path}"))
-                elif p.fingerprint in options.written:
-                    plan.notes.append(f"{p.name}: memseed wrote it to {filename} before and it was removed "
-                                      "since; not re-added")
-                else:
-                    add.append(rendered)
-                    plan.written.append((p.fingerprint, f"{path}"))
-            budget = report[filename]
-            plan.budget.append({"file": str(path), "limit": limit, "used": budget["used"],
-                                "after": len(DELIMITER.join(current + add))})
-            if not add:
+            plan.budget.append({"file": c.file, "limit": c.limit, "used": c.used, "after": c.after})
+            swaps = layout.swaps[filename]
+            add = [r for _, r, _ in layout.added[filename] if r not in swaps.values()]
+            if not add and not swaps:
                 continue
-            base = text.strip()
-            after = (base + DELIMITER if base else "") + DELIMITER.join(add)
-            if parse_entries(after) != list(dict.fromkeys(current + add)):
+            before, text, _ = files[filename]
+            after = _rewrite(text, swaps, add)
+            if parse_entries(after) != list(dict.fromkeys(layout.final[filename])):
                 raise WriteError(f"{path} would not round-trip through Hermes's parser; nothing written",
                                  hint="open the file and check for stray '§' delimiters")
             plan.files.append(FileChange(path, before, after.encode("utf-8")))
@@ -193,28 +280,27 @@ class HermesHarness(Harness):
         return plan
 
     @staticmethod
-    def _capacity_error(over: list[dict[str, Any]]) -> CapacityExceeded:
+    def _capacity_error(over: list[Capacity]) -> CapacityExceeded:
         parts = []
-        for r in over:
-            sizes = ", ".join(f"{e['id']} {e['name']} ({e['chars']} chars)" for e in r["entries"])
-            fits = ", ".join(r["fits"]) or "none of them"
-            alone = [e["id"] for e in r["entries"] if e["chars"] > r["limit"]]
-            parts.append(f"{Path(r['file']).name}: {r['used']:,}/{r['limit']:,} chars used; adding {sizes} "
-                         f"makes {r['after']:,}, {r['overflow']:,} chars over the limit. Fits: {fits}"
+        for c in over:
+            sizes = ", ".join(f"{i} {n} ({size} chars)" for i, n, size in c.entries)
+            fits = ", ".join(c.fits) or "none of them"
+            alone = [i for i, _, size in c.entries if size > c.limit]
+            parts.append(f"{Path(c.file).name}: {c.used:,}/{c.limit:,} chars used; adding {sizes} "
+                         f"makes {c.after:,}, {c.overflow:,} chars over the limit. Fits: {fits}"
                          + (f". Too long for Hermes on their own (shorten them first): {', '.join(alone)}"
                             if alone else ""))
-        first = over[0]
         return CapacityExceeded(
             "approved entries do not fit Hermes's memory budget; nothing was written.\n  " + "\n  ".join(parts),
-            limit=first["limit"], needed=first["after"],
+            limit=over[0].limit, needed=over[0].after,
             hint="choose what goes: memseed write --target hermes --only ID... (or --exclude ID...); shorten "
                  "an entry with `memseed review` (e = edit); or make room by removing old entries in Hermes "
                  "(memory tool, action=remove)")
 
-    # -- reading ------------------------------------------------------------------------
-    def read(self, root: Path | None = None) -> list[MemoryEntry]:
+    # -- reading, finding, auditing ---------------------------------------------------------
+    def read_with_skips(self, root: Path | None = None) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
         """Entries of a Hermes home, a profile folder, or a ``memories/`` folder."""
-        root = root or hermes_home()
+        root = root or self.home()
         folder = root / "memories" if (root / "memories").is_dir() else root
         out: list[MemoryEntry] = []
         for filename in LIMITS:
@@ -222,14 +308,41 @@ class HermesHarness(Harness):
             if path.is_symlink() or not path.is_file():
                 continue
             _, text = _read_current(path)
-            when = datetime.fromtimestamp(path.stat().st_mtime, UTC)
-            for i, entry in enumerate(parse_entries(text)):
-                labelled, rest = split_label(entry)
-                mtype = MemoryType.USER if filename == "USER.md" else labelled or infer_type(entry)
-                body = strip_stamp(rest if labelled else entry)
-                out.append(MemoryEntry(
-                    source=f"hermes:{folder}", ref=f"{filename}#{i}", timestamp=when, authored_by_owner=True,
-                    harness="hermes", name=entry_name(body),
-                    description=body if len(body) <= 150 else body[:149].rstrip() + "…",
-                    memory_type=mtype, body=body, path=str(path)))
-        return out
+            user = MemoryType.USER if filename == "USER.md" else None
+            out.extend(line_entry(f"hermes:{folder}", f"{filename}#{i}", path, self.name, entry, user)
+                       for i, entry in enumerate(parse_entries(text)))
+        return out, []
+
+    @classmethod
+    def sniff(cls, path: Path) -> bool:
+        if not path.is_dir():
+            return False
+        mem = path / "memories" if (path / "memories").is_dir() else path
+        files = [f for f in (mem / "USER.md", mem / "MEMORY.md") if f.is_file()]
+        if not files:
+            return False
+        if any(head_text(f, 64).startswith("---") for f in mem.glob("*.md") if f.name not in LIMITS):
+            return False
+        if any(DELIMITER in head_text(f, 1 << 16) for f in files):
+            return True
+        others = {p.name for p in mem.iterdir()} - {*LIMITS, *(f"{n}.lock" for n in LIMITS)}
+        return mem.name == "memories" and not {o for o in others if not o.startswith((".", "ARCHIVE"))}
+
+    def find_local(self) -> list[LocalMemory]:
+        home = self.home()
+        count = count_files(home / "memories") + count_files(home / "profiles", "*/memories/*.md")
+        return [LocalMemory(self.name, home, "hermes:", count)] if home.is_dir() and count else []
+
+    def doctor(self, root: Path) -> list[Finding]:
+        """Every ``USER.md`` / ``MEMORY.md`` of a home, its ``memories/`` and its profiles."""
+        found = [root / n for n in LIMITS if (root / n).is_file()]
+        found += [root / "memories" / n for n in LIMITS if (root / "memories" / n).is_file()]
+        if (root / "profiles").is_dir():
+            for prof in sorted((root / "profiles").iterdir()):
+                found += [prof / "memories" / n for n in LIMITS if (prof / "memories" / n).is_file()]
+        return sorted_findings(hermes_findings(root, found, LIMITS, DELIMITER, parse_entries))
+
+
+def hermes_home() -> Path:
+    """``$HERMES_HOME`` or ``~/.hermes``."""
+    return HermesHarness.home()

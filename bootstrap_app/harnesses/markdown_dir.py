@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bootstrap_app.errors import TargetNotFound
-from bootstrap_app.fsutil import refuse_symlinks
+from bootstrap_app.safety.doctor import sorted_findings, topic_folder_findings
+from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, Proposal
 
-from .base import Harness, Plan, WriteOptions, new_entries, select_entries
+from .base import Harness, Plan, WriteOptions, new_entries
 from .common import flatten
 from .topicdir import IndexStyle, plan_folder, read_folder
 
@@ -33,6 +34,9 @@ STYLE = IndexStyle(metadata=lambda p: None, index_line=_index_line, harness="mar
 
 class MarkdownDirHarness(Harness):
     name = "markdown"
+    label = "Markdown folder"
+    aliases = ("markdown-dir", "markdown_dir", "md")
+    entry_format = "one <name>.md per fact (frontmatter name, description, type) and a MEMORY.md index"
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         if options and options.root:
@@ -43,18 +47,19 @@ class MarkdownDirHarness(Harness):
                              hint="memseed write --target markdown --project DIR  (writes DIR/memory/)")
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
-        options = options or WriteOptions()
-        folder = self.memory_root(options.project, options)
-        refuse_symlinks(folder)
-        chosen = select_entries(entries, options)
+        options, folder, chosen, plan = self.start_plan(entries, options)
         result = plan_folder(folder, chosen, options, STYLE)
-        plan = Plan(target=self.name, root=folder, files=result.files, notes=result.notes,
-                    written=result.written, anchor=folder)
+        plan.files, plan.notes, plan.written = result.files, result.notes, result.written
+        for new, old, location, old_text in result.replaced:
+            plan.supersede(new, old, location, old_text)
         plan.notes.append(f"{len(chosen)} entries -> {folder}")
         plan.entries = new_entries(plan, chosen, options)
         return plan
 
-    def read(self, root: Path | None = None) -> list[MemoryEntry]:
+    def read_with_skips(self, root: Path | None = None) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
         if root is None:
             raise TargetNotFound("which folder?", hint="pass the memory folder to read")
-        return read_folder(root, self.name)[0]
+        return read_folder(root, self.name)
+
+    def doctor(self, root: Path) -> list[Finding]:
+        return sorted_findings(topic_folder_findings(root))

@@ -9,13 +9,15 @@ living next to the person's own files:
 - a file memseed wrote and the person edited since is kept as the person left it;
 - a file memseed wrote and nobody touched is updated in place when the entry was edited;
 - index lines are appended, or replaced in place only when memseed wrote that exact line;
-- a re-run with nothing new produces no change at all.
+- a re-run with nothing new produces no change at all;
+- an update that supersedes an entry memseed wrote (and nobody edited) rewrites that entry's
+  file in place, and its index line follows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -51,6 +53,9 @@ class FolderPlan:
     notes: list[str]
     index_lines: int
     index_bytes: int
+    replaced: list[tuple[Proposal, Proposal, str, str]] = field(default_factory=list)
+    """(new, old, file, old text) of every entry rewritten in place."""
+    used_lines: int = 0
 
 
 def render_topic(p: Proposal, stem: str, style: IndexStyle) -> bytes:
@@ -127,9 +132,12 @@ def _owned(folder: Path) -> dict[str, tuple[Path, bytes]]:
     return found
 
 
-def _locate(folder: Path, p: Proposal, style: IndexStyle,
-            owned: dict[str, tuple[Path, bytes]]) -> tuple[Path, bytes | None, bytes]:
-    """Pick the file for ``p``: its own existing file (even after a rename), else the first free name."""
+def _locate(folder: Path, p: Proposal, style: IndexStyle, owned: dict[str, tuple[Path, bytes]],
+            taken: set[Path]) -> tuple[Path, bytes | None, bytes]:
+    """Pick the file for ``p``: its own existing file (even after a rename), else the first free name.
+
+    ``taken``: files other entries of the same plan already claimed (two entries may share a name).
+    """
     if p.id in owned:
         path, raw = owned[p.id]
         refuse_symlinks(path, folder)
@@ -139,6 +147,8 @@ def _locate(folder: Path, p: Proposal, style: IndexStyle,
     free: tuple[Path, bytes] | None = None
     for stem in stems:
         path = folder / f"{stem}.md"
+        if path in taken:
+            continue
         contained(folder, path)
         refuse_symlinks(path, folder)
         rendered = render_topic(p, stem, style)
@@ -155,9 +165,33 @@ def _locate(folder: Path, p: Proposal, style: IndexStyle,
     return free[0], None, free[1]
 
 
+def _find_old(folder: Path, old: Proposal, style: IndexStyle, owned: dict[str, tuple[Path, bytes]],
+              options: WriteOptions) -> tuple[Path, bytes] | None:
+    """The file memseed wrote for ``old``, when it is still exactly as memseed left it.
+
+    Found by its ``memseed_id`` (any file name; unchanged since memseed's last write to it), else
+    (formats without ids) by name: the file whose bytes are exactly ``old`` rendered there.
+    """
+    if old.id in owned:
+        path, raw = owned[old.id]
+        unchanged = raw == render_topic(old, path.stem, style) or options.last_after(str(path)) == raw
+        return (path, raw) if unchanged else None
+    base = check_name(old.name)
+    for stem in (base, *(f"{base}-{i}" for i in range(2, 10))):
+        path = folder / f"{stem}.md"
+        if path.is_file() and not path.is_symlink():
+            raw = read_bytes(path) or b""
+            if raw == render_topic(old, stem, style):
+                return path, raw
+    return None
+
+
 def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions,
-                style: IndexStyle) -> FolderPlan:
-    """The changes that put ``entries`` into ``folder`` (pure: reads only)."""
+                style: IndexStyle, *, enforce: bool = True) -> FolderPlan:
+    """The changes that put ``entries`` into ``folder`` (pure: reads only).
+
+    ``enforce=False`` (budget meters) reports the index size instead of raising when over the caps.
+    """
     files: list[FileChange] = []
     written: list[tuple[str, str]] = []
     notes: list[str] = []
@@ -169,19 +203,30 @@ def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions
     replaced = False
     appended: list[str] = []
     owned = _owned(folder)
+    swapped: list[tuple[Proposal, Proposal, str, str]] = []
     for p in entries:
-        path, current, rendered = _locate(folder, p, style, owned)
         scan_entry(f"{p.name}\n{flatten(p.description)}\n{p.body}", f"entry {p.id} ({p.name})")
-        if current is None and p.fingerprint in options.written:
-            notes.append(f"{path.name}: memseed wrote it before and it was removed since; not re-added")
-            continue
-        if current is None:
-            files.append(FileChange(path, None, rendered))
-        elif current != rendered:
-            if options.last_after(str(path)) == current:
-                files.append(FileChange(path, current, rendered))
-            else:
-                notes.append(f"{path.name}: edited outside memseed since; kept as it is")
+        old = options.replaces.get(p.fingerprint)
+        found = _find_old(folder, old, style, owned, options) if old is not None and p.id not in owned else None
+        if old is not None and found is not None:
+            path, old_raw = found
+            files.append(FileChange(path, old_raw, render_topic(p, path.stem, style)))
+            swapped.append((p, old, str(path), old_raw.decode("utf-8", "replace")))
+        else:
+            if old is not None and p.id not in owned:
+                notes.append(f"{p.name}: the entry it replaces ({old.name}) is not in {folder} as memseed wrote "
+                             "it (edited or removed); written as a new entry")
+            path, current, rendered = _locate(folder, p, style, owned, {Path(loc) for _, loc in written})
+            if current is None and p.fingerprint in options.written:
+                notes.append(f"{path.name}: memseed wrote it before and it was removed since; not re-added")
+                continue
+            if current is None:
+                files.append(FileChange(path, None, rendered))
+            elif current != rendered:
+                if options.last_after(str(path)) == current:
+                    files.append(FileChange(path, current, rendered))
+                else:
+                    notes.append(f"{path.name}: edited outside memseed since; kept as it is")
         written.append((p.fingerprint, str(path)))
         line = style.index_line(p, path.name)
         link = f"]({path.name})"
@@ -204,7 +249,7 @@ def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions
     if new_bytes != (index_raw or b""):
         too_many = style.max_lines is not None and count > style.max_lines
         too_big = style.max_bytes is not None and len(new_bytes) > style.max_bytes
-        if too_many or too_big:
+        if (too_many or too_big) and enforce:
             raise CapacityExceeded(
                 f"{index_path} would have {count} lines / {len(new_bytes):,} bytes with {len(appended)} new "
                 f"line(s); the harness loads only the first {style.max_lines} lines / {style.max_bytes:,} "
@@ -213,7 +258,8 @@ def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions
                 hint="merge or remove old lines in MEMORY.md first, or write fewer entries "
                      "(memseed write --only ID... / --exclude ID...)")
         files.append(FileChange(index_path, index_raw, new_bytes))
-    return FolderPlan(files, written, notes, count, len(new_bytes))
+    return FolderPlan(files, written, notes, count, len(new_bytes), swapped,
+                      len(index_text.strip().splitlines()))
 
 
 def read_folder(folder: Path, harness: str, scope: str = "global") -> tuple[list[MemoryEntry], list[tuple[str, str]]]:

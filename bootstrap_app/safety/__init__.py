@@ -10,8 +10,9 @@ Where each check runs:
 - pipeline: :func:`gate` on every proposal (secrets → injection/tripwires → provenance → PII).
 - writers: :func:`check_entry` on every entry they are about to write (Hermes-equivalent set,
   invisible characters, delimiter/frontmatter/import safety) — raises ``BlockedContent``.
-- ``memseed doctor``: :func:`bootstrap_app.safety.doctor.run_doctor` audits an existing memory
-  folder; it knows every harness, so it sits above them and is not imported by this package.
+- ``memseed doctor``: the shape checks in ``doctor`` / ``doctor_checks``; each harness class runs
+  them with its own caps and ``bootstrap_app.harnesses.doctor.run_doctor`` picks the harness, so
+  safety never imports a harness.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``memseed doctor``: audit a memory folder an agent already loads, file by file, line by line.
+"""The doctor's checks on memory folders, file by file, line by line (no harness knowledge).
 
 Why: memory folders are written by agents, by people and (now) by memseed; any of them can
 leave an entry that carries an injection, a secret, hidden characters, a frontmatter block
@@ -6,116 +6,59 @@ the harness cannot parse, an index line pointing nowhere, a file past the harnes
 a Hermes file that the agent would refuse to edit because it does not round-trip. The doctor
 reports each with file and line; it never changes anything.
 
-Targets: ``claude-code`` (a ``memory/`` folder, or a config home with ``projects/*/memory``),
-``codex`` (``$CODEX_HOME``: ``AGENTS.md`` + ``memories/``), ``hermes`` (``$HERMES_HOME`` or its
-``memories/``; profiles too), ``gemini`` (``GEMINI.md``), ``markdown`` (any folder of notes),
-or ``auto`` to detect by shape. Without ``path`` the harness's default location is used.
+Each function checks one *shape* of memory (a topic-file folder, ``§``-delimited files, a
+Codex home, a ``GEMINI.md``) and takes the caps and parser it needs as arguments: the harness
+classes (``bootstrap_app.harnesses``) call them from their ``doctor`` method with their own
+constants, and ``harnesses.doctor.run_doctor`` picks the harness. So this module never imports
+a harness, and safety stays below the harnesses in the layering.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
 
-from bootstrap_app.errors import TargetNotFound
-from bootstrap_app.harnesses import HARNESSES, get_harness
-from bootstrap_app.harnesses.claude_code import MAX_INDEX_BYTES as CLAUDE_INDEX_BYTES
-from bootstrap_app.harnesses.claude_code import MAX_INDEX_LINES as CLAUDE_INDEX_LINES
-from bootstrap_app.harnesses.codex import AGENTS_BUDGET as CODEX_AGENTS_BYTES
-from bootstrap_app.harnesses.hermes import DELIMITER as HERMES_DELIM
-from bootstrap_app.harnesses.hermes import LIMITS as HERMES_CAPS
-from bootstrap_app.harnesses.hermes import parse_entries
 from bootstrap_app.types import MemoryType
 
 from .doctor_checks import Finding, near_duplicates, reference_findings, text_findings
 
-__all__ = ["TARGETS", "Finding", "detect_target", "run_doctor"]
+__all__ = ["Finding", "codex_findings", "decode_checked", "gemini_findings", "hermes_findings", "read_checked", "sorted_findings",
+           "topic_folder_findings"]
 
-TARGETS = tuple(HARNESSES)
-"""The harnesses the doctor knows; caps, delimiters and parsers are the writers' own."""
 _TYPES = {t.value for t in MemoryType}
 _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+\.md)(?:#[^)]*)?\)")
 
 
-def _read(path: Path, out: list[Finding]) -> str | None:
+def read_checked(path: Path, out: list[Finding]) -> str | None:
+    """A memory file's text; a BOM, an unreadable or a non-UTF-8 file becomes a finding."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
         out.append(Finding(str(path), 0, "error", "unreadable", str(exc)))
         return None
+    return decode_checked(raw, str(path), out)
+
+
+def decode_checked(raw: bytes, file: str, out: list[Finding]) -> str | None:
+    """:func:`read_checked` on bytes already read (the in-memory fake harness)."""
     if raw.startswith(b"\xef\xbb\xbf"):
-        out.append(Finding(str(path), 1, "warning", "bom", "file starts with a UTF-8 BOM (U+FEFF)"))
+        out.append(Finding(file, 1, "warning", "bom", "file starts with a UTF-8 BOM (U+FEFF)"))
         raw = raw[3:]
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        out.append(Finding(str(path), 0, "error", "not-utf8", f"not UTF-8 text ({exc.reason} at byte {exc.start})"))
+        out.append(Finding(file, 0, "error", "not-utf8", f"not UTF-8 text ({exc.reason} at byte {exc.start})"))
         return None
 
 
-def detect_target(path: Path) -> str:
-    """Guess the harness a folder belongs to from its shape."""
-    if (path / "projects").is_dir() or (path / "memory" / "MEMORY.md").is_file():
-        return "claude-code"
-    for candidate in (path / "memories" / "MEMORY.md", path / "MEMORY.md", path / "USER.md",
-                      path / "memories" / "USER.md"):
-        if candidate.is_file() and HERMES_DELIM in candidate.read_text("utf-8", "replace"):
-            return "hermes"
-    if (path / "AGENTS.md").is_file() or (path / "memories" / "memory_summary.md").is_file() \
-            or (path / "config.toml").is_file():
-        return "codex"
-    if (path / "GEMINI.md").is_file():
-        return "gemini"
-    return "markdown"
-
-
-def run_doctor(target: str, path: Path | None = None, project: Path | None = None) -> list[Finding]:
-    """Audit the memory folder of ``target`` (at ``path``, or the harness default) and return findings."""
-    target = target.strip().lower().replace("_", "-")
-    target = {"claude": "claude-code", "md": "markdown"}.get(target, target)
-    if target != "auto" and target not in TARGETS:
-        raise TargetNotFound(f"unknown target {target!r}", hint="choose one of: auto, " + ", ".join(TARGETS))
-    root = Path(path).expanduser() if path is not None else None
-    if target == "auto":
-        if root is None:
-            raise TargetNotFound("--target auto needs --path", hint="give the folder to audit with --path DIR")
-        target = detect_target(root)
-    if root is None and target == "claude-code" and project is None:
-        # one memory folder per project: with no project named, audit every one of them
-        from bootstrap_app.harnesses.claude_code import config_home
-
-        root = config_home()
-    if root is None:
-        root = get_harness(target).memory_root(project)
-    if not root.exists():
-        raise TargetNotFound(f"{root} does not exist", hint="pass the memory folder with --path DIR")
-    out: list[Finding] = []
-    if target == "hermes":
-        _hermes(root, out)
-    elif target == "codex":
-        _codex(root, out)
-    elif target == "gemini":
-        _gemini(root, out)
-    else:
-        folders = _claude_folders(root) if target == "claude-code" else [root]
-        for folder in folders:
-            _topic_folder(folder, out, claude=target == "claude-code")
+def sorted_findings(out: list[Finding]) -> list[Finding]:
     return sorted(set(out), key=lambda f: (f.file, f.line, f.severity, f.code, f.message))
 
 
 # -- Claude Code / markdown folder -------------------------------------------------------------
-def _claude_folders(root: Path) -> list[Path]:
-    if (root / "MEMORY.md").is_file() or root.name == "memory":
-        return [root]
-    if (root / "memory").is_dir():
-        return [root / "memory"]
-    if (root / "projects").is_dir():
-        return sorted(p / "memory" for p in (root / "projects").iterdir() if (p / "memory").is_dir())
-    return [root]
-
-
 def _frontmatter(text: str, file: str, out: list[Finding]) -> tuple[dict[str, object], str, int]:
     """(metadata, body, first body line) — with findings for frontmatter Claude cannot read."""
     lines = text.split("\n")
@@ -142,13 +85,16 @@ def _frontmatter(text: str, file: str, out: list[Finding]) -> tuple[dict[str, ob
     return meta, "\n".join(lines[close + 1:]), close + 2
 
 
-def _topic_folder(folder: Path, out: list[Finding], *, claude: bool) -> None:
+def topic_folder_findings(folder: Path, *, index_caps: tuple[int, int] | None = None,
+                          claude: bool = False) -> list[Finding]:
+    """A folder of frontmatter topic files + ``MEMORY.md`` index; ``index_caps`` = (lines, bytes) loaded."""
+    out: list[Finding] = []
     index = folder / "MEMORY.md"
     files = sorted(p for p in folder.rglob("*.md") if p != index and not p.is_symlink())
     names: dict[str, str] = {}
     bodies: dict[str, str] = {}
     for path in files:
-        text = _read(path, out)
+        text = read_checked(path, out)
         if text is None:
             continue
         meta, body, first = _frontmatter(text, str(path), out)
@@ -172,23 +118,24 @@ def _topic_folder(folder: Path, out: list[Finding], *, claude: bool) -> None:
     if not index.is_file():
         if claude and files:
             out.append(Finding(str(index), 0, "warning", "no-index", "no MEMORY.md index: Claude Code loads nothing"))
-        return
-    text = _read(index, out)
-    if text is None:
-        return
-    _index(index, text, files, out, claude=claude)
+        return out
+    text = read_checked(index, out)
+    if text is not None:
+        _index(index, text, files, out, index_caps, claude=claude)
+    return out
 
 
-def _index(index: Path, text: str, files: list[Path], out: list[Finding], *, claude: bool) -> None:
+def _index(index: Path, text: str, files: list[Path], out: list[Finding], caps: tuple[int, int] | None, *,
+           claude: bool) -> None:
     file = str(index)
     if text.startswith("---"):
         out.append(Finding(file, 1, "warning", "index-frontmatter", "MEMORY.md should not have frontmatter"))
     lines = text.split("\n")
     size = len(text.encode("utf-8"))
-    if claude and (len(lines) > CLAUDE_INDEX_LINES or size > CLAUDE_INDEX_BYTES):
-        out.append(Finding(file, min(len(lines), CLAUDE_INDEX_LINES + 1), "warning", "over-cap",
-                           f"MEMORY.md is {len(lines)} lines / {size:,} bytes; Claude Code loads only the first "
-                           f"{CLAUDE_INDEX_LINES} lines / {CLAUDE_INDEX_BYTES:,} bytes"))
+    if caps is not None and (len(lines) > caps[0] or size > caps[1]):
+        out.append(Finding(file, min(len(lines), caps[0] + 1), "warning", "over-cap",
+                           f"MEMORY.md is {len(lines)} lines / {size:,} bytes; the harness loads only the first "
+                           f"{caps[0]} lines / {caps[1]:,} bytes"))
     linked: set[Path] = set()
     for no, line in enumerate(lines, 1):
         for m in _LINK.finditer(line):
@@ -207,28 +154,21 @@ def _index(index: Path, text: str, files: list[Path], out: list[Finding], *, cla
 
 
 # -- Hermes --------------------------------------------------------------------------------------
-def _hermes_files(root: Path) -> list[Path]:
-    found = [root / n for n in HERMES_CAPS if (root / n).is_file()]
-    found += [root / "memories" / n for n in HERMES_CAPS if (root / "memories" / n).is_file()]
-    if (root / "profiles").is_dir():
-        for prof in sorted((root / "profiles").iterdir()):
-            found += [prof / "memories" / n for n in HERMES_CAPS if (prof / "memories" / n).is_file()]
-    return found
-
-
-def _hermes(root: Path, out: list[Finding]) -> None:
-    files = _hermes_files(root)
+def hermes_findings(root: Path, files: list[Path], caps: dict[str, int], delimiter: str,
+                    parse: Callable[[str], list[str]]) -> list[Finding]:
+    """``§``-delimited files: caps, round-trip through the agent's parser, duplicates, threats per entry."""
+    out: list[Finding] = []
     if not files:
         out.append(Finding(str(root), 0, "warning", "no-memory", "no MEMORY.md or USER.md found"))
     for path in files:
-        text = _read(path, out)
+        text = read_checked(path, out)
         if text is None:
             continue
         file = str(path)
-        entries = [e.strip() for e in text.split(HERMES_DELIM)]
-        parsed = parse_entries(text)
-        joined = HERMES_DELIM.join(parsed)
-        cap = HERMES_CAPS[path.name]
+        entries = [e.strip() for e in text.split(delimiter)]
+        parsed = parse(text)
+        joined = delimiter.join(parsed)
+        cap = caps[path.name]
         if len(joined) > cap:
             out.append(Finding(file, 0, "warning", "over-cap",
                                f"{len(joined):,} characters; Hermes's limit is {cap:,} (it will refuse new entries)"))
@@ -242,7 +182,7 @@ def _hermes(root: Path, out: list[Finding]) -> None:
         offset = 0
         seen: dict[str, int] = {}
         bodies: dict[str, str] = {}
-        for chunk in text.split(HERMES_DELIM):
+        for chunk in text.split(delimiter):
             lead = len(chunk) - len(chunk.lstrip())
             first = text.count("\n", 0, offset + lead) + 1
             entry = chunk.strip()
@@ -258,35 +198,38 @@ def _hermes(root: Path, out: list[Finding]) -> None:
                     out.append(Finding(file, first, "error", "entry-too-long", f"entry longer than the {cap:,}-char limit"))
                 out.extend(text_findings(entry, file, first_line=first, hermes=True))
                 out.extend(reference_findings(entry, file, first_line=first))
-            offset += len(chunk) + len(HERMES_DELIM)
+            offset += len(chunk) + len(delimiter)
         for a, b, score in near_duplicates(bodies):
             if bodies[a] != bodies[b]:
                 out.append(Finding(file, int(b), "warning", "duplicate-body", f"{score:.0%} the same words as line {a}"))
+    return out
 
 
 # -- Codex / Gemini --------------------------------------------------------------------------------
-def _codex(root: Path, out: list[Finding]) -> None:
+def codex_findings(root: Path, agents_budget: int) -> list[Finding]:
+    """A Codex home: the AGENTS.md budget, ``memory_summary.md``'s ``v1`` line, every memory file's text."""
+    out: list[Finding] = []
     agents = root / "AGENTS.md"
     if agents.is_file():
-        text = _read(agents, out)
+        text = read_checked(agents, out)
         if text is not None:
             size = len(text.encode("utf-8"))
-            if size > CODEX_AGENTS_BYTES:
+            if size > agents_budget:
                 out.append(Finding(str(agents), 0, "warning", "over-cap",
-                                   f"AGENTS.md is {size:,} bytes; Codex's project-doc budget is {CODEX_AGENTS_BYTES:,}"))
+                                   f"AGENTS.md is {size:,} bytes; Codex's project-doc budget is {agents_budget:,}"))
             out.extend(text_findings(text, str(agents)))
             out.extend(reference_findings(text, str(agents)))
     memories = root / "memories" if (root / "memories").is_dir() else root
     summary = memories / "memory_summary.md"
     if summary.is_file():
-        text = _read(summary, out) or ""
+        text = read_checked(summary, out) or ""
         if text.split("\n", 1)[0].strip() != "v1":
             out.append(Finding(str(summary), 1, "warning", "summary-version", "first line is not 'v1' (Codex expects it)"))
     bodies: dict[str, str] = {}
     for path in sorted(memories.rglob("*.md")):
         if ".git" in path.parts or path.is_symlink() or path == agents:
             continue
-        text = _read(path, out)
+        text = read_checked(path, out)
         if text is None:
             continue
         bodies[str(path)] = text
@@ -294,16 +237,18 @@ def _codex(root: Path, out: list[Finding]) -> None:
         out.extend(reference_findings(text, str(path)))
     for a, b, score in near_duplicates(bodies, threshold=0.95):
         out.append(Finding(b, 0, "warning", "duplicate-body", f"{score:.0%} the same words as {a}"))
+    return out
 
 
-def _gemini(root: Path, out: list[Finding]) -> None:
-    path = root if root.is_file() else root / "GEMINI.md"
+def gemini_findings(path: Path) -> list[Finding]:
+    """A ``GEMINI.md``: threats and secrets, stale references, duplicate bullets."""
+    out: list[Finding] = []
     if not path.is_file():
         out.append(Finding(str(path), 0, "warning", "no-memory", "no GEMINI.md found"))
-        return
-    text = _read(path, out)
+        return out
+    text = read_checked(path, out)
     if text is None:
-        return
+        return out
     out.extend(text_findings(text, str(path)))
     out.extend(reference_findings(text, str(path)))
     seen: dict[str, int] = {}
@@ -313,3 +258,4 @@ def _gemini(root: Path, out: list[Finding]) -> None:
             if key in seen:
                 out.append(Finding(str(path), no, "warning", "duplicate-entry", f"same bullet as line {seen[key]}"))
             seen.setdefault(key, no)
+    return out

@@ -20,6 +20,7 @@ import streamlit as st
 
 from bootstrap_app.config import Settings, load_settings
 from bootstrap_app.errors import MemseedError
+from bootstrap_app.harnesses import labels
 from bootstrap_app.store import Store
 from bootstrap_app.ui import DEMO_ENV, DEMO_PROJECT_ENV, DEMO_ROOT_ENV
 
@@ -40,14 +41,8 @@ __all__ = [
 ]
 
 
-TARGETS: dict[str, str] = {
-    "claude-code": "Claude Code",
-    "codex": "Codex",
-    "hermes": "Hermes",
-    "gemini": "Gemini CLI",
-    "markdown": "Markdown folder",
-}
-"""Write targets in the order the app offers them, with their display names."""
+TARGETS: dict[str, str] = labels()
+"""Write targets in the order the app offers them, with their display names (the harness registry's)."""
 
 
 def is_demo() -> bool:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError, SourceError
+from bootstrap_app.harnesses import HARNESS_CLASSES, LocalMemory
 from connectors.registry import detect
 
 __all__ = [
@@ -97,53 +97,15 @@ def safe_describe(location: str) -> tuple[list[tuple[str, str]], str | None]:
         return [], str(exc.args[0]) if exc.args else type(exc).__name__
 
 
-@dataclass(frozen=True)
-class HarnessFolder:
-    """An agent harness's memory found on this machine, offered as a source."""
-
-    harness: str
-    path: Path
-    location: str
-    """What to add as a source (the folder path, or a harness URI)."""
-    entries: int
-    """Files that look like memory entries (a quick count, not a parse)."""
-
-
-def _count(folder: Path, pattern: str = "*.md") -> int:
-    try:
-        return sum(1 for p in folder.glob(pattern) if p.is_file() and not p.is_symlink())
-    except OSError:
-        return 0
+HarnessFolder = LocalMemory
+"""An agent harness's memory found on this machine (the harness contract's :class:`LocalMemory`)."""
 
 
 def find_harness_folders() -> list[HarnessFolder]:
-    """Existing memory of Claude Code, Codex, Hermes and Gemini CLI on this machine.
+    """Existing memory of every registered harness on this machine.
 
-    The homes come from the harness writers (``CLAUDE_CONFIG_DIR``, ``CODEX_HOME``,
-    ``HERMES_HOME``, ``GEMINI_DIR`` or their defaults under ``~``), so the app looks exactly
-    where memseed would write. Only folders that exist and hold something are returned.
+    Each harness looks where it would write (its env vars, e.g. ``CLAUDE_CONFIG_DIR``,
+    ``CODEX_HOME``, ``HERMES_HOME``, ``GEMINI_DIR``, or its default under ``~``). Only folders
+    that exist and hold something are returned.
     """
-    from bootstrap_app.harnesses.claude_code import config_home
-    from bootstrap_app.harnesses.codex import codex_home
-    from bootstrap_app.harnesses.gemini import gemini_dir
-    from bootstrap_app.harnesses.hermes import hermes_home
-
-    found: list[HarnessFolder] = []
-    projects = config_home() / "projects"
-    if projects.is_dir():
-        for memory in sorted(projects.glob("*/memory")):
-            if memory.is_dir() and not memory.is_symlink() and (count := _count(memory)):
-                found.append(HarnessFolder("claude-code", memory, str(memory), count))
-    codex = codex_home()
-    codex_count = _count(codex / "memories", "**/*.md") + int((codex / "AGENTS.md").is_file())
-    if codex.is_dir() and codex_count:
-        found.append(HarnessFolder("codex", codex, "codex:", codex_count))
-    hermes = hermes_home()
-    hermes_count = _count(hermes / "memories") + _count(hermes / "profiles", "*/memories/*.md")
-    if hermes.is_dir() and hermes_count:
-        found.append(HarnessFolder("hermes", hermes, "hermes:", hermes_count))
-    gemini = gemini_dir()
-    gemini_count = int((gemini / "GEMINI.md").is_file()) + _count(gemini / "tmp", "*/memory/*.md")
-    if gemini.is_dir() and gemini_count:
-        found.append(HarnessFolder("gemini", gemini, "gemini:", gemini_count))
-    return found
+    return [found for cls in HARNESS_CLASSES for found in cls().find_local()]

@@ -119,7 +119,7 @@ def test_cli_approve_reject_write_history_undo(saved: Store, home: Path, project
 
 
 def test_cli_capacity_error_exits_2_with_hint(store: Store, home: Path) -> None:
-    big = [replace(make_proposals()[2], name=f"p-{i}", subject=f"s{i}", body="word " * 200) for i in range(4)]
+    big = [replace(make_proposals()[2], name=f"p-{i}", subject=f"s{i}", body=f"word{i} " * 200) for i in range(4)]
     store.save_proposals(store.start_run("scan", []), big)
     decisions.approve(store, [b.id for b in big])
     result = CliRunner().invoke(main, ["write", "--target", "hermes"])

@@ -12,7 +12,7 @@ import pytest
 
 from bootstrap_app import decisions, writing
 from bootstrap_app.errors import BlockedContent, CapacityExceeded, UnsafePath
-from bootstrap_app.harnesses import base as harness_base
+from bootstrap_app.harnesses import files as harness_files
 from bootstrap_app.harnesses import get_harness
 from bootstrap_app.harnesses.base import WriteOptions
 from bootstrap_app.harnesses.hermes import DELIMITER, LIMITS, budget_report, parse_entries
@@ -97,13 +97,13 @@ def test_user_cap_is_separate(store: Store, home: Path) -> None:
 def test_lock_is_taken_for_each_file(approved: Store, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     taken: list[str] = []
 
-    original = harness_base.FileLock
+    original = harness_files.FileLock
 
     def recording(path: str, timeout: float = 30) -> object:
         taken.append(path)
         return original(path, timeout=timeout)
 
-    monkeypatch.setattr(harness_base, "FileLock", recording)
+    monkeypatch.setattr(harness_files, "FileLock", recording)
     writing.apply_write(approved, writing.plan_write(approved, "hermes"))
     mem = home / ".hermes" / "memories"
     assert sorted(taken) == [str(mem / "MEMORY.md.lock"), str(mem / "USER.md.lock")]
@@ -116,8 +116,8 @@ def test_lock_held_by_another_process_blocks_the_write(approved: Store, home: Pa
     plan = writing.plan_write(approved, "hermes")
     mem = home / ".hermes" / "memories"
     mem.mkdir(parents=True)
-    original = harness_base.FileLock
-    monkeypatch.setattr(harness_base, "FileLock", lambda path, timeout=30: original(path, timeout=0.2))
+    original = harness_files.FileLock
+    monkeypatch.setattr(harness_files, "FileLock", lambda path, timeout=30: original(path, timeout=0.2))
     holder = subprocess.Popen(["python3", "-c", textwrap.dedent(f"""
         import fcntl, sys, time
         f = open({str(mem / 'MEMORY.md.lock')!r}, 'a+'); fcntl.flock(f, fcntl.LOCK_EX)

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from bootstrap_app.cli import main
-from bootstrap_app.safety.doctor import Finding, detect_target, run_doctor
+from bootstrap_app.harnesses.doctor import Finding, detect_target, run_doctor
 from tests.conftest import realdata_file
 
 

@@ -104,7 +104,10 @@ def test_hermes_budget_says_what_fits(hermetic: Path, monkeypatch: pytest.Monkey
     assert not over.ok and over.ratio > 1
     fit, rest = over.fitting()
     assert fit and rest and len(fit) + len(rest) == 6
-    assert rm.budget(_approved_user_rows(2, 10), "claude-code") == []
+    # every harness answers the same capacity question in its own unit: Claude Code counts index lines
+    [claude] = rm.budget(_approved_user_rows(2, 10), "claude-code")
+    assert (claude.unit, claude.limit, claude.used, claude.after, claude.name) == ("lines", 200, 0, 2, "MEMORY.md")
+    assert rm.budget(_approved_user_rows(2, 10), "gemini") == []  # uncapped
 
 
 def test_upload_is_private_and_cannot_escape(hermetic: Path) -> None:

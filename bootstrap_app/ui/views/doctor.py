@@ -11,6 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from bootstrap_app.harnesses.doctor import run_doctor
 from bootstrap_app.ui.common import TARGETS, page_header, show_error
 
 __all__: list[str] = []
@@ -23,8 +24,6 @@ page_header("Doctor", "Check an agent's memory folder for problems: malformed fi
 
 def _run() -> None:
     """Reads the widgets from session state: a callback's args would be the previous run's values."""
-    from bootstrap_app.safety.doctor import run_doctor
-
     target = st.session_state["doctor_target"]
     path = st.session_state.get("doctor_path", "").strip()
     project = st.session_state.get("doctor_project", "").strip()

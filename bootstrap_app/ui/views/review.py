@@ -17,8 +17,9 @@ import streamlit as st
 
 from bootstrap_app import decisions
 from bootstrap_app import review_model as rm
+from bootstrap_app.errors import TargetNotFound
 from bootstrap_app.store import Store
-from bootstrap_app.ui.common import get_store, md_escape, page_header, show_error
+from bootstrap_app.ui.common import TARGETS, get_store, md_escape, page_header, show_error
 
 __all__: list[str] = []
 
@@ -136,30 +137,35 @@ def _card(row: rm.ReviewRow) -> None:
                 st.button("Undo decision", key=f"undo_{fp}", on_click=_record, args=("undo", [fp]))
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
-def _hermes_budget(key: tuple[Any, ...], _rows: list[rm.ReviewRow], _written: set[str]) -> list[rm.BudgetLine]:
-    """Cached on :func:`review_model.budget_key` alone (it covers the rows and ``written``), so the
-    budget is recomputed only when something it depends on changes."""
-    return rm.budget(_rows, "hermes", written=_written)
+@st.cache_data(max_entries=16, show_spinner=False)
+def _budget(key: tuple[Any, ...], _rows: list[rm.ReviewRow], _written: set[str]) -> list[rm.BudgetLine]:
+    """Cached on :func:`review_model.budget_key` alone (it covers the target, the rows and ``written``),
+    so a meter is recomputed only when something it depends on changes."""
+    return rm.budget(_rows, key[0], written=_written)
 
 
 def _budget_meter(rows: list[rm.ReviewRow]) -> None:
-    written = set(store.written("hermes"))
-    try:
-        lines = _hermes_budget(rm.budget_key(rows, "hermes", written), rows, written)
-    except Exception as exc:  # an unreadable Hermes file: say so, keep reviewing
-        st.caption(f"Hermes budget unavailable: {exc}")
+    """One meter per capped file of every harness (``Harness.capacity``); uncapped harnesses show none."""
+    lines: list[tuple[str, rm.BudgetLine]] = []
+    for target, label in TARGETS.items():
+        written = set(store.written(target))
+        try:
+            lines += [(label, line) for line in _budget(rm.budget_key(rows, target, written), rows, written)]
+        except Exception as exc:  # an unreadable memory file or no default folder: say so, keep reviewing
+            if not isinstance(exc, TargetNotFound):
+                st.caption(f"{label} budget unavailable: {exc}")
+    if not lines:
         return
-    with st.expander("Budget for Hermes (capped memory files)", expanded=any(not b.ok for b in lines)):
-        st.caption("Hermes keeps user facts in USER.md (1,375 characters) and everything else in MEMORY.md "
-                   "(2,200). The meter counts what the files hold now plus the approved entries.")
-        for line in lines:
+    with st.expander("Budget of capped memory files", expanded=any(not b.ok for _, b in lines)):
+        st.caption("Agents load only so much of their memory files. Each meter counts what a capped file "
+                   "holds now plus the approved entries, in the harness's own unit.")
+        for label, line in lines:
             st.progress(min(line.ratio, 1.0),
-                        text=f"{line.name}: {line.after:,} / {line.limit:,} characters "
+                        text=f"{label} {line.name}: {line.after:,} / {line.limit:,} {line.unit} "
                              f"({line.used:,} already there, {len(line.entries)} approved to add)")
             if not line.ok:
                 fit, over = line.fitting()
-                st.warning(f"{line.name} is over its cap. In order, these fit: {', '.join(fit) or 'none'}; "
+                st.warning(f"{label} {line.name} is over its cap. In order, these fit: {', '.join(fit) or 'none'}; "
                            f"these do not: {', '.join(over)}. Reject or shorten some (Edit) to choose what "
                            "goes — nothing is dropped silently.", icon=":material/warning:")
 

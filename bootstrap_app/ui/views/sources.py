@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bootstrap_app.errors import MemseedError
+from bootstrap_app.harnesses import HARNESS_CLASSES
 from bootstrap_app.ui.common import get_settings, get_store, is_demo, page_header, show_error
 from bootstrap_app.ui.connect_microsoft import connect_microsoft
 from bootstrap_app.ui.local import (
@@ -113,8 +114,8 @@ for index, entry in enumerate(remembered):
 
 st.divider()
 st.subheader("Memory your agents already keep")
-st.caption("Claude Code, Codex, Hermes and Gemini CLI memory found on this machine. Adding it lets memseed "
-           "carry memory from one agent to another and avoid proposing what is already there.")
+st.caption(f"{', '.join(c.label for c in HARNESS_CLASSES if c.source_uri)} memory found on this machine. "
+           "Adding it lets memseed carry memory from one agent to another and avoid proposing what is already there.")
 known = {entry["location"] for entry in remembered}
 folders = find_harness_folders()
 if not folders:

@@ -12,6 +12,8 @@ from typing import Any
 import streamlit as st
 
 from bootstrap_app import review_model as rm
+from bootstrap_app.errors import MemseedError
+from bootstrap_app.harnesses import harness_class
 from bootstrap_app.ui.common import TARGETS, default_project, get_store, page_header, show_error
 
 __all__: list[str] = []
@@ -89,9 +91,14 @@ with col_p:
                        "per project). Leave blank for your home folder's memory.")
 if "markdown" in targets:
     st.text_input("Markdown folder", key="write_markdown", placeholder="a folder for the plain memory/ files")
-if "hermes" in targets:
-    for line in rm.budget(rows, "hermes", written=set(store.written("hermes"))):
-        st.progress(min(line.ratio, 1.0), text=f"Hermes {line.name}: {line.after:,} / {line.limit:,} characters")
+for target in targets:  # a meter per capped file of each chosen target (Harness.capacity)
+    try:
+        meters = rm.budget(rows, target, written=set(store.written(target)))
+    except MemseedError:  # no folder chosen yet (markdown) or an unreadable file: the preview says why
+        meters = []
+    for line in meters:
+        st.progress(min(line.ratio, 1.0),
+                    text=f"{TARGETS[target]} {line.name}: {line.after:,} / {line.limit:,} {line.unit}")
 
 st.button("Preview", key="write_preview", type="primary", disabled=not (approved and targets),
           on_click=_preview)
@@ -99,6 +106,7 @@ st.button("Preview", key="write_preview", type="primary", disabled=not (approved
 plans: list[rm.TargetPlan] = st.session_state.get("write_plans", [])
 for tp in plans:
     st.subheader(TARGETS.get(tp.target, tp.target))
+    st.caption(f"Format: {harness_class(tp.target).entry_format}")
     if tp.error is not None:
         show_error(tp.error)
         if tp.capacity:

@@ -1,0 +1,225 @@
+"""The harness contract, run the same way over every registered harness and the shipped fake.
+
+The matrix is every class in ``HARNESS_CLASSES``, the in-memory ``FakeHarness``, and the toy
+harness of ``docs/extending.md`` ("Add a harness"), loaded from the doc itself so the worked
+example cannot rot.
+
+Each harness must: declare its name, label and home; plan without writing; apply so that its
+own reader gives back the same entries with the same types; change nothing on a second
+write; undo byte for byte; leave every file as it was when a write fails half way; replace a
+superseded entry in place (and undo that too); answer the capacity question; and have its
+doctor pass what it wrote and flag a file it cannot read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+
+from bootstrap_app.errors import WriteError
+from bootstrap_app.harnesses import HARNESS_CLASSES, Harness, WriteOptions, harness_class, labels
+from bootstrap_app.harnesses import files as harness_files
+from bootstrap_app.harnesses.fake import FakeHarness
+from bootstrap_app.harnesses.files import MemoryFiles
+from bootstrap_app.store import Store
+from bootstrap_app.types import Evidence, MemoryType, Proposal
+from tests.doc_examples import load_example
+
+from .conftest import DERIVED, make_proposals
+
+NAMES = [cls.name for cls in HARNESS_CLASSES] + ["fake", "toy-from-docs"]
+
+
+def doc_harness() -> type[Harness]:
+    """``ToyHarness`` from the ``## Add a harness`` section of docs/extending.md, executed as a module."""
+    cls = load_example("Add a harness").ToyHarness
+    assert isinstance(cls, type) and issubclass(cls, Harness)
+    return cls
+
+
+@dataclass
+class Case:
+    """One harness set up in a temp home: the harness, where it writes, and how to see its bytes."""
+
+    harness: Harness
+    root: Path
+    project: Path
+
+    def options(self, store: Store | None = None, **extra: object) -> WriteOptions:
+        kw: dict[str, object] = {"root": self.root, "project": self.project}
+        if store is not None:
+            kw.update(written=frozenset(store.written(self.harness.name)), last_after=store.last_after)
+        kw.update(extra)
+        return WriteOptions(**kw)  # type: ignore[arg-type]
+
+    def snapshot(self) -> dict[str, str]:
+        """path -> sha256 of every file the harness holds (disk under ``root``, or the fake's dict)."""
+        if isinstance(self.harness.files, MemoryFiles):
+            return {str(p): hashlib.sha256(b).hexdigest() for p, b in self.harness.files.data.items()}
+        if not self.root.exists():
+            return {}
+        return {str(p): hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(self.root.rglob("*")) if p.is_file() and not p.name.endswith(".lock")}
+
+
+@pytest.fixture(params=NAMES)
+def case(request: pytest.FixtureRequest, home: Path, project: Path) -> Case:
+    name = request.param
+    if name == "fake":
+        return Case(FakeHarness(), home / "fake-not-on-disk", project)
+    if name == "toy-from-docs":
+        return Case(doc_harness()(), home / "toy-home", project)
+    return Case(harness_class(name)(), home / f"{name}-home", project)
+
+
+def _write(case: Case, store: Store, entries: list[Proposal], **extra: object) -> int:
+    plan = case.harness.plan(entries, case.options(store, **extra))
+    outcome = case.harness.apply(plan, store)
+    assert outcome.write_id is not None, plan.notes
+    return outcome.write_id
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.replace("**", "").split()).lower()
+
+
+def _found(case: Case, p: Proposal) -> bool:
+    return any(e.memory_type is p.type and _norm(p.description).rstrip(".")[:40] in _norm(f"{e.description} {e.body}")
+               for e in case.harness.read(case.root))
+
+
+def test_declares_what_the_app_and_cli_show(case: Case, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cls = type(case.harness)
+    assert cls.name and cls.label and cls.entry_format
+    if cls in HARNESS_CLASSES:
+        assert labels()[cls.name] == cls.label and harness_class(cls.name.upper()) is cls
+        for alias in cls.aliases:
+            assert harness_class(alias) is cls
+    for var in cls.home_env:
+        monkeypatch.delenv(var, raising=False)
+    if cls.default_home:
+        assert cls.home() == home / cls.default_home
+        for var in cls.home_env:
+            monkeypatch.setenv(var, str(home / f"moved-by-{var}"))
+            assert cls.home() == home / f"moved-by-{var}"
+            monkeypatch.delenv(var)
+
+
+def test_round_trip_then_nothing_to_do(case: Case, store: Store) -> None:
+    proposals = make_proposals()
+    before = case.snapshot()
+    plan = case.harness.plan(proposals, case.options(store))
+    assert plan.files and not plan.empty and plan.diff()
+    assert case.snapshot() == before, "plan must not write"
+    store.save_proposals(store.start_run("scan", []), proposals)
+    _write(case, store, proposals)
+    for p in proposals:
+        assert _found(case, p), (p.type, p.description, [(e.memory_type, e.body[:60]) for e in case.harness.read(case.root)])
+    assert sorted(store.written(case.harness.name)) == sorted(p.fingerprint for p in proposals)
+    again = case.harness.plan(proposals, case.options(store))
+    assert again.empty and again.entries == [], again.diff()
+
+
+def test_undo_restores_every_byte(case: Case, store: Store) -> None:
+    first, *rest = make_proposals()
+    _write(case, store, [first])
+    after_first = case.snapshot()
+    assert after_first
+    second = _write(case, store, [first, *rest])
+    assert case.snapshot() != after_first
+    case.harness.undo(store, second)
+    assert case.snapshot() == after_first
+    case.harness.undo(store)  # the latest applied write: the first one
+    assert case.snapshot() == {}
+
+
+def test_failed_write_leaves_every_file_as_it_was(case: Case, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    first, *rest = make_proposals()
+    _write(case, store, [first])
+    before = case.snapshot()
+    plan = case.harness.plan([first, *rest], case.options(store))
+    last = plan.files[-1].path
+    if isinstance(case.harness.files, MemoryFiles):
+        case.harness.files.fail_on.add(last)
+    else:
+        real = harness_files.atomic_write
+
+        def failing(path: Path, data: bytes, *, create_new: bool = False) -> None:
+            if path == last and data == plan.files[-1].after:
+                raise OSError(28, "No space left on device")
+            real(path, data, create_new=create_new)
+
+        monkeypatch.setattr(harness_files, "atomic_write", failing)
+    with pytest.raises(WriteError):
+        case.harness.apply(plan, store)
+    assert case.snapshot() == before
+    assert store.writes(1)[0].status == "failed"
+
+
+def _update(old: Proposal) -> Proposal:
+    """The same fact, changed: newer evidence says the project moved from make to pnpm."""
+    ev = (Evidence("git:/code/ledger-api", "abc123", DERIVED.replace(month=12), True, "switch to pnpm"),)
+    return replace(old, body=old.body.replace("`make test`", "`pnpm test`"),
+                   description=old.description.replace("Postgres", "Postgres; commands via pnpm"),
+                   key=old.key + "+pnpm", evidence=ev, supersedes=old.name, derived_at=DERIVED.replace(month=12))
+
+
+def test_superseded_entry_is_replaced_in_place_and_undo_brings_it_back(case: Case, store: Store) -> None:
+    proposals = make_proposals()
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    _write(case, store, proposals)
+    count = len(case.harness.read(case.root))
+    before = case.snapshot()
+    new = _update(old)
+    assert new.fingerprint != old.fingerprint
+    others = [p for p in proposals if p is not old]
+    plan = case.harness.plan([*others, new], case.options(store, replaces={new.fingerprint: old}))
+    assert [s.old_fingerprint for s in plan.superseded] == [old.fingerprint]
+    assert plan.superseded[0].until == "2026-12-02"
+    write_id = case.harness.apply(plan, store).write_id
+    entries = case.harness.read(case.root)
+    text = " ".join(_norm(f"{e.description} {e.body}") for e in entries)
+    assert "pnpm" in text and "`make test`" not in text
+    assert len(entries) == count, "the new entry takes the old one's place"
+    [row] = store.superseded(case.harness.name)
+    assert row["old_fingerprint"] == old.fingerprint and row["until"] == "2026-12-02"
+    assert "make test" in row["old_text"]
+    case.harness.undo(store, write_id)
+    assert case.snapshot() == before
+    assert store.superseded(case.harness.name) == []
+
+
+def test_capacity_is_answered(case: Case, store: Store) -> None:
+    proposals = make_proposals()
+    report = case.harness.capacity(proposals, case.options(store))
+    for line in report:
+        assert line.limit > 0 and line.after >= line.used and line.unit
+    _write(case, store, proposals)
+    for line in case.harness.capacity(proposals, case.options(store)):
+        assert line.after == line.used and not line.entries
+
+
+def test_doctor_passes_what_it_wrote_and_flags_what_it_cannot_read(case: Case, store: Store) -> None:
+    proposals = make_proposals()
+    write_id = _write(case, store, proposals)
+    assert [f for f in case.harness.doctor(case.root) if f.severity == "error"] == []
+    broken = [Path(j.path) for j in store.write_files(write_id)]
+    for path in broken:
+        _overwrite(case, path, b"\xff\xfe not utf-8 \xc3\x28")
+    errors = {f.file for f in case.harness.doctor(case.root) if f.code == "not-utf8"}
+    assert errors & {str(p) for p in broken}
+
+
+def _overwrite(case: Case, path: Path, data: bytes) -> None:
+    if isinstance(case.harness.files, MemoryFiles):
+        case.harness.files.data[path] = data
+    else:
+        path.write_bytes(data)
+
+
+def test_registry_names_and_aliases_are_unique() -> None:
+    keys = [k for cls in HARNESS_CLASSES for k in (cls.name, *cls.aliases)]
+    assert len(keys) == len(set(keys))

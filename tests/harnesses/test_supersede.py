@@ -1,0 +1,165 @@
+"""Facts that change, writer side: an approved update replaces the entry memseed wrote, in every harness.
+
+End to end through the store and the CLI: approve and write the old fact, approve an update
+whose ``supersedes`` names it, write again; each harness then holds only the new fact (in the
+old one's place), the journal keeps the old text with the date it stopped being true, a
+re-run changes nothing, and ``memseed undo`` brings the old bytes back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bootstrap_app import decisions, writing
+from bootstrap_app.cli import main
+from bootstrap_app.harnesses import get_harness
+from bootstrap_app.harnesses.hermes import parse_entries
+from bootstrap_app.store import Store
+from bootstrap_app.types import Evidence, MemoryType, Proposal
+
+from .conftest import DERIVED, snapshot
+
+CHANGED = DERIVED.replace(month=12, day=1)
+
+
+def _update(old: Proposal) -> Proposal:
+    ev = (Evidence("git:/code/ledger-api", "f00dfeed", CHANGED, True, "package.json: packageManager pnpm@9"),)
+    return replace(old, body=old.body.replace("Tests: `make test`.", "Tests: `pnpm test` (moved from npm)."),
+                   key=old.key + "|pnpm", evidence=ev, supersedes=old.name, derived_at=CHANGED)
+
+
+def _approve(store: Store, proposals: list[Proposal]) -> None:
+    store.save_proposals(store.start_run("reseed", []), proposals)
+    decisions.approve(store, [p.id for p in proposals])
+
+
+TARGETS = {  # target -> (harness name, folder holding its memory, extra plan options)
+    "claude-code": ("claude-code", ".claude", {}),
+    "codex": ("codex", ".codex", {}),
+    "codex-notes": ("codex", ".codex", {}),
+    "hermes": ("hermes", ".hermes", {}),
+    "gemini": ("gemini", ".gemini", {}),
+    "markdown": ("markdown", "md", {"root": "md"}),
+}
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+def test_update_replaces_the_old_entry_in_every_harness(target: str, approved: Store, proposals: list[Proposal],
+                                                        home: Path, project: Path) -> None:
+    name, folder_name, extra = TARGETS[target]
+    folder = home / folder_name
+    opts = {k: home / v for k, v in extra.items()}
+    if target == "codex-notes":
+        folder.mkdir()
+        (folder / "config.toml").write_text("[features]\nmemories = true\n")
+    writing.apply_write(approved, writing.plan_write(approved, name, project=project, **opts))
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    harness = get_harness(name)
+    count = len(harness.read(folder))
+    before = {p: h for p, (h, _) in snapshot(folder).items() if not p.endswith(".lock")}
+
+    new = _update(old)
+    _approve(approved, [new])
+    plan = writing.plan_write(approved, name, project=project, **opts)
+    assert [(s.old_fingerprint, s.new_fingerprint, s.until) for s in plan.superseded] == [
+        (old.fingerprint, new.fingerprint, "2026-12-01")]
+    assert [p.fingerprint for p in plan.entries] == [new.fingerprint], "the old entry is not written again"
+    outcome = writing.apply_write(approved, plan)
+
+    entries = harness.read(folder)
+    text = " ".join(f"{e.description} {e.body}" for e in entries)
+    assert "pnpm test" in text and "make test" not in text
+    assert len(entries) == count
+    [journal] = approved.superseded(name)
+    assert journal["until"] == "2026-12-01" and "make test" in journal["old_text"]
+
+    again = writing.plan_write(approved, name, project=project, **opts)
+    assert again.empty and not again.superseded, (again.diff(), again.notes)
+    assert not [n for n in again.notes if "removed since" in n], again.notes
+
+    result = CliRunner().invoke(main, ["undo", str(outcome.write_id)])
+    assert result.exit_code == 0, result.output
+    assert {p: h for p, (h, _) in snapshot(folder).items() if not p.endswith(".lock")} == before
+
+
+def test_claude_code_topic_file_and_index_line_follow(approved: Store, proposals: list[Proposal], home: Path,
+                                                      project: Path) -> None:
+    writing.apply_write(approved, writing.plan_write(approved, "claude-code", project=project))
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    new = replace(_update(old), description="ledger-api is the payments ledger service, now built with pnpm")
+    _approve(approved, [new])
+    plan = writing.plan_write(approved, "claude-code", project=project)
+    [topic] = [c for c in plan.files if c.path.name == "ledger-api.md"]
+    [index] = [c for c in plan.files if c.path.name == "MEMORY.md"]
+    assert topic.before is not None and b"make test" in topic.before and b"pnpm test" in topic.after
+    assert b"now built with pnpm" in index.after and b"(ledger-api.md)" in index.after
+    assert index.after.count(b"(ledger-api.md)") == 1 and b"ledger-api-2" not in index.after
+    writing.apply_write(approved, plan)
+    memory = topic.path.parent
+    assert (memory / "ledger-api.md").is_file() and not list(memory.glob("ledger-api-*.md"))
+
+
+def test_hermes_entry_keeps_its_position(approved: Store, proposals: list[Proposal], home: Path) -> None:
+    extra = Proposal(type=MemoryType.PROJECT, name="deploy-console", description="deploy-console ships releases",
+                     body="Next.js app; deploys ledger-api.", subject="project:deploy-console", derived_at=DERIVED)
+    _approve(approved, [extra])
+    writing.apply_write(approved, writing.plan_write(approved, "hermes"))
+    path = home / ".hermes" / "memories" / "MEMORY.md"
+    entries = parse_entries(path.read_text())
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    at = next(i for i, e in enumerate(entries) if "make test" in e)
+    assert at < len(entries) - 1, "the old entry is not the last one, so position is a real check"
+    _approve(approved, [_update(old)])
+    writing.apply_write(approved, writing.plan_write(approved, "hermes"))
+    now = parse_entries(path.read_text())
+    assert len(now) == len(entries) and "pnpm test" in now[at]
+    assert now[:at] + now[at + 1:] == entries[:at] + entries[at + 1:]
+
+
+def test_an_entry_the_person_edited_is_not_overwritten(approved: Store, proposals: list[Proposal],
+                                                       home: Path) -> None:
+    writing.apply_write(approved, writing.plan_write(approved, "markdown", root=home / "md"))
+    edited = home / "md" / "ledger-api.md"
+    edited.write_text(edited.read_text() + "\nMy own note: staging deploys on Fridays.\n")
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    _approve(approved, [_update(old)])
+    plan = writing.plan_write(approved, "markdown", root=home / "md")
+    assert not plan.superseded and any("edited or removed" in n for n in plan.notes)
+    assert edited not in [c.path for c in plan.files]
+
+
+def test_only_entries_memseed_wrote_are_replaced(store: Store, proposals: list[Proposal], home: Path) -> None:
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    _approve(store, [_update(old)])  # the old one was never approved nor written by memseed
+    plan = writing.plan_write(store, "gemini")
+    assert not plan.superseded and len(plan.entries) == 1
+
+
+@dataclass(frozen=True)
+class _Update(Proposal):
+    """A proposal with the detection side's ``supersedes_fingerprint`` (issue 11), whichever lands first."""
+
+    supersedes_fingerprint: str | None = None
+
+
+def test_supersedes_fingerprint_picks_the_exact_entry_when_names_repeat(store: Store, home: Path) -> None:
+    twins = [Proposal(type=MemoryType.PROJECT, name="commands", description=f"{repo} commands",
+                      body=f"{repo}: run `make test`.", subject=f"project:{repo}:commands", derived_at=DERIVED)
+             for repo in ("api", "web")]
+    _approve(store, twins)
+    writing.apply_write(store, writing.plan_write(store, "markdown", root=home / "md"))
+    assert sorted(p.name for p in (home / "md").glob("commands*.md")) == ["commands-2.md", "commands.md"]
+    web = twins[1]
+    update = _Update(type=web.type, name=web.name, description="web commands", body="web: run `pnpm test`.",
+                     subject=web.subject, key="pnpm", supersedes=web.name, supersedes_fingerprint=web.fingerprint,
+                     derived_at=CHANGED)
+    _approve(store, [update])
+    plan = writing.plan_write(store, "markdown", root=home / "md")
+    assert [(s.old_fingerprint, Path(s.location).name) for s in plan.superseded] == [(web.fingerprint, "commands-2.md")]
+    writing.apply_write(store, plan)
+    assert "make test" in (home / "md" / "commands.md").read_text()
+    assert "pnpm test" in (home / "md" / "commands-2.md").read_text()
