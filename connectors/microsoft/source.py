@@ -79,9 +79,15 @@ class GraphSource(Source):
                                hint=f"signed in: {', '.join(creds.accounts) or 'nobody'}")
         return creds
 
+    owner_addresses: tuple[str, ...] = ()
+    """The signed-in account's address, once a read has started: the identity platform, not a
+    header anyone can write, says it is the owner's (the scan hands it to identity)."""
+
     def client(self, ctx: ReadContext) -> tuple[GraphClient, MicrosoftCredentials]:
         creds = self.credentials(ctx)
         account = self.account
+        signed_in = (account or creds.account).lower()
+        self.owner_addresses = (signed_in,) if "@" in signed_in else ()
         return GraphClient(lambda: creds.token(account), scope=self.scope,
                            sleep=ctx.sleep), creds
 

@@ -277,3 +277,10 @@ def test_long_retry_after_is_capped_and_a_403_names_the_permission(signed_in: Pa
     with pytest.raises(AuthError, match=r"lacks the Mail\.Read permission") as err:
         client.json("me")
     assert "memseed auth microsoft" in str(err.value).splitlines()[0]
+
+
+def test_sources_name_the_signed_in_address_for_identity(signed_in: Path, ms: MSStandIn) -> None:
+    source = OutlookMailSource("outlook:")
+    assert source.owner_addresses == ()
+    list(source.read(_ctx(signed_in)))
+    assert source.owner_addresses == ("maya@contoso.test",)
