@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-EXTRAS := dev,llm,google,microsoft
+EXTRAS := dev,llm,google,microsoft,outlook
 
 HERMES_VENV := .venv-hermes
 HERMES_VERSION := 0.19.0
@@ -49,7 +49,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -rsfE
 
 test: $(STAMP) browser-deps hermes-deps lint typecheck unit
 

@@ -6,13 +6,19 @@ cost grows linearly with the number of items. Who the owner is gets decided *aft
 (see :mod:`bootstrap_app.identity` for why that works without a second read). The store gets
 each item's (source, ref, digest) — never its text.
 
+The steps, each a function below: ``_resolve`` (locations -> sources), ``_read_source`` (one
+source streamed through the run's consumers), ``_propose`` (owner, signals, proposals),
+``_keep`` (gate, dedup, already decided) and ``_save``; ``_scan`` is the loop over them.
+
 A location that cannot be read becomes a :class:`SourceReport` with its error and the scan
 goes on; only when *no* source could be read does :class:`NoSourceReadable` end the scan.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,16 +28,20 @@ from typing import Any
 
 from bootstrap_app.config import Settings
 from bootstrap_app.demo import build_demo, demo_owner_addresses
-from bootstrap_app.errors import MemseedError, NoSourceReadable
+from bootstrap_app.errors import MemseedError, NoSourceReadable, StoreError
 from bootstrap_app.extract.collect import HeldMemory, LlmSample
 from bootstrap_app.extract.dedup import dedup_against_memory
 from bootstrap_app.extract.digest import llm_request, settings_digest, settings_model
 from bootstrap_app.extract.heuristic import heuristic_proposals
 from bootstrap_app.extract.llm import llm_proposals
+from bootstrap_app.extract.supersede import Approved, link_updates
+from bootstrap_app.extract.verify import verify_written
 from bootstrap_app.identity import IdentityCollector
+from bootstrap_app.pathtext import is_text, printable
 from bootstrap_app.safety.gate import gate
-from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport
+from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_once
 from bootstrap_app.signals import KindRouter, SignalBuilder
+from bootstrap_app.sourcestat import location_signature
 from bootstrap_app.store import Store
 from bootstrap_app.types import Item, MemoryEntry, Proposal
 from connectors import registry
@@ -53,9 +63,12 @@ def _context(settings: Settings, **kw: Any) -> ReadContext:
     """A read context wired to the registry: logins hand out credentials, and a catch-all folder
     walk leaves paths that another source reads to that source."""
     home = settings.home
+    scratch = home / "scratch"  # archives are unpacked only inside the app's folder
+    with contextlib.suppress(OSError):
+        scratch.mkdir(mode=0o700, parents=True, exist_ok=True)
     return ReadContext(max_text_chars=settings.max_text_chars, max_file_bytes=settings.max_file_bytes,
                        credentials=lambda provider: registry.credentials(provider, home), home=home,
-                       claimed=registry.claimed_by_other, **kw)
+                       claimed=registry.claimed_by_other, scratch_dir=str(scratch), **kw)
 
 
 def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None]) -> tuple[
@@ -67,8 +80,8 @@ def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None]) -> tup
             for source in detect(location):
                 found.append((location, source))
         except MemseedError as exc:
-            failed.append(SourceReport(source=str(location), kind="", error=str(exc)))
-            emit(ScanEvent("error", str(location), 0, str(exc)))
+            failed.append(SourceReport(source=printable(location), kind="", error=printable(str(exc))))
+            emit(ScanEvent("error", printable(location), 0, printable(str(exc))))
     return found, failed
 
 
@@ -94,7 +107,8 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
         result = _scan(locations, settings, store, run_id, owners, llm, since, emit, should_stop,
                        existing_memory, incremental, llm_preview)
     except BaseException as exc:
-        store.finish_run(run_id, "failed", {"error": str(exc)})
+        with contextlib.suppress(sqlite3.Error, OSError):  # a full disk must not hide the real error
+            store.finish_run(run_id, "failed", {"error": printable(str(exc))})
         raise
     else:
         store.finish_run(run_id, "finished", result.summary())
@@ -108,8 +122,9 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
 class _Run:
     """What one scan carries from step to step: the store, the run, and the stream's consumers.
 
-    ``router`` sends each item to the identity collector, the signal analyzers, the memory
-    already held and (LLM on) the sample, each only for the kinds it declared.
+    Every item goes to the identity collector (it looks at every kind) and to ``router``, which
+    hands it to the signal analyzers, the memory already held and (LLM on) the sample, each
+    only for the kinds it declared.
     """
 
     settings: Settings
@@ -148,28 +163,41 @@ def _read_source(run: _Run, source: Source, since: datetime | None, incremental:
                    on_progress=lambda _src, count: run.emit(ScanEvent("progress", source.id, count, "")),
                    should_stop=run.should_stop)
     started = time.perf_counter()
+    signature = location_signature(source.location)  # taken before reading: a later change is news
     batch: list[tuple[str, str, str]] = []
     try:
         for item in source.read(ctx):
+            if not (is_text(item.ref) and is_text(item.source) and is_text(getattr(item, "path", "") or "")):
+                ctx.skip(item.source, item.ref, f"{printable(getattr(item, 'path', '') or item.ref)}: name is not "
+                                                "valid UTF-8; rename it to have it read")
+                continue
             report.items += 1
             run.collector.observe(item)
             run.router.observe(item)
             batch.append((item.source, item.ref, item_digest(item)))
             if len(batch) >= _FLUSH:
-                run.store.record_items(run.run_id, batch)
+                _record(run.store, run.run_id, batch, ctx, source.id)
                 batch.clear()
                 run.emit(ScanEvent("progress", source.id, report.items, ""))
             if run.should_stop():
                 break
         if ctx.new_cursor is not None:
-            run.store.set_cursor(source.id, ctx.new_cursor)
+            try:
+                run.store.set_cursor(source.id, ctx.new_cursor)
+            except (sqlite3.Error, OSError) as exc:  # disk full: the next reseed reads it again
+                ctx.skip(source.id, "(resume point)", f"resume point not saved ({exc}); the next reseed reads "
+                                                      "this source again — free disk space")
+        if signature is not None and not run.should_stop():
+            # only a shortcut: without it reseed reads the source to see whether it changed
+            with contextlib.suppress(sqlite3.Error, OSError):
+                run.store.set_cursor(f"stat:{source.id}", {"signature": signature})  # reseed's quick check
     except MemseedError as exc:
-        report.error = str(exc)
+        report.error = printable(str(exc))
     except Exception as exc:  # a connector bug must not lose the other sources' results
-        report.error = f"{type(exc).__name__}: {exc}"
+        report.error = printable(f"{type(exc).__name__}: {exc}")
     finally:
         if batch:
-            run.store.record_items(run.run_id, batch)
+            _record(run.store, run.run_id, batch, ctx, source.id)
         report.skipped = list(ctx.skips)
         report.seconds = time.perf_counter() - started
     if report.error is None:  # no error: the loop finished, so the location was readable
@@ -184,11 +212,31 @@ def _nothing_readable(run: _Run) -> ScanResult:
     if run.should_stop():
         run.emit(ScanEvent("stage", "", 0, "stopped"))
         return run.result  # cancelled before anything was read: nothing to propose, nothing failed
-    errors = "; ".join(f"{r.source}: {(r.error or 'unreadable').splitlines()[0]}" for r in run.result.reports)
+    errors = "; ".join(name_once(r.source, r.error or "unreadable") for r in run.result.reports)
+    hints = {_hint(r.error) for r in run.result.reports} - {""}
     raise NoSourceReadable(
         f"no source could be read ({errors or 'nothing given'})",
-        hint="pass a .mbox, .ics, Takeout folder/zip, git repository, Slack export or document folder "
-             "(`memseed sources` lists the forms), or try `memseed scan --demo`")
+        hint=hints.pop() if len(hints) == 1 else
+        "pass a .mbox, .ics, Takeout folder/zip, git repository, Slack export or document folder "
+        "(`memseed sources` lists the forms), or try `memseed scan --demo`")
+
+
+def _hint(error: str | None) -> str:
+    """The ``hint:`` line a :class:`MemseedError` put in a report's error text, if any."""
+    for line in (error or "").splitlines()[1:]:
+        if line.strip().startswith("hint:"):
+            return line.strip()[5:].strip()
+    return ""
+
+
+def _record(store: Store, run_id: int, batch: list[tuple[str, str, str]], ctx: ReadContext, source_id: str) -> None:
+    """Record a batch of read items; a full disk skips the batch with a reason, the scan goes on
+    (those items count as new again on the next incremental run, which is the safe side)."""
+    try:
+        store.record_items(run_id, batch)
+    except (sqlite3.Error, OSError) as exc:
+        ctx.skip(source_id, f"({len(batch)} items)", f"{len(batch)} items read but not recorded in the store "
+                                                     f"({exc}); free disk space and scan again")
 
 
 def _propose(run: _Run, llm: str, llm_preview: Callable[[dict[str, Any]], None] | None) -> list[Proposal]:
@@ -214,8 +262,9 @@ def _keep(run: _Run, proposals: list[Proposal]) -> list[Proposal]:
     run.result.duplicates, run.result.superseding = len(dedup.duplicates), dedup.superseding
     decided = run.store.decided_fingerprints()
     known = run.store.proposal_fingerprints()
+    kept = _updates(run, dedup.kept, decided)
     final: list[Proposal] = []
-    for p in dedup.kept:
+    for p in kept:
         if p.fingerprint in decided:
             run.result.already_decided += 1
             continue
@@ -225,13 +274,37 @@ def _keep(run: _Run, proposals: list[Proposal]) -> list[Proposal]:
     return final
 
 
+def _updates(run: _Run, proposals: list[Proposal], decided: set[str]) -> list[Proposal]:
+    """A changed fact about an approved entry becomes its update (not a twin); entries memseed
+    wrote are re-checked, and stale paths/commands get a fix or removal (see extract.verify)."""
+    approved = [Approved(sp.effective, sp.fingerprint, sp.decision.at.timestamp())
+                for sp in run.store.proposals(status="approved") if sp.decision is not None]
+    kept, updates = link_updates(proposals, approved, decided)
+    run.result.superseding += updates
+    written = run.store.written()
+    if written:
+        replaced = {p.supersedes_fingerprint for p in kept if p.supersedes_fingerprint}
+        fixes = verify_written(((a.fingerprint, a.proposal) for a in approved if a.fingerprint in written), replaced)
+        kept += gate(fixes).passed
+        run.result.superseding += len(fixes)
+    return kept
+
+
 def _save(run: _Run, final: list[Proposal], readable: list[str]) -> None:
     run.result.proposals = final
-    run.store.save_proposals(run.run_id, final)
-    run.store.add_quarantine(run.run_id, [(q.reason, q.source, q.ref, q.excerpt) for q in run.result.quarantined])
-    for location in readable:
-        run.store.remember_source(str(Path(location).expanduser().resolve()) if Path(location).exists()
-                                  else location, scanned=True)
+    try:
+        run.store.save_proposals(run.run_id, final)
+        run.store.add_quarantine(run.run_id, [(q.reason, q.source, q.ref, q.excerpt)
+                                              for q in run.result.quarantined])
+        for location in readable:
+            if not is_text(location):
+                continue  # a location that is not valid UTF-8 cannot be stored; it is scanned when given again
+            run.store.remember_source(str(Path(location).expanduser().resolve()) if Path(location).exists()
+                                      else location, scanned=True)
+    except (sqlite3.Error, OSError) as exc:
+        raise StoreError(f"the proposals could not be saved ({exc})",
+                         hint="free disk space (or check the app folder's permissions) and run the scan again") \
+            from exc
     run.emit(ScanEvent("stage", "", len(final), "done"))
 
 
@@ -293,6 +366,9 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
             failed.append(location)
             continue
         for source in sources:
+            seen = store.cursor(f"stat:{source.id}")
+            if seen and seen.get("signature") == location_signature(source.location):
+                continue  # not a file under it changed since the last scan: nothing can be new
             ctx = _context(settings, cursor=store.cursor(source.id))
             try:
                 for item in source.read(ctx):

@@ -15,7 +15,8 @@ from bootstrap_app.identity import OwnerIdentity
 from bootstrap_app.safety.gate import Quarantined
 from bootstrap_app.types import Proposal, Skip
 
-__all__ = ["EventKind", "ScanEvent", "ScanResult", "SourceReport", "format_summary", "shorten", "skip_categories"]
+__all__ = ["EventKind", "ScanEvent", "ScanResult", "SourceReport", "format_summary", "name_once", "shorten",
+           "skip_categories"]
 
 EventKind = Literal["source-start", "progress", "skip", "source-done", "error", "stage"]
 
@@ -48,6 +49,20 @@ def _detail(skip: Skip, source: str) -> str:
     if sep and rest and _PATHLIKE.search(head):
         return rest.strip()
     return text or "unreadable"
+
+
+def name_once(source: str, message: str) -> str:
+    """``source: message`` on one line, unless the message already names the source.
+
+    Errors raised by connectors and :func:`connectors.base.detect` name their file or URI
+    themselves (``/x/y.mbox: no such file``), so prefixing the source again printed
+    ``gmail:: gmail:: ...``. The source is matched as given and without its ``kind:`` prefix.
+    """
+    first = (message or "unreadable").splitlines()[0].strip()
+    bare = source.split(":", 1)[1] if ":" in source else ""
+    if (source and source in first) or (len(bare) > 1 and bare in first):
+        return first
+    return f"{source}: {first}" if source else first
 
 
 def shorten(text: str, limit: int = 80) -> str:

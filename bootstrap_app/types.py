@@ -278,6 +278,10 @@ class Evidence:
     date: datetime | None = None
     authored_by_owner: bool = False
     excerpt: str = ""
+    structural: bool = False
+    """True when memseed derived the fact from a repository's structure (files present, manifest
+    fields, task-runner and CI definitions, counts) and wrote the words itself: a fact about the
+    project whoever authored it, never copied prose. Only memseed's own analyzers set it."""
 
     def __post_init__(self) -> None:
         if len(self.excerpt) > 200:
@@ -290,6 +294,7 @@ class Evidence:
             "date": self.date.isoformat() if self.date else None,
             "authored_by_owner": self.authored_by_owner,
             "excerpt": self.excerpt,
+            "structural": self.structural,
         }
 
     @classmethod
@@ -301,6 +306,7 @@ class Evidence:
             date=datetime.fromisoformat(date) if date else None,
             authored_by_owner=bool(data.get("authored_by_owner", False)),
             excerpt=str(data.get("excerpt", "")),
+            structural=bool(data.get("structural", False)),
         )
 
 
@@ -335,7 +341,16 @@ class Proposal:
     evidence: tuple[Evidence, ...] = ()
     flags: tuple[str, ...] = ()
     supersedes: str | None = None
+    """Name of the memory entry this proposal replaces (an update, not a second entry)."""
     derived_at: datetime | None = None
+    supersedes_fingerprint: str | None = None
+    """Fingerprint of the superseded proposal when memseed proposed it (the writer's key to the
+    entry it wrote); ``None`` when the old entry came from harness memory memseed did not write."""
+    previous: str = ""
+    """What the superseded entry said (description, then body), shown beside the new text."""
+    evidence_from: datetime | None = None
+    evidence_to: datetime | None = None
+    """Date range of the evidence (oldest, newest): how long the fact has held, as far as we saw."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "type", MemoryType(self.type))
@@ -343,6 +358,11 @@ class Proposal:
         object.__setattr__(self, "confidence", max(0.0, min(1.0, float(self.confidence))))
         if self.derived_at is None:
             object.__setattr__(self, "derived_at", datetime.now(UTC).replace(microsecond=0))
+        dates = [e.date for e in self.evidence if e.date is not None]
+        if dates and self.evidence_to is None:
+            object.__setattr__(self, "evidence_to", max(dates))
+        if dates and (self.evidence_from is None or self.evidence_from > min(dates)):
+            object.__setattr__(self, "evidence_from", min(dates))
 
     @property
     def fingerprint(self) -> str:
@@ -374,11 +394,16 @@ class Proposal:
             "subject": self.subject,
             "key": self.key,
             "derived_at": self.derived_at.isoformat() if self.derived_at else None,
+            "supersedes_fingerprint": self.supersedes_fingerprint,
+            "previous": self.previous,
+            "evidence_from": self.evidence_from.isoformat() if self.evidence_from else None,
+            "evidence_to": self.evidence_to.isoformat() if self.evidence_to else None,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Proposal:
         derived = data.get("derived_at")
+        since, until = data.get("evidence_from"), data.get("evidence_to")
         return cls(
             type=MemoryType(data["type"]),
             name=str(data["name"]),
@@ -392,6 +417,10 @@ class Proposal:
             flags=tuple(data.get("flags", [])),
             supersedes=data.get("supersedes"),
             derived_at=datetime.fromisoformat(derived) if derived else None,
+            supersedes_fingerprint=data.get("supersedes_fingerprint"),
+            previous=str(data.get("previous") or ""),
+            evidence_from=datetime.fromisoformat(since) if since else None,
+            evidence_to=datetime.fromisoformat(until) if until else None,
         )
 
 

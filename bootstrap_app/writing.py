@@ -6,6 +6,13 @@ to the target so a re-run recognises them and changes nothing, and tells the wri
 memseed wrote (``Store.last_after``) so the person's own files are never overwritten.
 ``undo_write`` restores every touched file byte for byte from the journal.
 
+Crashes: every file a write touches is journaled (before and after bytes) *before* the first
+file changes, and files are replaced atomically, so a write killed half-way leaves each file
+either as it was or as the write meant it, and a ``pending`` journal entry.
+:func:`recover_interrupted` (run before any plan or undo, under the lock writes hold) puts such
+files back, so the next ``memseed write`` does the whole job again and its undo goes back to the
+bytes from before the crash.
+
 Facts that change: an approved proposal whose ``supersedes`` names an entry memseed wrote to
 the target (by fingerprint when the proposal carries ``supersedes_fingerprint``, else by name)
 is handed to the harness as a replacement (``WriteOptions.replaces``), and the superseded
@@ -21,11 +28,11 @@ from typing import Any
 
 from .errors import UnknownProposal
 from .harnesses import Plan, WriteOptions, WriteOutcome, get_harness
-from .harnesses.base import pick_write
+from .harnesses.base import pick_write, write_lock
 from .store import Store
 from .types import Proposal, slugify
 
-__all__ = ["apply_write", "describe", "history", "plan_write", "replacements", "undo_write"]
+__all__ = ["apply_write", "describe", "history", "plan_write", "recover_interrupted", "replacements", "undo_write"]
 
 
 def replacements(store: Store, target: str, entries: Sequence[Proposal]) -> dict[str, Proposal]:
@@ -57,13 +64,29 @@ def replacements(store: Store, target: str, entries: Sequence[Proposal]) -> dict
     return out
 
 
+def recover_interrupted(store: Store) -> list[int]:
+    """Put back the files of every write a crash cut short (``pending``); returns their ids.
+    Holding :func:`~bootstrap_app.harnesses.base.write_lock` proves their writers are gone."""
+    if not any(r.status == "pending" for r in store.writes(limit=10_000)):
+        return []
+    done: list[int] = []
+    with write_lock(store):
+        for record in store.writes(limit=10_000):  # read again under the lock
+            if record.status == "pending":
+                get_harness(record.target).recover(store, record.id)
+                done.append(record.id)
+    return done
+
+
 def plan_write(store: Store, target: str, project: Path | str | None = None, **opts: Any) -> Plan:
-    """The plan for writing every approved entry to ``target`` (pure: nothing is written).
+    """The plan for writing every approved entry to ``target`` (nothing is written, except that
+    a write a crash cut short is first put back: see :func:`recover_interrupted`).
 
     ``opts`` are :class:`WriteOptions` fields: ``only``, ``exclude``, ``user_facts``,
     ``profile``, ``root``, ``now``.
     """
     harness = get_harness(target)
+    recover_interrupted(store)
     written = store.written(harness.name)
     entries = [sp.effective for sp in store.proposals(status="approved")]
     superseded = replacements(store, harness.name, entries)
@@ -100,14 +123,19 @@ def undo_write(store: Store, write_id: int | None = None, *, force: bool = False
     Refuses with :class:`~bootstrap_app.errors.UndoError` when a file changed since the write,
     unless ``force`` (see :meth:`Harness.undo`).
     """
+    recover_interrupted(store)
     record = pick_write(store, write_id)
     return get_harness(record.target).undo(store, record.id, force=force)
 
 
 def history(store: Store, limit: int = 50) -> list[dict[str, Any]]:
-    """Past writes, newest first: id, target, time, status, note and the files touched."""
+    """Past writes, newest first: id, target, time, status, note, the files touched, and the facts
+    each applied write replaced (old text and the date it stopped being true)."""
+    replaced: dict[int, list[dict[str, Any]]] = {}
+    for row in store.superseded():
+        replaced.setdefault(row["write_id"], []).append(row)
     return [{"id": r.id, "target": r.target, "at": r.at, "status": r.status, "note": r.note,
-             "files": list(r.files)} for r in store.writes(limit)]
+             "files": list(r.files), "replaced": replaced.get(r.id, [])} for r in store.writes(limit)]
 
 
 def describe(plan: Plan) -> Sequence[str]:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bootstrap_app.errors import AuthRequired
+from bootstrap_app.pathtext import printable
 from bootstrap_app.text import redact_secrets
 from bootstrap_app.types import Item, Skip
 
@@ -87,9 +88,13 @@ class ReadContext:
     claimed: Callable[[Path], bool] = lambda path: False
     """True for a path some *other* source reads (a repo or mbox inside a document folder), so a
     catch-all walker leaves it to that source. Set from the registry by the pipeline."""
+    scratch_dir: str | None = None
+    """Where a connector may unpack an archive member it must seek in (inside the app's
+    folder when a scan runs; the system temp folder when None)."""
 
     def skip(self, source: str, ref: str, reason: str) -> None:
-        entry = Skip(source, ref, reason)
+        # a name that is not valid UTF-8 must not break the report that says it was skipped
+        entry = Skip(printable(source), printable(ref), printable(reason))
         self.skips.append(entry)
         if self.on_skip:
             self.on_skip(entry)
@@ -147,7 +152,7 @@ class Source:
         loc = self.location
         if ":" not in loc or os.path.exists(loc):
             loc = str(Path(loc).expanduser().resolve())
-        return f"{self.kind}:{loc}"
+        return printable(f"{self.kind}:{loc}")
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

@@ -23,11 +23,12 @@ from typing import ClassVar
 
 from bootstrap_app.errors import SourceNotFound
 from bootstrap_app.harnesses.base import Harness
-from bootstrap_app.harnesses.claude_code import ClaudeCodeHarness, find_project_dir
+from bootstrap_app.harnesses.claude_code import ClaudeCodeHarness
 from bootstrap_app.harnesses.codex import CodexHarness
 from bootstrap_app.harnesses.common import infer_type
 from bootstrap_app.harnesses.gemini import GeminiHarness
 from bootstrap_app.harnesses.hermes import HermesHarness
+from bootstrap_app.harnesses.registry import HARNESS_CLASSES
 from bootstrap_app.types import Evidence, Item, MemoryEntry, Proposal, slugify
 
 from .base import ReadContext, Source
@@ -44,9 +45,8 @@ __all__ = [
 class _HarnessSource(Source):
     """Shared read loop: harness reader -> cleaned MemoryEntry items, skips reported.
 
-    Everything format-specific (the home and its env vars, the shape sniffing, the parser)
-    is the harness class's; a subclass only names its harness and, when a location can name
-    something else than a folder (a project, a profile), how to find the folder.
+    Everything format-specific (the home and its env vars, what a location names, the shape
+    sniffing, the parser) is the harness class's; a subclass only names its harness.
     """
 
     priority = 20
@@ -72,12 +72,8 @@ class _HarnessSource(Source):
         return [cls(uri.partition(":")[2])]
 
     def _root(self) -> Path:
-        """The folder the location names, else (a bare ``kind:`` URI) the harness's own home."""
-        return self._named(Path(self.location).expanduser()) if self.location else self.harness.home()
-
-    def _named(self, path: Path) -> Path:
-        """The memory folder a given location names: the folder itself unless overridden."""
-        return path
+        """The folder the location names (``Harness.locate``), else (a bare ``kind:`` URI) the home."""
+        return self.harness.locate(self.location) if self.location else self.harness.home()
 
     @cached_property
     def id(self) -> str:
@@ -105,12 +101,6 @@ class _HarnessSource(Source):
 class ClaudeCodeMemory(_HarnessSource):
     harness = ClaudeCodeHarness
 
-    def _named(self, path: Path) -> Path:
-        """A memory folder as given; a project folder maps to its ``projects/<key>/memory``."""
-        if (path / "MEMORY.md").is_file() or path.name == "memory":
-            return path
-        return find_project_dir(self.harness.home() / "projects", path) / "memory"
-
 
 class CodexMemory(_HarnessSource):
     harness = CodexHarness
@@ -119,17 +109,12 @@ class CodexMemory(_HarnessSource):
 class HermesMemory(_HarnessSource):
     harness = HermesHarness
 
-    def _named(self, path: Path) -> Path:
-        """A folder as given; any other location names a profile (``hermes:PROFILE``)."""
-        if path.exists():
-            return path
-        return self.harness.home() / "profiles" / slugify(self.location)
-
 
 class GeminiMemory(_HarnessSource):
     harness = GeminiHarness
 
 
+_FILE_PER_ENTRY = {cls.name for cls in HARNESS_CLASSES if cls.file_per_entry}
 
 
 def entries_to_proposals(entries: Iterable[MemoryEntry]) -> list[Proposal]:
@@ -148,7 +133,7 @@ def entries_to_proposals(entries: Iterable[MemoryEntry]) -> list[Proposal]:
             continue
         mtype = entry.memory_type or infer_type(f"{entry.description} {text}", Path(entry.path).stem)
         stem = Path(entry.path).stem if entry.path.endswith(".md") else ""
-        if stem and entry.harness in ("claude-code", "markdown") and stem != "MEMORY":
+        if stem and entry.harness in _FILE_PER_ENTRY and stem != "MEMORY":
             for prefix in ("user_", "feedback_", "project_", "reference_"):
                 stem = stem.removeprefix(prefix)
             name = slugify(stem)

@@ -30,10 +30,13 @@ from .base import Availability, Source
 from .fake import FakeSource
 from .harness_memory import ClaudeCodeMemory, CodexMemory, GeminiMemory, HermesMemory
 from .local.eml import EmlSource
+from .local.emlx import EmlxSource
 from .local.folder import DocumentFolderSource
 from .local.git_repo import GitRepoSource
 from .local.ics import IcsSource
 from .local.mbox import MboxSource
+from .local.outlook_msg import OutlookMsgSource
+from .local.pst import PstSource
 from .local.slack_export import SlackExportSource
 from .local.takeout import TakeoutSource
 from .microsoft import MicrosoftSource, OneDriveSource, OutlookCalendarSource, OutlookMailSource
@@ -65,6 +68,9 @@ SOURCES: tuple[type[Source], ...] = (
     IcsSource,
     MboxSource,
     EmlSource,
+    EmlxSource,
+    OutlookMsgSource,
+    PstSource,
     DocumentFolderSource,
     MicrosoftSource,
     OutlookMailSource,
@@ -196,7 +202,12 @@ def _detect_uri(text: str) -> list[Source] | None:
     return cls.from_uri(text) if cls is not None else None
 
 
-def detect(location: str | os.PathLike[str]) -> list[Source]:
+_DETECT_DEPTH = 24
+"""How many folder levels :func:`detect` walks into a footprint folder looking for sources
+(bounded: a tree thousands of levels deep must not end in ``RecursionError``)."""
+
+
+def detect(location: str | os.PathLike[str], _depth: int = 0) -> list[Source]:
     """Resolve a path or URI into the sources it holds.
 
     A URI gives the source(s) of its scheme; a file or folder with a recognised shape gives one
@@ -219,7 +230,7 @@ def detect(location: str | os.PathLike[str]) -> list[Source]:
         if _sniffs(cls, path) and (not cls.catch_all or _catch_all_fits(cls, path)):
             return [cls(path)]
     if path.is_dir():
-        return _walk(path, text)
+        return _walk(path, text, _depth)
     raise UnsupportedSource(
         f"{text}: not a source memseed can read",
         hint="give a .mbox, .eml folder, maildir, .ics, Takeout folder/zip, git repo, "
@@ -227,7 +238,7 @@ def detect(location: str | os.PathLike[str]) -> list[Source]:
     )
 
 
-def _walk(path: Path, text: str) -> list[Source]:
+def _walk(path: Path, text: str, depth: int = 0) -> list[Source]:
     found: list[Source] = []
     try:
         children = sorted(path.iterdir())
@@ -237,9 +248,11 @@ def _walk(path: Path, text: str) -> list[Source]:
     for child in children:
         if child.name.startswith(".") or child.is_symlink():
             continue
+        if depth >= _DETECT_DEPTH and child.is_dir():
+            continue
         try:
-            found.extend(detect(child))
-        except UnsupportedSource:
+            found.extend(detect(child, depth + 1))
+        except (UnsupportedSource, SourceNotFound):  # an odd, unlistable or vanished child never hides the rest
             continue
     if not found:
         raise UnsupportedSource(

@@ -1,4 +1,7 @@
-"""Hermetic test environment: HOME and the app dir in a temp folder, network only to loopback."""
+"""Hermetic test environment: HOME and the app dir in a temp folder, network only to loopback.
+
+Skips are policed by :mod:`tests.skipguard`: only the documented external things may be absent.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,11 @@ from pathlib import Path
 
 import pytest
 
-REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
+pytest.register_assert_rewrite("tests.skipguard")
+
+from tests.skipguard import REALDATA  # noqa: E402
+
+pytest_plugins = ["pytester", "tests.skipguard"]
 
 _HARNESS_ENV = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "HERMES_HOME", "GEMINI_DIR", "MEMSEED_OWNER",
                 "MEMSEED_LLM", "OPENAI_API_KEY", "OPENAI_BASE_URL", "XDG_DATA_HOME", "XDG_CONFIG_HOME")
@@ -58,8 +65,11 @@ def realdata() -> Path:
 
 
 def realdata_file(*parts: str) -> Path:
-    """A file inside the real-data folder, skipping the test when it is missing."""
+    """A file inside the real-data folder: a skip when the whole folder is absent, a failure when
+    the folder is there but the file is not (an incomplete data set or a wrong path is a bug)."""
+    if not REALDATA.is_dir():
+        pytest.skip(f"real data folder {REALDATA} is absent")
     path = REALDATA.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"real data file {path} is absent")
+        pytest.fail(f"real data folder {REALDATA} is present but {path} is not")
     return path

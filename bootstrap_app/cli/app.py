@@ -27,6 +27,8 @@ from types import FrameType
 import click
 
 from bootstrap_app.cli.common import open_settings
+from bootstrap_app.demo import build_demo, demo_owner_addresses
+from bootstrap_app.store import Store
 from bootstrap_app.ui import APP_FILE, DEMO_ENV, DEMO_PROJECT_ENV, DEMO_ROOT_ENV
 
 __all__ = ["COMMANDS", "demo_environment", "streamlit_command"]
@@ -53,9 +55,6 @@ def streamlit_command(port: int, *, headless: bool) -> list[str]:
 
 def demo_environment(root: Path) -> dict[str, str]:
     """Build the demo footprint under ``root`` and return the environment the app runs with."""
-    from bootstrap_app.demo import build_demo, demo_owner_addresses
-    from bootstrap_app.store import Store
-
     home = root / "home"
     app_home = root / "memseed"
     for folder in (home, app_home):

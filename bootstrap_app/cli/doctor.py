@@ -12,7 +12,10 @@ from pathlib import Path
 
 import click
 
-from bootstrap_app.harnesses.doctor import TARGETS, run_doctor
+from bootstrap_app.harnesses.doctor import run_doctor
+from bootstrap_app.harnesses.registry import HARNESSES
+
+from .common import open_settings
 
 __all__ = ["COMMANDS", "doctor"]
 
@@ -20,15 +23,18 @@ _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 
 
 @click.command("doctor")
-@click.option("--target", "-t", type=click.Choice(["auto", *TARGETS]), default="auto", show_default=True,
-              help="Which harness's memory to audit (auto: detect from --path; claude-code without --path).")
+@click.option("--target", "-t", type=click.Choice(["auto", *HARNESSES]), default="auto", show_default=True,
+              help="Which harness's memory to audit (auto: detect from --path; without --path, the default "
+                   "target, $MEMSEED_TARGET).")
 @click.option("--path", "path", type=click.Path(exists=True, path_type=Path),
               help="The memory folder (or harness home) to audit; default: the harness's own location.")
 @click.option("--project", type=click.Path(file_okay=False, path_type=Path),
               help="Project whose Claude Code memory to audit (default: every project's).")
 @click.option("--json", "as_json", is_flag=True, help="Print findings as JSON Lines.")
 @click.option("--quiet", "-q", is_flag=True, help="Hide info findings (stale paths, unknown commands).")
-def doctor(target: str, path: Path | None, project: Path | None, as_json: bool, quiet: bool) -> None:
+@click.pass_context
+def doctor(ctx: click.Context, target: str, path: Path | None, project: Path | None, as_json: bool,
+           quiet: bool) -> None:
     """Audit a memory folder: injections, secrets, hidden characters, broken
     frontmatter, duplicates, dangling index links, over-cap files, Hermes
     round-trip problems, stale paths and unknown commands.
@@ -40,7 +46,7 @@ def doctor(target: str, path: Path | None, project: Path | None, as_json: bool, 
       memseed doctor --path ~/.codex --json | jq .
     """
     if target == "auto" and path is None:
-        target = "claude-code"
+        target = open_settings(ctx).default_target
     findings = run_doctor(target, path, project)
     if quiet:
         findings = [f for f in findings if f.severity != "info"]

@@ -15,6 +15,7 @@ import click
 
 from bootstrap_app.errors import NoSourceReadable
 from bootstrap_app.pipeline import count_new_items, scan
+from bootstrap_app.scanreport import name_once
 
 from .common import open_settings, open_store
 
@@ -66,7 +67,7 @@ def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
         click.echo(f"memseed reseed: {result.new_proposals} new proposals wait for approval "
                    f"({waiting} undecided in total); run `memseed review`")
         for source, error in errors.items():
-            click.echo(f"  error in {source}: {error.splitlines()[0]}", err=True)
+            click.echo(f"  error: {name_once(source, error)}", err=True)
 
 
 COMMANDS = [reseed_cmd]

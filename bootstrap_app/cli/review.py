@@ -42,9 +42,16 @@ def _show(sp: StoredProposal, index: int, total: int) -> None:
         click.echo(f"  flags: {_flags(sp)}")
         if sp.proposal.sensitive:
             click.echo(click.style("  personal data: not approved unless you press 'a'", fg="red"))
+    if p.supersedes:  # an update: old against new, so the person sees what stops being true
+        click.echo(click.style(f"  replaces {p.supersedes}; it said:", fg="yellow"))
+        for line in p.previous.splitlines() or [""]:
+            click.echo(f"  - {line}")
+        click.echo("  now:")
     for line in p.body.splitlines() or [""]:
         click.echo(f"  | {line}")
-    click.echo(f"  confidence {p.confidence:.2f}, scope {p.scope}")
+    since = f", evidence {p.evidence_from.date().isoformat()}…{p.evidence_to.date().isoformat()}" \
+        if p.evidence_from and p.evidence_to else ""
+    click.echo(f"  confidence {p.confidence:.2f}, scope {p.scope}{since}")
     for ev in p.evidence:
         who = "owner" if ev.authored_by_owner else "third-party"
         date = ev.date.date().isoformat() if ev.date else "undated"

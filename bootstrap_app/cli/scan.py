@@ -16,8 +16,9 @@ from typing import IO, Any
 
 import click
 
+from bootstrap_app.demo import build_demo, demo_owner_addresses
 from bootstrap_app.pipeline import scan
-from bootstrap_app.scanreport import ScanEvent, ScanResult, format_summary
+from bootstrap_app.scanreport import ScanEvent, ScanResult, format_summary, name_once
 
 from .common import open_settings, open_store
 
@@ -42,7 +43,7 @@ class ProgressPrinter:
             prefix = "\r" if self.tty else ""
             click.echo(f"{prefix}  {event.count} items ({event.message})", err=True)
         elif event.kind == "error":
-            click.echo(f"  error in {event.source}: {event.message.splitlines()[0]}", err=True)
+            click.echo(f"  error: {name_once(event.source, event.message)}", err=True)
         elif event.kind == "stage" and event.message not in ("done", "stopped"):
             click.echo(f"{event.message} ...", err=True)
 
@@ -119,8 +120,6 @@ def scan_cmd(ctx: click.Context, sources: tuple[str, ...], out: Path | None, own
     progress = ProgressPrinter(quiet)
     locations = list(sources)
     if demo:
-        from bootstrap_app.demo import build_demo, demo_owner_addresses
-
         locations.insert(0, str(build_demo(settings.home / "demo")))
         owners = owners or demo_owner_addresses()
     previews: list[dict[str, Any]] = []

@@ -99,6 +99,10 @@ def history_cmd(ctx: click.Context, limit: int) -> None:
                        f"{len(row['files'])} file(s)")
             for path in row["files"]:
                 click.echo(f"        {path}")
+            for old in row["replaced"]:
+                text = " ".join(old["old_text"].split())
+                click.echo(f"        replaced (true until {old['until'] or '?'}): {text[:70]}"
+                           + ("…" if len(text) > 70 else ""))
 
 
 COMMANDS = [write_cmd, undo_cmd, history_cmd]

@@ -32,7 +32,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from bootstrap_app.config import Settings
-from bootstrap_app.text.clean import clean_text, neutralise, strip_quoted
+from bootstrap_app.text import clean_text, neutralise, strip_quoted
 from bootstrap_app.text.secrets import redact_secrets
 from bootstrap_app.types import Evidence, Item, Person
 

@@ -24,19 +24,21 @@ from bootstrap_app.signals import (
 )
 from bootstrap_app.types import MemoryType, Proposal, slugify
 
+from .repo_text import repo_body, repo_key, repo_summary
+
 __all__ = ["heuristic_proposals"]
 
 _COLLABORATORS = 5
 _RITUALS = 5
 _CHANNELS = 5
-_ORDER = ("test", "lint", "format", "typecheck", "build", "deploy")
 
 
 def _proposal(signals: Signals, refs: list[Ref] | tuple[Ref, ...], **fields: object) -> Proposal | None:
     evidence = refs_to_evidence(list(refs), signals.owner, cutoffs=signals.cutoffs)
     if not evidence:
         return None  # evidence or it did not happen
-    return Proposal(evidence=evidence, **fields)  # type: ignore[arg-type]
+    firsts = [r.first for r in refs if r.first is not None]
+    return Proposal(evidence=evidence, evidence_from=min(firsts) if firsts else None, **fields)  # type: ignore[arg-type]
 
 
 def _first(name: str) -> str:
@@ -56,9 +58,9 @@ def _profile(s: Signals) -> Proposal | None:
             lead += f" on the {p.team} team" if "team" not in p.team.lower() else f" in {p.team}"
         if p.employer:
             lead += f" at {p.employer}"
-        lead += "."
+        lead += "" if lead.endswith(".") else "."
     elif p.employer:
-        lead += f" works at {p.employer}."
+        lead += f" works at {p.employer}" + ("" if p.employer.endswith(".") else ".")
     else:
         lead = f"The user is {who}."
     lines = [lead]
@@ -66,6 +68,8 @@ def _profile(s: Signals) -> Proposal | None:
         lines.append("Addresses: " + ", ".join(p.addresses[:5]) + ".")
     if p.employer and p.employer_from == "email domain":
         lines.append("(Employer inferred from the email domain, not stated.)")
+    if "contact block in mail" in (p.title_from, p.employer_from):
+        lines.append("(Title/employer from contact blocks in other people's mail; no own signature states them.)")
     if p.title and p.title_from == "Slack profile":
         lines.append("(Title from their own Slack profile; no mail signature states one.)")
     desc_bits = [b for b in (p.title, p.team, p.employer) if b]
@@ -172,54 +176,45 @@ def _ritual(s: Signals, r: Ritual) -> Proposal | None:
 
 
 def _repo(s: Signals, f: RepoFacts) -> list[Proposal | None]:
+    """The project entry, then one feedback entry per convention (commits, PRs, sign-off)."""
     out: list[Proposal | None] = []
-    lines = [f"{f.name}" + (f" — {f.purpose.rstrip('.')}" if f.purpose else "") + "."]
-    if f.languages or f.package_manager:
-        lines.append(f"- Stack: {', '.join(f.languages) or 'unknown'}"
-                     + (f"; package manager: {f.package_manager}" if f.package_manager else ""))
-    for kind in _ORDER:
-        if kind in f.commands:
-            cmd, where = f.commands[kind]
-            lines.append(f"- {kind.capitalize()}: `{cmd}`" + (f" (from {where})" if where != "CI" else " (runs in CI)"))
-    if f.default_branch:
-        lines.append(f"- Default branch: `{f.default_branch}`" + (f"; CI: {f.ci}" if f.ci else ""))
-    elif f.ci:
-        lines.append(f"- CI: {f.ci}")
-    if f.codeowners:
-        lines.append(f"- CODEOWNERS: {', '.join(f.codeowners[:5])}")
-    if f.commits:
-        role = ("primary maintainer" if f.owner_share >= 0.5 else "regular contributor" if f.owner_share >= 0.1
-                else "occasional contributor" if f.owner_commits else "not a committer")
-        lines.append(f"- {_first(s.profile.name)}: {f.owner_commits} of {f.commits} commits ({role})"
-                     + ("; listed in CODEOWNERS" if f.owner_in_codeowners else ""))
-    lines.append(f"**How to apply:** run these from the repository root ({f.path}) before proposing changes.")
-    cmds = " ".join(f"{k}={f.commands[k][0]}" for k in _ORDER if k in f.commands)
-    unverified = any(where != "CI" for _, where in f.commands.values())
-    summary = ", ".join(x for x in (f.package_manager, f"test `{f.commands['test'][0]}`" if "test" in f.commands else "",
-                                    f"branch {f.default_branch}" if f.default_branch else "") if x)
+    unverified = any(where not in ("CI",) and k not in f.ci_commands and k not in f.tools
+                     for k, (_c, where) in f.commands.items())
     if f.commands or f.package_manager or f.default_branch:
+        summary = repo_summary(f)
         out.append(_proposal(s, f.refs, type=MemoryType.PROJECT, name=f"{f.name}-commands",
                              description=f"{f.name}: {summary}" if summary else f"How to build and test {f.name}",
-                             body="\n".join(lines), subject=f"repo:{f.name}:commands",
-                             key=f"{cmds} branch={f.default_branch} pm={f.package_manager}", scope=f.path or "global",
+                             body=repo_body(f, _first(s.profile.name)), subject=f"repo:{f.name}:commands",
+                             key=repo_key(f), scope=f.path or "global",
                              confidence=0.75 if not unverified else 0.65,
                              flags=("unverified-path",) if unverified else ()))
-    if f.subjects >= 5 and f.conventional_share >= 0.6:
+    if f.commit_convention:
         body = (f"Write commit subjects in {f.name} as Conventional Commits (`feat: …`, `fix(scope): …`).\n"
-                f"**Why:** {round(100 * f.conventional_share)}% of the last {f.subjects} commit subjects follow it"
+                f"**Why:** the repository says so ({f.commit_convention})"
                 + (f"; {_first(s.profile.name)} wrote {f.owner_commits} of {f.commits} commits." if f.commits else ".")
                 + "\n**How to apply:** use the same prefix style for every commit you propose in this repo.")
         out.append(_proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-conventional-commits",
                              description=f"Use Conventional Commits in {f.name}", body=body,
                              subject=f"repo:{f.name}:commit-convention", key="conventional-commits",
-                             scope=f.path or "global", confidence=0.55 + 0.3 * f.conventional_share))
+                             scope=f.path or "global", confidence=0.55 + 0.3 * max(f.conventional_share, 0.8)))
     if f.pr_rule and f.default_branch:
-        body = (f"In {f.name}, changes go through pull requests; do not push directly to `{f.default_branch}`.\n"
-                "**Why:** the repository's CONTRIBUTING file says so.\n"
+        body = (f"In {f.name}, changes go through pull requests against `{f.default_branch}`; "
+                "do not push to it directly.\n"
+                "**Why:** the repository's contributor guide says so.\n"
                 "**How to apply:** work on a branch and open a pull request.")
         out.append(_proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-pull-requests-only",
                              description=f"{f.name}: never push to {f.default_branch}, open a PR", body=body,
                              subject=f"repo:{f.name}:branch-policy", key=f.default_branch, scope=f.path or "global",
+                             confidence=0.7))
+    if f.signoff:
+        what = ("sign off every commit (`git commit -s`, Developer Certificate of Origin)" if f.signoff == "DCO"
+                else "sign the Contributor License Agreement before a pull request can be merged")
+        body = (f"Contributors to {f.name} must {what}.\n"
+                "**Why:** the repository's contributor guide or configuration requires it.\n"
+                "**How to apply:** do this for every commit or pull request you prepare in this repo.")
+        out.append(_proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-{f.signoff.lower()}",
+                             description=f"{f.name}: {f.signoff} required for contributions", body=body,
+                             subject=f"repo:{f.name}:signoff", key=f.signoff, scope=f.path or "global",
                              confidence=0.7))
     return out
 

@@ -22,10 +22,13 @@ byte-identical. They go through ``self.files`` (the disk, or a dict for the ship
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
+
+from filelock import FileLock
 
 from bootstrap_app.errors import ConflictError, MemseedError, TargetNotFound, UndoError, WriteError
 from bootstrap_app.fsutil import refuse_symlinks
@@ -65,7 +68,21 @@ __all__ = [
     "pick_write",
     "placement",
     "select_entries",
+    "write_lock",
 ]
+
+_TEMP_GLOB = ".memseed-*.tmp"
+"""The temp files :func:`bootstrap_app.fsutil.atomic_write` writes before its rename."""
+
+
+def write_lock(store: Store) -> contextlib.AbstractContextManager[object]:
+    """One write (or undo, or crash recovery) at a time per app folder. Held for the whole
+    apply, so a write still ``pending`` while somebody holds this lock is alive, and one found
+    ``pending`` by whoever holds it was cut short by a crash (see :meth:`Harness.recover`)."""
+    path = Path(store.path)
+    if not path.parent.is_dir() or str(path) == ":memory:":
+        return contextlib.nullcontext()
+    return FileLock(str(path.with_name("write.lock")), timeout=120)
 
 
 def pick_write(store: Store, write_id: int | None) -> WriteRecord:
@@ -97,6 +114,8 @@ class Harness:
     source_uri: ClassVar[str | None] = None
     """``memseed sources`` URI form when its memory can be read as a source (``None``: not one)."""
     source_description: ClassVar[str] = ""
+    file_per_entry: ClassVar[bool] = False
+    """One file per entry, named after it (``<name>.md``): a read-back entry's name is its file's stem."""
 
     def __init__(self, files: Files | None = None) -> None:
         self.files: Files = files or DiskFiles()
@@ -114,6 +133,12 @@ class Harness:
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         return home_or(options, self.home)
+
+    @classmethod
+    def locate(cls, location: str) -> Path:
+        """The memory folder a source location names (``kind:WHERE``, or a path): the path itself
+        unless the harness gives locations another meaning (a project, a profile)."""
+        return Path(location).expanduser()
 
     def doctor_root(self, project: Path | None = None) -> Path:
         """What ``memseed doctor --target NAME`` audits without ``--path``."""
@@ -168,7 +193,7 @@ class Harness:
         """Write ``plan`` atomically and journaled (see the module docstring)."""
         if plan.empty:
             return WriteOutcome(None, [])
-        with self.files.lock(plan.locks, plan.anchor):
+        with write_lock(store), self.files.lock(plan.locks, plan.anchor):
             for change in plan.files:
                 if self.files.read(change.path, plan.anchor) != change.before:
                     raise ConflictError(f"{change.path} changed after the plan was made; nothing was written",
@@ -208,14 +233,14 @@ class Harness:
         rewrites: list[FileChange] = []
         deletions: list[Path] = []
         drifted: list[str] = []
-        with self.files.lock(locks, None):
+        with write_lock(store), self.files.lock(locks, None):
             for item in journal:
                 path = Path(item.path)
                 current = self.files.read(path)
+                if current == item.before_content:
+                    continue  # already as it was (an undo cut short by a crash got this far)
                 if current != item.after_content:
                     drifted.append(item.path)
-                if current == item.before_content:
-                    continue
                 if item.before_content is None:
                     deletions.append(path)
                 else:
@@ -233,3 +258,33 @@ class Harness:
                                 hint="check permissions on the memory folder and run `memseed undo` again") from exc
         store.finish_write(record.id, "undone")
         return [item.path for item in journal]
+
+    def recover(self, store: Store, write_id: int) -> None:
+        """Put back what write ``write_id``, killed half-way (still ``pending``), did.
+
+        Call with :func:`write_lock` held: then its writer is gone. Every file it would touch
+        was journaled before the first one changed, and files are replaced atomically, so each
+        is at its "before" bytes (not reached), its "after" bytes (written: put back, or
+        deleted if the write created it), or other bytes (changed by somebody since: left).
+        Temp files the dead writer left beside them are removed; the write becomes
+        ``interrupted``.
+        """
+        journal = store.write_files(write_id)
+        locks = [Path(item.path + ".lock") for item in journal if os.path.lexists(item.path + ".lock")]
+        with self.files.lock(locks, None):
+            rewrites: list[FileChange] = []
+            for item in journal:
+                path = Path(item.path)
+                now = self.files.read(path)
+                if now != item.after_content or now == item.before_content:
+                    continue
+                if item.before_content is None:
+                    self.files.remove(path)
+                else:
+                    rewrites.append(FileChange(path, now, item.before_content))
+            self.files.write_all(rewrites, None)
+            for folder in {Path(item.path).parent for item in journal}:
+                if isinstance(self.files, DiskFiles) and folder.is_dir():
+                    for temp in folder.glob(_TEMP_GLOB):
+                        temp.unlink(missing_ok=True)
+        store.finish_write(write_id, "interrupted")

@@ -83,6 +83,7 @@ class ClaudeCodeHarness(Harness):
                     "projects/<key>/memory/, one '- [Title](file.md) — hook' line in MEMORY.md (200 lines / 25 KB)")
     source_uri = "claude-code:[PROJECT]"
     source_description = "Claude Code auto memory (projects/<key>/memory/)"
+    file_per_entry = True
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         home = self.memory_home(options)
@@ -94,6 +95,14 @@ class ClaudeCodeHarness(Harness):
     def memory_home(self, options: WriteOptions | None = None) -> Path:
         """The config home (``options.root`` or ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``)."""
         return (options.root if options and options.root else self.home()).expanduser()
+
+    @classmethod
+    def locate(cls, location: str) -> Path:
+        """A memory folder as given; a project folder maps to its ``projects/<key>/memory``."""
+        path = Path(location).expanduser()
+        if (path / "MEMORY.md").is_file() or path.name == "memory":
+            return path
+        return find_project_dir(cls.home() / "projects", path) / "memory"
 
     def doctor_root(self, project: Path | None = None) -> Path:
         """With no project named, every project's memory folder (the config home)."""
@@ -164,7 +173,11 @@ class ClaudeCodeHarness(Harness):
         return out
 
     def capacity_files(self, options: WriteOptions | None = None) -> list[Path]:
-        return [self.memory_root(options.project if options else None, options) / "MEMORY.md"]
+        """The home folder's index by its computed key: cheap (asked on every app rerun), so no
+        folder scan; a relocated or hash-suffixed folder is caught by the settings file's stamp."""
+        home = self.memory_home(options)
+        key = project_key(git_root(options.project if options and options.project else Path.home()))
+        return [home / "projects" / key / "memory" / "MEMORY.md", home / "settings.json"]
 
     def _plan_claude_md(self, plan: Plan, home: Path, entries: list[Proposal], options: WriteOptions) -> None:
         path = home / "CLAUDE.md"

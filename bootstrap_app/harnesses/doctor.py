@@ -14,10 +14,7 @@ from bootstrap_app.safety.doctor_checks import Finding
 
 from .registry import HARNESS_CLASSES, HARNESSES, harness_class
 
-__all__ = ["TARGETS", "Finding", "detect_target", "run_doctor"]
-
-TARGETS = tuple(HARNESSES)
-"""The harnesses the doctor knows (the registry's names)."""
+__all__ = ["Finding", "detect_target", "run_doctor"]
 
 
 def detect_target(path: Path) -> str:
@@ -34,7 +31,7 @@ def run_doctor(target: str, path: Path | None = None, project: Path | None = Non
     try:
         harness = harness_class(target.replace("_", "-"))()
     except TargetNotFound as exc:
-        raise TargetNotFound(str(exc.args[0]), hint="choose one of: auto, " + ", ".join(TARGETS)) from exc
+        raise TargetNotFound(str(exc.args[0]), hint="choose one of: auto, " + ", ".join(HARNESSES)) from exc
     root = Path(path).expanduser() if path is not None else harness.doctor_root(project)
     if not root.exists():
         raise TargetNotFound(f"{root} does not exist", hint="pass the memory folder with --path DIR")

@@ -227,6 +227,12 @@ class HermesHarness(Harness):
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         return _folder(options or WriteOptions())[1]
 
+    @classmethod
+    def locate(cls, location: str) -> Path:
+        """A folder as given; any other location names a profile (``hermes:PROFILE``)."""
+        path = Path(location).expanduser()
+        return path if path.exists() else cls.home() / "profiles" / slugify(location)
+
     def capacity(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> list[Capacity]:
         options = options or WriteOptions()
         _, folder = _folder(options)

@@ -37,6 +37,7 @@ class MarkdownDirHarness(Harness):
     label = "Markdown folder"
     aliases = ("markdown-dir", "markdown_dir", "md")
     entry_format = "one <name>.md per fact (frontmatter name, description, type) and a MEMORY.md index"
+    file_per_entry = True
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         if options and options.root:

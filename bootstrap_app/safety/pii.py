@@ -14,7 +14,7 @@ import re
 
 import phonenumbers
 
-from bootstrap_app.text.unicode import normalize
+from bootstrap_app.text import card_spans, normalize
 
 __all__ = ["PII_KINDS", "pii_flags", "pii_kinds"]
 
@@ -58,7 +58,6 @@ _GOV_ID = re.compile(
     r"[A-Z0-9][A-Z0-9 -]{5,}\b", re.IGNORECASE)
 _UK_NINO = re.compile(r"\b[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b")
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b")
-_CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
 
 
 def _iban_ok(raw: str) -> bool:
@@ -68,20 +67,6 @@ def _iban_ok(raw: str) -> bool:
     moved = s[4:] + s[:4]
     digits = "".join(str(int(ch, 36)) for ch in moved)
     return int(digits) % 97 == 1
-
-
-def _luhn_ok(raw: str) -> bool:
-    digits = [int(d) for d in raw if d.isdigit()]
-    if not 13 <= len(digits) <= 19 or len(set(digits)) == 1:
-        return False
-    total = 0
-    for i, d in enumerate(reversed(digits)):
-        if i % 2 == 1:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return total % 10 == 0
 
 
 def _ssn_ok(area: str, group: str, serial: str) -> bool:
@@ -118,7 +103,7 @@ def pii_kinds(text: str) -> set[str]:
     if _HEALTH.search(norm):
         kinds.add("health")
     if _FINANCE.search(norm) or any(_iban_ok(m.group(0)) for m in _IBAN.finditer(norm)) \
-            or any(_luhn_ok(m.group(0)) for m in _CARD.finditer(norm)):
+            or card_spans(norm):
         kinds.add("finance")
     if _FAMILY.search(norm):
         kinds.add("family")

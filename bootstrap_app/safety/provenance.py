@@ -21,6 +21,11 @@ no pattern list can tell apart from mail. What *can* be decided is where the wor
 
 Owner-authored evidence (the owner's own mail, messages, commits, existing memory) is exempt:
 "Never merge to main without review" is the owner's rule and is exactly what memory is for.
+So is *structural* evidence (:attr:`Evidence.structural`): a repository's own conventions —
+which files exist, manifest fields, task-runner and CI definitions — are facts about the
+project whoever made the commits, worded by memseed's templates; the analyzers that set the
+mark copy no prose except a vetted README sentence, and commands only in fixed shapes
+(``make lint``, ``pnpm test``). Rule 1 and the injection scan still apply to them.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ __all__ = [
     "instruction_reasons",
     "owner_backed",
     "provenance_reasons",
+    "structural_only",
 ]
 
 QUOTE_WORDS = 8
@@ -83,6 +89,11 @@ _WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 def owner_backed(proposal: Proposal) -> bool:
     """True when at least one evidence item is owner-authored."""
     return any(e.authored_by_owner for e in proposal.evidence)
+
+
+def structural_only(proposal: Proposal) -> bool:
+    """True when every evidence item is a structural repository fact (see the module docstring)."""
+    return bool(proposal.evidence) and all(e.structural for e in proposal.evidence) and "llm" not in proposal.flags
 
 
 def _sentences(text: str) -> Iterable[str]:
@@ -175,7 +186,7 @@ def provenance_reasons(proposal: Proposal, item_text: ItemText | None = None) ->
         run = shared_run(fields, _evidence_texts([ev], item_text), QUOTE_WORDS)
         if run:
             out.append(("third-party-quote", ev, run))
-    if owner_backed(proposal):
+    if owner_backed(proposal) or structural_only(proposal):
         return out
     why = instruction_reasons(proposal.description + "\n" + proposal.body)
     if why:

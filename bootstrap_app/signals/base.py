@@ -18,19 +18,26 @@ from bootstrap_app.types import Evidence, Person
 __all__ = ["BULK_LOCAL", "Ref", "is_bulk_address", "is_owner_key", "is_person", "person_key", "prefer_past",
            "refs_to_evidence"]
 
+# Address shapes only, each a convention shared across mail systems (none is a word taken from a
+# mailbox we test on): no-reply and notification senders, RFC 2142 role mailboxes (info, sales,
+# support, webmaster, postmaster ...), list-manager addresses (-request, -bounces, owner-),
+# list and bulk-mail provider domains, and calendar-system organizers (Google's calendar domain,
+# Exchange/Google resource calendars).
 BULK_LOCAL = re.compile(
-    r"^(?:no[._-]?reply|do[._-]?not[._-]?reply|noreply|no[._-]?address|notifications?|notify|newsletters?|"
+    r"^(?:no[._-]?reply|do[._-]?not[._-]?reply|noreply|notifications?|notify|newsletters?|"
     r"news|mailer[._-]?daemon|postmaster|bounces?|info|updates?|alerts?|marketing|support|webmaster|"
-    r"admin|system|arsystem|auto(?:mated)?|billing|digest|listserv|majordomo|calendar|clients|hello|"
+    r"admin|system|auto(?:mated)?|billing|digest|listserv|majordomo|calendar|hello|"
     r"team|service|services|help|feedback|events?|invitations?|jobs|careers|sales|press|contact|"
-    r"owner-.*|.*-request|.*-bounces|.*\+bounce.*|.*noreply.*|.*no-reply.*|.*notification.*|unknownorganizer)$")
+    r"owner-.*|.*-request|.*-bounces|.*\+bounce.*|.*noreply.*|.*no-reply.*|.*notification.*)$")
 _BULK_DOMAIN = re.compile(r"(?:^|\.)(?:mailman|lists?|bounce|mailchimp|sendgrid|mcsv|em\d*|e\d+|"
                           r"mail\d+|news|newsletter|notifications?)\.")
 
 
 _CALENDAR_SYSTEM = re.compile(r"(?:^|\.)calendar\.google\.com$|resource\.calendar|group\.v\.calendar")
-_NOT_A_PERSON = re.compile(r"\b(?:for|the|of|and|classes?|class|register|registration|team|calendar|room|"
-                           r"booking|reservations?|gym|fitness|club|holidays?|events?|support|info|group)\b", re.I)
+# A display name holding a function word or a resource noun names a service, a room or a feed,
+# not a person ("Booking for the Main Room"); people's names hold neither.
+_NOT_A_PERSON = re.compile(r"\b(?:for|the|of|and|team|calendar|room|"
+                           r"booking|reservations?|holidays?|events?|support|info|group)\b", re.I)
 
 
 def is_bulk_address(address: str) -> bool:
@@ -77,6 +84,10 @@ class Ref:
     note: str = ""
     owner: bool | None = None
     """Known authorship (None: decide from ``author`` against the identity)."""
+    structural: bool = False
+    """A repository fact memseed derived from structure (see :attr:`Evidence.structural`)."""
+    first: datetime | None = None
+    """When the fact began to hold, if older than ``date`` (a repository's first commit)."""
 
 
 def prefer_past(refs: list[Ref] | tuple[Ref, ...], cutoffs: tuple[datetime | None, ...] = ()) -> list[Ref]:
@@ -116,7 +127,7 @@ def refs_to_evidence(refs: list[Ref] | tuple[Ref, ...], owner: OwnerIdentity, li
         seen.add((r.source, r.ref))
         authored = r.owner if r.owner is not None else bool(r.author) and is_owner_key(r.author, owner)
         out.append(Evidence(source=r.source, ref=r.ref, date=r.date, authored_by_owner=authored,
-                            excerpt=r.note[:200]))
+                            excerpt=r.note[:200], structural=r.structural))
         if len(out) >= limit:
             break
     return tuple(out)

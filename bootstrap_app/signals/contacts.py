@@ -7,6 +7,14 @@ the end: reciprocal mail = min(mails to the owner, mails from the owner), plus c
 shared and small meetings attended together. Bulk senders (``Message.is_bulk``, list ids,
 no-reply / notification addresses) never rank.
 
+One-to-many mail is no exchange: a message with no visible recipient (everyone in Bcc) or more
+than ``_BROADCAST`` of them creates no pair, so an announcement sender who is never answered
+cannot rank however much they send. "Never answered" is only evidence when answers could be
+seen: an archive holding almost none of the owner's own mail (an exported inbox) says nothing
+about whom they answer. There, and only there, repeated *direct* mail (the owner among at most
+``_SMALL_MEETING`` recipients) from a person-shaped, non-bulk sender ranks too, below any
+two-way exchange.
+
 Only names, addresses, dates and counts are kept.
 """
 
@@ -27,6 +35,12 @@ __all__ = ["Contact", "ContactsAccumulator", "ContactsSignal", "ManagerGuess", "
 
 _MAX_PAIR_REFS = 3
 _SMALL_MEETING = 6
+_BROADCAST = 15
+"""More recipients than this and a mail is an announcement, not an exchange."""
+_ANSWERS_SEEN = 0.1
+"""The owner's mail to others must be at least this share of others' mail to the owner before
+"never answered" counts against a sender (below it the archive is an inbox export)."""
+_MIN_DIRECT = 3
 
 
 @dataclass(frozen=True)
@@ -66,6 +80,8 @@ class ContactsAccumulator(Analyzer):
     pair_refs: defaultdict[tuple[str, str], list[Ref]] = field(default_factory=lambda: defaultdict(list))
     sent: Counter[str] = field(default_factory=Counter)
     bulk: Counter[str] = field(default_factory=Counter)
+    direct: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """(sender, recipient) counts of mails with at most ``_SMALL_MEETING`` recipients."""
     names: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     threads: defaultdict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
     chat_refs: dict[str, Ref] = field(default_factory=dict)
@@ -99,13 +115,19 @@ class ContactsAccumulator(Analyzer):
         if msg.is_bulk or msg.list_id:
             self.bulk[sender] += 1
             return
+        recipients = (*msg.to, *msg.cc)
+        if not recipients or len(recipients) > _BROADCAST:
+            return  # one-to-many: an announcement, nobody exchanged anything
+        small = len(recipients) <= _SMALL_MEETING
         date = msg.timestamp.date().isoformat() if msg.timestamp else "undated"
-        for person in (*msg.to, *msg.cc):
+        for person in recipients:
             rcpt = self._key(person)
             if not rcpt or rcpt == sender:
                 continue
             pair = (sender, rcpt)
             self.pairs[pair] += 1
+            if small:
+                self.direct[pair] += 1
             refs = self.pair_refs[pair]
             note = f"mail from {msg.sender.name or sender} to {person.name or rcpt}, {date}"
             ref = Ref(msg.source, msg.ref, msg.timestamp, sender, note)
@@ -159,6 +181,7 @@ class ContactsAccumulator(Analyzer):
 
         to_owner: Counter[str] = Counter()
         from_owner: Counter[str] = Counter()
+        direct: Counter[str] = Counter()
         refs: defaultdict[str, list[Ref]] = defaultdict(list)
         for pair, n in self.pairs.items():  # pair_refs has the same keys, in the same order
             s, r = canon(pair[0]), canon(pair[1])
@@ -168,7 +191,9 @@ class ContactsAccumulator(Analyzer):
                 refs[r].extend(self.pair_refs.get(pair, ()))
             elif r_own and not s_own:
                 to_owner[s] += n
+                direct[s] += self.direct.get(pair, 0)
                 refs[s].extend(self.pair_refs.get(pair, ()))
+        answers_seen = sum(from_owner.values()) >= _ANSWERS_SEEN * sum(to_owner.values())
         chat: Counter[str] = Counter()
         for users in self.threads.values():
             users = {canon(u) for u in users}
@@ -201,8 +226,10 @@ class ContactsAccumulator(Analyzer):
                 continue
             reciprocal = min(to_owner[key], from_owner[key])
             volume = 0.25 * min(to_owner[key] + from_owner[key], 40) if reciprocal else 0.0
-            score = 3.0 * reciprocal + volume + 1.0 * min(chat[key], 50) + 1.5 * min(meetings[key], 20)
-            if reciprocal == 0 and chat[key] < 2 and meetings[key] < 2:
+            one_way = 0.0 if answers_seen or direct[key] < _MIN_DIRECT else 0.5 * min(direct[key], 20)
+            score = (3.0 * reciprocal + volume + one_way + 1.0 * min(chat[key], 50)
+                     + 1.5 * min(meetings[key], 20))
+            if reciprocal == 0 and not one_way and chat[key] < 2 and meetings[key] < 2:
                 continue
             extra = [r for r in (self.chat_refs.get(key), self.meet_refs.get(key)) if r]
             ranked.append(Contact(key, name, to_owner[key], from_owner[key], chat[key], meetings[key],

@@ -23,15 +23,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 
 from bootstrap_app.identity import OwnerIdentity, name_key
+from bootstrap_app.text.mail import own_text
 from bootstrap_app.types import ChatMessage, Item, Message
 
 from .analyzer import Analyzer
 from .base import Ref, person_key
+from .contact_blocks import FREE_MAIL, contact_blocks, domain_label, org_from_domain, same_person
 from .rhythms import offset_name, zone
 
 __all__ = ["ROLE_WORDS", "ProfileAccumulator", "ProfileSignal", "org_from_domain", "own_text", "parse_signature"]
 
 _MAX_STAMPS = 4000
+_MAX_DIRECTORY = 20_000
 ROLE_WORDS = re.compile(
     r"\b(?:engineer|developer|manager|director|scientist|analyst|designer|lead|head|vp|vice president|"
     r"president|officer|architect|consultant|researcher|professor|specialist|administrator|assistant|"
@@ -41,9 +44,6 @@ _TEAM_WORDS = re.compile(r"\b(?:team|group|department|dept|division|infrastructu
                          r"engineering|unit|squad|lab)\b", re.I)
 _ORG_WORDS = re.compile(r"\b(?:inc|labs?|llc|ltd|gmbh|corp|corporation|company|co|ag|plc|sa|university|"
                         r"institute|bank|group)\b\.?", re.I)
-_QUOTE_START = re.compile(
-    r"^(?:-{2,}\s*(?:original|forwarded) message|-{5,}|_{5,}|>|on .{4,80} wrote:|am .{4,80} schrieb|"
-    r"from:\s|sent:\s|-+\s*forwarded by)", re.I)
 _SKIP_LINE = re.compile(r"(?:\+?\d[\d ()./-]{6,}|@|https?://|www\.|^(?:tel|phone|mobile|fax|cell)\b)", re.I)
 _CLOSING = re.compile(r"^(?:best|thanks|thank you|cheers|regards|kind regards|best regards|sincerely|"
                       r"many thanks|br|ciao|viele grüße|gruß|--|—)[,!.]?\s*$", re.I)
@@ -52,29 +52,18 @@ _MANAGER = re.compile(
     r"|(?P<b>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}),?\s+(?:\(|is\s+)?my (?:manager|boss|supervisor)"
     r"|\breports? (?:directly )?to\s+(?P<c>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2})"
     r"|\b(?:your |reporting |line )?(?:manager|supervisor)\s*[:=]\s*(?P<d>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}))")
-_FREE_MAIL_DOMAINS = {"gmail", "googlemail", "aol", "yahoo", "hotmail", "outlook", "live", "icloud", "me",
-                      "gmx", "web", "proton", "protonmail", "fastmail", "msn", "mail", "mac"}
-
-
-def own_text(body: str) -> str:
-    """The part of a mail body its sender wrote: everything before quoted/forwarded text."""
-    lines: list[str] = []
-    for line in body.splitlines():
-        if _QUOTE_START.match(line.strip()):
-            break
-        lines.append(line.rstrip())
-    return "\n".join(lines).strip()
 
 
 _NAME_LINE = re.compile(r"^[A-Z][\w'.-]+(?:\s+[A-Z][\w'.-]*){1,3}$")
 
 
-def parse_signature(text: str) -> dict[str, str]:
+def parse_signature(text: str, hint: str = "") -> dict[str, str]:
     """Signer / title / team / org of the signature block closing ``text`` (else empty).
 
     A block counts only when a name line (``Maya Okafor``) directly precedes the title line;
     the caller then keeps it only if that name is the owner's, so a colleague's signature in a
-    forwarded mail never becomes the owner's title.
+    forwarded mail never becomes the owner's title. ``hint`` is the sender's domain label: a
+    part naming it is the organisation even without "Inc" or "Labs" ("Tidewater Analytics").
     """
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     tail = lines[-8:]
@@ -94,7 +83,8 @@ def parse_signature(text: str) -> dict[str, str]:
             if "team" not in found and _TEAM_WORDS.search(part) and not _ORG_WORDS.search(part) \
                     and len(part.split()) <= 5:
                 found["team"] = re.sub(r"\s+team$", "", part, flags=re.I)
-            elif "org" not in found and _ORG_WORDS.search(part) and len(part.split()) <= 5:
+            elif "org" not in found and len(part.split()) <= 5 and not ROLE_WORDS.search(part) and (
+                    _ORG_WORDS.search(part) or (hint and re.search(rf"\b{re.escape(hint)}\b", part, re.I))):
                 found["org"] = part
     return found if "title" in found else {}
 
@@ -108,18 +98,6 @@ def _slack_title(text: str) -> tuple[str, str]:
     if not role or not ROLE_WORDS.search(role) or len(role.split()) > 6:
         return "", ""
     return role, org if org and len(org.split()) <= 5 else ""
-
-
-def org_from_domain(address: str) -> str:
-    """``maya@northwind-labs.example`` -> ``Northwind Labs``; free-mail domains give ``""``."""
-    domain = address.rpartition("@")[2].lower()
-    parts = [p for p in domain.split(".") if p]
-    if len(parts) < 2:
-        return ""
-    core = parts[-2] if parts[-2] not in ("co", "com", "ac", "org") or len(parts) < 3 else parts[-3]
-    if core in _FREE_MAIL_DOMAINS:
-        return ""
-    return " ".join(w.capitalize() for w in re.split(r"[-_]", core) if w)
 
 
 @dataclass(frozen=True)
@@ -171,6 +149,9 @@ class ProfileAccumulator(Analyzer):
     """Per chat author: (Slack profile title, Slack tz) as their messages carry them."""
     slack_refs: dict[str, Ref] = field(default_factory=dict)
     """Per chat author: their newest message carrying a Slack profile (cited first, as current)."""
+    directory: defaultdict[str, Counter[tuple[str, str]]] = field(default_factory=lambda: defaultdict(Counter))
+    """Per name key: (title, organisation) as contact blocks in anyone's mail state them."""
+    directory_refs: defaultdict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
 
     def _author_ref(self, key: str, ref: Ref) -> None:
         """Keep the three newest items of each author as evidence pointers."""
@@ -213,7 +194,9 @@ class ProfileAccumulator(Analyzer):
             when = item.timestamp.date().isoformat() if item.timestamp else "undated"
             self._author_ref(key, Ref(item.source, item.ref, item.timestamp, key, f"mail sent {when}"))
             text = own_text(item.body)
-            sig = parse_signature(text)
+            hint = domain_label(item.sender.address) if item.sender.address else ""
+            hint = "" if hint in FREE_MAIL else hint
+            sig = parse_signature(text, hint)
             if sig and not item.subject.lower().startswith(("fw", "fwd")):
                 signer = name_key(sig["signer"])
                 for field_name in ("title", "team", "org"):
@@ -222,6 +205,12 @@ class ProfileAccumulator(Analyzer):
                 if len(self.sig_refs[key]) < 3:
                     self.sig_refs[key].append(Ref(item.source, item.ref, item.timestamp, key,
                                                   f"signature: {sig['signer']}, {sig['title']}"))
+            for who, title, org in contact_blocks(text, hint):
+                if who in self.directory or len(self.directory) < _MAX_DIRECTORY:
+                    self.directory[who][(title, org)] += 1
+                    if len(self.directory_refs[who]) < 3:
+                        self.directory_refs[who].append(Ref(item.source, item.ref, item.timestamp, key,
+                                                            f"contact block: {title}" + (f", {org}" if org else "")))
             for m in _MANAGER.finditer(text):
                 name = next(g for g in m.groups() if g)
                 self.manager[key][name] += 1
@@ -364,6 +353,15 @@ class ProfileAccumulator(Analyzer):
                 employer, employer_from = org, "Slack profile"
         if slack_used or (slack_tz and tz_from.startswith("Slack")):
             refs.extend(self.slack_refs[k] for k in keys if k in self.slack_refs)
+        title_from = "Slack profile" if slack_used else ("signature" if title else "")
+        if not title or not employer:  # what others' mail states about the owner beats the domain
+            d_title, d_org, d_refs = self.directory_entry(owner_keys)
+            if d_title and not title:
+                title, title_from = d_title, "contact block in mail"
+                refs.extend(d_refs)
+            if d_org and not employer:
+                employer, employer_from = d_org, "contact block in mail"
+                refs.extend(r for r in d_refs if r not in refs)
         if not employer:
             domains: Counter[str] = Counter()
             for a in owner.addresses:  # one per address, and the inbox the owner is most reached at counts most
@@ -378,12 +376,26 @@ class ProfileAccumulator(Analyzer):
         return ProfileSignal(
             name=owner.name, addresses=tuple(a for a in (owner.ordered or sorted(owner.addresses))
                                                   if re.fullmatch(r"[\w.+-]+@[\w.-]+", a) and ".." not in a), employer=employer,
-            employer_from=employer_from, title=title, title_from="Slack profile" if slack_used else
-            ("signature" if title else ""), team=best("team"), slack_title=slack_title, slack_tz=slack_tz,
+            employer_from=employer_from, title=title, title_from=title_from, team=best("team"),
+            slack_title=slack_title, slack_tz=slack_tz,
             signatures=sum(n for (f, _), n in sig.items() if f == "title"), timezone=tz_name,
             timezone_from=tz_from, timezone_note=tz_note, hours=hours, hours_samples=samples,
             manager_mentions=tuple(mentions.most_common(3)), refs=tuple(refs),
             activity_refs=tuple(r for k in keys for r in self.author_refs.get(k, []))[:6])
+
+    def directory_entry(self, names: set[str]) -> tuple[str, str, list[Ref]]:
+        """(title, organisation, refs) contact blocks most often state for any of ``names``."""
+        titles: Counter[str] = Counter()
+        orgs: Counter[str] = Counter()
+        refs: list[Ref] = []
+        for who, facts in self.directory.items():
+            if any(same_person(who, n) for n in names if n):
+                for (title, org), n in facts.items():
+                    titles[title] += n
+                    if org:
+                        orgs[org] += n
+                refs.extend(self.directory_refs.get(who, []))
+        return (titles.most_common(1)[0][0] if titles else "", orgs.most_common(1)[0][0] if orgs else "", refs[:3])
 
     def title_of(self, key: str, name: str) -> str:
         """The job title a contact's own signature states (a title is allowed third-party data)."""

@@ -1,26 +1,44 @@
-"""Per-repository conventions: purpose, stack, commands, CI, branch, commit style, owners.
+"""Per-repository conventions: purpose, stack, commands and the tools behind them, CI, versions, …
 
-Commands are read from what the project itself declares, most trusted first: ``run:`` steps of
-CI workflows (the commands that really run), then ``package.json`` scripts, Makefile targets,
-and last what ``pyproject.toml`` tool sections imply. Each command records where it came from,
-so the extractor can flag the ones no CI step confirms as unverified.
+What a newcomer reads in a project's own files becomes facts about the project: task runners
+and CI steps (:mod:`.repo_tasks`), tool configs, minimum versions, changelog, commit convention,
+sign-off, release files, workspace packages and contributor guides (:mod:`.repo_conventions`).
+For each kind of command the choice is: the task runner's canonical entry (``make lint``), else a
+CI line a person can run at the root, else another declared task, else what a configured tool
+implies, else the language's default (``cargo test``, ``go vet ./...``). The tools behind the
+command are named with it, so ``make lint`` reads "→ golangci-lint".
+
+These facts are *structural* (the :class:`Ref` says so): they hold whoever made the commits, so a
+newcomer with no commits gets them; no sentence of anyone's prose is copied except the README's
+first sentence, which is vetted like third-party text.
 """
 
 from __future__ import annotations
 
-import json
 import re
-import tomllib
 from dataclasses import dataclass, field
-from typing import Any
-
-import yaml
 
 from bootstrap_app.identity import OwnerIdentity
 from bootstrap_app.types import Item, Person, Repo
 
 from .analyzer import Analyzer
 from .base import Ref
+from .repo_conventions import changelog as changelog_file
+from .repo_conventions import (
+    commit_convention,
+    config_tools,
+    contributor_guides,
+    golangci_formatters,
+    min_versions,
+    pre_commit_hooks,
+    purpose,
+    release_files,
+    signoff,
+    workspace_members,
+    workspace_packages,
+)
+from .repo_tasks import Task, ci_tasks, declared_tasks, load_json, load_toml
+from .repo_tools import KIND_ORDER, kind_of_name, kind_of_tools, safe_name, tools_in
 
 __all__ = ["LOCKFILES", "RepoFacts", "ReposAccumulator", "classify_command", "repo_facts"]
 
@@ -30,34 +48,39 @@ LOCKFILES: tuple[tuple[str, str], ...] = (
     ("package-lock.json", "npm"), ("Cargo.lock", "cargo"), ("go.sum", "go"), ("go.mod", "go"),
     ("Gemfile.lock", "bundler"), ("composer.lock", "composer"), ("mix.lock", "mix"),
     ("pom.xml", "maven"), ("build.gradle", "gradle"), ("build.gradle.kts", "gradle"),
-    ("requirements.txt", "pip"), ("setup.py", "pip"), ("pyproject.toml", "pip"), ("package.json", "npm"),
+    ("requirements.txt", "pip"), ("setup.py", "pip"), ("pyproject.toml", "pip"), ("Cargo.toml", "cargo"),
+    ("package.json", "npm"),
 )
 _CI = ((".github/workflows/", "GitHub Actions"), (".gitlab-ci.yml", "GitLab CI"), ("Jenkinsfile", "Jenkins"),
        (".circleci/", "CircleCI"), ("azure-pipelines.yml", "Azure Pipelines"), (".travis.yml", "Travis CI"),
        (".buildkite/", "Buildkite"), ("bitbucket-pipelines.yml", "Bitbucket Pipelines"))
-_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("format", re.compile(r"\bruff format\b|\bblack\b|\bprettier\b|\bgofmt\b|\bcargo fmt\b|\b(?:run )?(?:format|fmt)\b")),
-    ("lint", re.compile(r"\bruff(?: check)?\b|\bflake8\b|\bpylint\b|\beslint\b|golangci-lint|\bclippy\b|\b(?:run )?lint\b")),
-    ("typecheck", re.compile(r"\bmypy\b|\bpyright\b|\btsc\b|\b(?:run )?typecheck\b|\btype-check\b")),
-    ("test", re.compile(r"\bpytest\b|\btox\b|\bnox\b|\bjest\b|\bvitest\b|\brspec\b|\b(?:go|cargo|mvn|gradle|npm|pnpm|yarn|bun|make)\s+(?:run\s+)?test\b|\bunittest\b")),
-    ("build", re.compile(r"\b(?:run\s+)?build\b")),
-    ("deploy", re.compile(r"\bdeploy\b")),
-)
 _NOT_CODE = frozenset({"markdown", "yaml", "json", "toml", "text", "ini", "xml", "csv", "restructuredtext",
-                       "svg", "lock", "gitignore", "dockerignore", "editorconfig"})
-_CONVENTIONAL = re.compile(r"^(?:feat|fix|chore|docs|refactor|test|tests|ci|build|perf|style|revert)(?:\([^)]*\))?!?: \S")
+                       "svg", "lock", "gitignore", "dockerignore", "editorconfig", "html", "css", "scss"})
 _PR_RULE = re.compile(r"never (?:push|commit) (?:directly )?to `?(?:main|master|trunk)|do not push (?:directly )?to|"
                       r"no direct pushes|(?:all|every) changes? (?:go|goes|must go) through (?:a )?pull request|"
-                      r"open a pull request", re.I)
+                      r"open a pull request|open your pull request", re.I)
+_SETUP = {"npm": "npm install", "pnpm": "pnpm install", "yarn": "yarn install", "bun": "bun install",
+          "uv": "uv sync", "poetry": "poetry install", "pdm": "pdm install", "pipenv": "pipenv install",
+          "go": "go mod download", "bundler": "bundle install", "composer": "composer install"}
+_CANONICAL = {"setup": ("install", "setup", "bootstrap", "init"), "test": ("test", "tests"), "lint": ("lint",), "format": ("fmt", "format"),
+              "typecheck": ("typecheck", "type-check", "types"), "build": ("build",),
+              "release": ("release", "publish"), "deploy": ("deploy",)}
+_DEFAULTS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
+    "Rust": {"test": ("cargo test", ("cargo test",)), "lint": ("cargo clippy", ("cargo clippy",)),
+             "format": ("cargo fmt", ("cargo fmt",)), "build": ("cargo build", ("cargo build",))},
+    "Go": {"test": ("go test ./...", ("go test",)), "lint": ("go vet ./...", ("go vet",)),
+           "format": ("gofmt -l .", ("gofmt",)), "build": ("go build ./...", ("go build",))},
+}
+_IMPLIED = (("test", "pytest", "pytest"), ("lint", "ruff", "ruff check ."), ("format", "ruff", "ruff format ."),
+            ("format", "black", "black ."), ("typecheck", "mypy", "mypy ."), ("typecheck", "pyright", "pyright"))
 
 
 def classify_command(cmd: str) -> str:
-    """The kind of a shell command (test, lint, format, typecheck, build, deploy) or ``""``."""
-    low = cmd.lower()
-    for kind, rx in _KINDS:
-        if rx.search(low):
-            return kind
-    return ""
+    """The kind of a shell command (test, lint, format, typecheck, build, …) or ``""``."""
+    words = cmd.split()
+    runner_target = words[-1] if len(words) >= 2 and words[0] in ("make", "just", "task", "npm", "pnpm", "yarn",
+                                                                   "bun", "tox", "nox", "poe") else ""
+    return kind_of_tools(tools_in(cmd)) or (kind_of_name(runner_target) if runner_target else "")
 
 
 @dataclass(frozen=True)
@@ -68,7 +91,7 @@ class RepoFacts:
     languages: tuple[str, ...] = ()
     package_manager: str = ""
     commands: dict[str, tuple[str, str]] = field(default_factory=dict)
-    """kind -> (command, where it was found: 'CI', 'package.json', 'Makefile', 'pyproject.toml')."""
+    """kind -> (command, where it is declared: 'CI', 'Makefile', 'package.json', 'language default', …)."""
     ci: str = ""
     default_branch: str = ""
     conventional_share: float = 0.0
@@ -80,124 +103,119 @@ class RepoFacts:
     commits: int = 0
     owner_in_codeowners: bool = False
     refs: tuple[Ref, ...] = ()
+    tools: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """kind -> the tools its command runs (``make lint`` -> golangci-lint), then tools CI runs for it."""
+    ci_commands: dict[str, str] = field(default_factory=dict)
+    """kind -> what CI runs for it when that differs from ``commands[kind]``."""
+    also: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """kind -> other declared tasks of that kind (``make vet`` beside ``make lint``)."""
+    runs: dict[str, str] = field(default_factory=dict)
+    """kind -> the one command behind a task (``make format`` -> ``uv run ruff format .``), when it is one."""
+    min_versions: tuple[str, ...] = ()
+    changelog: str = ""
+    commit_convention: str = ""
+    """How the commit convention is known (a config file, or the share of conventional subjects)."""
+    signoff: str = ""
+    """"DCO" or "CLA" when contributors must sign off / sign an agreement."""
+    release: tuple[str, ...] = ()
+    """Release/deploy commands (our shape) and files (paths)."""
+    packages: tuple[str, ...] = ()
+    members: tuple[str, ...] = ()
+    """The folders the workspace globs match (each holding a manifest)."""
+    guides: tuple[str, ...] = ()
+    configured: tuple[str, ...] = ()
+    """Tools the repository configures (config files, [tool.*], pre-commit hooks, devDependencies)."""
 
     @property
     def owner_share(self) -> float:
         return self.owner_commits / self.commits if self.commits else 0.0
 
 
-def _purpose(readme: str) -> str:
-    para: list[str] = []
-    for raw in readme.splitlines():
-        line = raw.strip()
-        if not line:
-            if para:
-                break
-            continue
-        if line.startswith(("#", "[!", "![", "<", "```", "---", "===", "|")) or line.startswith("[!["):
-            if para:
-                break
-            continue
-        para.append(line)
-    text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", " ".join(para))
-    text = re.sub(r"[*_`]", "", text).strip()
-    return text[:200]
-
-
-def _ci_runs(files: dict[str, str]) -> list[str]:
-    runs: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key == "run" and isinstance(value, str):
-                    runs.extend(ln.strip() for ln in value.splitlines() if ln.strip())
-                elif key == "script" and isinstance(value, list):
-                    runs.extend(str(v).strip() for v in value if isinstance(v, str))
-                else:
-                    walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    for path, text in sorted(files.items()):
-        if path.startswith(".github/workflows/") or path in (".gitlab-ci.yml", ".circleci/config.yml"):
-            try:
-                walk(yaml.safe_load(text))
-            except yaml.YAMLError:
+def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], languages: tuple[str, ...], pm: str,
+            formatters: tuple[str, ...] = (),
+            ) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, ...]], dict[str, str], dict[str, str]]:
+    """Per kind: the command (and where), the tools behind it, CI's own line when different, and
+    the single command a task runs."""
+    runs: dict[str, str] = {}
+    commands: dict[str, tuple[str, str]] = {}
+    tools: dict[str, tuple[str, ...]] = {}
+    ci_cmds: dict[str, str] = {}
+    prefix = {"uv": "uv run ", "poetry": "poetry run ", "pdm": "pdm run "}.get(pm, "")
+    for kind in KIND_ORDER:
+        on_ci = [t for t in ci if t.kind == kind]
+        pick = next((t for t in tasks if t.kind == kind and t.name.lower() in _CANONICAL[kind]), None) \
+            or next((t for t in on_ci if t.command), None) \
+            or next((t for t in tasks if t.kind == kind), None)
+        found: list[str] = []
+        if pick is not None:
+            commands[kind] = (pick.command, pick.source)
+            found = list(pick.tools)
+            if pick.runs and pick.runs != pick.command:
+                runs[kind] = pick.runs
+        else:
+            implied = next((cmd for k, tool, cmd in _IMPLIED if k == kind and tool in configured), "")
+            default = next((_DEFAULTS[lang][kind] for lang in languages[:1] if kind in _DEFAULTS.get(lang, {})), None)
+            if kind == "setup" and pm in _SETUP:
+                default = (_SETUP[pm], ())
+            if kind == "format" and formatters:  # golangci-lint v2 runs the formatters its config enables
+                commands[kind] = ("golangci-lint fmt", ".golangci config")
+                found = ["golangci-lint", *formatters]
+            elif implied:
+                commands[kind] = (prefix + implied, "tool config")
+                found = [" ".join(implied.split()[:2]).rstrip(" .")]
+            elif default:
+                commands[kind] = (default[0], "language default")
+                found = list(default[1])
+            else:
                 continue
-    return runs
-
-
-def _makefile_targets(text: str) -> list[tuple[str, str]]:
-    """(target, its recipe when that is one plain command line, else "")."""
-    out: list[tuple[str, str]] = []
-    for m in re.finditer(r"^([A-Za-z][\w.-]*)\s*:(?!=)[^\n]*\n((?:\t[^\n]*\n?)*)", text, re.M):
-        recipe = [ln.strip().lstrip("@-") for ln in m.group(2).splitlines() if ln.strip()]
-        simple = recipe[0] if len(recipe) == 1 and "$" not in recipe[0] and len(recipe[0]) <= 100 else ""
-        out.append((m.group(1), simple))
-    return out
+        if kind == "setup" and commands[kind][1] == "language default":
+            commands[kind] = (commands[kind][0], "package manager")
+        for t in on_ci:
+            found += [x for x in t.tools if x not in found]
+        ci_line = next((t.command for t in on_ci if t.command and t.command not in (commands[kind][0], runs.get(kind))), "")
+        if ci_line and commands[kind][1] != "CI":
+            ci_cmds[kind] = ci_line
+        if found:
+            tools[kind] = tuple(dict.fromkeys(found))[:4]
+    return commands, tools, ci_cmds, runs
 
 
 def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     files = repo.files
     listed = set(repo.file_list) | set(files)
     pm = next((mgr for lock, mgr in LOCKFILES if lock in listed), "")
-    pkg: dict[str, Any] = {}
-    if "package.json" in files:
-        try:
-            pkg = json.loads(files["package.json"]) or {}
-        except (ValueError, TypeError):
-            pkg = {}
-        declared = str(pkg.get("packageManager", "")).split("@")[0]
-        if declared:
-            pm = declared
-    commands: dict[str, tuple[str, str]] = {}
-    for line in _ci_runs(files):
-        kind = classify_command(line)
-        if kind and kind not in commands and len(line) <= 120 and not line.startswith(("echo", "cd ")):
-            commands[kind] = (line, "CI")
-    raw_scripts = pkg.get("scripts")
-    scripts: dict[str, Any] = raw_scripts if isinstance(raw_scripts, dict) else {}
+    pkg = load_json(files.get("package.json", "")) if "package.json" in files else {}
+    declared = str(pkg.get("packageManager", "")).split("@")[0]
+    if declared and safe_name(declared):
+        pm = declared
+    pyproject = load_toml(files.get("pyproject.toml", "")) if "pyproject.toml" in files else {}
+    languages = tuple(lang for lang, _ in sorted(repo.languages.items(), key=lambda kv: -kv[1])
+                      if lang.lower() not in _NOT_CODE)[:3]
     runner = pm if pm in ("pnpm", "yarn", "bun") else "npm"
-    for script in scripts:
-        kind = classify_command(f"run {script}") or ("test" if script == "test" else "")
-        if kind and kind not in commands:
-            body = str(scripts[script]).strip()
-            if re.fullmatch(r"\.?/?[\w./-]+\.(?:sh|bash|py|js|ts)", body):
-                cmd = body  # a script file: name it, not the alias
-            elif runner == "npm":
-                cmd = f"npm {script}" if script in ("test", "start") else f"npm run {script}"
-            else:  # pnpm/yarn/bun: "run" avoids clashes with built-ins such as `pnpm deploy`
-                cmd = f"{runner} {script}" if script in ("test", "lint", "build", "format", "dev", "start") \
-                    else f"{runner} run {script}"
-            commands[kind] = (cmd, "package.json")
-    if "Makefile" in files:
-        for target, recipe in _makefile_targets(files["Makefile"]):
-            kind = classify_command(f"run {target}") or ("test" if target in ("test", "check") else "")
-            if kind and kind not in commands:
-                commands[kind] = (recipe, f"Makefile target `{target}`") if recipe else (f"make {target}", "Makefile")
-    if "pyproject.toml" in files:
-        try:
-            tool = tomllib.loads(files["pyproject.toml"]).get("tool", {})
-        except tomllib.TOMLDecodeError:
-            tool = {}
-        prefix = {"uv": "uv run ", "poetry": "poetry run ", "pdm": "pdm run "}.get(pm, "")
-        implied = (("test", "pytest", "pytest"), ("lint", "ruff", "ruff check ."), ("format", "ruff", "ruff format ."),
-                   ("format", "black", "black ."), ("typecheck", "mypy", "mypy ."))
-        for kind, key, cmd in implied:
-            if key in tool and kind not in commands:
-                commands[kind] = (prefix + cmd, "pyproject.toml")
-    deploy = tuple(sorted(p for p in repo.file_list if re.search(r"(?:^|/)deploy[\w.-]*\.(?:sh|py|ts|js|bash)$", p)))
-    if deploy and "deploy" not in commands:
-        commands["deploy"] = (deploy[0] if "/" in deploy[0] else f"./{deploy[0]}", "file")
+    tasks = declared_tasks(files, runner, pkg)
+    ci_steps = ci_tasks(files, tasks)
+    configured = config_tools(listed, pyproject, files.get(".pre-commit-config.yaml", ""), pkg)
+    commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files))
+    also = {k: alts for k in commands
+            if (alts := tuple(dict.fromkeys(t.command for t in tasks if t.kind == k
+                                            and t.command not in (commands[k][0], ci_cmds.get(k))))[:3])}
+    hooks = pre_commit_hooks(files.get(".pre-commit-config.yaml", ""))
+    for kind, (cmd, _where) in commands.items():
+        if cmd.startswith("pre-commit") and hooks:  # say what the hooks run
+            tools[kind] = tuple(dict.fromkeys([*tools.get(kind, ()), *hooks]))[:5]
+    release = tuple(dict.fromkeys([commands[k][0] for k in ("release", "deploy") if k in commands]
+                                  + list(release_files(listed))))
     ci = next((label for marker, label in _CI if any(p.startswith(marker) or p == marker for p in listed)), "")
     owners_text = next((files[p] for p in ("CODEOWNERS", ".github/CODEOWNERS", "docs/CODEOWNERS") if p in files), "")
     codeowners = tuple(dict.fromkeys(t for t in re.findall(r"(@[\w./-]+|[\w.+-]+@[\w-]+\.[\w.-]+)", owners_text)))
-    contributing = next((files[p] for p in files if p.lower().startswith(("contributing", ".github/contributing"))), "")
-    readme = next((files[p] for p in files if p.lower().startswith("readme")), "")
+    guides = contributor_guides(listed)
+    packages = workspace_packages(files, pkg)
+    contributing = "\n".join(files.get(p, "") for p in guides if "contributing" in p.lower()
+                             or "pull_request" in p.lower())
+    readme = next((files[p] for p in sorted(files, key=lambda p: (p.count("/"), p)) if p.lower().startswith("readme")), "")
+    title = next((m.group(1).strip() for m in [re.search(r"^#\s+(.+)$", readme, re.M)] if m), "")
     subjects = repo.recent_subjects
-    share = sum(1 for s in subjects if _CONVENTIONAL.match(s)) / len(subjects) if subjects else 0.0
+    convention, share = commit_convention(files, listed, pkg, pyproject, subjects)
     owner_commits = 0
     in_codeowners = False
     if owner is not None:
@@ -207,16 +225,23 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                             or any(n.lower().replace(" ", "-") == o.lstrip("@").lower() for n in owner.names)
                             for o in codeowners)
     commits = repo.commit_count or sum(c for _, _, c in repo.authors)
-    languages = tuple(lang for lang, _ in sorted(repo.languages.items(), key=lambda kv: -kv[1])
-                      if lang.lower() not in _NOT_CODE)[:3]
+    deploy = tuple(sorted(p for p in repo.file_list if re.search(r"(?:^|/)deploy[\w.-]*\.(?:sh|py|ts|js|bash)$", p)))
+    # every fact here is a file's presence, a manifest field, a count or a command built in a
+    # fixed shape: structural, so the safety gate takes it as the project's, not as prose
     ref = Ref(repo.source, repo.ref, repo.last_commit or repo.timestamp, "",
-              f"repository {repo.name}: {commits} commits", owner=bool(owner_commits))
-    return RepoFacts(name=repo.name, path=repo.path, purpose=_purpose(readme), languages=languages,
-                     package_manager=pm, commands=commands, ci=ci, default_branch=repo.default_branch,
-                     conventional_share=share, subjects=len(subjects), codeowners=codeowners,
-                     deploy_scripts=deploy, pr_rule=bool(_PR_RULE.search(contributing)),
+              f"repository {repo.name}: {commits} commits", owner=bool(owner_commits),
+              structural=True, first=repo.first_commit)
+    return RepoFacts(name=repo.name, path=repo.path, purpose=purpose(readme, (repo.name, title)),
+                     languages=languages, package_manager=pm, commands=commands, ci=ci,
+                     default_branch=repo.default_branch if safe_name(repo.default_branch) else "",
+                     conventional_share=share, subjects=len(subjects),
+                     codeowners=codeowners, deploy_scripts=deploy, pr_rule=bool(_PR_RULE.search(contributing)),
                      owner_commits=owner_commits, commits=commits, owner_in_codeowners=in_codeowners,
-                     refs=(ref,))
+                     refs=(ref,), tools=tools, ci_commands=ci_cmds, runs=runs, also=also,
+                     min_versions=min_versions(files, pkg, pyproject), changelog=changelog_file(listed),
+                     commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
+                     packages=packages, members=workspace_members(packages, listed), guides=guides,
+                     configured=configured)
 
 
 @dataclass

@@ -4,6 +4,11 @@ A ritual is a series (``Event.series_uid``) with at least three occurrences that
 running. Its day(s) of week and time are computed in the *owner's* timezone from each
 occurrence's UTC start, so a 09:30 Berlin standup stays 09:30 across the DST switch even
 though its UTC time moves. Only titles, attendee names, days, times and durations are kept.
+
+A title says nothing when it is a convention for "no title" (Exchange's free/busy labels, an
+empty or untitled event) *or* when one title labels most of the calendar: an export whose
+titles were replaced by one placeholder, or a published availability feed, carries no topic
+whatever that placeholder's word is (``_PLACEHOLDER_SHARE``), so no such word is listed here.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from statistics import median
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -33,8 +38,12 @@ _KINDS = (
     ("review", re.compile(r"review|demo|retro|post-?mortem", re.I)),
     ("sync", re.compile(r"sync|check-?in|catch-?up|weekly|staff|team meeting|all[- ]hands", re.I)),
 )
-_UNINFORMATIVE = re.compile(r"^(?:test|busy|free|tentative|away|xxx+|event|meeting|untitled|\(no title\)|"
+_UNINFORMATIVE = re.compile(r"^(?:busy|free|tentative|away|event|meeting|untitled|\(no title\)|"
                             r"out of office|ooo)?$", re.I)
+_PLACEHOLDER_SHARE = 0.4
+"""A title shared by at least this share of a calendar's series and one-off events (and by at
+least ``_PLACEHOLDER_MIN`` of them) is a placeholder, not a topic."""
+_PLACEHOLDER_MIN = 10
 
 
 _OFFSET_NAME = re.compile(r"^UTC([+-])(\d{2}):(\d{2})$")
@@ -120,11 +129,15 @@ class RhythmsAccumulator(Analyzer):
     series: dict[str, _Series] = field(default_factory=dict)
     events: int = 0
     calendar_refs: list[Ref] = field(default_factory=list)
+    unit_titles: Counter[str] = field(default_factory=Counter)
+    """Titles counted once per series and once per one-off event (see :meth:`placeholders`)."""
 
     def observe(self, item: Item) -> None:
         if not isinstance(item, Event):
             return
         self.events += 1
+        if not item.series_uid or item.series_uid not in self.series:
+            self.unit_titles[" ".join(item.summary.split())[:80].casefold()] += 1
         if item.calendar_owner and len(self.calendar_refs) < 2:
             when = (item.start or item.timestamp)
             self.calendar_refs.append(Ref(item.source, item.ref, when, item.calendar_owner.lower(),
@@ -168,6 +181,12 @@ class RhythmsAccumulator(Analyzer):
             s.refs.sort(key=lambda r: r.date.timestamp() if r.date else 0.0)
             del s.refs[:-_KEEP_STARTS]
 
+    def placeholders(self) -> set[str]:
+        """Titles (casefolded) that label so much of the calendar that they name nothing."""
+        units = sum(self.unit_titles.values())
+        return {t for t, n in self.unit_titles.items()
+                if n >= _PLACEHOLDER_MIN and n >= _PLACEHOLDER_SHARE * units}
+
     def calendar_timezone(self) -> tuple[str, int]:
         if not self.tzids:
             return "", 0
@@ -183,8 +202,10 @@ class RhythmsAccumulator(Analyzer):
         now = now or datetime.now(UTC)
         as_of = min(now, max(lasts)) if lasts else now
         cutoff = min(now, active_until) if active_until else now
+        placeholders = self.placeholders()
         rituals = [r for uid, s in self.series.items()
                    if (r := self._ritual(uid, s, owner, tz, as_of, (cutoff, now)))]
+        rituals = [replace(r, informative=False) if r.title.casefold() in placeholders else r for r in rituals]
         rituals.sort(key=lambda r: (not r.informative, r.kind == "other", -r.occurrences, r.title))
         tz_calendar, votes = self.calendar_timezone()
         return RhythmSignal(tz_calendar, votes, tuple(rituals), self.events, tuple(self.calendar_refs))

@@ -12,11 +12,11 @@ import re
 from dataclasses import dataclass, field
 
 from bootstrap_app.identity import SENT_LABELS, OwnerIdentity
+from bootstrap_app.text import own_text
 from bootstrap_app.types import ChatMessage, Item, Message
 
 from .analyzer import Analyzer
 from .base import Ref, person_key
-from .profile import own_text
 
 __all__ = ["Rule", "RulesAccumulator", "find_rules"]
 

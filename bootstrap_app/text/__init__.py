@@ -11,13 +11,16 @@ the pipeline.
 - :mod:`.unicode`: :func:`normalize` (NFKC), :func:`find_invisible`, :func:`sanitize_untrusted`,
   word windows for "the same words" checks.
 - :mod:`.clean`: :func:`clean_text` for text that may leave the machine (the stricter rule:
-  also surrogates, variation selectors, phone and card numbers), :func:`strip_quoted` and
-  :func:`is_forward` for the owner's own words of a mail, :func:`neutralise` for delimiters.
+  also surrogates, variation selectors, phone and card numbers), :func:`neutralise` for delimiters.
+- :mod:`.mail`: the owner's own words of a mail, cut three ways for three uses
+  (:func:`trim_quoted` in connectors, :func:`own_text` in analyzers, :func:`strip_quoted` for
+  the LLM digest) and :func:`is_forward`.
 """
 
 from __future__ import annotations
 
-from .clean import clean_text, is_forward, neutralise, strip_quoted
+from .clean import card_spans, clean_text, neutralise
+from .mail import is_forward, own_text, strip_quoted, trim_quoted
 from .secrets import SECRET_PATTERNS, find_secrets, redact_secrets, secret_spans
 from .unicode import (
     HERMES_INVISIBLE,
@@ -32,17 +35,21 @@ from .unicode import (
 __all__ = [
     "HERMES_INVISIBLE",
     "SECRET_PATTERNS",
+    "card_spans",
     "clean_text",
     "find_invisible",
     "find_secrets",
     "is_forward",
     "neutralise",
     "normalize",
+    "own_text",
     "redact_secrets",
     "sanitize_untrusted",
     "secret_spans",
     "shared_run",
+    "strip_invisible",
     "strip_quoted",
+    "trim_quoted",
     "word_list",
     "word_windows",
 ]

@@ -1,5 +1,5 @@
 """Text hygiene for anything that may leave the machine: NFKC, invisible characters, secrets,
-phone and card numbers, quoted replies, and delimiter look-alikes.
+phone and card numbers, and delimiter look-alikes (quoted replies: :mod:`.mail`).
 
 Why separate from :mod:`.digest`: the same cleaning runs on the way in (digest blocks, signals)
 and on the way out (every field of an LLM proposal), so it must be one function with one
@@ -14,36 +14,14 @@ import unicodedata
 import phonenumbers
 
 from bootstrap_app.text.secrets import redact_secrets
+from bootstrap_app.text.unicode import strip_invisible
 
-__all__ = ["clean_text", "is_forward", "neutralise", "strip_quoted"]
+__all__ = ["card_spans", "clean_text", "neutralise"]
 
-_INVISIBLE_EXTRA = re.compile("[\u180e\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 _CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
 _PHONE_REGIONS = ("US", "GB", "DE")
-_HIDDEN_CATEGORIES = frozenset(("Cf", "Cc", "Co", "Cs", "Cn"))
 _BLANKS = re.compile(r"\n{3,}")
 _FORGED_ID = re.compile(r"\[(E\d+)\]")
-_HEADERS = ("Return-Path|Received|Message-ID|From|Sent|Date|To|Subject|Subj|cc|bcc|Reply-To|MIME-Version"
-            "|Content-Type|Content-Transfer-Encoding")
-_QUOTE_CUTS = [
-    re.compile(r"^On\b[^\n]{0,300}(?:\n[^\n]{0,300})?\bwrote:[ \t]*$", re.M),
-    re.compile(r"^-{2,}\s*Original Message\s*-{2,}", re.M | re.I),
-    re.compile(r"^-{2,}\s*Forwarded message\s*-{2,}", re.M | re.I),
-    re.compile(r"^Begin forwarded message:", re.M | re.I),
-    re.compile(r"^_{10,}\s*$\n^From:", re.M),
-    re.compile(r"^From:[^\n]*\n(?:[^\n]*\n)?Sent:", re.M),
-    re.compile(r"^--[ \t]?$", re.M),  # signature separator (RFC 3676 "-- ", often trimmed to "--")
-    re.compile(r"^[ \t]*-{3,}[ \t]*Forwarded by\b", re.M | re.I),  # Lotus Notes forwards
-    re.compile(r"^[^\n]{1,200}\bon \d{1,2}/\d{1,2}/\d{2,4}[^\n]*\n[ \t]*To:", re.M),  # Lotus Notes replies
-    # an embedded message: two header lines within four lines (raw forwards, Outlook/Lotus headers)
-    re.compile(rf"^(?:{_HEADERS})[ \t]*:[^\n]*\n(?:[^\n]*\n){{0,3}}?(?:{_HEADERS})[ \t]*:", re.M | re.I),
-]
-_FORWARD_SUBJECT = re.compile(r"^\s*(?:fwd?|fw)\s*:", re.I)
-
-
-def is_forward(subject: str) -> bool:
-    """A forwarded mail's subject is the original sender's words, not the owner's."""
-    return bool(_FORWARD_SUBJECT.match(subject))
 
 
 def clean_text(text: str) -> str:
@@ -51,22 +29,29 @@ def clean_text(text: str) -> str:
     card numbers, tidy blank lines.
 
     Invisible characters are removed both before and after NFKC, because folding can turn one
-    form into another. The set is that of ``bootstrap_app.text.unicode`` (Hermes list, tags, Cf, Co,
-    Cn, controls) plus surrogates and variation selectors, which ``sanitize_untrusted`` keeps: text
-    that may leave the machine is held to the stricter rule, so that function is not called here.
+    form into another, by :func:`~bootstrap_app.text.unicode.strip_invisible`'s strict rule (the
+    Hermes list, tags, Cf, Co, Cn, controls, plus surrogates and variation selectors): text that
+    may leave the machine is held to the stricter rule.
     """
-    text = _strip_invisible((text or "").replace("\r\n", "\n").replace("\r", "\n"))
-    text = _strip_invisible(unicodedata.normalize("NFKC", text))  # judged before and after folding
+    text = strip_invisible((text or "").replace("\r\n", "\n").replace("\r", "\n"), strict=True)
+    text = strip_invisible(unicodedata.normalize("NFKC", text), strict=True)  # judged before and after folding
     text = _redact_personal(redact_secrets(text))
     return _BLANKS.sub("\n\n", text).strip()
 
 
-def _luhn(digits: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch) * (2 if i % 2 else 1)
-        total += d - 9 if d > 9 else d
-    return total % 10 == 0
+def card_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every card number in ``text``: 13 to 19 digits (spaces or dashes between)
+    that pass the Luhn check and are not one digit repeated. The gate's PII flag and
+    :func:`clean_text`'s redaction both use this one rule."""
+    spans = []
+    for match in _CARD.finditer(text):
+        digits = [int(d) for d in match.group() if d.isdigit()]
+        if not 13 <= len(digits) <= 19 or len(set(digits)) == 1:
+            continue
+        total = sum(d if i % 2 == 0 else (d * 2 - 9 if d * 2 > 9 else d * 2) for i, d in enumerate(reversed(digits)))
+        if total % 10 == 0:
+            spans.append((match.start(), match.end()))
+    return spans
 
 
 def _redact_personal(text: str) -> str:
@@ -77,10 +62,7 @@ def _redact_personal(text: str) -> str:
     if sum(ch.isdigit() for ch in text) < 7:
         return text
     spans: list[tuple[int, int, str]] = []
-    for match in _CARD.finditer(text):
-        digits = re.sub(r"\D", "", match.group())
-        if 13 <= len(digits) <= 19 and _luhn(digits):
-            spans.append((match.start(), match.end(), "[REDACTED:card]"))
+    spans += [(start, end, "[REDACTED:card]") for start, end in card_spans(text)]
     for region in _PHONE_REGIONS:
         for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
             spans.append((m.start, m.end, "[REDACTED:phone]"))
@@ -93,28 +75,6 @@ def _redact_personal(text: str) -> str:
     return "".join(out) + text[pos:]
 
 
-def _strip_invisible(text: str) -> str:
-    if text.isascii():
-        return "".join(ch for ch in text if ch in "\n\t" or 32 <= ord(ch) != 127)
-    text = "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch) not in _HIDDEN_CATEGORIES)
-    return _INVISIBLE_EXTRA.sub("", text)
-
-
 def neutralise(text: str) -> str:
     """Make sure data cannot forge a delimiter or an evidence header."""
     return _FORGED_ID.sub(r"(\1)", text.replace("<<<", "‹‹‹").replace(">>>", "›››"))
-
-
-def strip_quoted(body: str) -> str:
-    """The owner's own words of a sent mail: quoted replies, forwards and the signature removed.
-
-    Quoted text is third-party content even inside the owner's sent mail.
-    """
-    body = body.replace("\r\n", "\n").replace("\r", "\n")
-    cut = len(body)
-    for pattern in _QUOTE_CUTS:
-        match = pattern.search(body)
-        if match:
-            cut = min(cut, match.start())
-    lines = [line for line in body[:cut].splitlines() if not line.lstrip().startswith(">")]
-    return "\n".join(lines).strip()

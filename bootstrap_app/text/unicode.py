@@ -23,6 +23,7 @@ __all__ = [
     "normalize",
     "sanitize_untrusted",
     "shared_run",
+    "strip_invisible",
     "word_list",
     "word_windows",
 ]
@@ -78,6 +79,25 @@ def normalize(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFKC", text)
 
 
+_STRICT_EXTRA = re.compile("[\r\u180e\ufe00-\ufe0f\U000e0100-\U000e01ef\ud800-\udfff]")
+"""What the strict rule drops besides :func:`_is_invisible`: carriage returns, variation selectors
+(plain and supplementary) and lone surrogates, none of which a reader needs."""
+
+
+def strip_invisible(text: str, *, strict: bool = False) -> str:
+    """``text`` without invisible, format, private-use, unassigned and control characters.
+
+    ``strict`` is the rule for text that may leave the machine (the LLM digest): it also drops
+    carriage returns, variation selectors and lone surrogates, which the form untrusted text is
+    kept in (:func:`sanitize_untrusted`) leaves alone.
+    """
+    if text.isascii():
+        keep = "\n\t" if strict else _ALLOWED_CONTROL
+        return "".join(ch for ch in text if ch in keep or 32 <= ord(ch) != 127)
+    cleaned = "".join(ch for ch in text if not _is_invisible(ch))
+    return _STRICT_EXTRA.sub("", cleaned) if strict else cleaned
+
+
 def sanitize_untrusted(text: str) -> str:
     """NFKC and strip invisible/format characters: the form untrusted text is kept in.
 
@@ -86,10 +106,8 @@ def sanitize_untrusted(text: str) -> str:
     """
     if not text:
         return text
-    if text.isascii():
-        return "".join(ch for ch in text if ch in _ALLOWED_CONTROL or 32 <= ord(ch) != 127)
-    cleaned = "".join(ch for ch in text if not _is_invisible(ch))
-    return unicodedata.normalize("NFKC", cleaned)
+    cleaned = strip_invisible(text)
+    return cleaned if cleaned.isascii() else unicodedata.normalize("NFKC", cleaned)
 
 
 def word_list(text: str) -> list[str]:

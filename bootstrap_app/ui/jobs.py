@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bootstrap_app import pipeline
 from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.store import Store
@@ -130,8 +131,6 @@ class ScanJob:
             with Store(self.settings.db_path) as store:
                 runner = self._runner
                 if runner is None:
-                    from bootstrap_app import pipeline
-
                     runner = pipeline.scan
                 self.result = runner(self.locations, settings=self.settings, store=store,
                                      owners=self.settings.owners, on_event=self.on_event,

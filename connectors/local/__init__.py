@@ -8,8 +8,8 @@ folders last (90), so a footprint folder is walked rather than swallowed as docu
 
 from __future__ import annotations
 
-from . import eml, folder, git_repo, ics, mbox, slack_export, takeout
+from . import eml, emlx, folder, git_repo, ics, mbox, outlook_msg, pst, slack_export, takeout
 from .htmltext import html_to_text
 from .mbox import iter_mbox
 
-__all__ = ["eml", "folder", "git_repo", "html_to_text", "ics", "iter_mbox", "mbox", "slack_export", "takeout"]
+__all__ = ["eml", "emlx", "folder", "git_repo", "html_to_text", "ics", "iter_mbox", "mbox", "outlook_msg", "pst", "slack_export", "takeout"]

@@ -14,16 +14,18 @@ from pathlib import Path
 from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.pathtext import is_text, printable
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source
+from .mailfolders import is_sent_folder
 from .mailparse import extract_body, message_from_parts, parse_date, parse_header_block, split_message
+from .tnef import tnef_reason
 
 __all__ = ["EmlSource", "is_maildir", "iter_message_files", "read_message_file"]
 
 _MAX_READ = 16 * 1024 * 1024
 _SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "__pycache__", "tmp"})
-_SENT_NAMES = frozenset({"sent", "sent items", "sent mail", "sent messages", "gesendet"})
 
 
 def is_maildir(path: Path) -> bool:
@@ -40,8 +42,7 @@ def iter_message_files(root: Path) -> Iterator[tuple[Path, bool | None]]:
         folders: list[tuple[Path, bool | None]] = [(root, None)]
         for child in sorted(root.iterdir()):
             if child.name.startswith(".") and child.is_dir() and is_maildir(child):
-                sent = child.name.lstrip(".").split(".")[-1].lower() in _SENT_NAMES
-                folders.append((child, True if sent else None))
+                folders.append((child, True if is_sent_folder(child.name) else None))
         for folder, hint in folders:
             for sub in ("cur", "new"):
                 for name in sorted(os.listdir(folder / sub)):
@@ -50,7 +51,7 @@ def iter_message_files(root: Path) -> Iterator[tuple[Path, bool | None]]:
         return
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
-        hint = True if Path(dirpath).name.lower() in _SENT_NAMES else None
+        hint = True if is_sent_folder(Path(dirpath).name) else None
         for name in sorted(filenames):
             if name.lower().endswith(".eml") and not name.startswith("."):
                 yield Path(dirpath) / name, hint
@@ -90,6 +91,8 @@ def read_message_file(path: Path, source_id: str, ref: str, ctx: ReadContext,
         text = extract_body(headers, block, body)
         item = message_from_parts(headers, text, source=source_id, ref=ref, clean=ctx.clean,
                                   sent_hint=sent_hint)
+        if why := tnef_reason(headers.get("content-type", ""), body, text):
+            ctx.skip(source_id, ref, f"{path}: {why}")
     except Exception as exc:  # one bad message never stops the folder
         ctx.skip(source_id, ref, f"{path}: message unreadable ({exc})")
         return None
@@ -135,6 +138,10 @@ class EmlSource(Source):
                     stopped = True
                     break
                 ref = str(path.relative_to(root)) if path != root else path.name
+                if not is_text(ref):
+                    ctx.skip(self.id, printable(ref), f"{printable(path)}: file name is not valid UTF-8; "
+                                                      "rename it to have it read")
+                    continue
                 try:
                     st = path.stat()
                 except OSError as exc:

@@ -1,4 +1,4 @@
-"""Document folders: Markdown, text, reStructuredText, Word (.docx), PDF and HTML files.
+"""Document folders: Markdown, text, reStructuredText, Word (.docx), OpenDocument (.odt), PDF and HTML.
 
 A document folder is the catch-all, so it must be modest: it claims a folder only when the
 folder holds documents and *no other recognisable source* (an mbox, a calendar, a git repo, a
@@ -26,14 +26,17 @@ from pathlib import Path
 from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
-from bootstrap_app.types import Document, Item
+from bootstrap_app.pathtext import printable
+from bootstrap_app.types import Document, Item, Person
 
 from ..base import ReadContext, Source
+from .docmeta import OLE_MAGIC, OdtUnreadable, front_matter_people, html_people, people_from_names, read_odt
 from .htmltext import html_to_text
+from .walk import walk_files
 
 __all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "read_document"]
 
-DOC_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".docx", ".pdf", ".html", ".htm"})
+DOC_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".docx", ".odt", ".pdf", ".html", ".htm"})
 _TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
 _SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"})
 _MD_HEADING = re.compile(r"^#{1,3}\s+(.+?)\s*#*\s*$", re.MULTILINE)
@@ -73,12 +76,16 @@ def _text_title(text: str, suffix: str) -> str:
     return ""
 
 
-def _docx(path: Path, cap: int) -> tuple[str, str]:
+def _docx(path: Path, cap: int) -> tuple[str, str, tuple[Person, ...]]:
     import docx
 
     try:
         doc = docx.Document(str(path))
     except Exception as exc:  # python-docx raises zipfile/KeyError/ValueError on broken files
+        with open(path, "rb") as f:
+            if f.read(8) == OLE_MAGIC:
+                raise _Unreadable("password-protected Word file; save a copy without a password to have it "
+                                  "read") from exc
         raise _Unreadable(f"not a readable Word file ({type(exc).__name__}: {exc})") from exc
     parts: list[str] = []
     size = 0
@@ -97,11 +104,12 @@ def _docx(path: Path, cap: int) -> tuple[str, str]:
             line = " | ".join(cell.text.strip() for cell in row.cells)
             parts.append(line)
             size += len(line) + 1
-    title = (doc.core_properties.title or "").strip() or heading
-    return "\n".join(parts), title
+    props = doc.core_properties
+    title = (props.title or "").strip() or heading
+    return "\n".join(parts), title, people_from_names(props.author, props.last_modified_by)
 
 
-def _pdf(path: Path, cap: int) -> tuple[str, str]:
+def _pdf(path: Path, cap: int) -> tuple[str, str, tuple[Person, ...]]:
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
@@ -113,6 +121,7 @@ def _pdf(path: Path, cap: int) -> tuple[str, str]:
                 raise _Unreadable("encrypted PDF (password needed)")
             meta = reader.metadata
             title = str(meta.title or "").strip() if meta else ""
+            people = people_from_names(str(meta.author or "")) if meta else ()
             parts: list[str] = []
             size = 0
             for page in reader.pages:
@@ -125,18 +134,25 @@ def _pdf(path: Path, cap: int) -> tuple[str, str]:
         raise
     except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, OSError, NotImplementedError) as exc:
         raise _Unreadable(f"not a readable PDF ({type(exc).__name__}: {exc})") from exc
-    return "\n".join(parts), title
+    return "\n".join(parts), title, people
 
 
-def extract_document(path: Path, ctx: ReadContext) -> tuple[str, str, str]:
-    """(text, title, note) of one document file; raises _Unreadable with the skip reason."""
+def extract_document(path: Path, ctx: ReadContext) -> tuple[str, str, str, tuple[Person, ...]]:
+    """(text, title, note, authors) of one document file; raises _Unreadable with the skip reason.
+    Authors come from the file's own properties (see :mod:`.docmeta`)."""
     suffix = path.suffix.lower()
     cap = ctx.max_text_chars
     note = ""
+    people: tuple[Person, ...] = ()
     if suffix in (".docx",):
-        text, title = _docx(path, cap)
+        text, title, people = _docx(path, cap)
     elif suffix == ".pdf":
-        text, title = _pdf(path, cap)
+        text, title, people = _pdf(path, cap)
+    elif suffix == ".odt":
+        try:
+            text, title, people = read_odt(path, cap)
+        except OdtUnreadable as exc:
+            raise _Unreadable(str(exc)) from exc
     else:
         with open(path, "rb") as f:
             data = f.read(ctx.max_file_bytes + 1)
@@ -147,29 +163,28 @@ def extract_document(path: Path, ctx: ReadContext) -> tuple[str, str, str]:
             m = _HTML_TITLE.search(raw[:20000])
             title = html_to_text(m.group(1)) if m else ""
             text = html_to_text(raw)
+            people = html_people(raw)
         else:
             text, title = raw, _text_title(raw, suffix)
-    return text, title or path.stem, note
+            people = front_matter_people(raw) if suffix in (".md", ".markdown") else ()
+    return text, title or path.stem, note, people
 
 
-def _documents(root: Path, claimed: Callable[[Path], bool]) -> Iterator[Path]:
+def _documents(root: Path, claimed: Callable[[Path], bool], on_skip: Callable[[Path, str], None]) -> Iterator[Path]:
     if root.is_file():
         yield root
         return
-    for dirpath, dirnames, filenames in os.walk(root):
-        here = Path(dirpath)
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS
-                             and not claimed(here / d))
-        for name in sorted(filenames):
-            if not name.startswith(".") and Path(name).suffix.lower() in DOC_SUFFIXES:
-                yield here / name
+    yield from walk_files(
+        root, on_skip,
+        keep_dir=lambda d: not d.name.startswith(".") and d.name not in _SKIP_DIRS and not claimed(d),
+        keep_file=lambda n: not n.startswith(".") and os.path.splitext(n)[1].lower() in DOC_SUFFIXES)
 
 
 class DocumentFolderSource(Source):
     """A folder of documents (or one document file); the catch-all, detected last."""
 
     kind: ClassVar[str] = "folder"
-    description: ClassVar[str] = "folder of documents (md, txt, rst, docx, pdf, html)"
+    description: ClassVar[str] = "folder of documents (md, txt, rst, docx, odt, pdf, html)"
     priority: ClassVar[int] = 90
     catch_all: ClassVar[bool] = True
     cursor_doc: ClassVar[str] = "newest modification time read (documents older than it are passed over)"
@@ -193,8 +208,12 @@ class DocumentFolderSource(Source):
         since = ctx.since.timestamp() if ctx.since else 0.0
         newest, count, stopped = after, 0, False
         recoded: list[str] = []
+
+        def left_out(path: Path, reason: str) -> None:
+            ctx.skip(self.id, printable(path.relative_to(root)), reason)
+
         try:
-            for path in _documents(root, ctx.claimed):
+            for path in _documents(root, ctx.claimed, left_out):
                 if ctx.should_stop():
                     stopped = True
                     break
@@ -248,12 +267,17 @@ def read_document(path: Path, source_id: str, ref: str, ctx: ReadContext, *, aft
                                  f"{ctx.max_file_bytes / 2**20:.0f} MB per-file cap")
         return None
     try:
-        text, title, note = extract_document(path, ctx)
+        text, title, note, people = extract_document(path, ctx)
+        after_st = path.stat()
     except _Unreadable as exc:
         ctx.skip(source_id, ref, f"{display_path or path}: {exc}")
         return None
     except OSError as exc:
         ctx.skip(source_id, ref, f"{display_path or path}: unreadable ({exc.strerror or exc})")
+        return None
+    if (after_st.st_size, after_st.st_mtime_ns) != (st.st_size, st.st_mtime_ns):
+        ctx.skip(source_id, ref, f"{display_path or path}: changed while being read; it is read again on the "
+                                 "next scan")
         return None
     if note and recoded is not None:
         recoded.append(f"{ref} ({note})")
@@ -261,7 +285,8 @@ def read_document(path: Path, source_id: str, ref: str, ctx: ReadContext, *, aft
         source=source_id,
         ref=ref,
         timestamp=datetime.fromtimestamp(st.st_mtime, UTC),
-        path=display_path or str(path.resolve()),
+        people=people,
+        path=display_path or printable(path.resolve()),
         title=ctx.clean(" ".join(title.split()), 300),
         text=ctx.clean(text),
         doc_format=path.suffix.lower().lstrip("."),

@@ -32,8 +32,14 @@ __all__ = ["LANGUAGES", "GitRepoSource", "redact_url", "selected_file"]
 
 _MAX_FILES = 200_000
 _MAX_LISTED = 2_000
-_MAX_SELECTED = 60
+_MAX_SELECTED = 100
+_MAX_SCRIPTS = 20
 _MAX_FILE_CHARS = 16_000
+_MAX_MANIFEST_CHARS = 256_000
+"""Manifests, task runners and CI files are parsed (JSON/TOML/YAML): cut short they would not
+parse at all, so they get a larger cap than prose (a monorepo's package.json can pass 16 kB)."""
+_MANIFEST_SUFFIXES = (".json", ".toml", ".yml", ".yaml", ".ini", ".cfg")
+_MANIFEST_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", "noxfile.py"})
 _TIMEOUT = 120
 LOCKFILES = frozenset({"uv.lock", "poetry.lock", "Pipfile.lock", "package-lock.json", "pnpm-lock.yaml",
                        "yarn.lock", "bun.lockb", "bun.lock", "Cargo.lock", "go.sum", "Gemfile.lock",
@@ -44,12 +50,15 @@ _SELECT = (
     "GNUmakefile", "justfile", "Justfile", "Taskfile*", "tox.ini", "noxfile.py", ".pre-commit-config.yaml",
     "ruff.toml", ".ruff.toml", "mypy.ini", ".editorconfig", ".eslintrc*", "eslint.config.*", ".prettierrc*",
     "prettier.config.*", "tsconfig.json", "Dockerfile", "docker-compose*", "compose.y*ml", ".gitlab-ci.yml",
-    "README*", "CONTRIBUTING*", "CODEOWNERS", "AGENTS.md", "CLAUDE.md", ".nvmrc", ".python-version",
-    ".tool-versions", "rust-toolchain*",
+    "README*", "CODEOWNERS", "AGENTS.md", "CLAUDE.md", "GEMINI.md", ".nvmrc", ".python-version",
+    ".tool-versions", "rust-toolchain*", "pnpm-workspace.yaml", "go.work", ".golangci.*", ".commitlintrc*",
+    "commitlint.config.*", ".czrc", ".cz.*", "cz.toml", "lerna.json", "nx.json", "turbo.json",
 )
 _SELECT_NESTED = (".github/workflows/*.yml", ".github/workflows/*.yaml", ".github/CODEOWNERS",
-                  "docs/CODEOWNERS", ".github/CONTRIBUTING*", "docs/CONTRIBUTING*", "scripts/*deploy*",
-                  "deploy/*")
+                  "docs/CODEOWNERS", "scripts/*deploy*", "deploy/*", ".cargo/config.toml", ".cargo/config",
+                  ".github/copilot-instructions.md", ".github/pull_request_template.md", ".github/dco.yml")
+_GUIDE_DIRS = ("", ".github/", "docs/")
+_SCRIPT_DIRS = ("scripts/", "script/", "bin/")
 LANGUAGES = {
     ".py": "Python", ".pyi": "Python", ".ipynb": "Jupyter", ".js": "JavaScript", ".mjs": "JavaScript",
     ".cjs": "JavaScript", ".jsx": "JavaScript", ".ts": "TypeScript", ".tsx": "TypeScript", ".go": "Go",
@@ -73,6 +82,17 @@ def redact_url(url: str) -> str:
 def selected_file(path: str) -> bool:
     """True for the files a Repo snapshot reads (manifests, configs, CI, docs about working)."""
     p = PurePosixPath(path)
+    low = path.lower()
+    # contributor guides in any case, at the root, in .github/ or in docs/
+    if len(p.parts) == 1 and low.startswith("readme"):
+        return True
+    if any(low in (f"{d}contributing", f"{d}contributing.md", f"{d}contributing.rst", f"{d}contributing.txt",
+                   f"{d}pull_request_template.md") for d in _GUIDE_DIRS):
+        return True
+    # the "scripts to rule them all" convention: scripts/test, scripts/lint.sh, …
+    if len(p.parts) == 2 and any(low.startswith(d) for d in _SCRIPT_DIRS) and not p.name.startswith(".") \
+            and p.suffix in ("", ".sh", ".bash", ".py"):
+        return True
     if len(p.parts) == 1:
         return any(fnmatch.fnmatchcase(p.name, pat) for pat in _SELECT) or p.name in LOCKFILES
     return any(fnmatch.fnmatchcase(path, pat) for pat in _SELECT_NESTED)
@@ -171,16 +191,20 @@ class GitRepoSource(Source):
         languages: Counter[str] = Counter()
         listed: list[str] = []
         chosen: list[str] = []
+        scripts = 0
         for path in git.stream("ls-files", "-z", sep=b"\x00"):
             if not path:
                 continue
-            if len(listed) < _MAX_LISTED:
-                listed.append(path)
+            if len(listed) < _MAX_LISTED or "/" not in path:
+                listed.append(path)  # every top-level file counts (CHANGELOG, configs), past the cap too
             lang = LANGUAGES.get(PurePosixPath(path).suffix.lower())
             if lang:
                 languages[lang] += 1
             if len(chosen) < _MAX_SELECTED and selected_file(path):
-                chosen.append(path)
+                script = path.startswith(_SCRIPT_DIRS)
+                if not script or scripts < _MAX_SCRIPTS:  # a bin/ of 500 tools must not crowd out CI files
+                    chosen.append(path)
+                    scripts += script
         if not head and not chosen:  # an empty repository: look at the working tree's top level
             chosen = sorted(p.name for p in root.iterdir() if p.is_file() and selected_file(p.name))
         files: dict[str, str] = {}
@@ -232,13 +256,20 @@ class GitRepoSource(Source):
             return "[lockfile present; not read]"
         path = root / rel
         try:
-            if path.is_symlink() or not path.is_file():
+            if path.is_symlink():  # README.md -> packages/x/README.md: follow it, never out of the repo
+                target = path.resolve()
+                if not target.is_relative_to(root.resolve()):
+                    return "[not a regular file]"
+                path = target
+            if not path.is_file():
                 return "[not a regular file]"
             with open(path, "rb") as f:
-                data = f.read(_MAX_FILE_CHARS * 4)
+                cap = _MAX_MANIFEST_CHARS if rel.endswith(_MANIFEST_SUFFIXES) or PurePosixPath(rel).name in \
+                    _MANIFEST_NAMES else _MAX_FILE_CHARS
+                data = f.read(cap * 4)
         except OSError as exc:
             ctx.skip(self.id, rel, f"{path}: unreadable ({exc.strerror or exc})")
             return "[unreadable]"
         if b"\x00" in data[:4096]:
             return "[binary file]"
-        return ctx.clean(data.decode("utf-8", "replace"), _MAX_FILE_CHARS)
+        return ctx.clean(data.decode("utf-8", "replace"), cap)

@@ -6,8 +6,11 @@ matters for memory is the person's *recent* rhythm. The default window is 400 da
 window) is anchored on its own recent activity instead of "now", so a 2019 Takeout still reads.
 
 Recurrences, ``RECURRENCE-ID`` overrides, EXDATE/RDATE and Google's ``X-WR-TIMEZONE`` are
-handled by ``recurring-ical-events``; floating times take the calendar's timezone (UTC when it
-has none). A file that does not parse as a whole (say, a VTIMEZONE with an impossible offset)
+handled by ``recurring-ical-events``. Every event's zone is reported as an IANA name
+(:mod:`.calzones`: Outlook's Windows names and VTIMEZONE-only zones included), because the
+person's timezone is voted from it and their rituals are shown in it. Floating times take the
+calendar's zone: ``X-WR-TIMEZONE``, else the one zone the file defines, else UTC; a per-event
+TZID always wins over ``X-WR-TIMEZONE``. A file that does not parse as a whole (say, a VTIMEZONE with an impossible offset)
 is re-read event by event, and only a file with no readable event at all is an error.
 """
 
@@ -28,6 +31,7 @@ from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Event, Item, Person, utc
 
 from ..base import ReadContext, Source
+from .calzones import iana_name
 
 __all__ = ["DAYS_AHEAD", "DAYS_BACK", "IcsSource", "calendar_window", "read_calendar"]
 
@@ -111,12 +115,30 @@ def _parse(data: bytes, label: str, source_id: str, ctx: ReadContext) -> list[ic
     return cals
 
 
+def calendar_zone(cals: list[icalendar.Calendar]) -> str:
+    """The zone floating times are in: ``X-WR-TIMEZONE`` (any naming), else the only zone
+    the file defines in a VTIMEZONE, else ``""`` (UTC)."""
+    for cal in cals:
+        if name := iana_name(str(cal.get("X-WR-TIMEZONE", "") or "")):
+            return name
+    zones = {str(z.get("TZID", "")): z for cal in cals for z in cal.walk("VTIMEZONE")}
+    if len(zones) != 1:
+        return ""
+    tzid, comp = next(iter(zones.items()))
+    try:
+        tz = comp.to_tz() if isinstance(comp, icalendar.Timezone) else None
+    except Exception:  # an impossible VTIMEZONE: the name alone may still tell
+        tz = None
+    return iana_name(tzid, tz)
+
+
 def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, file_stem: str = "",
                   window: tuple[datetime, datetime] | None = None) -> Iterator[Event]:
     """Events of one calendar file's bytes; used by :class:`IcsSource` and the Takeout connector."""
     cals = _parse(data, label, source_id, ctx)
     first = cals[0]
-    tz = str(first.get("X-WR-TIMEZONE", "") or "")
+    tz = calendar_zone(cals)
+    zones: dict[tuple[str, int, int], str] = {}
     calname = str(first.get("X-WR-CALNAME", "") or "").strip()
     owner = calname if _EMAIL.match(calname) else file_stem if _EMAIL.match(file_stem) else ""
     start, end = window or calendar_window(cals, ctx)
@@ -128,7 +150,7 @@ def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, 
                 return
             uid = str(comp.get("UID", "") or "").strip()
             try:
-                event = _event(comp, uid, tz, owner, source_id, ctx)
+                event = _event(comp, uid, tz, owner, source_id, ctx, zones)
             except Exception as exc:  # one odd event never stops the calendar
                 ctx.skip(source_id, uid or "event", f"{label}: event unreadable ({exc})")
                 continue
@@ -174,7 +196,21 @@ def _expand(cal: icalendar.Calendar, start: datetime, end: datetime, label: str,
     return out
 
 
-def _event(comp: Any, uid: str, tz: str, owner: str, source_id: str, ctx: ReadContext) -> Event | None:
+def _zone_name(dtstart: Any, tz: str, zones: dict[tuple[str, int, int], str]) -> str:
+    """The IANA name of a DTSTART's zone (cached per TZID, zone object and year)."""
+    value = dtstart.dt
+    tzinfo = value.tzinfo
+    if tzinfo is None:
+        return tz or "floating"
+    param = str((getattr(dtstart, "params", {}) or {}).get("TZID", "") or "")
+    key = (param, id(tzinfo), value.year)
+    if key not in zones:
+        zones[key] = iana_name(param, tzinfo, value) or param or tz or "UTC"
+    return zones[key]
+
+
+def _event(comp: Any, uid: str, tz: str, owner: str, source_id: str, ctx: ReadContext,
+           zones: dict[tuple[str, int, int], str] | None = None) -> Event | None:
     status = str(comp.get("STATUS", "") or "").upper()
     if status == "CANCELLED":
         return None
@@ -186,11 +222,8 @@ def _event(comp: Any, uid: str, tz: str, owner: str, source_id: str, ctx: ReadCo
     end, _ = _as_datetime(getattr(dtend, "dt", None), tz)
     if end is None and comp.get("DURATION") is not None:
         end = start + comp.get("DURATION").dt
-    tzid = ""
-    if isinstance(getattr(dtstart, "dt", None), datetime):
-        tzinfo = dtstart.dt.tzinfo
-        tzid = str(getattr(tzinfo, "key", "") or getattr(dtstart, "params", {}).get("TZID", "") or tz
-                   or ("UTC" if tzinfo else "floating"))
+    tzid = _zone_name(dtstart, tz, {} if zones is None else zones) \
+        if isinstance(getattr(dtstart, "dt", None), datetime) else ""
     rrule = comp.get("RRULE")
     organizer = _person(comp.get("ORGANIZER"))
     attendees = _people(comp.get("ATTENDEE"))

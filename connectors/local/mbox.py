@@ -27,7 +27,9 @@ from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source
+from .mailfolders import is_sent_folder
 from .mailparse import _MULTI_HEADERS, extract_body, message_from_parts, parse_date, parse_header_block
+from .tnef import tnef_reason
 
 __all__ = ["MboxSource", "RawMessage", "iter_mbox", "read_mbox"]
 
@@ -36,6 +38,8 @@ _FROM_QUOTED = re.compile(rb"(?m)^>(>*From )")
 _MAX_HEADER_BYTES = 256 * 1024
 _MAX_BODY_BYTES = 16 * 1024 * 1024
 _RELEASE_EVERY = 8 * 1024 * 1024
+_SEARCH_WINDOW = 32 * 1024 * 1024
+_BOUNDARY_TAIL = 1024 * 1024
 _SKIP_LABELS = frozenset({"spam", "trash", "[imap]/trash", "[gmail]/spam", "[gmail]/trash"})
 
 
@@ -119,6 +123,22 @@ def _release(mm: mmap.mmap, upto: int, released: int) -> int:
     return end
 
 
+def _find_separator(mm: mmap.mmap, start: int, size: int, released: int) -> tuple[int, int]:
+    """The next ``\nFrom `` at or after ``start``, searched window by window so that a single
+    huge message (a 2 GB attachment, a sparse or corrupt tail) never keeps the whole of it
+    mapped: pages already searched are dropped as the search moves on. Returns (position or
+    -1, new released offset)."""
+    at = start
+    while at < size:
+        stop = min(size, at + _SEARCH_WINDOW)
+        found = mm.find(b"\nFrom ", at, stop + 5)  # + 5: a separator straddling the window edge
+        if found != -1:
+            return found, released
+        released = _release(mm, stop, released)
+        at = stop
+    return -1, released
+
+
 def iter_mbox(path: str | os.PathLike[str], *, headers_only: bool = False,
               start: int = 0) -> Iterator[RawMessage]:
     """Yield the messages of an mbox file in order, starting at byte ``start``.
@@ -167,7 +187,7 @@ def _scan(mm: mmap.mmap, size: int, path: Path, start: int, headers_only: bool) 
         content = nl + 1
         search = content
         while True:
-            nxt = mm.find(b"\nFrom ", search)
+            nxt, released = _find_separator(mm, search, size, released)
             if nxt == -1 or not strict or _ENVELOPE.match(mm, nxt + 1):
                 break
             search = nxt + 1
@@ -199,7 +219,8 @@ def _message(mm: mmap.mmap, pos: int, content: int, end: int, next_pos: int, env
             raw.truncated = "file ends mid-line (last message cut off)"
         else:
             boundary = _boundary(raw.header("content-type"))
-            if boundary and mm.rfind(b"--" + boundary + b"--", body_start, end) == -1:
+            tail = max(body_start, end - _BOUNDARY_TAIL)  # the closing boundary is at the end
+            if boundary and mm.rfind(b"--" + boundary + b"--", tail, end) == -1:
                 raw.truncated = "closing MIME boundary missing (last message cut off)"
     if headers_only:
         return raw
@@ -258,6 +279,7 @@ def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = ""
         start = offset  # an appended mbox: read only what is new
     count = skipped_labels = 0
     resume = start
+    sent_hint = True if is_sent_folder(path.name) else None  # Thunderbird's "Sent", Apple's "Sent Messages"
     try:
         for raw in iter_mbox(path, start=start):
             if ctx.should_stop():
@@ -280,7 +302,10 @@ def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = ""
                     continue
             try:
                 body = extract_body(raw.headers, raw.header_block, raw.body)
-                item = message_from_parts(raw.headers, body, source=source_id, ref=ref, clean=ctx.clean)
+                item = message_from_parts(raw.headers, body, source=source_id, ref=ref, clean=ctx.clean,
+                                          sent_hint=sent_hint)
+                if why := tnef_reason(raw.headers.get("content-type", ""), raw.body, body):
+                    ctx.skip(source_id, ref, f"{label}: {why}")
             except Exception as exc:  # one bad message never stops the mailbox
                 ctx.skip(source_id, ref, f"{label}: message at byte {raw.offset} unreadable ({exc})")
                 continue
@@ -316,6 +341,8 @@ class MboxSource(Source):
             return False
         if path.suffix.lower() in (".mbox", ".mbx"):
             return True
+        if not path.suffix and path.with_name(path.name + ".msf").is_file():
+            return path.stat().st_size > 0  # a Thunderbird folder: mbox without extension beside its index
         try:
             with open(path, "rb") as f:
                 first = f.read(512)

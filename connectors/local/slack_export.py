@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import stat
 import zipfile
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -38,8 +39,9 @@ _LINK = re.compile(r"<((?:https?|mailto):[^<>|]+)(?:\|([^<>]*))?>")
 class ExportTree:
     """Uniform read access to a Slack export folder or zip (members may sit under one top folder)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, max_bytes: int = 64 * 1024 * 1024) -> None:
         self.path = path
+        self.max_bytes = max_bytes
         self.zip: zipfile.ZipFile | None = None
         if path.is_file():
             try:
@@ -56,9 +58,28 @@ class ExportTree:
         self.names = sorted(n[len(self.prefix):] for n in names if n.startswith(self.prefix))
 
     def read(self, name: str) -> bytes:
+        """One member's bytes, refusing what would not fit in memory or is not a plain file
+        (a zip bomb's member, a symlink stored in the zip): ``ValueError`` with the reason."""
+        cap = f"over the {self.max_bytes / 2**20:.0f} MB per-file cap"
         if self.zip is not None:
-            return self.zip.read(self.prefix + name)
-        return (self.path / self.prefix / name).read_bytes()
+            info = self.zip.getinfo(self.prefix + name)
+            if stat.S_ISLNK(info.external_attr >> 16):
+                raise ValueError("a symbolic link stored in the archive, not followed")
+            if info.file_size > self.max_bytes:
+                raise ValueError(f"{info.file_size / 2**20:.1f} MB is {cap}")
+            with self.zip.open(info) as member:
+                data: bytes = member.read(self.max_bytes + 1)  # a size that lies cannot make it bigger
+        else:
+            file = self.path / self.prefix / name
+            if file.is_symlink():
+                raise ValueError("a symbolic link, not followed")
+            if file.stat().st_size > self.max_bytes:
+                raise ValueError(f"{file.stat().st_size / 2**20:.1f} MB is {cap}")
+            with open(file, "rb") as f:
+                data = f.read(self.max_bytes + 1)
+        if len(data) > self.max_bytes:
+            raise ValueError(cap)
+        return data
 
     def has(self, name: str) -> bool:
         return name in self.names
@@ -138,7 +159,7 @@ class SlackExportSource(Source):
         path = Path(self.location)
         if not path.exists():
             raise SourceNotFound(f"{path}: no such Slack export", hint="check the path")
-        tree = ExportTree(path)
+        tree = ExportTree(path, max(ctx.max_file_bytes, 64 * 1024 * 1024))
         try:
             yield from self._read(tree, path, ctx)
         finally:

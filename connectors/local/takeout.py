@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import stat
 import tempfile
 import zipfile
 from collections.abc import Iterator
@@ -38,6 +39,8 @@ __all__ = ["TakeoutSource", "archive_parts", "classify"]
 
 _INDEX_PAGES = frozenset({"archive_browser.html", "archiv_übersicht.html"})
 _DRIVE_DIRS = frozenset({"drive", "google drive", "my drive", "meine ablage", "mi unidad", "mon drive"})
+_DISK_MARGIN = 64 * 1024 * 1024
+"""Room left on the disk after unpacking a member, for the store and everybody else."""
 _SPLIT = re.compile(r"^(?P<stem>.+)-(?P<part>\d{3})\.zip$", re.IGNORECASE)
 
 
@@ -156,10 +159,17 @@ class TakeoutSource(Source):
         except (zipfile.BadZipFile, OSError) as exc:
             raise SourceError(f"{part}: not a readable zip file ({exc})",
                               hint="download that Takeout part again") from exc
-        with zf, tempfile.TemporaryDirectory(prefix="memseed-takeout-") as tmp:  # mkdtemp: mode 0700
+        with zf, tempfile.TemporaryDirectory(prefix="memseed-takeout-", dir=ctx.scratch_dir) as tmp:  # 0700
             for info in zf.infolist():
                 kind = "" if info.is_dir() else classify(info.filename)
                 if not kind:
+                    if info.filename.lower().endswith((".zip", ".tgz", ".tar.gz")):
+                        ctx.skip(self.id, f"{part.name}!{info.filename}", f"{part}!{info.filename}: an archive "
+                                 "inside the archive is not opened; unpack it and scan it on its own")
+                    continue
+                if stat.S_ISLNK(info.external_attr >> 16):
+                    ctx.skip(self.id, f"{part.name}!{info.filename}",
+                             f"{part}!{info.filename}: a symbolic link stored in the archive, not followed")
                     continue
                 counter[0] += 1
                 rel = f"{part.name}!{info.filename}"
@@ -170,6 +180,12 @@ class TakeoutSource(Source):
                 name = PurePosixPath(info.filename).name
                 safe = name if name not in ("", ".", "..") and "\\" not in name else "member"
                 target = Path(tmp) / str(counter[0]) / safe
+                free = shutil.disk_usage(tmp).free
+                if info.file_size + _DISK_MARGIN > free:
+                    ctx.skip(self.id, rel, f"{rel}: needs {info.file_size / 2**20:.0f} MB to unpack but the "
+                                           f"disk has {free / 2**20:.0f} MB free; free space, or unzip the "
+                                           "archive yourself and scan the folder")
+                    continue
                 try:
                     target.parent.mkdir()
                     with zf.open(info) as src, open(target, "wb") as dst:

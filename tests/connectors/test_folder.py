@@ -118,15 +118,33 @@ def test_bad_files_are_skipped_with_reasons(tmp_path: Path) -> None:
     assert "latin.txt (cp1252)" in reasons["(encoding)"]
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads chmod-000 files; the FIFO/dangling cases cover this")
-def test_permission_denied_is_skipped(tmp_path: Path) -> None:
+def test_permission_denied_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file the process may not read is skipped with "unreadable (Permission denied)".
+
+    chmod 000 makes the kernel refuse the open for an ordinary user; root bypasses file modes,
+    so under root the same EACCES is raised at the reader's ``open`` for that one file.
+    """
+    import builtins
+
+    import connectors.local.folder as folder_module
+
     root = tmp_path / "docs"
     root.mkdir()
     secret = root / "locked.md"
     secret.write_text("# locked\n")
     secret.chmod(0)
+    (root / "open.md").write_text("# open\n")
+    if os.geteuid() == 0:
+        def refusing_open(file: object, *args: object, **kwargs: object) -> object:
+            if Path(str(file)) == secret:
+                raise PermissionError(13, "Permission denied", str(file))
+            return builtins.open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+        monkeypatch.setattr(folder_module, "open", refusing_open, raising=False)
     docs, ctx = _read(root)
-    assert not docs and "unreadable" in ctx.skips[0].reason
+    assert list(docs) == ["open.md"]
+    assert [s.ref for s in ctx.skips] == ["locked.md"]
+    assert "unreadable (Permission denied)" in ctx.skips[0].reason
 
 
 def test_text_cap_and_cursor(tmp_path: Path) -> None:

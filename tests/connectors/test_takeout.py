@@ -19,7 +19,7 @@ from bootstrap_app.types import Document, Event, Message
 from connectors.base import ReadContext
 from connectors.local.takeout import TakeoutSource, classify
 from connectors.registry import detect
-from tests.conftest import REALDATA
+from tests.conftest import realdata_file
 
 
 def _mbox(path: Path) -> Path:
@@ -100,9 +100,7 @@ def test_english_folder(tmp_path: Path) -> None:
 
 
 def test_german_layout_from_real_tree(tmp_path: Path) -> None:
-    tree = REALDATA / "takeout" / "google_takeout_parser-RecentTakeout-DE-tree.txt"
-    if not tree.exists():
-        pytest.skip(f"real data file {tree} is absent")
+    tree = realdata_file("takeout", "google_takeout_parser-RecentTakeout-DE-tree.txt")
     root = tmp_path / "de"
     for line in tree.read_text(encoding="utf-8").splitlines():
         if line.startswith("RecentTakeout_ger/"):

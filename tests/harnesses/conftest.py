@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
-import subprocess
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,8 +13,12 @@ import pytest
 from bootstrap_app import decisions
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
+from tests.conftest import realdata_file
+from tests.skipguard import REALDATA, hermes_python
 
-REALMEM = Path(__file__).resolve().parents[3] / "shared" / "realdata" / "memory"
+__all__ = ["REALMEM", "copy_real", "hermes_python", "make_proposals", "snapshot"]
+
+REALMEM = REALDATA / "memory"
 DERIVED = datetime(2026, 11, 2, 9, 30, tzinfo=UTC)
 
 
@@ -98,22 +100,8 @@ def snapshot(root: Path) -> dict[str, tuple[str, int]]:
 
 def copy_real(name: str, dest: Path) -> Path:
     """Copy a real memory folder into ``dest`` (skip cleanly when the real data is absent)."""
-    src = REALMEM / name
-    if not src.exists():
-        pytest.skip(f"real data {src} is absent")
+    src = realdata_file("memory", *name.split("/"))
     shutil.copytree(src, dest, symlinks=True)
     return dest
 
 
-def hermes_python() -> str | None:
-    """An interpreter with hermes-agent installed: env MEMSEED_HERMES_PYTHON, or the side venv
-    `make test` builds at .venv-hermes (kept apart: hermes-agent installs generic top-level
-    modules such as ``tools`` and ``utils`` that would shadow ours)."""
-    side_venv = Path(__file__).resolve().parents[2] / ".venv-hermes" / "bin" / "python"
-    for candidate in (os.environ.get("MEMSEED_HERMES_PYTHON"), str(side_venv)):
-        if candidate and Path(candidate).exists():
-            probe = subprocess.run([candidate, "-c", "import tools.memory_tool"], capture_output=True,
-                                   timeout=60, check=False)
-            if probe.returncode == 0:
-                return candidate
-    return None

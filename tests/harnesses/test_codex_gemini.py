@@ -18,7 +18,7 @@ from bootstrap_app.harnesses.gemini import HEADING, add_fact
 from bootstrap_app.store import Store
 from bootstrap_app.types import MemoryType
 
-from .conftest import copy_real, make_proposals, snapshot
+from .conftest import REALMEM, copy_real, make_proposals, snapshot
 
 NOTE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[a-z0-9-]{1,80}\.md$")
 
@@ -102,7 +102,7 @@ def test_real_codex_home_left_intact(approved: Store, home: Path) -> None:
     changed = [p for p in before if before[p][0] != after[p][0]]
     assert changed == [str(codex / "AGENTS.md")]
     assert (codex / "AGENTS.md").read_bytes().startswith(
-        (Path(__file__).parents[3] / "shared/realdata/memory/codex/0x07c4-agent/AGENTS.md").read_bytes())
+        (REALMEM / "codex" / "0x07c4-agent" / "AGENTS.md").read_bytes())
     new = [(e.ref, e.body) for e in get_harness("codex").read(codex)]
     assert all(item in new for item in old) and len(new) == len(old) + 4
     _enable(codex)  # with memories on: notes, and MEMORY.md / raw_memories untouched

@@ -21,8 +21,9 @@ from connectors.harness_memory import (
     entries_to_proposals,
 )
 from connectors.registry import detect
+from tests.conftest import realdata_file
 
-from .conftest import REALMEM, copy_real
+from .conftest import copy_real
 
 
 def _read(location: str) -> tuple[list[MemoryEntry], ReadContext]:
@@ -67,9 +68,7 @@ def test_untyped_files_take_type_from_prefix(home: Path) -> None:
     ("codex/0x07c4-agent", CodexMemory, 30),
 ])
 def test_real_folders_are_sniffed_and_read(folder: str, cls: type, minimum: int) -> None:
-    path = REALMEM / folder
-    if not path.exists():
-        pytest.skip(f"real data {path} is absent")
+    path = realdata_file("memory", *folder.split("/"))
     sources = detect(str(path))
     assert len(sources) == 1 and isinstance(sources[0], cls)
     items, ctx = _read(str(path))
@@ -78,18 +77,14 @@ def test_real_folders_are_sniffed_and_read(folder: str, cls: type, minimum: int)
 
 
 def test_both_frontmatter_dialects_in_real_data() -> None:
-    path = REALMEM / "claude-code/1000ssam-claude-config/memory"
-    if not path.exists():
-        pytest.skip("real data absent")
+    path = realdata_file("memory", "claude-code", "1000ssam-claude-config", "memory")
     items, _ = _read(str(path))
     counts = Counter(i.memory_type for i in items)
     assert counts[MemoryType.FEEDBACK] >= 49 and counts[MemoryType.PROJECT] >= 53 and counts[MemoryType.REFERENCE] == 6
 
 
 def test_entries_to_proposals_keeps_types_and_evidence() -> None:
-    path = REALMEM / "claude-code/4444J99-portfolio/memory"
-    if not path.exists():
-        pytest.skip("real data absent")
+    path = realdata_file("memory", "claude-code", "4444J99-portfolio", "memory")
     items, _ = _read(str(path))
     props = entries_to_proposals(items)
     assert len(props) == len(items)
@@ -102,9 +97,7 @@ def test_entries_to_proposals_keeps_types_and_evidence() -> None:
 
 
 def test_move_real_claude_memory_to_hermes_and_codex(store: Store, home: Path) -> None:
-    path = REALMEM / "claude-code/4444J99-portfolio/memory"
-    if not path.exists():
-        pytest.skip("real data absent")
+    path = realdata_file("memory", "claude-code", "4444J99-portfolio", "memory")
     items, _ = _read(str(path))
     props = entries_to_proposals(items)
     store.save_proposals(store.start_run("scan", [str(path)]), props)

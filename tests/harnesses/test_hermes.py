@@ -151,21 +151,34 @@ def test_entries_with_threat_patterns_are_refused(home: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["ItaZure-hermes-memories", "HuskyDanny-hermes-agent-config"])
-def test_real_hermes_folder_left_intact(name: str, approved: Store, home: Path) -> None:
+def test_real_hermes_folder_keeps_existing_entries(name: str, approved: Store, home: Path) -> None:
+    """With room to write (caps raised in Hermes's own config.yaml), the write is made on both real
+    folders: every existing entry stays, first and in order, our four follow, nothing else changes."""
     copy_real(f"hermes/{name}", home / ".hermes")
+    (home / ".hermes" / "config.yaml").write_text("memory:\n  memory_char_limit: 20000\n  user_char_limit: 20000\n")
     mem = home / ".hermes" / "memories"
     old = {f: parse_entries((mem / f).read_text(encoding="utf-8")) for f in LIMITS}
+    assert all(old.values()), "the real folders hold entries in both files"
     before = snapshot(home / ".hermes")
-    try:
-        plan = writing.plan_write(approved, "hermes")
-    except CapacityExceeded as exc:
-        # these real stores are near or over their caps already: refuse, touch nothing
-        assert "Fits:" in str(exc)
-        assert snapshot(home / ".hermes") == before
-        return
-    writing.apply_write(approved, plan)
+    writing.apply_write(approved, writing.plan_write(approved, "hermes"))
+    new = {f: parse_entries((mem / f).read_text(encoding="utf-8")) for f in LIMITS}
     for f, entries in old.items():
-        assert parse_entries((mem / f).read_text(encoding="utf-8"))[: len(entries)] == entries
+        assert new[f][: len(entries)] == entries
+    assert sum(len(new[f]) - len(old[f]) for f in LIMITS) == len(approved.proposals(status="approved"))
+    after = snapshot(home / ".hermes")
+    changed = {p for p in before if before[p][0] != after[p][0]}
+    assert changed == {str(mem / f) for f in LIMITS}
+
+
+def test_real_hermes_folder_at_its_cap_is_refused_untouched(approved: Store, home: Path) -> None:
+    """A real store already at its caps (USER.md 1,356/1,375, MEMORY.md 2,178/2,200): the write is
+    refused with what would fit, and not one byte of the folder changes."""
+    copy_real("hermes/HuskyDanny-hermes-agent-config", home / ".hermes")
+    before = snapshot(home / ".hermes")
+    with pytest.raises(CapacityExceeded) as err:
+        writing.plan_write(approved, "hermes")
+    assert "nothing was written" in str(err.value) and "Fits:" in str(err.value)
+    assert snapshot(home / ".hermes") == before
 
 
 def test_files_load_in_real_hermes(approved: Store, home: Path) -> None:
@@ -204,12 +217,9 @@ def test_our_scan_is_at_least_as_strict_as_hermes_on_real_memories() -> None:
     from connectors.base import ReadContext
     from connectors.harness_memory import entries_to_proposals
     from connectors.registry import detect
+    from tests.conftest import realdata_file
 
-    from .conftest import REALMEM
-
-    folders = [REALMEM / "claude-code" / n / "memory" for n in ("4444J99-portfolio", "1000ssam-claude-config")]
-    if not all(f.exists() for f in folders):
-        pytest.skip("real data absent")
+    folders = [realdata_file("memory", "claude-code", n, "memory") for n in ("4444J99-portfolio", "1000ssam-claude-config")]
     passed: list[str] = []
     refused = 0
     for folder in folders:

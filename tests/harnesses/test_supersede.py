@@ -8,6 +8,9 @@ re-run changes nothing, and ``memseed undo`` brings the old bytes back.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import textwrap
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -21,7 +24,7 @@ from bootstrap_app.harnesses.hermes import parse_entries
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
 
-from .conftest import DERIVED, snapshot
+from .conftest import DERIVED, copy_real, hermes_python, snapshot
 
 CHANGED = DERIVED.replace(month=12, day=1)
 
@@ -81,6 +84,11 @@ def test_update_replaces_the_old_entry_in_every_harness(target: str, approved: S
     assert again.empty and not again.superseded, (again.diff(), again.notes)
     assert not [n for n in again.notes if "removed since" in n], again.notes
 
+    shown = CliRunner().invoke(main, ["history"])
+    assert "replaced (true until 2026-12-01)" in shown.output
+    [last] = [w for w in writing.history(approved) if w["id"] == outcome.write_id]
+    assert [r["old_fingerprint"] for r in last["replaced"]] == [old.fingerprint]
+    assert "make test" in last["replaced"][0]["old_text"]
     result = CliRunner().invoke(main, ["undo", str(outcome.write_id)])
     assert result.exit_code == 0, result.output
     assert {p: h for p, (h, _) in snapshot(folder).items() if not p.endswith(".lock")} == before
@@ -163,3 +171,48 @@ def test_supersedes_fingerprint_picks_the_exact_entry_when_names_repeat(store: S
     writing.apply_write(store, plan)
     assert "make test" in (home / "md" / "commands.md").read_text()
     assert "pnpm test" in (home / "md" / "commands-2.md").read_text()
+
+
+def test_claude_md_block_section_is_replaced(approved: Store, proposals: list[Proposal], home: Path) -> None:
+    writing.apply_write(approved, writing.plan_write(approved, "claude-code", user_facts="claude-md"))
+    claude_md = home / ".claude" / "CLAUDE.md"
+    before = claude_md.read_bytes()
+    old = next(p for p in proposals if p.type is MemoryType.USER)
+    moved = replace(old, body=old.body.replace("Lagos (WAT, UTC+1)", "Lisbon (WET, UTC+0)"), key="lisbon",
+                    description=old.description.replace("Lagos (UTC+1)", "Lisbon (UTC+0)"), supersedes=old.name,
+                    derived_at=CHANGED)
+    _approve(approved, [moved])
+    outcome = writing.apply_write(approved, writing.plan_write(approved, "claude-code", user_facts="claude-md"))
+    text = claude_md.read_text()
+    assert "Lisbon" in text and "Lagos" not in text and text.count(f"### {old.name}") == 1
+    writing.undo_write(approved, outcome.write_id)
+    assert claude_md.read_bytes() == before
+
+
+def test_hermes_replacement_loads_in_real_hermes_among_real_entries(approved: Store, proposals: list[Proposal],
+                                                                     home: Path) -> None:
+    """On a real Hermes folder: the replaced entry stays where it was, every real entry is untouched,
+    and Hermes's own store loads the file with no drift (its replace/remove keep working)."""
+    python = hermes_python()
+    if python is None:
+        pytest.skip("hermes-agent is not installed in a side interpreter (set MEMSEED_HERMES_PYTHON)")
+    copy_real("hermes/ItaZure-hermes-memories", home / ".hermes")
+    path = home / ".hermes" / "memories" / "MEMORY.md"
+    writing.apply_write(approved, writing.plan_write(approved, "hermes"))
+    entries = parse_entries(path.read_text(encoding="utf-8"))
+    at = next(i for i, e in enumerate(entries) if "make test" in e)
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    _approve(approved, [_update(old)])
+    writing.apply_write(approved, writing.plan_write(approved, "hermes"))
+    now = parse_entries(path.read_text(encoding="utf-8"))
+    assert "pnpm test" in now[at] and now[:at] + now[at + 1:] == entries[:at] + entries[at + 1:]
+    script = textwrap.dedent("""
+        import json
+        from tools.memory_tool import MemoryStore
+        s = MemoryStore(); s.load_from_disk()
+        print(json.dumps({"memory": s.memory_entries, "drift": s._detect_external_drift("memory")}))
+    """)
+    out = subprocess.run([python, "-c", script], capture_output=True, text=True, timeout=120, check=True,
+                         env={"HERMES_HOME": str(home / ".hermes"), "HOME": str(home), "PATH": "/usr/bin:/bin"})
+    loaded = json.loads(out.stdout.strip().splitlines()[-1])
+    assert loaded == {"memory": now, "drift": None}

@@ -106,10 +106,11 @@ class SyntheticItems(Source):
     kind = "synthetic"
     description = "test items (JSON Lines)"
     priority = 1
+    suffix = ".items.json"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:
-        return path.is_file() and path.name.endswith(".items.json")
+        return path.is_file() and path.name.endswith(cls.suffix)
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         path = Path(self.location)
@@ -132,16 +133,12 @@ class SyntheticItems(Source):
         ctx.new_cursor = {"lines": len(lines)}
 
 
-class ExplodingSource(Source):
+class ExplodingSource(SyntheticItems):
     """``*.boom``: yields one message, then fails like a connector bug would."""
 
     kind = "boom"
     description = "test source that fails mid-read"
-    priority = 1
-
-    @classmethod
-    def sniff(cls, path: Path) -> bool:
-        return path.is_file() and path.suffix == ".boom"
+    suffix = ".boom"
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         yield mail(1, OWNER, PRIYA, at(date(2026, 3, 2), 10), source=self.id)

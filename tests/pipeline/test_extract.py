@@ -34,25 +34,33 @@ def repo(**files: str) -> Repo:
                 recent_subjects=(*tuple(f"feat: thing {i}" for i in range(9)), "wip"))
 
 
-def test_repo_commands_from_ci_then_makefile_then_package_json() -> None:
+def test_repo_commands_task_runner_first_with_tools_then_ci() -> None:
     owner, _ = build(mailbox())
     facts = repo_facts(repo(**{".github/workflows/ci.yml": WORKFLOW, "Makefile": MAKEFILE}), owner)
     assert facts.package_manager == "uv"
-    assert facts.commands["test"] == ("uv run pytest", "CI")
-    assert facts.commands["lint"] == ("uv run ruff check .", "CI")
-    assert facts.commands["format"] == ("ruff format .", "Makefile target `fmt`")
+    # the Makefile's canonical targets, each with the tool behind it; CI's own line said beside
+    assert facts.commands["test"] == ("make test", "Makefile") and facts.tools["test"] == ("pytest",)
+    assert facts.ci_commands["test"] == "uv run pytest"
+    assert facts.commands["lint"] == ("make lint", "Makefile") and facts.tools["lint"][0] == "ruff check"
+    assert facts.commands["format"] == ("make fmt", "Makefile") and facts.tools["format"] == ("ruff format",)
     assert facts.ci == "GitHub Actions" and facts.default_branch == "trunk"
     assert facts.owner_commits == 30 and facts.conventional_share == 0.9
+    only_ci = repo_facts(repo(**{".github/workflows/ci.yml": WORKFLOW}), owner)
+    assert only_ci.commands["test"] == ("uv run pytest", "CI")
+    assert only_ci.commands["lint"] == ("uv run ruff check .", "CI")
     js = repo_facts(Repo(source="git:/w", ref="w", path="/code/w", name="w", files={"package.json": PACKAGE},
                          file_list=("package.json", "pnpm-lock.yaml", "scripts/deploy.sh")))
     assert js.package_manager == "pnpm"
-    assert js.commands["test"][0] == "pnpm test" and js.commands["build"][0] == "pnpm build"
-    assert js.commands["deploy"][0] == "scripts/deploy.sh"
+    assert js.commands["test"][0] == "pnpm test" and js.tools["test"] == ("vitest",)
+    assert js.commands["build"][0] == "pnpm build" and js.tools["lint"] == ("eslint",)
+    assert "scripts/deploy.sh" in js.release
     deploy_script = '{"scripts": {"deploy": "./scripts/deploy.sh", "release": "changeset publish"}}'
     js2 = repo_facts(Repo(source="git:/v", ref="v", path="/code/v", name="v", files={"package.json": deploy_script},
                           file_list=("package.json", "pnpm-lock.yaml")))
-    assert js2.commands["deploy"] == ("./scripts/deploy.sh", "package.json")
+    assert js2.commands["deploy"] == ("pnpm run deploy", "package.json")
+    assert js2.commands["release"] == ("pnpm release", "package.json") and js2.tools["release"] == ("changeset publish",)
     assert classify_command("uv run ruff format .") == "format"
+    assert classify_command("make lint") == "lint"
 
 
 def test_proposals_shape_types_and_evidence() -> None:

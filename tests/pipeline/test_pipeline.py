@@ -129,6 +129,9 @@ def test_sources_and_reseed_are_quiet_without_news(items_file: Path) -> None:
 
 def test_llm_gets_bounded_owner_sample_and_plain_signals(items_file: Path, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The LLM step receives only the owner's own mails (at most 200) and plain-data signals that
+    already hold the deterministic findings; what it returns goes through the safety gate like
+    any proposal: a cited one is stored, one without evidence is quarantined as ``no-evidence``."""
     import bootstrap_app.pipeline as pipeline_module
     from bootstrap_app.types import Evidence, MemoryType, Proposal
 
@@ -137,17 +140,26 @@ def test_llm_gets_bounded_owner_sample_and_plain_signals(items_file: Path, tmp_p
     def fake(sample: Any, signals: Any, *, settings: Any, client: Any = None) -> list[Proposal]:
         seen["sample"], seen["signals"] = list(sample), signals
         first = sample[0]
-        return [Proposal(type=MemoryType.USER, name="likes-short-mails", description="Writes short mails",
+        cited = Proposal(type=MemoryType.USER, name="likes-short-mails", description="Writes short mails",
                          body="Ada writes short mails.", subject="llm:style", flags=("llm",),
-                         evidence=(Evidence(first.source, first.ref, first.timestamp, True, "notes"),))]
+                         evidence=(Evidence(first.source, first.ref, first.timestamp, True, "notes"),))
+        uncited = Proposal(type=MemoryType.USER, name="invented-fact", description="Nothing backs this",
+                           body="Ada owns a boat.", subject="llm:boat", flags=("llm",))
+        return [cited, uncited]
 
     monkeypatch.setattr(pipeline_module, "llm_proposals", fake)
-    result = scan([str(items_file)], settings=load_settings(tmp_path / "home"), llm="openai")
+    settings = load_settings(tmp_path / "home")
+    with Store(settings.db_path) as store:
+        result = scan([str(items_file)], settings=settings, store=store, llm="openai")
+        stored = {sp.proposal.name for sp in store.proposals()}
     sample = seen["sample"]
     assert 0 < len(sample) <= 200
     assert all(i.authored_by_owner and i.sender.address == OWNER.address for i in sample)
-    json.dumps(seen["signals"])  # plain data only
-    assert "likes-short-mails" in {p.name for p in result.proposals}
+    signals = json.loads(json.dumps(seen["signals"]))  # plain data only: survives a JSON round trip
+    assert signals["owner"]["addresses"] == [OWNER.address]
+    assert "Priya Raman" in {c["name"] for c in signals["contacts"]}  # computed before the LLM ran
+    assert "likes-short-mails" in stored and "invented-fact" not in stored
+    assert [q.reason for q in result.quarantined if q.proposal_name == "invented-fact"] == ["no-evidence"]
 
 
 def test_since_and_stop(items_file: Path, tmp_path: Path) -> None:

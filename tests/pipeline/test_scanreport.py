@@ -60,3 +60,20 @@ def test_demo_scan_stderr_reads_well(tmp_path: Path) -> None:
     assert "U09GHOST1" in err and "UNGHOST" not in err
     assert "messages in Spam or Trash left out" in err
     assert "(e.g. users.json)" in err and "(e.g. labels:Spam/Trash)" in err
+
+
+def test_errors_name_the_source_once(tmp_path) -> None:
+    """``memseed scan gmail:`` printed ``gmail:: gmail:: no such file or folder``."""
+    from click.testing import CliRunner
+
+    from bootstrap_app.cli import main
+    from bootstrap_app.scanreport import name_once
+
+    assert name_once("folder:/x/y", "/x/y: cannot list folder\n  hint: h") == "/x/y: cannot list folder"
+    assert name_once("mbox:/a.mbox", "broken") == "mbox:/a.mbox: broken"
+    for location, said in (("nosuch:", "neither a path nor a source kind"), (str(tmp_path / "gone.mbox"), "no such file")):
+        out = CliRunner().invoke(main, ["scan", location], env={"HOME": str(tmp_path)})
+        text = out.output
+        assert out.exit_code != 0 and said in text
+        assert f"{location}: {location}" not in text and f"{location}:: " not in text, text
+        assert "hint:" in text

@@ -50,14 +50,19 @@ def test_a_title_that_names_no_role_is_not_a_title(tmp_path: Path) -> None:
     assert "Viking" not in role and " is a " not in role
 
 
-def test_signature_beats_slack_title_and_mail_offsets_corroborate_the_zone(tmp_path: Path) -> None:
-    # the synthetic mailbox is Ada's (Berlin offsets, signature "Staff Engineer, Analytics Team")
-    export = write_export(tmp_path / "acme", title="Chief Coffee Officer at Elsewhere")
+def _ada_with_slack(tmp_path: Path, **profile: str) -> dict[str, Proposal]:
+    """Ada's synthetic mailbox (Berlin offsets, signature "Staff Engineer, Analytics Team") plus a
+    Slack export whose first user is Ada with the given profile, scanned together."""
+    export = write_export(tmp_path / "acme", **profile)
     users = json.loads((export / "users.json").read_text())
     users[0]["profile"]["email"] = OWNER.address
     (export / "users.json").write_text(json.dumps(users))
     mails = write_items(tmp_path / "ada.items.json", mailbox())
-    by_name = _scan(tmp_path, [export, mails], [OWNER.address])
+    return _scan(tmp_path, [export, mails], [OWNER.address])
+
+
+def test_signature_beats_slack_title_and_mail_offsets_corroborate_the_zone(tmp_path: Path) -> None:
+    by_name = _ada_with_slack(tmp_path, title="Chief Coffee Officer at Elsewhere")
     role = by_name["user-role"].body
     assert "Staff Engineer on the Analytics team" in role and "Coffee" not in role
     hours = by_name["timezone-and-working-hours"].body
@@ -65,12 +70,7 @@ def test_signature_beats_slack_title_and_mail_offsets_corroborate_the_zone(tmp_p
 
 
 def test_slack_zone_contradicting_the_mail_offsets_proposes_no_zone(tmp_path: Path) -> None:
-    export = write_export(tmp_path / "acme", tz="America/New_York")
-    users = json.loads((export / "users.json").read_text())
-    users[0]["profile"]["email"] = OWNER.address
-    (export / "users.json").write_text(json.dumps(users))
-    mails = write_items(tmp_path / "ada.items.json", mailbox())
-    by_name = _scan(tmp_path, [export, mails], [OWNER.address])
+    by_name = _ada_with_slack(tmp_path, tz="America/New_York")
     assert "timezone-and-working-hours" not in by_name
 
 

@@ -109,7 +109,6 @@ def hijacked_model() -> Iterator[ChatServer]:
 
 def test_llm_path_sees_no_attack_and_echoes_are_gated(hostile: tuple[Path, dict[str, C.Attack], list[C.Attack]],
                                                       hijacked_model: ChatServer, hermetic: Path) -> None:
-    pytest.importorskip("openai", reason="the LLM path needs the optional openai package")
     path, _spliced, attacks = hostile
     settings = load_settings(hermetic / "memseed-b", llm="openai", llm_base_url=hijacked_model.url,
                              llm_api_key="", llm_max_retries=0)

@@ -89,7 +89,10 @@ def test_nfkc_folds_fullwidth_evasion() -> None:
     "Jane Doe <jane@acme.example> — 42 messages, 2024-01 to 2024-06.",
 ])
 def test_writer_side_passes_owner_memory(text: str) -> None:
-    check_entry(text)  # the owner's own rules must be writable
+    """The owner's own rules must be writable: the writer-side view finds nothing in them, so
+    ``check_entry`` (which raises on any finding) accepts them."""
+    assert scan_text(text, tripwires=False) == []
+    check_entry(text)
 
 
 @pytest.mark.parametrize("pid,text", [
@@ -132,8 +135,12 @@ def test_structure_checks_block_target_syntax(text: str, pid: str) -> None:
 
 
 def test_structure_near_misses_pass() -> None:
-    check_entry("Section sign § in a sentence is fine; email maya@acme.example; `@path` in code")
-    check_entry("body\n---\nafter a horizontal rule")
+    """Target syntax only counts where the target reads it: a § inside a sentence, an address,
+    an ``@path`` in code and a horizontal rule after the first line are ordinary text."""
+    for text in ("Section sign § in a sentence is fine; email maya@acme.example; `@path` in code",
+                 "body\n---\nafter a horizontal rule"):
+        assert [f.id for f in scan_text(text, tripwires=False)] == []
+        check_entry(text)
 
 
 def test_long_entries_are_refused_like_hermes() -> None:

@@ -68,7 +68,6 @@ def _all_bytes(root: Path) -> Iterator[tuple[Path, bytes]]:
 
 def test_planted_secrets_never_leave(tmp_path: Path, hermetic: Path, llm_server: ChatServer,
                                      capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
-    pytest.importorskip("openai", reason="the LLM path needs the optional openai package")
     caplog.set_level(logging.DEBUG)
     inbox = tmp_path / "outside-home" / f"inbox{C.mbox_suffix()}"
     inbox.parent.mkdir()

@@ -234,6 +234,22 @@ def test_write_capacity_error_says_what_fits(hermetic: Path, monkeypatch: pytest
     assert 0 < len(user_md) <= 1375
 
 
+def test_write_asks_a_folder_for_a_harness_without_a_home(seeded, hermetic: Path) -> None:  # type: ignore[no-untyped-def]
+    """The markdown target has no home of its own (no ``default_home``): the page asks for its folder."""
+    _approve_some(seeded(8), 3)
+    at = app_at("write")
+    at.multiselect(key="write_targets").set_value(["markdown", "hermes"]).run()
+    assert [t.key for t in at.text_input if (t.key or "").startswith("write_root_")] == ["write_root_markdown"]
+    at.text_input(key="write_root_markdown").set_value(str(hermetic / "notes")).run()
+    at.button(key="write_preview").click().run()
+    _no_exception(at)
+    at.button(key="write_apply").click().run()
+    _no_exception(at)
+    assert (hermetic / "notes" / "MEMORY.md").is_file() and len(list((hermetic / "notes").glob("*.md"))) == 4
+    assert (hermetic / ".hermes" / "memories" / "MEMORY.md").is_file() or \
+        (hermetic / ".hermes" / "memories" / "USER.md").is_file()
+
+
 def test_untrusted_text_is_shown_literally(settings) -> None:  # type: ignore[no-untyped-def]
     from datetime import UTC, datetime
 

@@ -36,12 +36,13 @@ page_header("Review", "Each proposal shows the evidence it rests on. Approve wha
 store = get_store()
 
 
+# Card and bulk actions: the decisions call and the verb the page reports. (A comment, not a
+# string: Streamlit's "magic" shows any bare string in a page script to the person.)
 _ACTIONS: dict[str, tuple[Callable[[Store, Iterable[str]], object], str]] = {
     "approve": (decisions.approve, "Approved"),
     "reject": (decisions.reject, "Rejected"),
     "undo": (decisions.undecide, "Reopened"),
 }
-"""Card and bulk actions: the :mod:`bootstrap_app.decisions` call and the verb the page reports."""
 
 
 def _record(action: str, ids: list[str]) -> None:

@@ -11,6 +11,7 @@ from collections import Counter
 
 import streamlit as st
 
+from bootstrap_app.scanreport import name_once
 from bootstrap_app.ui.common import get_settings, get_store, page_header
 from bootstrap_app.ui.jobs import ScanJob, current_job, start_scan
 
@@ -75,7 +76,7 @@ if job is not None and not job.running:
     _progress_table(job)
     errors = [p for p in job.progress() if p.error]
     for p in errors:
-        st.error(f"`{p.source}`: {p.error}", icon=":material/error:")
+        st.error(name_once(p.source, p.error or ""), icon=":material/error:")
 
 last_run = store.runs(limit=1)
 if last_run:

@@ -14,7 +14,7 @@ import streamlit as st
 from bootstrap_app import review_model as rm
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import harness_class
-from bootstrap_app.ui.common import TARGETS, default_project, get_store, page_header, show_error
+from bootstrap_app.ui.common import TARGETS, default_project, get_settings, get_store, page_header, show_error
 
 __all__: list[str] = []
 
@@ -28,9 +28,8 @@ def _preview() -> None:
     """Reads the widgets from session state: a callback's args would be the previous run's values."""
     targets = list(st.session_state.get("write_targets", []))
     project = st.session_state.get("write_project", "").strip()
-    markdown_dir = st.session_state.get("write_markdown", "").strip()
-    st.session_state["write_plans"] = rm.plan_targets(store, targets, project or None,
-                                                      roots={"markdown": markdown_dir})
+    roots = {t: st.session_state.get(f"write_root_{t}", "").strip() for t in targets}
+    st.session_state["write_plans"] = rm.plan_targets(store, targets, project or None, roots=roots)
     st.session_state.pop("write_done", None)
 
 
@@ -83,14 +82,17 @@ if not approved:
 
 col_t, col_p = st.columns(2)
 with col_t:
-    targets = st.multiselect("Targets", list(TARGETS), default=["claude-code"], key="write_targets",
-                             format_func=TARGETS.__getitem__)
+    default = get_settings().default_target
+    targets = st.multiselect("Targets", list(TARGETS), default=[default] if default in TARGETS else [],
+                             key="write_targets", format_func=TARGETS.__getitem__)
 with col_p:
     st.text_input("Project folder", value=default_project(), key="write_project",
                   help="The git repository these memories are about (Claude Code keeps memory "
                        "per project). Leave blank for your home folder's memory.")
-if "markdown" in targets:
-    st.text_input("Markdown folder", key="write_markdown", placeholder="a folder for the plain memory/ files")
+for target in targets:  # a harness without a home of its own (the markdown folder) needs one chosen
+    if not harness_class(target).default_home:
+        st.text_input(f"{TARGETS[target]}: folder", key=f"write_root_{target}",
+                      placeholder=f"where to write ({harness_class(target).entry_format})")
 for target in targets:  # a meter per capped file of each chosen target (Harness.capacity)
     try:
         meters = rm.budget(rows, target, written=set(store.written(target)))

@@ -1,0 +1,280 @@
+"""What a repository states about working in it, beyond commands: versions, changelog, commits, …
+
+Each finding is *structural*: the presence of a file, a field of a manifest read by its real
+parser, or a count over the commit history — never a sentence copied from someone's prose.
+The one exception is the project's description (the first real sentence of the README), which
+is vetted like any third-party text (:func:`vetted_sentence`) and dropped when it reads as an
+instruction.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from typing import Any
+
+from bootstrap_app.safety.injection import scan_text
+from bootstrap_app.safety.provenance import instruction_reasons
+
+from .repo_tasks import load_toml, load_yaml
+from .repo_tools import safe_name, safe_path, tools_in
+
+__all__ = [
+    "CONVENTIONAL",
+    "changelog",
+    "commit_convention",
+    "config_tools",
+    "contributor_guides",
+    "golangci_formatters",
+    "min_versions",
+    "pre_commit_hooks",
+    "purpose",
+    "release_files",
+    "signoff",
+    "vetted_sentence",
+    "workspace_packages",
+]
+
+CONVENTIONAL = re.compile(r"^(?:feat|fix|chore|docs|refactor|test|tests|ci|build|perf|style|revert)(?:\([^)]*\))?!?: \S")
+_CHANGELOG = re.compile(r"^(?:docs/)?(?:changelog|changes|history|news|release[-_]?notes)(?:\.(?:md|rst|txt|adoc))?$", re.I)
+_GUIDES = re.compile(r"^(?:(?:\.github|docs)/)?(?:contributing(?:\.(?:md|rst|txt))?|agents\.md|claude\.md|gemini\.md"
+                     r"|copilot-instructions\.md|pull_request_template\.md|development\.md|hacking\.md)$", re.I)
+_CONFIG_TOOLS = (
+    (".golangci.*", "golangci-lint"), (".eslintrc*", "eslint"), ("eslint.config.*", "eslint"),
+    (".prettierrc*", "prettier"), ("prettier.config.*", "prettier"), ("biome.json*", "biome"),
+    ("rustfmt.toml", "rustfmt"), (".rustfmt.toml", "rustfmt"), ("clippy.toml", "clippy"), ("ruff.toml", "ruff"),
+    (".ruff.toml", "ruff"), ("mypy.ini", "mypy"), (".flake8", "flake8"), (".pylintrc", "pylint"),
+    (".rubocop.yml", "rubocop"), (".editorconfig", "editorconfig"), (".pre-commit-config.yaml", "pre-commit"),
+    (".husky/*", "husky"), ("lefthook.y*ml", "lefthook"), ("vitest.config.*", "vitest"), ("jest.config.*", "jest"),
+    (".mocharc*", "mocha"), ("pytest.ini", "pytest"), ("tsconfig.json", "tsc"), (".goreleaser.y*ml", "goreleaser"),
+    ("pyrightconfig.json", "pyright"), ("dprint.json", "dprint"), ("deno.json*", "deno"),
+)
+_PYPROJECT_TOOLS = ("ruff", "black", "isort", "mypy", "pyright", "pytest", "coverage", "pylint", "ty", "typos",
+                    "commitizen", "semantic_release", "hatch", "poe", "tox", "codespell")
+_RELEASE_FILES = (".goreleaser.y*ml", "RELEASE*.md", "RELEASING*", "release.sh", "scripts/release*",
+                  "scripts/publish*", ".github/workflows/release*", ".github/workflows/publish*",
+                  ".changeset/config.json", ".release-please-manifest.json", "release-please-config.json",
+                  "scripts/*deploy*", "deploy/*", "bin/deploy*", "deploy.sh")
+_VERSION = re.compile(r"^[<>=~^!]*\s*v?\d+(?:\.\d+){0,2}(?:\s*(?:,|\|\||\s)\s*[<>=~^!]*\s*v?\d+(?:\.\d+){0,2})*$")
+
+
+def _version(text: object) -> str:
+    value = str(text).strip() if isinstance(text, str | int | float) else ""
+    return value if value and len(value) <= 30 and _VERSION.match(value) else ""
+
+
+def min_versions(files: dict[str, str], pkg: dict[str, Any], pyproject: dict[str, Any]) -> tuple[str, ...]:
+    """("Rust 1.96", "Go 1.25.0", "Python >=3.10", "Node >= 18") from manifests and version files."""
+    out: list[str] = []
+    cargo = load_toml(files.get("Cargo.toml", ""))
+    package = cargo.get("package", {}) if isinstance(cargo.get("package"), dict) else {}
+    workspace = cargo.get("workspace", {}).get("package", {}) if isinstance(cargo.get("workspace"), dict) else {}
+    rust = package.get("rust-version")
+    rust = rust if isinstance(rust, str) else workspace.get("rust-version") if isinstance(workspace, dict) else None
+    if v := _version(rust):
+        out.append(f"Rust {v}")
+    if m := re.search(r"^go\s+(\d+\.\d+(?:\.\d+)?)\s*$", files.get("go.mod", ""), re.M):
+        out.append(f"Go {m.group(1)}")
+    project = pyproject.get("project", {}) if isinstance(pyproject.get("project"), dict) else {}
+    if (v := _version(project.get("requires-python", ""))) or (v := _version(files.get(".python-version", "").strip().splitlines()[0] if files.get(".python-version") else "")):
+        out.append(f"Python {v}")
+    engines = pkg.get("engines", {}) if isinstance(pkg.get("engines"), dict) else {}
+    if (v := _version(engines.get("node", ""))) or (v := _version(files.get(".nvmrc", "").strip().lstrip("v"))):
+        out.append(f"Node {v}")
+    return tuple(out)
+
+
+def changelog(listed: set[str]) -> str:
+    """The changelog file (root first, then docs/), or ``""``."""
+    found = sorted((p for p in listed if _CHANGELOG.match(p) and safe_path(p)), key=lambda p: (p.count("/"), p))
+    return found[0] if found else ""
+
+
+def contributor_guides(listed: set[str]) -> tuple[str, ...]:
+    """CONTRIBUTING / AGENTS.md / CLAUDE.md / PR templates the maintainers wrote (paths only)."""
+    found = [p for p in listed if _GUIDES.match(p) and safe_path(p)]
+    found += [p for p in listed if p.lower().startswith(".github/pull_request_template/") and safe_path(p)][:1]
+    return tuple(sorted(found, key=lambda p: (p.count("/"), p.lower())))
+
+
+def commit_convention(files: dict[str, str], listed: set[str], pkg: dict[str, Any], pyproject: dict[str, Any],
+                      subjects: tuple[str, ...]) -> tuple[str, float]:
+    """(how it is known, share of conventional subjects). Config beats history; history needs 80%."""
+    share = sum(1 for s in subjects if CONVENTIONAL.match(s)) / len(subjects) if subjects else 0.0
+    configs = [p for p in listed if re.match(r"^(?:\.commitlintrc.*|commitlint\.config\.\w+|\.czrc|\.cz\.(?:toml|json|ya?ml)"
+                                               r"|cz\.(?:toml|json|ya?ml))$", p)]
+    tool = pyproject.get("tool", {}) if isinstance(pyproject.get("tool"), dict) else {}
+    if configs:
+        return f"commitlint/commitizen config `{sorted(configs)[0]}`", share
+    if "commitlint" in pkg or "commitizen" in (pkg.get("config") or {}) or "commitizen" in tool:
+        return "commitlint/commitizen config in the manifest", share
+    if len(subjects) >= 10 and share >= 0.8:
+        return f"{round(100 * share)}% of the last {len(subjects)} commit subjects", share
+    return "", share
+
+
+_DCO = re.compile(r"developer certificate of origin|\bDCO\b|signed-off-by|git commit -s\b|--signoff", re.I)
+_CLA = re.compile(r"contributor license agreement|\bCLA\b", re.I)
+
+
+def signoff(files: dict[str, str], listed: set[str]) -> str:
+    """"DCO" or "CLA" when the contributor docs or repository config require one, else ``""``."""
+    guides = "\n".join(text for path, text in files.items() if _GUIDES.match(path))
+    if ".github/dco.yml" in listed or _DCO.search(guides):
+        return "DCO"
+    if any("cla" in p.lower().rsplit("/", 1)[-1].split(".")[0].split("-") for p in listed
+           if p.startswith(".github/workflows/")) or _CLA.search(guides):
+        return "CLA"
+    return ""
+
+
+def release_files(listed: set[str]) -> tuple[str, ...]:
+    """Release and deploy definitions wherever they live (paths only)."""
+    out = [p for p in sorted(listed) if any(fnmatch.fnmatchcase(p, pat) for pat in _RELEASE_FILES) and safe_path(p)]
+    return tuple(out[:6])
+
+
+def config_tools(listed: set[str], pyproject: dict[str, Any], pre_commit: str, pkg: dict[str, Any]) -> tuple[str, ...]:
+    """Tools the repository configures: config files, ``[tool.*]`` sections, pre-commit hooks, devDependencies."""
+    out: list[str] = []
+    for path in sorted(listed):
+        if "/" in path and not path.startswith(".husky/"):
+            continue
+        for pattern, tool in _CONFIG_TOOLS:
+            if fnmatch.fnmatchcase(path, pattern) and tool not in out:
+                out.append(tool)
+    tool_tables = pyproject.get("tool", {}) if isinstance(pyproject.get("tool"), dict) else {}
+    out += [t.replace("_", "-") for t in _PYPROJECT_TOOLS if t in tool_tables and t not in out]
+    out += [t for t in pre_commit_hooks(pre_commit) if t not in out]
+    dev = pkg.get("devDependencies", {}) if isinstance(pkg.get("devDependencies"), dict) else {}
+    for name in dev:
+        tool = str(name).removeprefix("@biomejs/")
+        for found in tools_in(tool) if safe_name(tool.replace("/", "-")) else []:
+            if found not in out:
+                out.append(found)
+    return tuple(t for t in out if not any(t != o and t.startswith(o + " ") for o in out))
+
+
+def golangci_formatters(files: dict[str, str]) -> tuple[str, ...]:
+    """Formatters a golangci-lint v2 config enables (``formatters: enable: [gofumpt, goimports]``)."""
+    for name in (".golangci.yml", ".golangci.yaml"):
+        data = load_yaml(files.get(name, "")) if name in files else None
+        section = data.get("formatters") if isinstance(data, dict) else None
+        enabled = section.get("enable") if isinstance(section, dict) else None
+        if isinstance(enabled, list):
+            return tuple(str(f) for f in enabled if safe_name(str(f)))[:5]
+    return ()
+
+
+def pre_commit_hooks(text: str) -> tuple[str, ...]:
+    """Known tools the pre-commit hooks run (hook ids mapped onto memseed's tool vocabulary)."""
+    data = load_yaml(text) if text else None
+    out: list[str] = []
+    for repo in (data.get("repos", []) if isinstance(data, dict) else []):
+        for hook in (repo.get("hooks", []) if isinstance(repo, dict) else []):
+            hid = str(hook.get("id", "")) if isinstance(hook, dict) else ""
+            out += [t for t in (tools_in(hid.replace("-", " ")) if safe_name(hid) else []) if t not in out]
+    return tuple(out)
+
+
+_MANIFESTS = ("package.json", "Cargo.toml", "pyproject.toml", "go.mod")
+
+
+def workspace_members(globs: tuple[str, ...], listed: set[str]) -> tuple[str, ...]:
+    """The member folders the workspace globs match (a folder counts when it holds a manifest)."""
+    dirs = sorted({p.rsplit("/", 1)[0] for p in listed if "/" in p and p.rsplit("/", 1)[1] in _MANIFESTS})
+    out = [d for d in dirs if any(fnmatch.fnmatchcase(d, g.strip("./").rstrip("/")) for g in globs
+                                  if not g.startswith("!")) and safe_path(d)]
+    return tuple(out[:12])
+
+
+def workspace_packages(files: dict[str, str], pkg: dict[str, Any]) -> tuple[str, ...]:
+    """Monorepo member globs: package.json workspaces, pnpm-workspace.yaml, Cargo workspace, go.work."""
+    out: list[str] = []
+    ws = pkg.get("workspaces")
+    ws = ws.get("packages") if isinstance(ws, dict) else ws
+    out += [str(w) for w in ws] if isinstance(ws, list) else []
+    pnpm = load_yaml(files.get("pnpm-workspace.yaml", "")) if "pnpm-workspace.yaml" in files else None
+    out += [str(w) for w in pnpm.get("packages", [])] if isinstance(pnpm, dict) and isinstance(pnpm.get("packages"), list) else []
+    cargo = load_toml(files.get("Cargo.toml", "")).get("workspace", {})
+    members = cargo.get("members") if isinstance(cargo, dict) else None
+    out += [str(m) for m in members] if isinstance(members, list) else []
+    out += re.findall(r"^\s*(?:use\s+)?(\./[\w./-]+)\s*$", files.get("go.work", ""), re.M)
+    plain = [p for p in out if safe_path(p.replace("*", "x").lstrip("!"))
+             and all(safe_name(part.replace("*", "x")) for part in p.lstrip("!").strip("./").split("/") if part)]
+    return tuple(dict.fromkeys(plain))[:12]
+
+
+# -- the README's first real sentence --------------------------------------------------------------
+
+_BADGE_LINE = re.compile(r"^(?:\[!\[|!\[|<|\[[^\]]{1,30}\]\([^)]*\)\s*(?:[|·•/]\s*)?$|[-=*_]{3,}$|```|\|)")
+_LANG_LINKS = re.compile(r"(?:\[[^\]]{1,20}\]\([^)]*\)\s*[|·•/,]?\s*){2,}")
+
+
+_CARRIER = re.compile(r"[\w.+-]+@[\w-]+\.\w|https?://|www\.|\b(?:credential|password|passphrase|secret|token|"
+                      r"api[ _-]?key|private key|ssh key)s?\b", re.I)
+
+
+def vetted_sentence(text: str) -> str:
+    """``text`` when it is a plain statement (no instruction, question, address or injection), else ``""``."""
+    # "<name> lets you easily switch …" describes a tool; what follows "lets you" is judged alone
+    judged = re.sub(r"^[^,;:]{1,40}?\s(?:lets|helps|allows|enables)\s+you\s+(?:to\s+)?", "", text, count=1)
+    if not text or len(text.split()) > 40 or instruction_reasons(judged) or scan_text(text):
+        return ""
+    # "<name> is a Write a script …": judge what follows the copula, and every clause, on its own
+    rest = re.sub(r"^[^,;:]{0,60}?\b(?:is|are)\s+(?:a|an|the)\s+", "", judged, count=1, flags=re.I)
+    if any(instruction_reasons(clause) for clause in re.split(r"\s*(?:[,;:(){}—–]|\s-\s|\bthat\b|\bwhich\b)\s*", rest)
+           if clause):
+        return ""
+    if _CARRIER.search(text) or re.search(r"[\[\]{}<>|\"“”]", text):  # no address, link, secret or markup
+        return ""
+    return text
+
+
+def _sentences(readme: str) -> list[str]:
+    paras: list[str] = []
+    para: list[str] = []
+    lines = readme.splitlines()
+    in_code = False
+    for i, raw in enumerate(lines):
+        line = raw.strip()
+        if line.startswith("```"):
+            in_code = not in_code
+            continue
+        setext = i + 1 < len(lines) and re.fullmatch(r"[-=]{3,}", lines[i + 1].strip() or "x")
+        if in_code or not line or line.startswith(("#", ">")) or (line.startswith("[") and line.endswith("]")) or _BADGE_LINE.match(line) or setext \
+                or re.match(r"^(?:[-*+]|\d+\.)\s", line):
+            if para:
+                paras.append(" ".join(para))
+                para = []
+            continue
+        para.append(line)
+    if para:
+        paras.append(" ".join(para))
+    out = []
+    for p in paras:
+        p = _LANG_LINKS.sub(" ", p)
+        p = re.sub(r"<[^>]+>", "", p)
+        p = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", p)
+        p = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", p)
+        p = re.sub(r"\[([^\]]+)\]\[[^\]]*\]", r"\1", p)
+        p = " ".join(re.sub(r"[*_`]", "", p).split())
+        first = re.split(r"(?<=[.!?])\s+(?=[A-Z])", p)[0].strip()
+        if len(first.split()) >= 4 and re.search(r"[a-z]{3}", first):
+            out.append(first)
+    return out
+
+
+def purpose(readme: str, names: tuple[str, ...]) -> str:
+    """The project's first real sentence: the first "<Name> is …" sentence, else the first prose one.
+
+    Badges, logos, HTML, headings, code, lists, block quotes and language-link rows are skipped.
+    """
+    sentences = [s for s in _sentences(readme)[:40] if vetted_sentence(s)]
+    lowered = [n.lower() for n in names if n]
+    for s in sentences:
+        head = s.lower()
+        if any(re.match(rf"^(?:the\s+)?{re.escape(n)}\b(?:\s*\([^)]*\))?,?\s+(?:is|are)\s+(?:a|an|the)\b", head)
+               for n in lowered):
+            return s[:200]
+    return sentences[0][:200] if sentences else ""

@@ -1,0 +1,337 @@
+"""Task runners and CI steps -> :class:`Task` records: a command built by us and the tools behind it.
+
+Every runner a project may declare its workflow in is read with a real parser (``json``,
+``tomllib``, ``yaml``, ``configparser``, ``ast``; Makefiles and justfiles have no library, so a
+small line parser), and each task becomes ``make lint`` / ``pnpm test`` / ``tox -e lint`` … with
+the tools found in its body (``make lint`` -> golangci-lint). CI steps are kept only when their
+line is runnable at the repository root (see :func:`repo_tools.runnable`); a step is classified
+by the tool it runs or by its own ``name:``, never by its position in the job.
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from .repo_tools import kind_of_name, kind_of_tools, runnable, safe_name, safe_path, tools_in
+
+__all__ = ["Task", "ci_tasks", "declared_tasks", "load_json", "load_toml", "load_yaml"]
+
+
+@dataclass(frozen=True)
+class Task:
+    """One way to run something: ``command`` (our shape), its ``kind``, tools, where it is declared."""
+
+    kind: str
+    command: str
+    tools: tuple[str, ...] = ()
+    source: str = ""
+    name: str = ""
+    ci: bool = False
+    runs: str = ""
+    """The task's body when it is one command a person could type (``uv run pytest``), else ``""``."""
+
+
+def load_json(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def load_toml(text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return {}
+
+
+def load_yaml(text: str) -> Any:
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+
+
+def _task(name: str, command: str, body: str, source: str) -> Task | None:
+    if not safe_name(name):
+        return None
+    tools = tuple(tools_in(body))
+    lines = [ln.strip().lstrip("@-").strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    runs = runnable(lines[0]) if len(lines) == 1 else ""
+    if name.lower() == "check":  # `make check` / scripts/check: whatever it runs, tests by default
+        kinds = {kind_of_tools([t]) for t in tools}
+        kind = next((k for k in ("test", "lint", "typecheck", "format") if k in kinds), "test")
+        return Task(kind, command, tools, source, name, runs=runs)
+    kind = kind_of_name(name) or ("" if ":" in name or "-" in name else kind_of_tools(tools))
+    return Task(kind, command, tools, source, name, runs=runs) if kind else None
+
+
+# -- Makefile / justfile ---------------------------------------------------------------------------
+
+_MAKE_VAR = re.compile(r"^([A-Za-z_][\w]*)\s*(?:\?|:|::)?=\s*(.*)$", re.M)
+
+
+def _make_vars(text: str) -> dict[str, str]:
+    return {m.group(1): m.group(2).strip() for m in _MAKE_VAR.finditer(text)}
+
+
+def _expand(body: str, variables: dict[str, str]) -> str:
+    for _ in range(2):
+        body = re.sub(r"\$[({]([A-Za-z_]\w*)[)}]", lambda m: variables.get(m.group(1), " "), body)
+    return body
+
+
+def _makefile(text: str) -> list[Task]:
+    text = text.replace("\\\n", " ")
+    variables = _make_vars(text)
+    rules: dict[str, tuple[list[str], str]] = {}
+    for m in re.finditer(r"^([A-Za-z][\w.-]*)\s*:(?!=)([^\n]*)\n((?:\t[^\n]*\n?|#[^\n]*\n?)*)", text, re.M):
+        body = _expand("\n".join(ln for ln in m.group(3).splitlines() if ln.startswith("\t")), variables)
+        rules.setdefault(m.group(1), (m.group(2).split("#")[0].split(), body))
+    out: list[Task] = []
+    for target, (prereqs, body) in rules.items():
+        # `test: lint typecheck unit` runs those targets first: their tools are this target's too
+        behind = "\n".join(rules[p][1] for p in prereqs if p in rules and p != target)
+        full = body + ("\n" + behind if behind else "")
+        task = _task(target, f"make {target}", full, "Makefile")
+        if task:
+            out.append(Task(task.kind, task.command, task.tools, task.source, task.name,
+                            runs=task.runs if not behind else ""))
+    return out
+
+
+def _justfile(text: str) -> list[Task]:
+    out: list[Task] = []
+    for m in re.finditer(r"^(@?[A-Za-z_][\w-]*)(?:\s+[^:\n=]*)?:(?!=)[^\n]*\n((?:[ \t]+[^\n]*\n?)*)", text, re.M):
+        name = m.group(1).lstrip("@")
+        task = _task(name, f"just {name}", m.group(2), "justfile")
+        if task:
+            out.append(task)
+    return out
+
+
+def _taskfile(text: str) -> list[Task]:
+    data = load_yaml(text)
+    tasks = data.get("tasks") if isinstance(data, dict) else None
+    out: list[Task] = []
+    if not isinstance(tasks, dict):
+        return out
+    for name, spec in tasks.items():
+        cmds = spec.get("cmds", []) if isinstance(spec, dict) else spec if isinstance(spec, list) else [spec]
+        body = "\n".join(str(c.get("cmd", "")) if isinstance(c, dict) else str(c) for c in cmds or [])
+        task = _task(str(name), f"task {name}", body, "Taskfile")
+        if task:
+            out.append(task)
+    return out
+
+
+# -- package.json ----------------------------------------------------------------------------------
+
+def npm_command(runner: str, script: str) -> str:
+    """``npm test`` / ``npm run lint`` / ``pnpm lint`` / ``yarn build``: the fixed shapes."""
+    if runner == "npm":
+        return f"npm {script}" if script in ("test", "start") else f"npm run {script}"
+    builtin_clash = script in ("deploy", "publish", "install", "add", "remove", "update", "link", "pack", "init")
+    return f"{runner} run {script}" if builtin_clash else f"{runner} {script}"
+
+
+def _package_json(pkg: dict[str, Any], runner: str) -> list[Task]:
+    scripts = pkg.get("scripts")
+    if not isinstance(scripts, dict):
+        return []
+    bodies = {str(k): str(v) for k, v in scripts.items()}
+    out: list[Task] = []
+    for name, body in bodies.items():
+        if re.match(r"^(?:pre|post)[a-z]|^prepare$", name):
+            continue  # npm lifecycle hooks run by npm itself, not by a person
+        followed = body
+        # one level of indirection: "lint": "pnpm run lint:check" -> the tools of lint:check
+        for ref in re.findall(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?([\w:.-]+)", body):
+            followed += "\n" + bodies.get(ref, "")
+        task = _task(name, npm_command(runner, name), followed, "package.json")
+        if task:
+            out.append(task)
+    return out
+
+
+# -- Python runners --------------------------------------------------------------------------------
+
+def _tox(text: str) -> list[Task]:
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return []
+    out: list[Task] = []
+    if parser.has_section("testenv"):
+        body = parser.get("testenv", "commands", fallback="")
+        out.append(Task("test", "tox", tuple(tools_in(body)), "tox.ini", "tox"))
+    for section in parser.sections():
+        if section.startswith("testenv:"):
+            env = section.split(":", 1)[1]
+            task = _task(env, f"tox -e {env}", parser.get(section, "commands", fallback=""), "tox.ini")
+            if task and task.kind != "test":
+                out.append(task)
+    return out
+
+
+def _noxfile(text: str) -> list[Task]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    out: list[Task] = []
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        decorated = any("session" in ast.unparse(d) for d in node.decorator_list)
+        if decorated:
+            task = _task(node.name, f"nox -s {node.name}", ast.get_source_segment(text, node) or "", "noxfile.py")
+            if task:
+                out.append(task)
+    return out
+
+
+def _pyproject(data: dict[str, Any]) -> list[Task]:
+    tool = data.get("tool", {}) if isinstance(data.get("tool"), dict) else {}
+    out: list[Task] = []
+    poe = tool.get("poe", {}).get("tasks", {}) if isinstance(tool.get("poe"), dict) else {}
+    for name, spec in (poe.items() if isinstance(poe, dict) else []):
+        body = json.dumps(spec) if not isinstance(spec, str) else spec
+        if task := _task(str(name), f"poe {name}", body, "pyproject.toml [tool.poe]"):
+            out.append(task)
+    pdm = tool.get("pdm", {}).get("scripts", {}) if isinstance(tool.get("pdm"), dict) else {}
+    for name, spec in (pdm.items() if isinstance(pdm, dict) else []):
+        body = json.dumps(spec) if not isinstance(spec, str) else spec
+        if not name.startswith("_") and (task := _task(str(name), f"pdm run {name}", body, "pyproject.toml [tool.pdm]")):
+            out.append(task)
+    envs = tool.get("hatch", {}).get("envs", {}) if isinstance(tool.get("hatch"), dict) else {}
+    for env, spec in (envs.items() if isinstance(envs, dict) else []):
+        scripts = spec.get("scripts", {}) if isinstance(spec, dict) else {}
+        for name, body in (scripts.items() if isinstance(scripts, dict) else []):
+            prefix = "" if env == "default" else f"{env}:"
+            if safe_name(str(env)) and (task := _task(str(name), f"hatch run {prefix}{name}", json.dumps(body),
+                                                      "pyproject.toml [tool.hatch]")):
+                out.append(task)
+    legacy = tool.get("tox", {}).get("legacy_tox_ini") if isinstance(tool.get("tox"), dict) else None
+    if isinstance(legacy, str):
+        out.extend(_tox(legacy))
+    return out
+
+
+def _cargo_aliases(text: str) -> list[Task]:
+    aliases = load_toml(text).get("alias", {})
+    out: list[Task] = []
+    for name, body in (aliases.items() if isinstance(aliases, dict) else []):
+        words = " ".join(body) if isinstance(body, list) else str(body)
+        if task := _task(str(name), f"cargo {name}", "cargo " + words, ".cargo/config.toml"):
+            out.append(task)
+    return out
+
+
+def _script_files(files: dict[str, str]) -> list[Task]:
+    out: list[Task] = []
+    for path, text in sorted(files.items()):
+        parts = path.split("/")
+        if len(parts) != 2 or parts[0] not in ("scripts", "script", "bin") or not safe_path(path):
+            continue
+        stem = parts[1].rsplit(".", 1)[0] if parts[1].endswith((".sh", ".bash", ".py")) else parts[1]
+        if task := _task(stem, path, text, f"{parts[0]}/"):
+            out.append(task)
+    return out
+
+
+def declared_tasks(files: dict[str, str], runner: str, pkg: dict[str, Any]) -> list[Task]:
+    """Every task the repository's task runners declare, in a stable order (root files only)."""
+    out: list[Task] = []
+    for name in ("Makefile", "makefile", "GNUmakefile"):
+        if name in files:
+            out += _makefile(files[name])
+    for name in ("justfile", "Justfile", ".justfile"):
+        if name in files:
+            out += _justfile(files[name])
+    for name in ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml"):
+        if name in files:
+            out += _taskfile(files[name])
+    out += _package_json(pkg, runner)
+    if "tox.ini" in files:
+        out += _tox(files["tox.ini"])
+    if "noxfile.py" in files:
+        out += _noxfile(files["noxfile.py"])
+    if "pyproject.toml" in files:
+        out += _pyproject(load_toml(files["pyproject.toml"]))
+    for name in (".cargo/config.toml", ".cargo/config"):
+        if name in files:
+            out += _cargo_aliases(files[name])
+    out += _script_files(files)
+    return out
+
+
+# -- CI --------------------------------------------------------------------------------------------
+
+def _steps(files: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(step name, run text, uses) of every GitHub Actions step and GitLab script line."""
+    out: list[tuple[str, str, str]] = []
+    for path, text in sorted(files.items()):
+        if path.startswith(".github/workflows/"):
+            data = load_yaml(text)
+            jobs = data.get("jobs") if isinstance(data, dict) else None
+            for job in (jobs.values() if isinstance(jobs, dict) else []):
+                steps = job.get("steps") if isinstance(job, dict) else None
+                for step in steps if isinstance(steps, list) else []:
+                    if isinstance(step, dict):
+                        out.append((str(step.get("name", "")), str(step.get("run", "") or ""),
+                                    str(step.get("uses", "") or "")))
+        elif path == ".gitlab-ci.yml":
+            data = load_yaml(text)
+            for name, job in (data.items() if isinstance(data, dict) else []):
+                script = job.get("script") if isinstance(job, dict) else None
+                if isinstance(script, list):
+                    out.append((str(name), "\n".join(str(s) for s in script), ""))
+    return out
+
+
+def ci_tasks(files: dict[str, str], declared: list[Task]) -> list[Task]:
+    """CI steps a person can run locally, each classified by its tool or its own name."""
+    by_command = {t.command: t for t in declared}
+    out: list[Task] = []
+    for step_name, run, uses in _steps(files):
+        if uses and not run:
+            used = tools_in(uses.split("@")[0].replace("/", " ").replace("-action", ""))
+            if used and kind_of_tools(used):
+                out.append(Task(kind_of_tools(used), "", tuple(used[:1]), "CI", step_name[:40], ci=True))
+            continue
+        for line in run.splitlines():
+            cmd = runnable(line)
+            if not cmd:
+                continue
+            known = by_command.get(cmd)
+            tools = tuple(tools_in(cmd)) or (known.tools if known else ())
+            words = cmd.split()
+            target = kind_of_name(words[-1]) if len(words) >= 2 and words[0] in _RUNNERS else ""
+            kind = (known.kind if known else "") or kind_of_tools(tools) or target or _step_word(step_name)
+            if kind:
+                out.append(Task(kind, cmd, tools, "CI", step_name[:40], ci=True))
+    return out
+
+
+_RUNNERS = frozenset({"make", "just", "task", "npm", "pnpm", "yarn", "bun", "tox", "nox", "poe"})
+
+
+def _step_word(name: str) -> str:
+    """The kind word a step's own name states ("Run tests" -> tests, "Check formatting" -> format)."""
+    low = name.lower()
+    for word, kind in (("format", "format"), ("lint", "lint"), ("type", "typecheck"), ("test", "test"),
+                       ("build", "build"), ("publish", "release"), ("release", "release"), ("deploy", "deploy")):
+        if word in low:
+            return kind
+    return ""

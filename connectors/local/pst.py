@@ -1,0 +1,150 @@
+"""Outlook data files (``.pst`` / ``.ost``) through libpff (``pip install memseed[outlook]``).
+
+libpff-python is LGPL-licensed and a compiled extension, so it is an optional extra: without
+it a ``.pst`` is recognised and skipped with a reason that says how to read it. With it, the
+folder tree is walked and each message becomes a :class:`~bootstrap_app.types.Message`:
+from its original internet headers when it has them (mail that came from outside), else from
+the sender name, subject and submit time libpff exposes. Messages in a folder named like a
+sent folder (``Sent Items``, ``Gesendete Elemente`` ...) are marked ``Sent``. A damaged
+message is skipped with its reason; a file libpff cannot open at all is a source error.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from email.utils import format_datetime
+from pathlib import Path
+from typing import Any, ClassVar
+
+from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.pathtext import printable
+from bootstrap_app.types import Item, Message
+
+from ..base import ReadContext, Source
+from .charsets import decode_text
+from .mailfolders import is_sent_folder
+from .mailparse import message_from_parts, parse_header_block
+
+__all__ = ["PstSource", "load_pypff"]
+
+_MAX_DEPTH = 64
+
+
+def load_pypff() -> Any | None:
+    """The ``pypff`` module, or None when the optional extra is not installed."""
+    try:
+        return importlib.import_module("pypff")
+    except ImportError:
+        return None
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bytes):
+        return decode_text(value.rstrip(b"\x00"), None)
+    return str(value)
+
+
+def _headers(message: Any) -> dict[str, str]:
+    transport = _text(getattr(message, "transport_headers", None))
+    headers = parse_header_block(transport.encode("utf-8")) if transport.strip() else {}
+    if headers.keys() & {"from", "date"}:
+        return headers
+    name = _text(getattr(message, "sender_name", None))
+    if name:
+        headers["from"] = name
+    headers["subject"] = _text(getattr(message, "subject", None))
+    when = getattr(message, "client_submit_time", None) or getattr(message, "delivery_time", None)
+    if isinstance(when, datetime):
+        headers["date"] = format_datetime(when if when.tzinfo else when.replace(tzinfo=UTC))
+    return {k: v for k, v in headers.items() if v}
+
+
+def _messages(folder: Any, path: str, depth: int, ctx: ReadContext, source_id: str) -> Iterator[tuple[str, int, Any]]:
+    """(folder path, index, message) over the folder tree, depth-first."""
+    if depth > _MAX_DEPTH:
+        ctx.skip(source_id, path, f"{path}: folders nested more than {_MAX_DEPTH} deep, not read")
+        return
+    try:
+        count = folder.get_number_of_sub_messages()
+    except Exception as exc:  # libpff raises IOError on damaged tables
+        ctx.skip(source_id, path, f"{path}: folder unreadable ({exc})")
+        count = 0
+    for i in range(count):
+        try:
+            yield path, i, folder.get_sub_message(i)
+        except Exception as exc:
+            ctx.skip(source_id, f"{path}#{i}", f"{path}: message {i} unreadable ({exc})")
+    try:
+        subs = folder.get_number_of_sub_folders()
+    except Exception as exc:
+        ctx.skip(source_id, path, f"{path}: sub-folders unreadable ({exc})")
+        return
+    for i in range(subs):
+        try:
+            sub = folder.get_sub_folder(i)
+            name = _text(getattr(sub, "name", None)) or f"folder{i}"
+        except Exception as exc:
+            ctx.skip(source_id, f"{path}/#{i}", f"{path}: sub-folder {i} unreadable ({exc})")
+            continue
+        yield from _messages(sub, f"{path}/{name}" if path else name, depth + 1, ctx, source_id)
+
+
+class PstSource(Source):
+    """An Outlook data file (``.pst`` or ``.ost``)."""
+
+    kind: ClassVar[str] = "pst"
+    description: ClassVar[str] = "Outlook data file (.pst / .ost; needs the outlook extra)"
+    priority: ClassVar[int] = 33
+
+    @classmethod
+    def sniff(cls, path: Path) -> bool:
+        return path.is_file() and path.suffix.lower() in (".pst", ".ost")
+
+    def read(self, ctx: ReadContext) -> Iterator[Item]:
+        path = Path(self.location)
+        if not path.exists():
+            raise SourceNotFound(f"{printable(path)}: no such Outlook data file", hint="check the path")
+        pypff = load_pypff()
+        if pypff is None:
+            ctx.skip(self.id, path.name, f"{printable(path)}: Outlook data files need libpff, which is not "
+                                         "installed; run `pip install 'memseed[outlook]'`, or export the "
+                                         "mailbox from Outlook as .msg files or via IMAP to a maildir")
+            return
+        pff = pypff.file()
+        try:
+            pff.open(str(path))
+        except Exception as exc:
+            raise SourceError(f"{printable(path)}: not a readable Outlook data file ({exc})",
+                              hint="check the file is a complete .pst/.ost (Outlook may hold it open), "
+                                   "or export it again from Outlook") from exc
+        count = 0
+        try:
+            root = pff.get_root_folder()
+            for folder, i, message in _messages(root, "", 0, ctx, self.id):
+                if ctx.should_stop():
+                    return
+                ref = f"{folder}#{i}"
+                item = self._message(message, ref, folder, ctx)
+                if item is not None:
+                    count += 1
+                    yield item
+        finally:
+            pff.close()
+        ctx.progress(self.id, count)
+
+    def _message(self, message: Any, ref: str, folder: str, ctx: ReadContext) -> Message | None:
+        try:
+            headers = _headers(message)
+            body = _text(getattr(message, "plain_text_body", None))
+        except Exception as exc:  # a damaged record never stops the file
+            ctx.skip(self.id, ref, f"{folder}: message unreadable ({exc})")
+            return None
+        if not headers.keys() & {"from", "subject", "date"}:
+            return None  # a contact, note or task: not mail
+        sent = is_sent_folder(folder.rsplit("/", 1)[-1]) if folder else False
+        return message_from_parts(headers, body, source=self.id, ref=ref, clean=ctx.clean,
+                                  sent_hint=True if sent else None)

@@ -1,0 +1,223 @@
+"""Mail as other programs export it: Maildir++, Thunderbird, Apple Mail, Outlook .msg/.pst,
+legacy charsets and winmail.dat. Every fixture is written by code here."""
+
+from __future__ import annotations
+
+import struct
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+
+import pytest
+
+from bootstrap_app.config import load_settings
+from bootstrap_app.errors import SourceError
+from bootstrap_app.identity import IdentityCollector
+from bootstrap_app.pipeline import scan
+from bootstrap_app.types import Message
+from connectors.base import ReadContext
+from connectors.local import pst as pst_mod
+from connectors.local.charsets import decode_text
+from connectors.local.mailfolders import is_sent_folder
+from connectors.registry import detect
+
+from .cfb_writer import write_cfb
+
+OWNER = "ana@prairie.example"
+WHEN = datetime(2026, 3, 2, 9, 30, tzinfo=UTC)
+
+
+def _mail(sender: str, to: str, subject: str, body: str = "See you at the sync.", n: int = 0,
+          charset: str = "utf-8") -> bytes:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, to, subject
+    msg["Date"] = format_datetime(WHEN + timedelta(hours=n))
+    msg["Message-ID"] = f"<m{n}.{abs(hash(subject)) % 10**6}@prairie.example>"
+    msg.set_content(body, charset=charset)
+    return msg.as_bytes()
+
+
+def _read(path: Path) -> tuple[list[Message], list]:
+    [src] = detect(path)
+    ctx = ReadContext()
+    return [i for i in src.read(ctx) if isinstance(i, Message)], ctx.skips
+
+
+def _maildirpp(root: Path) -> Path:
+    for folder in (root, root / ".Sent", root / ".Archive", root / ".INBOX.Sent Items"):
+        for sub in ("cur", "new", "tmp"):
+            (folder / sub).mkdir(parents=True, exist_ok=True)
+    (root / "cur" / "1.host:2,S").write_bytes(_mail("Jon <jon@prairie.example>", OWNER, "Plan", n=1))
+    (root / ".Sent" / "cur" / "2.host:2,S").write_bytes(_mail(f"Ana Ruiz <{OWNER}>", "jon@prairie.example", "Re: Plan", n=2))
+    (root / ".INBOX.Sent Items" / "new" / "3.host").write_bytes(_mail(f"Ana Ruiz <{OWNER}>", "li@x.example", "Hi", n=3))
+    (root / ".Archive" / "cur" / "4.host:2,S").write_bytes(_mail("Li <li@x.example>", OWNER, "Old", n=4))
+    return root
+
+
+def test_maildirpp_sent_folders_are_labelled_sent(tmp_path: Path) -> None:
+    items, skips = _read(_maildirpp(tmp_path / "Maildir"))
+    assert len(items) == 4 and not skips
+    sent = {m.subject for m in items if "Sent" in m.labels}
+    assert sent == {"Re: Plan", "Hi"}
+    assert all(m.authored_by_owner for m in items if m.subject in sent)
+    collector = IdentityCollector()
+    for m in items:
+        collector.observe(m)
+    assert OWNER in collector.resolve().addresses  # no Gmail labels, no --owner: the folder told
+
+
+def _thunderbird(root: Path) -> Path:
+    local = root / "Mail" / "Local Folders"
+    local.mkdir(parents=True)
+
+    def mbox(name: str, *msgs: bytes) -> None:
+        with open(local / name, "wb") as f:
+            for m in msgs:
+                f.write(b"From - Mon Mar 02 09:30:00 2026\r\nX-Mozilla-Status: 0001\r\n" + m.replace(b"\n", b"\r\n")
+                        + b"\r\n")
+        (local / f"{name}.msf").write_bytes(b"// <!-- <mdb:mork:z v=\"1.4\"/> -->\n")
+
+    mbox("Inbox", _mail("Jon <jon@prairie.example>", OWNER, "Lunch?", n=1),
+         _mail("Li <li@x.example>", OWNER, "Numbers", n=2))
+    mbox("Sent", _mail(f"Ana Ruiz <{OWNER}>", "jon@prairie.example", "Re: Lunch?", n=3))
+    (local / "Trash").write_bytes(b"")
+    (local / "Trash.msf").write_bytes(b"//")
+    return root
+
+
+def test_thunderbird_profile_mboxes_without_extension(tmp_path: Path) -> None:
+    profile = _thunderbird(tmp_path / "profile")
+    sources = detect(profile)
+    assert sorted((s.kind, Path(s.location).name) for s in sources) == [("mbox", "Inbox"), ("mbox", "Sent")]
+    result = scan([str(profile)], settings=load_settings(tmp_path / "home"))
+    assert sum(r.items for r in result.reports) == 3
+    assert result.owner is not None and OWNER in result.owner.addresses
+
+
+def _emlx(path: Path, message: bytes) -> None:
+    plist = (b'<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict><key>flags</key>'
+             b"<integer>8590195713</integer></dict></plist>\n")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"%-10d\n" % len(message) + message + plist)
+
+
+def test_apple_mail_emlx(tmp_path: Path) -> None:
+    account = tmp_path / "Mail" / "V10" / "ABCD-1234"
+    inbox = account / "INBOX.mbox" / "0F1E-UUID" / "Data" / "Messages"
+    sent = account / "Sent Messages.mbox" / "0F1E-UUID" / "Data" / "3" / "Messages"
+    _emlx(inbox / "101.emlx", _mail("Jon <jon@prairie.example>", OWNER, "Standup notes", n=1))
+    _emlx(inbox / "102.partial.emlx", _mail("Li <li@x.example>", OWNER, "Slides", n=2))
+    _emlx(sent / "103.emlx", _mail(f"Ana Ruiz <{OWNER}>", "jon@prairie.example", "Re: Standup notes", n=3))
+    (inbox / "104.emlx").write_bytes(b"garbage without a count\n")
+    sources = detect(tmp_path / "Mail")
+    assert sorted(s.kind for s in sources) == ["emlx", "emlx"]
+    by_name = {Path(s.location).name: s for s in sources}
+    ctx = ReadContext()
+    inbox_items = list(by_name["INBOX.mbox"].read(ctx))
+    assert sorted(m.subject for m in inbox_items) == ["Slides", "Standup notes"]
+    assert [s.reason for s in ctx.skips] == [f"{inbox / '104.emlx'}: not an Apple Mail message (no byte count on the first line)"]
+    [mine] = list(by_name["Sent Messages.mbox"].read(ReadContext()))
+    assert mine.labels == ("Sent",) and mine.authored_by_owner
+
+
+def _msg_file(path: Path, *, transport: bool) -> Path:
+    def u(prop: int, text: str) -> tuple[str, bytes]:
+        return f"__substg1.0_{prop:04X}001F", text.encode("utf-16-le")
+
+    filetime = int((WHEN - datetime(1601, 1, 1, tzinfo=UTC)).total_seconds() * 10**7)
+    props = b"\0" * 32 + struct.pack("<IIQ", (0x0039 << 16) | 0x0040, 6, filetime)
+    props += struct.pack("<IIi4x", (0x3FFD << 16) | 0x0003, 6, 1252)
+    streams = dict([u(0x0037, "Quarterly numbers"), u(0x1000, "Numbers attached. Grüße, Ana"),
+                    u(0x0C1A, "Ana Ruiz"), u(0x5D01, OWNER), u(0x1035, "<q1@prairie.example>")])
+    streams["__properties_version1.0"] = props
+    for n, (kind, name, addr) in enumerate([(1, "Jon Reyes", "jon@prairie.example"), (2, "Li Wu", "li@x.example")]):
+        base = f"__recip_version1.0_#{n:08X}/"
+        streams[base + "__substg1.0_3001001F"] = name.encode("utf-16-le")
+        streams[base + "__substg1.0_39FE001F"] = addr.encode("utf-16-le")
+        streams[base + "__properties_version1.0"] = b"\0" * 8 + struct.pack("<IIi4x", (0x0C15 << 16) | 3, 6, kind)
+    if transport:
+        streams["__substg1.0_007D001F"] = (f"From: Jon Reyes <jon@prairie.example>\r\nTo: {OWNER}\r\n"
+                                           "Subject: Quarterly numbers\r\nDate: Mon, 02 Mar 2026 10:00:00 +0100\r\n"
+                                           "Message-ID: <q0@prairie.example>\r\n\r\n").encode("utf-16-le")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(write_cfb(streams))
+    return path
+
+
+def test_outlook_msg_from_properties_and_from_headers(tmp_path: Path) -> None:
+    folder = tmp_path / "exported"
+    _msg_file(folder / "sent-by-ana.msg", transport=False)
+    _msg_file(folder / "from-jon.msg", transport=True)
+    (folder / "broken.msg").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100)
+    items, skips = _read(folder)
+    by_ref = {m.ref: m for m in items}
+    ana = by_ref["sent-by-ana.msg"]
+    assert ana.sender.address == OWNER and ana.sender.name == "Ana Ruiz"
+    assert [p.address for p in ana.to] == ["jon@prairie.example"] and [p.address for p in ana.cc] == ["li@x.example"]
+    assert ana.subject == "Quarterly numbers" and "Grüße" in ana.body
+    assert ana.timestamp == WHEN and ana.message_id == "<q1@prairie.example>"
+    jon = by_ref["from-jon.msg"]
+    assert jon.sender.address == "jon@prairie.example" and jon.message_id == "<q0@prairie.example>"
+    [skip] = skips
+    assert skip.ref == "broken.msg" and "damaged Outlook message" in skip.reason
+
+
+def test_pst_without_libpff_is_a_clean_skip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "archive.pst"
+    path.write_bytes(b"!BDN" + b"\0" * 508)
+    monkeypatch.setattr(pst_mod, "load_pypff", lambda: None)
+    items, skips = _read(path)
+    assert items == [] and "pip install 'memseed[outlook]'" in skips[0].reason
+
+
+def test_pst_that_libpff_cannot_open_is_a_source_error(tmp_path: Path) -> None:
+    if pst_mod.load_pypff() is None:
+        pytest.skip("libpff-python (the optional outlook extra) is not installed")
+    path = tmp_path / "archive.pst"
+    path.write_bytes(b"!BDN" + b"\0" * 508)
+    [src] = detect(path)
+    with pytest.raises(SourceError, match="not a readable Outlook data file"):
+        list(src.read(ReadContext()))
+
+
+@pytest.mark.parametrize(("text", "raw_charset", "label"), [
+    ("Frühstück um neun, danach die Planung", "utf-8", "iso-8859-1"),   # UTF-8 labelled Latin-1
+    ("Grüße aus München, bis Freitag im Büro", "cp1252", "utf-8"),      # cp1252 labelled UTF-8
+    ("Grüße aus München, bis Freitag im Büro", "cp1252", None),         # 8-bit, no label at all
+    ("Zażółć gęślą jaźń, spotkanie w piątek", "iso8859_2", "x-unknown"),
+    ("Привет! Встречаемся в пятницу в офисе, приходи пожалуйста.", "koi8_r", None),
+    ("你好，明天在办公室见面。请带上报告。", "gbk", "gb2312"),
+])
+def test_legacy_and_mislabelled_charsets(text: str, raw_charset: str, label: str | None) -> None:
+    assert decode_text(text.encode(raw_charset), label) == text
+
+
+def test_mislabelled_mail_body_reads_right(tmp_path: Path) -> None:
+    raw = (f"From: Jon <jon@prairie.example>\r\nTo: {OWNER}\r\nSubject: Menu\r\nDate: Mon, 02 Mar 2026 09:00:00 +0000\r\n"
+           "Content-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\n").encode()
+    (tmp_path / "menu.eml").write_bytes(raw + "Frühstück im Café".encode())
+    items, _ = _read(tmp_path / "menu.eml")
+    assert items[0].body == "Frühstück im Café"
+
+
+def test_winmail_dat_is_ignored_with_a_reason(tmp_path: Path) -> None:
+    raw = (f"From: Jon <jon@prairie.example>\r\nTo: {OWNER}\r\nSubject: Rich text\r\n"
+           "Date: Mon, 02 Mar 2026 09:00:00 +0000\r\nMIME-Version: 1.0\r\n"
+           'Content-Type: multipart/mixed; boundary="b1"\r\n\r\n'
+           "--b1\r\nContent-Type: application/ms-tnef; name=\"winmail.dat\"\r\n"
+           "Content-Transfer-Encoding: base64\r\nContent-Disposition: attachment; filename=\"winmail.dat\"\r\n\r\n"
+           "eJ8+IgAAAQ==\r\n--b1--\r\n").encode()
+    (tmp_path / "rich.eml").write_bytes(raw)
+    items, skips = _read(tmp_path / "rich.eml")
+    assert len(items) == 1 and items[0].subject == "Rich text"
+    assert ["winmail.dat" in s.reason and "only its headers" in s.reason for s in skips] == [True]
+
+
+@pytest.mark.parametrize(("name", "sent"), [
+    ("Sent", True), (".Sent", True), (".INBOX.Sent Items", True), ("Sent Messages.mbox", True),
+    ("Gesendete Elemente", True), ("[Gmail]/Sent Mail", True), ("Inbox", False), (".Archive", False),
+    ("Sentimental", False), ("Unsent", False),
+])
+def test_sent_folder_names(name: str, sent: bool) -> None:
+    assert is_sent_folder(name) is sent

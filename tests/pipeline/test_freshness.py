@@ -1,0 +1,190 @@
+"""Facts that change: npm + jest -> pnpm + vitest becomes an update of the approved entry.
+
+End to end through the CLI on a generated git repository: ``scan`` (no ``--owner``: a newcomer),
+approve everything, switch the repository to pnpm and vitest and commit, ``reseed``. The reseed
+must propose exactly one update — the commands entry — keeping its name, naming the entry and
+fingerprint it supersedes, carrying the old text (npm, jest) next to the new (pnpm, vitest), and
+no second ``…-commands`` entry. Every proposal carries the date range of its evidence.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from bootstrap_app.cli import main
+from bootstrap_app.config import load_settings
+from bootstrap_app.extract.supersede import Approved, link_updates
+from bootstrap_app.store import Store
+from bootstrap_app.types import Evidence, MemoryType, Proposal
+
+
+def _git(repo: Path, *args: str, when: str = "2026-02-02T10:00:00+00:00") -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "Rita Lund", "GIT_AUTHOR_EMAIL": "rita@shop.example",
+           "GIT_COMMITTER_NAME": "Rita Lund", "GIT_COMMITTER_EMAIL": "rita@shop.example",
+           "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when, "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
+
+
+def _cli(*args: str) -> str:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def _shop(root: Path) -> Path:
+    repo = root / "shop-web"
+    repo.mkdir()
+    _git(root, "init", "-q", "-b", "main", str(repo))
+    (repo / "README.md").write_text("# shop-web\n\nshop-web is a storefront for the Lund family bakery.\n")
+    (repo / "package.json").write_text(json.dumps(
+        {"name": "shop-web", "scripts": {"test": "jest --ci", "lint": "eslint ."}, "engines": {"node": ">=20"}}))
+    (repo / "package-lock.json").write_text("{}\n")
+    (repo / "index.js").write_text("module.exports = {}\n")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "feat: storefront", when="2026-01-05T10:00:00+00:00")
+    return repo
+
+
+def test_npm_jest_to_pnpm_vitest_is_one_update_naming_what_it_replaces(tmp_path: Path) -> None:
+    repo = _shop(tmp_path)
+    _cli("scan", str(repo), "--quiet")
+    settings = load_settings()
+    with Store(settings.db_path) as store:
+        first = {sp.proposal.name: sp.proposal for sp in store.proposals()}
+    old = first["shop-web-commands"]
+    assert "`npm test` → `jest --ci`" in old.body and "package manager: npm" in old.body
+    assert old.evidence_from is not None and old.evidence_to is not None
+    _cli("approve", *[p.id for p in first.values()])
+    memory = tmp_path / "proj"
+    _cli("write", "--target", "markdown", "--project", str(memory))
+    before = {f.name: f.read_text() for f in (memory / "memory").glob("*.md")}
+    assert "npm test" in before["shop-web-commands.md"]
+
+    (repo / "package-lock.json").unlink()
+    (repo / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
+    (repo / "package.json").write_text(json.dumps(
+        {"name": "shop-web", "packageManager": "pnpm@9.12.0",
+         "scripts": {"test": "vitest run", "lint": "eslint ."}, "engines": {"node": ">=20"}}))
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "build: move to pnpm and vitest", when="2026-03-09T10:00:00+00:00")
+
+    summary = json.loads(_cli("reseed", "--json-summary").strip().splitlines()[-1])
+    assert summary["new_proposals"] == 1
+    with Store(settings.db_path) as store:
+        waiting = [sp.proposal for sp in store.proposals(status="undecided")]
+    assert len(waiting) == 1
+    update = waiting[0]
+    assert update.name == "shop-web-commands"  # replaced in place, no "shop-web-commands-2"
+    assert update.supersedes == old.name and update.supersedes_fingerprint == old.fingerprint
+    assert "update" in update.flags
+    assert "`pnpm test` → `vitest run`" in update.body and "package manager: pnpm" in update.body
+    assert "`jest" not in update.body and "`npm test`" not in update.body
+    assert "`npm test` → `jest --ci`" in update.previous  # old against new for review
+    assert update.evidence_to is not None and update.evidence_to.date().isoformat() == "2026-03-09"
+    assert update.evidence_from is not None and update.evidence_from.date().isoformat() == "2026-01-05"
+    shown = _cli("review", "--list")
+    assert update.id in shown
+    # approved and written: the entry is replaced in place, and undo brings the old one back
+    _cli("approve", update.id)
+    _cli("write", "--target", "markdown", "--project", str(memory))
+    after = {f.name: f.read_text() for f in (memory / "memory").glob("*.md")}
+    assert set(after) == set(before)  # no second shop-web-commands entry
+    assert "pnpm test" in after["shop-web-commands.md"] and "`npm test`" not in after["shop-web-commands.md"]
+    _cli("undo")
+    assert {f.name: f.read_text() for f in (memory / "memory").glob("*.md")} == before
+    # nothing new since: a second reseed proposes nothing
+    again = json.loads(_cli("reseed", "--json-summary").strip().splitlines()[-1])
+    assert again["new_proposals"] == 0
+
+
+def _p(subject: str, key: str, name: str = "manager") -> Proposal:
+    return Proposal(type=MemoryType.USER, name=name, description=f"Manager: {key}", body=f"The manager is {key}.",
+                    subject=subject, key=key, evidence=(Evidence("mbox:x", key),))
+
+
+def test_link_updates_new_manager_moved_runbook_and_chains() -> None:
+    old = _p("owner:manager", "dana@acme.example")
+    new = _p("owner:manager", "lee@acme.example")
+    renamed = Approved(old.__class__(**{**old.__dict__, "name": "my-boss"}), old.fingerprint, 1.0)
+    [linked], n = link_updates([new], [renamed])
+    assert n == 1 and linked.supersedes == "my-boss" and linked.name == "my-boss"  # the edited name is kept
+    assert linked.supersedes_fingerprint == old.fingerprint and "dana@acme.example" in linked.previous
+    # a runbook that moved: same name, new subject (its path)
+    book_old = _p("doc:ops/runbook.md", "ops/runbook.md", "runbook-deploys")
+    book_new = _p("doc:docs/ops/runbook.md", "docs/ops/runbook.md", "runbook-deploys")
+    [moved], _ = link_updates([book_new], [Approved(book_old, book_old.fingerprint, 1.0)])
+    assert moved.supersedes == "runbook-deploys" and moved.supersedes_fingerprint == book_old.fingerprint
+    # the newest approved entry is the one replaced; an already-decided proposal is left alone
+    newer = Approved(new, new.fingerprint, 2.0)
+    third = _p("owner:manager", "kim@acme.example")
+    [chain], _ = link_updates([third], [Approved(old, old.fingerprint, 1.0), newer])
+    assert chain.supersedes_fingerprint == new.fingerprint
+    [same], n = link_updates([new], [newer], decided={new.fingerprint})
+    assert n == 0 and same.supersedes is None
+    unrelated = _p("owner:hours", "09:00-17:00", "working-hours")
+    [alone], n = link_updates([unrelated], [newer])
+    assert n == 0 and alone.supersedes is None
+
+
+def test_location_signature_changes_with_any_file_and_leaves_git_to_its_cursor(tmp_path: Path) -> None:
+    from bootstrap_app.sourcestat import location_signature
+
+    folder = tmp_path / "export"
+    folder.mkdir()
+    (folder / "a.mbox").write_text("From x\n\nhello\n")
+    first = location_signature(str(folder))
+    assert first is not None and first == location_signature(str(folder))
+    with (folder / "a.mbox").open("a") as fh:
+        fh.write("From y\n\nmore\n")
+    assert location_signature(str(folder)) != first
+    assert location_signature(str(folder / "a.mbox")) is not None
+    assert location_signature(str(_shop(tmp_path))) is None  # a git working copy: HEAD decides
+    assert location_signature(str(tmp_path / "missing")) is None
+
+
+def test_moved_runbook_is_an_update_and_a_vanished_one_a_removal(tmp_path: Path) -> None:
+    docs = tmp_path / "notes"
+    docs.mkdir()
+    (docs / "runbook-deploys.md").write_text("# Runbook: deploys\n\nSteps for a deploy.\n")
+    (docs / "oncall-runbook-db.md").write_text("# On-call runbook: database\n\nWhat to check.\n")
+    _cli("scan", str(docs), "--quiet")
+    settings = load_settings()
+    with Store(settings.db_path) as store:
+        first = {sp.proposal.name: sp.proposal for sp in store.proposals()}
+    assert {"runbook-deploys", "runbook-on-call-runbook-database"} <= set(first)
+    _cli("approve", *[p.id for p in first.values()])
+    _cli("write", "--target", "markdown", "--project", str(tmp_path / "proj"))
+    (docs / "ops").mkdir()
+    (docs / "runbook-deploys.md").rename(docs / "ops" / "runbook-deploys.md")  # moved
+    (docs / "oncall-runbook-db.md").unlink()  # gone
+    _cli("reseed", "--json-summary")
+    with Store(settings.db_path) as store:
+        waiting = {sp.proposal.name: sp.proposal for sp in store.proposals(status="undecided")}
+    moved = waiting["runbook-deploys"]
+    assert moved.supersedes == "runbook-deploys" and moved.supersedes_fingerprint == first["runbook-deploys"].fingerprint
+    assert "ops/runbook-deploys.md" in moved.body and "update" in moved.flags and "stale" not in moved.flags
+    gone = waiting["runbook-on-call-runbook-database"]
+    old = first["runbook-on-call-runbook-database"]
+    assert gone.flags == ("stale", "remove") and gone.supersedes_fingerprint == old.fingerprint
+    assert "oncall-runbook-db.md" in gone.body and "No longer holds" in gone.body and gone.previous
+    assert len(waiting) == 2
+
+
+def test_stale_references_in_a_repository(tmp_path: Path) -> None:
+    from bootstrap_app.extract.verify import stale_references
+
+    repo = tmp_path / "svc"
+    (repo / "scripts").mkdir(parents=True)
+    (repo / "Makefile").write_text("lint:\n\truff check .\n")
+    (repo / "package.json").write_text(json.dumps({"scripts": {"test": "vitest run"}}))
+    (repo / "scripts" / "deploy.sh").write_text("#!/bin/sh\n")
+    body = ("- Lint: `make lint`\n- Format: `make fmt`\n- Test: `npm test`; also `npm run e2e`\n"
+            "- Setup: `npm install`\n- Deploy: `scripts/deploy.sh`, `scripts/release.sh`\n"
+            "- Changelog: `CHANGELOG.md`\n- Default branch: `main`\n- Build: `cargo build` / `go test ./...`")
+    assert stale_references(body, str(repo)) == ["make fmt", "npm run e2e", "scripts/release.sh", "CHANGELOG.md"]
+    assert stale_references(body, str(tmp_path / "gone")) == [str(tmp_path / "gone")]

@@ -1,0 +1,69 @@
+"""Employer and title: the person's own signature, then contact blocks, and only then the domain.
+
+The domain gives the registrable name (``tidewater`` from ``mail.tidewater.co.uk``, via the
+Public Suffix List), the signature the organisation ("Tidewater Analytics"). The Enron inbox
+(clean skip when absent) has no signature of Vince Kaminski with a title, but letters and an
+assistant's mail carry his contact block: title and employer come from there, not "Enron" from
+the domain.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bootstrap_app.config import load_settings
+from bootstrap_app.pipeline import scan
+from bootstrap_app.signals.contact_blocks import contact_blocks, domain_label, org_from_domain, same_person
+from bootstrap_app.signals.profile import parse_signature
+from bootstrap_app.types import Person
+from tests.conftest import realdata_file
+
+from .synth import mail
+from .test_signals import build
+
+ADA = Person("Ada Quist", "ada.quist@mail.tidewater.co.uk")
+BEN = Person("Ben Ortiz", "ben@harbor.example")
+
+
+def test_public_suffix_list_finds_the_registrable_name() -> None:
+    assert domain_label("a@mail.tidewater.co.uk") == "tidewater"
+    assert domain_label("x@research.enron.com") == "enron"
+    assert org_from_domain("maya@northwind-labs.example") == "Northwind Labs"
+    assert org_from_domain("someone@gmail.com") == "" and org_from_domain("a@yahoo.co.uk") == ""
+
+
+def test_signature_names_the_organisation_the_domain_only_hints_at() -> None:
+    text = "Thanks, see you Monday.\n\nAda Quist\nSenior Data Engineer | Tidewater Analytics\n+44 20 7946 0000"
+    assert parse_signature(text, "tidewater") == {"signer": "Ada Quist", "title": "Senior Data Engineer",
+                                                   "org": "Tidewater Analytics"}
+    assert "org" not in parse_signature(text)  # without the domain hint the line names no org word
+    start = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    items = [mail(i, ADA, BEN, start + timedelta(days=i), body=text, labels=("Sent",)) for i in range(6)]
+    items += [mail(100 + i, BEN, ADA, start + timedelta(days=i, hours=2), body="ok") for i in range(6)]
+    _owner, signals = build(items, owners=[ADA.address])
+    assert signals.profile.employer == "Tidewater Analytics" and signals.profile.employer_from == "signature"
+    assert signals.profile.title == "Senior Data Engineer"
+    plain = [mail(i, ADA, BEN, start + timedelta(days=i), body="ok\n\nAda", labels=("Sent",)) for i in range(6)]
+    _owner, signals = build(plain, owners=[ADA.address])
+    assert signals.profile.employer == "Tidewater" and signals.profile.employer_from == "email domain"
+
+
+def test_contact_blocks_and_nicknames() -> None:
+    text = ("Dear Professor,\n\nHere are his details:\n\nMr. Vincent J. Kaminski\nManaging Director\n"
+            "Enron Corp.\n1400 Smith Street\n\nVince Kaminski, Managing Director, Research, Enron N.A.\n")
+    blocks = contact_blocks(text)
+    assert ("kaminski vincent", "Managing Director", "Enron Corp.") in blocks
+    assert ("kaminski vince", "Managing Director", "Enron N.A.") in blocks
+    assert same_person("kaminski vince", "kaminski vincent") and not same_person("kaminski vince", "kaminski val")
+    assert contact_blocks("Please call me tomorrow\nabout the manager role") == []
+
+
+def test_enron_title_and_employer_from_contact_blocks(tmp_path: Path) -> None:
+    path = realdata_file("email", "enron", "enron-kaminski-v-inbox.mbox")
+    result = scan([str(path)], settings=load_settings(tmp_path / "home"))
+    role = next(p for p in result.proposals if p.name == "user-role")
+    print("\n[enron kaminski]", role.description)
+    assert "Managing Director" in role.body
+    assert "Enron Capital & Trade Resources Corp." in role.body or "Enron Corp." in role.body
+    assert "inferred from the email domain" not in role.body
