@@ -105,7 +105,7 @@ class OneDriveSource(GraphSource):
                 if not self._download(client, item, out, ctx):
                     ctx.skip(self.id, ref, f"larger than the {ctx.max_file_bytes / 2**20:.0f} MB per-file cap")
                     return None
-            text, title, _ = extract_document(tmp, ctx)
+            text, title, _, people = extract_document(tmp, ctx)
         except _Unreadable as exc:
             ctx.skip(self.id, ref, str(exc))
             return None
@@ -122,6 +122,7 @@ class OneDriveSource(GraphSource):
             source=self.id,
             ref=ref,
             timestamp=when,
+            people=people,
             authored_by_owner=True,
             path=str(item.get("webUrl") or f"{self.id}/{ref}"),
             title=ctx.clean(" ".join((title if title != tmp.stem else Path(ref).stem).split()), 300),
