@@ -84,6 +84,12 @@ OTHER_ENV_VARS: dict[str, str] = {
     "MEMSEED_DEMO_PROJECT": "set by `memseed app --demo`: the throwaway project folder memory is written to",
     "MEMSEED_GRAPH_API_ROOT": "Microsoft Graph base URL (default `https://graph.microsoft.com/v1.0/`; a national "
                               "cloud or a test stand-in)",
+    "MEMSEED_GOOGLE_CREDENTIALS": "an `authorized_user` JSON (client_id, client_secret, refresh_token, token_uri) "
+                                  "used as-is instead of the stored Google sign-in; no browser",
+    "MEMSEED_GOOGLE_API_ROOT": "replaces `https://gmail.googleapis.com/` and `https://www.googleapis.com/` "
+                               "(a loopback stand-in in tests and the demo)",
+    "MEMSEED_GOOGLE_CLIENT_SECRETS": "your Desktop-app OAuth client JSON for `memseed auth google` "
+                                     "(same as `--client-secrets`)",
 }
 """Environment variables that are not a :class:`Settings` field (documented in the same table)."""
 

@@ -21,7 +21,7 @@ import hashlib
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,7 @@ from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_o
 from bootstrap_app.signals import KindRouter, SignalBuilder
 from bootstrap_app.sourcestat import location_signature
 from bootstrap_app.store import Store
-from bootstrap_app.types import Item, MemoryEntry, Proposal
+from bootstrap_app.types import Item, MemoryEntry, Message, Proposal
 from connectors import registry
 from connectors.base import ReadContext, Source
 from connectors.registry import detect
@@ -138,6 +138,8 @@ class _Run:
     sample: LlmSample | None
     router: KindRouter
     result: ScanResult
+    seen_mail: dict[int, str] = field(default_factory=dict)
+    """Message-ID hash -> the source that gave it first: a Gmail message and its Takeout twin count once."""
 
     @classmethod
     def start(cls, settings: Settings, store: Store, run_id: int, owners: Sequence[str], use_llm: bool,
@@ -172,8 +174,11 @@ def _read_source(run: _Run, source: Source, since: datetime | None, incremental:
                                                 "valid UTF-8; rename it to have it read")
                 continue
             report.items += 1
-            run.collector.observe(item)
-            run.router.observe(item)
+            if _seen_before(item, run.seen_mail):
+                report.duplicates += 1
+            else:
+                run.collector.observe(item)
+                run.router.observe(item)
             batch.append((item.source, item.ref, item_digest(item)))
             if len(batch) >= _FLUSH:
                 _record(run.store, run.run_id, batch, ctx, source.id)
@@ -181,6 +186,7 @@ def _read_source(run: _Run, source: Source, since: datetime | None, incremental:
                 run.emit(ScanEvent("progress", source.id, report.items, ""))
             if run.should_stop():
                 break
+        _account_aliases(run.collector, source)
         if ctx.new_cursor is not None:
             try:
                 run.store.set_cursor(source.id, ctx.new_cursor)
@@ -326,6 +332,25 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
         return _nothing_readable(run)
     _save(run, _keep(run, _propose(run, llm, llm_preview)), readable)
     return run.result
+
+
+def _account_aliases(collector: IdentityCollector, source: Source) -> None:
+    """An account source's own addresses (Gmail's send-as aliases) are strong owner evidence:
+    the provider, not a header anyone can write, says they are the signed-in person's."""
+    hook: Callable[[str], None] | None = getattr(collector, "account_alias", None)
+    if hook is None:
+        return
+    for address in getattr(source, "owner_addresses", ()):
+        hook(address)
+
+
+def _seen_before(item: Item, seen: dict[int, str]) -> bool:
+    """True for a message another source already gave (same Message-ID: a Gmail message and its
+    Takeout twin). Within one source nothing is dropped: that source's reader owns its copies."""
+    if not isinstance(item, Message) or not item.message_id:
+        return False
+    first = seen.setdefault(hash(item.message_id.strip().lower()), item.source)
+    return first != item.source
 
 
 def _llm(sample: list[Item], signals: dict[str, Any], settings: Settings, result: ScanResult,

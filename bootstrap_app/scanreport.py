@@ -112,13 +112,15 @@ class SourceReport:
     skipped: list[Skip] = field(default_factory=list)
     error: str | None = None
     seconds: float = 0.0
+    duplicates: int = 0
+    """Messages another source of the same scan already gave (same Message-ID), not counted twice."""
 
     def to_json(self) -> dict[str, Any]:
         categories = skip_categories(self.skipped, self.source)[:10]
         return {"source": self.source, "kind": self.kind, "items": self.items, "skipped": len(self.skipped),
                 "skip_reasons": {c["category"]: c["count"] for c in categories},
                 "skip_categories": categories, "error": self.error,
-                "seconds": round(self.seconds, 3)}
+                "seconds": round(self.seconds, 3), "duplicates": self.duplicates}
 
 
 @dataclass

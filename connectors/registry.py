@@ -28,6 +28,11 @@ from bootstrap_app.errors import AuthRequired, SourceNotFound, UnsupportedSource
 
 from .base import Availability, Source
 from .fake import FakeSource
+from .google import auth as google_auth
+from .google.account import GoogleAccountSource
+from .google.calendar import GoogleCalendarSource
+from .google.drive import GoogleDriveSource
+from .google.gmail import GmailSource
 from .harness_memory import ClaudeCodeMemory, CodexMemory, GeminiMemory, HermesMemory
 from .local.eml import EmlSource
 from .local.emlx import EmlxSource
@@ -77,6 +82,10 @@ SOURCES: tuple[type[Source], ...] = (
     OutlookCalendarSource,
     OneDriveSource,
     FakeSource,
+    GoogleAccountSource,
+    GmailSource,
+    GoogleCalendarSource,
+    GoogleDriveSource,
 )
 """Every source memseed reads. Order here is for people; detection follows ``priority``."""
 
@@ -96,7 +105,7 @@ class AuthProvider(Protocol):
     def credentials(self, home: Path) -> Any: ...
 
 
-AUTH_PROVIDERS: dict[str, AuthProvider] = {"microsoft": microsoft_auth}  # type: ignore[dict-item]
+AUTH_PROVIDERS: dict[str, AuthProvider] = {"google": google_auth, "microsoft": microsoft_auth}  # type: ignore[dict-item]
 """Login providers by name (the ``auth`` a source declares)."""
 
 _extra: list[type[Source]] = []

@@ -1,13 +1,14 @@
-"""``memseed auth PROVIDER``: sign in to an account memseed reads (and ``--status``, ``--logout``).
+"""``memseed auth``: sign in to an account (``memseed auth google``), see who is signed in, sign out.
 
-Provider-generic on purpose: every login in :data:`connectors.registry.AUTH_PROVIDERS` is driven
-the same way (``login``/``status``/``logout``); provider-specific flags are passed through as
-keyword options and each provider takes the ones it knows.
+Provider-generic on purpose: each login in :data:`connectors.registry.AUTH_PROVIDERS` becomes a
+sub-command ``memseed auth NAME`` whose options (listed in :data:`PROVIDER_OPTIONS`) are handed
+to ``provider.login(home, echo=..., **options)`` unchanged. Adding a provider is one entry there;
+nothing here knows what a Google or Microsoft login involves.
 """
 
 from __future__ import annotations
 
-import json
+from typing import Any
 
 import click
 
@@ -16,53 +17,77 @@ from connectors.registry import AUTH_PROVIDERS
 
 from .common import open_settings
 
-__all__ = ["COMMANDS", "auth_cmd"]
+__all__ = ["COMMANDS", "PROVIDER_OPTIONS", "auth_cmd"]
+
+PROVIDER_OPTIONS: dict[str, list[click.Option]] = {
+    "google": [
+        click.Option(["--client-secrets", "client_secrets"], metavar="FILE",
+                     type=click.Path(exists=True, dir_okay=False),
+                     help="Your Desktop-app OAuth client JSON (from your Google Cloud project)."),
+        click.Option(["--no-browser", "no_browser"], is_flag=True,
+                     help="Print the sign-in URL (and the SSH port-forward command) instead of opening a browser."),
+    ],
+    "microsoft": [
+        click.Option(["--client-id", "client_id"], metavar="ID",
+                     help="Client id of your Entra ID app registration (else $MEMSEED_MS_CLIENT_ID or "
+                          "ms_client_id in config.toml)."),
+        click.Option(["--authority", "authority"], metavar="URL",
+                     help="https://login.microsoftonline.com/common (default), /consumers or /organizations."),
+    ],
+}
+"""Options of ``memseed auth NAME``, passed to that provider's ``login`` as keyword arguments."""
 
 
-@click.command("auth")
-@click.argument("provider", required=False)
-@click.option("--status", "show_status", is_flag=True, help="Show which accounts are signed in (no network).")
-@click.option("--logout", is_flag=True, help="Forget the stored tokens of PROVIDER.")
-@click.option("--client-id", metavar="ID", help="Microsoft: the client id of your Entra ID app registration "
-                                                "(else $MEMSEED_MS_CLIENT_ID or ms_client_id in config.toml).")
-@click.option("--authority", metavar="URL", help="Microsoft: https://login.microsoftonline.com/common (default), "
-                                                 "/consumers or /organizations (else $MEMSEED_MS_AUTHORITY).")
-@click.option("--json", "as_json", is_flag=True, help="With --status: print JSON.")
+@click.group("auth", invoke_without_command=True)
+@click.option("--status", "show_status", is_flag=True, help="Show which accounts are signed in, with their scopes.")
+@click.option("--logout", "logout", metavar="[PROVIDER]", is_flag=False, flag_value="*", default=None,
+              help="Forget the stored sign-in of PROVIDER (all providers when none is named).")
 @click.pass_context
-def auth_cmd(ctx: click.Context, provider: str | None, show_status: bool, logout: bool, client_id: str | None,
-             authority: str | None, as_json: bool) -> None:
-    """Sign in to an account (read-only) so `memseed scan microsoft:` can read it.
+def auth_cmd(ctx: click.Context, show_status: bool, logout: str | None) -> None:
+    """Connect an account (read-only), show the sign-ins, or sign out.
 
     \b
     Examples:
-      memseed auth microsoft --client-id 00000000-0000-0000-0000-000000000000
+      memseed auth google --client-secrets ~/client_secret.json
+      memseed auth google --no-browser          # over SSH: prints the URL and the port-forward
+      memseed auth microsoft --client-id ID     # device code: open the URL on any device, type the code
       memseed auth --status
-      memseed auth microsoft --logout
+      memseed auth --logout google
     """
-    settings = open_settings(ctx)
-    names = sorted(AUTH_PROVIDERS)
-    if provider is not None and provider not in AUTH_PROVIDERS:
-        raise AuthError(f"no login named {provider!r}", hint=f"choose one of: {', '.join(names)}")
-    if show_status or (provider is None and not logout):
-        rows = {name: AUTH_PROVIDERS[name].status(settings.home) for name in ([provider] if provider else names)}
-        if as_json:
-            click.echo(json.dumps({n: {"ok": a.ok, "account": a.account, "scopes": list(a.scopes),
-                                       "detail": a.detail} for n, a in rows.items()}, indent=2))
-            return
-        for name, avail in rows.items():
-            who = f"signed in as {avail.account} ({', '.join(avail.scopes)})" if avail.ok else avail.detail
+    if ctx.invoked_subcommand is not None:
+        return
+    home = open_settings(ctx).home
+    if logout is not None:
+        names = list(AUTH_PROVIDERS) if logout == "*" else [logout]
+        for name in names:
+            provider = AUTH_PROVIDERS.get(name)
+            if provider is None:
+                raise AuthError(f"no login named {name!r}", hint=f"one of: {', '.join(AUTH_PROVIDERS)}")
+            gone = provider.logout(home)
+            click.echo(f"{name}: {'signed out' if gone else 'was not signed in'}")
+        return
+    if show_status or not ctx.invoked_subcommand:
+        for name, provider in AUTH_PROVIDERS.items():
+            state = provider.status(home)
+            who = f"signed in as {state.account}" if state.ok and state.account else state.detail
             click.echo(f"{name:10} {who}")
-        return
-    if provider is None:
-        raise AuthError("--logout needs a provider", hint=f"memseed auth {names[0]} --logout")
-    login = AUTH_PROVIDERS[provider]
-    if logout:
-        done = login.logout(settings.home)
-        click.echo(f"{provider}: " + ("signed out; stored tokens deleted" if done else "nothing was stored"))
-        return
-    options = {k: v for k, v in {"client_id": client_id, "authority": authority}.items() if v}
-    account = login.login(settings.home, echo=lambda text: click.echo(text, err=True), **options)
-    click.echo(f"{provider}: signed in as {account}. Next: memseed scan {provider}:")
+            if state.ok and state.scopes:
+                click.echo(f"{'':10} scopes: {', '.join(s.rsplit('/', 1)[-1] for s in state.scopes)}")
 
+
+def _provider_command(name: str) -> click.Command:
+    def run(**options: Any) -> None:
+        ctx = click.get_current_context()
+        account = AUTH_PROVIDERS[name].login(open_settings(ctx).home, echo=click.echo,
+                                             **{k: v for k, v in options.items() if v not in (None, False)})
+        click.echo(f"{name}: connected{f' as {account}' if account else ''}. "
+                   f"Scan it with `memseed scan {name}:`.")
+
+    return click.Command(name, callback=run, params=list(PROVIDER_OPTIONS.get(name, [])),
+                         help=f"Sign in to a {name.capitalize()} account (read-only) and store the token.")
+
+
+for _name in AUTH_PROVIDERS:
+    auth_cmd.add_command(_provider_command(_name))
 
 COMMANDS = [auth_cmd]

@@ -372,8 +372,10 @@ def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, 
     message_id = msgid_match.group(0) if msgid_match else headers.get("message-id", "").strip()
     reply = _MSGID.search(headers.get("in-reply-to", ""))
     refs = _MSGID.findall(headers.get("references", ""))
-    thread = (headers.get("x-gm-thrid", "").strip() or (refs[0] if refs else "")
-              or (reply.group(0) if reply else "") or message_id)
+    gm_thread = headers.get("x-gm-thrid", "").strip()
+    if gm_thread.isdigit():  # Takeout writes Gmail's thread id in decimal, the API in hex
+        gm_thread = format(int(gm_thread), "x")
+    thread = gm_thread or (refs[0] if refs else "") or (reply.group(0) if reply else "") or message_id
     list_id = headers.get("list-id", "")
     lid = re.search(r"<([^<>]+)>", list_id)
     if sent_hint and "Sent" not in labels:  # a sent folder says what a Gmail label would

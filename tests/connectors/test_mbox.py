@@ -83,7 +83,7 @@ def test_takeout_crlf_labels_spam_trash_and_sent(tmp_path: Path) -> None:
     sent, other = items
     assert sent.authored_by_owner is True and other.authored_by_owner is None
     assert other.labels == ("Inbox", "Clients, 2024", "Category Updates")
-    assert sent.thread_id == "1700000000000000000"
+    assert sent.thread_id == format(1700000000000000000, "x")  # hex, as the Gmail API gives it
     assert "\r" not in sent.body and sent.body.startswith("Hello Maya")
     assert any("2 messages in Spam or Trash" in s.reason for s in ctx.skips)
 

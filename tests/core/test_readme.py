@@ -20,10 +20,9 @@ def _section(title: str) -> str:
 
 def _commands(group: click.Group, prefix: str = "memseed") -> Iterator[tuple[str, click.Command]]:
     for name, command in sorted(group.commands.items()):
+        yield f"{prefix} {name}", command  # a group has options of its own (`memseed auth --status`)
         if isinstance(command, click.Group):
             yield from _commands(command, f"{prefix} {name}")
-        else:
-            yield f"{prefix} {name}", command
 
 
 def _options(command: click.Command) -> list[tuple[str, ...]]:

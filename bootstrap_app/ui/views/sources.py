@@ -11,7 +11,7 @@ import streamlit as st
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import HARNESS_CLASSES
 from bootstrap_app.ui.common import get_settings, get_store, is_demo, page_header, show_error
-from bootstrap_app.ui.connect_microsoft import connect_microsoft
+from bootstrap_app.ui.device_login import device_login, has_device_login
 from bootstrap_app.ui.local import (
     UPLOAD_TYPES,
     describe_location,
@@ -20,8 +20,15 @@ from bootstrap_app.ui.local import (
     safe_describe,
     save_upload,
 )
+from connectors.registry import AUTH_PROVIDERS
 
 __all__: list[str] = []
+
+# per login: (option handed to ``provider.login``, its label) asked on this page
+ACCOUNT_FIELDS: dict[str, list[tuple[str, str]]] = {
+    "google": [("client_secrets", "OAuth client JSON of your Google Cloud project (Desktop app)")],
+    "microsoft": [("client_id", "Client id of your Entra ID app registration (or set MEMSEED_MS_CLIENT_ID)")],
+}
 
 
 @st.cache_data(ttl=30, show_spinner=False)
@@ -48,6 +55,11 @@ def _add(location: str) -> None:
 def _forget(location: str) -> None:
     get_store().forget_source(location)
     st.session_state["sources_msg"] = ("info", f"Removed `{location}` from the list (nothing was deleted).")
+
+
+def _logout(name: str) -> None:
+    AUTH_PROVIDERS[name].logout(get_settings().home)
+    st.session_state["sources_msg"] = ("info", f"Signed out of {name.capitalize()} (the stored token is gone).")
 
 
 def _add_typed() -> None:
@@ -130,7 +142,39 @@ for index, folder in enumerate(folders):
 
 st.divider()
 st.subheader("Accounts")
-connect_microsoft()
-if is_demo():
-    st.caption("In demo mode the bundled persona's footprint is already added.")
+st.caption("Read-only sign-in to a mail/calendar/documents account; memseed then reads it directly, with "
+           "the same care as an export (bulk mail stays at the provider, only your own mail's text is read)."
+           + (" In demo mode the bundled persona's footprint is already added." if is_demo() else ""))
+for name, provider in AUTH_PROVIDERS.items():
+    state = provider.status(settings.home)
+    with st.container(border=True):
+        label = name.capitalize()
+        if state.ok:
+            st.markdown(f"**{label}** — signed in{f' as `{state.account}`' if state.account else ''}")
+            uri = f"{name}:"
+            cols = st.columns(2)
+            if uri in known:
+                cols[0].caption(f"`{uri}` is in your sources")
+            else:
+                cols[0].button(f"Add {uri} to sources", key=f"add_account_{name}", on_click=_add, args=(uri,))
+            cols[1].button("Sign out", key=f"logout_{name}", on_click=_logout, args=(name,))
+            continue
+        st.markdown(f"**{label}** — {state.detail}")
+        fields = ACCOUNT_FIELDS.get(name, [])
+        options = {key: st.text_input(text, key=f"auth_{name}_{key}") for key, text in fields}
+        if has_device_login(provider):  # device code: started here, polled without blocking the app
+            device_login(name, [key for key, _ in fields])
+            continue
+        if st.button(f"Connect {label}", key=f"connect_{name}", type="primary"):
+            with st.status(f"Waiting for the {label} sign-in (finish it in the browser)…") as box:
+                try:
+                    account = provider.login(settings.home, echo=box.write,
+                                             **{k: v.strip() for k, v in options.items() if v.strip()})
+                except MemseedError as exc:
+                    box.update(state="error")
+                    show_error(exc)
+                else:
+                    box.update(label=f"Connected {account or label}", state="complete")
+                    _add(f"{name}:")
+                    st.rerun()
 st.page_link("views/scan.py", label="Next: scan these sources", icon=":material/arrow_forward:")

@@ -1,0 +1,249 @@
+"""Signing in to a Google account: the ``google`` auth provider.
+
+Why installed-app OAuth on a loopback port: Google blocked the copy/paste (OOB) flow in 2023
+and its device flow refuses Gmail, Calendar and Drive scopes, so the browser must come back
+to a port on this machine. Over SSH that port is forwarded (we print the exact command).
+Only read-only scopes are asked for; the authorized-user JSON (it holds the refresh token)
+goes to the token store (keyring, else a 0600 file), never next to the project.
+
+``MEMSEED_GOOGLE_CREDENTIALS`` names an ``authorized_user`` JSON used as-is (its ``token_uri``
+honoured, the access token refreshed in memory and never written back): no browser, no store.
+``MEMSEED_GOOGLE_API_ROOT`` replaces both Google API hosts (a loopback stand-in in tests and
+the demo); see :func:`api_root`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import socket
+import webbrowser
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bootstrap_app.errors import AuthError, AuthRequired
+
+from ..base import Availability
+from ..tokenstore import delete_secret, load_secret, save_secret
+
+__all__ = [
+    "ENV_API_ROOT",
+    "ENV_CREDENTIALS",
+    "SCOPES",
+    "api_root",
+    "credentials",
+    "login",
+    "logout",
+    "name",
+    "scopes",
+    "status",
+]
+
+name = "google"
+SCOPES: tuple[str, ...] = (
+    "https://www.googleapis.com/auth/gmail.readonly",
+    "https://www.googleapis.com/auth/calendar.readonly",
+    "https://www.googleapis.com/auth/drive.readonly",
+)
+scopes = SCOPES
+ENV_CREDENTIALS = "MEMSEED_GOOGLE_CREDENTIALS"
+ENV_API_ROOT = "MEMSEED_GOOGLE_API_ROOT"
+ENV_CLIENT_SECRETS = "MEMSEED_GOOGLE_CLIENT_SECRETS"
+_SECRET = "google"
+_RELOGIN = "run `memseed auth google`"
+
+
+def api_root() -> str:
+    """The stand-in root that replaces ``https://gmail.googleapis.com/`` and
+    ``https://www.googleapis.com/``, or "" for the real services."""
+    root = os.environ.get(ENV_API_ROOT, "").strip()
+    return root if not root or root.endswith("/") else root + "/"
+
+
+def _libraries() -> str:
+    """"" when the Google client libraries import, else the missing module's name."""
+    try:
+        import google.oauth2.credentials  # noqa: F401
+        import google_auth_httplib2  # noqa: F401
+        import googleapiclient  # noqa: F401
+    except ImportError as exc:
+        return exc.name or "google-api-python-client"
+    return ""
+
+
+def _stored(home: Path) -> dict[str, Any] | None:
+    raw = load_secret(home, _SECRET)
+    if not raw:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise AuthRequired("Google: the stored sign-in is damaged", hint=_RELOGIN) from exc
+    return data if isinstance(data, dict) else None
+
+
+def credentials(home: Path | None) -> Any:
+    """``google.oauth2.credentials.Credentials`` for the signed-in account (never written back).
+
+    Raises :class:`AuthRequired` when nobody is signed in."""
+    missing = _libraries()
+    if missing:
+        raise AuthError(f"Google: client library {missing} is not installed", hint="pip install memseed")
+    from google.oauth2.credentials import Credentials
+
+    env = os.environ.get(ENV_CREDENTIALS, "").strip()
+    if env:
+        try:
+            info = json.loads(Path(env).expanduser().read_text(encoding="utf-8"))
+            return _from_info(Credentials, info)
+        except (OSError, ValueError) as exc:
+            raise AuthError(f"Google: {ENV_CREDENTIALS}={env} is not a readable authorized_user JSON ({exc})",
+                            hint="point it at a file with client_id, client_secret, refresh_token") from exc
+    data = _stored(home) if home is not None else None
+    if not data or "credentials" not in data:
+        raise AuthRequired("Google: not signed in", hint=_RELOGIN)
+    try:
+        return _from_info(Credentials, data["credentials"])
+    except ValueError as exc:
+        raise AuthRequired("Google: the stored sign-in is incomplete", hint=_RELOGIN) from exc
+
+
+def _from_info(cls: Any, info: dict[str, Any]) -> Any:
+    """google-auth's loader always resets ``token_uri`` to Google's; the file's own is honoured."""
+    creds = cls.from_authorized_user_info(info)
+    uri = str(info.get("token_uri") or "")
+    return creds.with_token_uri(uri) if uri else creds
+
+
+def status(home: Path) -> Availability:
+    """Signed in? No network: a revoked consent shows up at the next read, not here."""
+    missing = _libraries()
+    if missing:
+        return Availability(False, f"client library {missing} not installed: pip install memseed")
+    env = os.environ.get(ENV_CREDENTIALS, "").strip()
+    if env:
+        if not Path(env).expanduser().is_file():
+            return Availability(False, f"{ENV_CREDENTIALS}={env}: no such file")
+        return Availability(True, f"credentials from ${ENV_CREDENTIALS}", scopes=SCOPES)
+    try:
+        data = _stored(home)
+    except AuthError as exc:
+        return Availability(False, str(exc).splitlines()[0])
+    if not data:
+        return Availability(False, f"not signed in: {_RELOGIN}")
+    granted = tuple(data.get("credentials", {}).get("scopes") or SCOPES)
+    return Availability(True, "signed in", account=str(data.get("account", "")), scopes=granted)
+
+
+def logout(home: Path) -> bool:
+    """Forget the stored sign-in (the grant itself stays until revoked in the Google account)."""
+    return delete_secret(home, _SECRET)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _can_open_browser() -> bool:
+    if os.environ.get("SSH_CONNECTION") and not os.environ.get("DISPLAY"):
+        return False
+    try:
+        webbrowser.get()
+    except webbrowser.Error:
+        return False
+    return True
+
+
+class _EchoLines(io.TextIOBase):
+    """Routes what the OAuth flow prints (the sign-in URL) through ``echo``."""
+
+    def __init__(self, echo: Callable[[str], None]) -> None:
+        self.echo = echo
+
+    def write(self, text: str) -> int:
+        for line in text.splitlines():
+            if line.strip():
+                self.echo(line)
+        return len(text)
+
+
+def _client_secrets(home: Path, given: str | os.PathLike[str] | None) -> Path:
+    candidates = [given, os.environ.get(ENV_CLIENT_SECRETS), home / "google-client-secret.json"]
+    for c in candidates:
+        if c and Path(c).expanduser().is_file():
+            return Path(c).expanduser()
+    raise AuthError("Google: no OAuth client file", hint=(
+        "create a Desktop OAuth client in your Google Cloud project, download its JSON and run "
+        "`memseed auth google --client-secrets FILE`"))
+
+
+def login(home: Path, *, echo: Callable[[str], None] = print, client_secrets: str | None = None,
+          no_browser: bool = False, timeout: float = 300.0, **_options: Any) -> str:
+    """Run the consent flow and store the sign-in; returns the account's address."""
+    missing = _libraries()
+    if missing:
+        raise AuthError(f"Google: client library {missing} is not installed", hint="pip install memseed")
+    from google_auth_oauthlib.flow import InstalledAppFlow
+    from oauthlib.oauth2.rfc6749.errors import OAuth2Error
+
+    secrets = _client_secrets(home, client_secrets)
+    try:
+        flow = InstalledAppFlow.from_client_secrets_file(str(secrets), scopes=list(SCOPES))
+    except (ValueError, KeyError, OSError) as exc:
+        raise AuthError(f"Google: {secrets} is not an OAuth client file ({exc})",
+                        hint="download the JSON of a *Desktop app* OAuth client") from exc
+    port = _free_port()
+    browser = not no_browser and _can_open_browser()
+    if not browser:
+        echo(f"No browser here: open the URL below on your own computer. Over SSH, first run "
+             f"`ssh -L {port}:127.0.0.1:{port} <this host>` there so Google can come back to port {port}.")
+    try:
+        with contextlib.redirect_stdout(_EchoLines(echo)):
+            creds = flow.run_local_server(host="localhost", bind_addr="127.0.0.1", port=port, open_browser=browser,
+                                          authorization_prompt_message="Sign in to Google: {url}",
+                                          timeout_seconds=int(timeout), prompt="consent", access_type="offline")
+    except AttributeError as exc:  # the flow reads the redirect it never got
+        raise AuthError(f"Google: no answer from the browser within {int(timeout)} s",
+                        hint="run `memseed auth google` again and finish the sign-in") from exc
+    except OAuth2Error as exc:
+        raise AuthError(f"Google refused the sign-in ({exc.error}): {exc.description or ''}".strip(),
+                        hint=_consent_hint(exc.error)) from exc
+    except Exception as exc:
+        from google.auth.exceptions import GoogleAuthError
+
+        if isinstance(exc, GoogleAuthError | OSError):
+            raise AuthError(f"Google: sign-in failed ({exc})", hint="check the network and try again") from exc
+        raise
+    granted = set(creds.scopes or SCOPES)
+    lacking = [s.rsplit("/", 1)[-1] for s in SCOPES if s not in granted]
+    if lacking:
+        raise AuthError(f"Google: consent given without {', '.join(lacking)}",
+                        hint="run `memseed auth google` again and tick every box on the consent screen")
+    account = _account_of(creds)
+    info = json.loads(creds.to_json())
+    info["account"] = account
+    where = save_secret(home, _SECRET, json.dumps({"account": account, "credentials": info}))
+    echo(f"Signed in to Google as {account or '(unknown address)'}; token stored in {where}.")
+    return account
+
+
+def _consent_hint(error: str) -> str:
+    if error == "access_denied":
+        return ("an app in 'Testing' status admits only its test users: add your address under OAuth consent "
+                "screen > Test users, or publish the app (unverified apps show a warning)")
+    return "check the OAuth client (a Desktop app client) and run `memseed auth google` again"
+
+
+def _account_of(creds: Any) -> str:
+    """The address of the account just signed in (one Gmail profile call, 1 quota unit)."""
+    from .client import GoogleSession
+
+    try:
+        return str(GoogleSession(creds).gmail().users().getProfile(userId="me").execute().get("emailAddress", ""))
+    except Exception:  # the sign-in itself worked; the address is a nicety
+        return ""

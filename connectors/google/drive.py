@@ -1,0 +1,171 @@
+"""``google-drive:[ACCOUNT]`` (alias ``gdrive:``) — documents the owner owns or edited.
+
+Listing asks Drive only for what can become text: not trashed, owned by or writable for the
+owner, modified in the window, and of a document type; of those, files the owner neither owns
+nor modified (``ownedByMe``/``modifiedByMe``) are passed over. Google Docs are exported as
+Markdown, Slides as plain text, Sheets as CSV (the first sheet; Drive's 10 MB export cap
+applies); other files (md, txt, pdf, docx, html) are downloaded when under
+``ctx.max_file_bytes``. The text is extracted by the same code as local folders
+(:func:`connectors.local.folder.read_document`) from a private temporary copy, deleted at once.
+
+Incremental: the cursor keeps a ``changes`` page token taken *before* the full listing; a
+reseed reads the change feed since then and fetches only changed files.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, ClassVar
+
+from bootstrap_app.errors import QuotaExceeded, SourceError, SourceOffline
+from bootstrap_app.types import Document, Item, Person
+
+from ..base import ReadContext
+from ..local.folder import read_document
+from ..local.ics import DAYS_BACK
+from .client import GoogleSession
+from .source import GoogleSource
+
+__all__ = ["EXPORTS", "GoogleDriveSource", "drive_query"]
+
+EXPORTS: dict[str, tuple[str, str]] = {
+    "application/vnd.google-apps.document": ("text/markdown", ".md"),
+    "application/vnd.google-apps.presentation": ("text/plain", ".txt"),
+    "application/vnd.google-apps.spreadsheet": ("text/csv", ".csv"),
+}
+DOWNLOADS: dict[str, str] = {
+    "text/plain": ".txt", "text/markdown": ".md", "text/x-markdown": ".md", "text/html": ".html",
+    "application/pdf": ".pdf",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ".docx",
+}
+FIELDS = ("id,name,mimeType,modifiedTime,size,ownedByMe,modifiedByMe,webViewLink,trashed,"
+          "owners(displayName,emailAddress),lastModifyingUser(displayName,emailAddress)")
+YEARS_BACK = 3
+
+
+def drive_query(since: datetime) -> str:
+    kinds = " or ".join(f"mimeType = '{m}'" for m in (*EXPORTS, *DOWNLOADS))
+    stamp = since.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    return f"trashed = false and ('me' in owners or 'me' in writers) and modifiedTime > '{stamp}' and ({kinds})"
+
+
+def _stamp(value: str) -> float:
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except (ValueError, AttributeError):
+        return 0.0
+
+
+class GoogleDriveSource(GoogleSource):
+    """Google Drive documents the owner owns or edited (read-only)."""
+
+    kind: ClassVar[str] = "google-drive"
+    description: ClassVar[str] = "Google Drive documents you own or edited (`memseed auth google` first)"
+    uri_schemes: ClassVar[tuple[str, ...]] = ("google-drive", "gdrive")
+    uri_form: ClassVar[str] = "google-drive:[ACCOUNT]"
+    cursor_doc: ClassVar[str] = "account and the Drive changes page token taken before the last read"
+
+    def read(self, ctx: ReadContext) -> Iterator[Item]:
+        session = self.session(ctx)
+        api = session.drive()
+        cur = ctx.cursor or {}
+        if cur.get("account") and cur.get("page_token"):
+            account = str(cur["account"])
+        else:
+            about = session.call(api.about().get(fields="user(emailAddress)"), units=1)
+            account = str((about.get("user") or {}).get("emailAddress", "")).lower()
+        self.check_account(account)
+        since = ctx.since or datetime.now(UTC) - timedelta(days=max(DAYS_BACK, 365 * YEARS_BACK))
+        if cur.get("page_token"):
+            files, token = self._changes(session, api, str(cur["page_token"]), since)
+        else:
+            token = str(session.call(api.changes().getStartPageToken(), units=1).get("startPageToken", ""))
+            files = self._list(session, api, since)
+        count = 0
+        with tempfile.TemporaryDirectory(prefix="memseed-drive-") as tmp:  # mode 0700
+            for meta in files:
+                if ctx.should_stop():
+                    return
+                if not (meta.get("ownedByMe") or meta.get("modifiedByMe")):
+                    continue
+                doc = self._document(session, api, meta, Path(tmp), ctx)
+                if doc is not None:
+                    count += 1
+                    yield doc
+                    ctx.progress(self.id, count)
+        ctx.new_cursor = {"account": account, "page_token": token}
+
+    @staticmethod
+    def _list(session: GoogleSession, api: Any, since: datetime) -> list[dict[str, Any]]:
+        files: list[dict[str, Any]] = []
+        page = None
+        while True:
+            answer = session.call(api.files().list(q=drive_query(since), pageSize=1000, pageToken=page,
+                                                   spaces="drive", corpora="user", orderBy="modifiedTime desc",
+                                                   fields=f"nextPageToken,files({FIELDS})"), units=1)
+            files.extend(answer.get("files", []) or [])
+            page = answer.get("nextPageToken")
+            if not page:
+                return files
+
+    @staticmethod
+    def _changes(session: GoogleSession, api: Any, token: str, since: datetime) -> tuple[list[dict[str, Any]], str]:
+        files: dict[str, dict[str, Any]] = {}
+        page: str = token
+        while True:
+            answer = session.call(api.changes().list(
+                pageToken=page, pageSize=1000, includeRemoved=False, restrictToMyDrive=False, spaces="drive",
+                fields=f"nextPageToken,newStartPageToken,changes(fileId,removed,file({FIELDS}))"), units=1)
+            for change in answer.get("changes", []) or []:
+                meta = change.get("file")
+                if change.get("removed") or not meta or meta.get("trashed"):
+                    continue
+                wanted = meta.get("mimeType") in EXPORTS or meta.get("mimeType") in DOWNLOADS
+                if wanted and _stamp(str(meta.get("modifiedTime", ""))) >= since.timestamp():
+                    files[str(meta["id"])] = meta
+            if answer.get("newStartPageToken"):
+                return list(files.values()), str(answer["newStartPageToken"])
+            page = str(answer["nextPageToken"])
+
+    def _document(self, session: GoogleSession, api: Any, meta: dict[str, Any], tmp: Path,
+                  ctx: ReadContext) -> Document | None:
+        fid, name, mime = str(meta["id"]), str(meta.get("name", "untitled")), str(meta.get("mimeType", ""))
+        source_id, display = self.id, f"{name} ({meta.get('webViewLink') or fid})"
+        if mime in EXPORTS:
+            target_mime, suffix = EXPORTS[mime]
+            request = api.files().export(fileId=fid, mimeType=target_mime)
+        else:
+            suffix = DOWNLOADS.get(mime, "")
+            size = int(meta.get("size", 0) or 0)
+            if size > ctx.max_file_bytes:
+                ctx.skip(source_id, fid, f"{display}: {size / 2**20:.1f} MB is over the "
+                                         f"{ctx.max_file_bytes / 2**20:.0f} MB per-file cap")
+                return None
+            request = api.files().get_media(fileId=fid)
+        try:
+            data = session.call(request, units=1)
+        except (QuotaExceeded, SourceOffline):
+            raise
+        except SourceError as exc:  # one file Google will not hand out never stops the Drive
+            ctx.skip(source_id, fid, f"{display}: {str(exc).splitlines()[0]}")
+            return None
+        path = tmp / f"{fid}{suffix}"
+        path.write_bytes(data if isinstance(data, bytes) else str(data).encode("utf-8"))
+        stamp = _stamp(str(meta.get("modifiedTime", "")))
+        if stamp:
+            os.utime(path, (stamp, stamp))
+        try:
+            doc = read_document(path, source_id, fid, ctx, display_path=display)
+        finally:
+            path.unlink(missing_ok=True)
+        if doc is None:
+            return None
+        owners = tuple(Person(name=str(o.get("displayName", "")), address=str(o.get("emailAddress", "")))
+                       for o in meta.get("owners", []) or [])
+        title = ctx.clean(" ".join(name.split()), 300) if mime in EXPORTS else doc.title
+        return replace(doc, title=title, people=owners, authored_by_owner=True if meta.get("ownedByMe") else None)

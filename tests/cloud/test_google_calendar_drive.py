@@ -1,0 +1,104 @@
+"""google-calendar:, google-drive: and google: end to end: shapes, sync tokens, change feeds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from bootstrap_app.cli import main
+from bootstrap_app.config import load_settings
+from bootstrap_app.pipeline import scan
+from bootstrap_app.types import Document, Event
+from connectors.base import ReadContext
+from connectors.google import auth
+from connectors.google.calendar import GoogleCalendarSource
+from connectors.google.drive import GoogleDriveSource
+from connectors.registry import detect
+
+from .conftest import MAYA
+from .google_standin import GoogleStandIn
+
+
+def _ctx(**kw: object) -> ReadContext:
+    home = load_settings(None).home
+    return ReadContext(credentials=lambda _p: auth.credentials(home), home=home, sleep=lambda _s: None,
+                       **kw)  # type: ignore[arg-type]
+
+
+def test_calendar_occurrences_like_the_ics_reader(google: GoogleStandIn) -> None:
+    events = list(GoogleCalendarSource("gcal:").read(ctx := _ctx()))
+    assert all(isinstance(e, Event) for e in events)
+    series = [e for e in events if e.series_uid == "series1@google.com"]
+    assert len(series) == 4  # five weekly instances, one cancelled
+    assert all(e.ref == f"series1@google.com@{e.start.isoformat()}" for e in series)  # type: ignore[union-attr]
+    assert all(e.tzid == "Europe/Berlin" and e.calendar_owner == MAYA for e in series)
+    assert {p.address for p in series[0].attendees} == {MAYA, "priya@example.com"}
+    offsite = next(e for e in events if e.summary == "Offsite")
+    assert offsite.all_day and offsite.tzid == ""
+    focus = next(e for e in events if e.summary == "Focus time")
+    assert focus.calendar_owner == "" and focus.source == "google-calendar:"  # a colleague's: not the owner's
+    assert ctx.new_cursor and set(ctx.new_cursor["tokens"]) == {MAYA, "priya@example.com"}
+
+    google.reset_stats()
+    again = list(GoogleCalendarSource("gcal:").read(ctx2 := _ctx(cursor=ctx.new_cursor)))
+    assert again == [] and google.stats["events.list.sync"] == 2 and google.stats["events.list"] == 0
+    google.world.add_event(MAYA, {"id": "new1", "iCalUID": "new1@google.com", "summary": "Design review",
+                                  "start": {"dateTime": "2026-11-20T10:00:00+01:00"},
+                                  "end": {"dateTime": "2026-11-20T11:00:00+01:00"}})
+    third = list(GoogleCalendarSource("gcal:").read(ctx3 := _ctx(cursor=ctx2.new_cursor)))
+    assert [e.summary for e in third] == ["Design review"]  # type: ignore[attr-defined]
+    google.world.sync_expired = True
+    fourth = list(GoogleCalendarSource("gcal:").read(ctx4 := _ctx(cursor=ctx3.new_cursor)))
+    assert len(fourth) > len(series)  # 410 fullSyncRequired: each calendar read again in full
+    assert any("full re-read" in s.reason for s in ctx4.skips)
+
+
+def test_drive_exports_downloads_and_changes(google: GoogleStandIn) -> None:
+    docs = list(GoogleDriveSource("gdrive:").read(ctx := _ctx()))
+    assert all(isinstance(d, Document) for d in docs)
+    by_ref = {d.ref: d for d in docs}
+    # owned or edited by Maya; not a colleague's doc she never touched, not trashed, not over the cap
+    assert set(by_ref) == {"doc1", "sheet1", "slides1", "docx1", "shared1"}
+    assert by_ref["shared1"].authored_by_owner is None and by_ref["shared1"].people[0].address == "priya@example.com"
+    assert "event sourcing" in by_ref["doc1"].text and by_ref["doc1"].title == "Ledger design notes"
+    assert by_ref["doc1"].doc_format == "md" and by_ref["sheet1"].doc_format == "csv"
+    assert "on-call" in by_ref["docx1"].text and by_ref["docx1"].doc_format == "docx"
+    assert by_ref["doc1"].authored_by_owner and by_ref["doc1"].people[0].address == MAYA
+    assert any(s.ref == "big1" and "cap" in s.reason for s in ctx.skips)
+    assert google.stats["files.export"] == 4 and google.stats["files.media"] == 1
+    assert ctx.new_cursor and ctx.new_cursor["page_token"]
+
+    google.reset_stats()
+    ctx2 = _ctx(cursor=ctx.new_cursor)
+    assert list(GoogleDriveSource("gdrive:").read(ctx2)) == []
+    assert google.stats["changes.list"] == 1 and google.stats["files.list"] == 0
+    meta = dict(google.world.files["doc1"])
+    google.world.add_file(meta, {"text/markdown": b"# Ledger design notes\n\nNow with snapshots.\n"})
+    changed = list(GoogleDriveSource("gdrive:").read(_ctx(cursor=ctx2.new_cursor)))
+    assert [d.ref for d in changed] == ["doc1"] and "snapshots" in changed[0].text  # type: ignore[attr-defined]
+
+
+def test_google_uri_is_three_sources_each_scanned_and_remembered(google: GoogleStandIn) -> None:
+    assert [s.id for s in detect("google:")] == ["gmail:", "google-calendar:", "google-drive:"]
+    settings = load_settings(None)
+    result = scan(["google:"], settings=settings)
+    kinds = {r.kind: r for r in result.reports}
+    assert set(kinds) == {"gmail", "google-calendar", "google-drive"}
+    assert all(r.error is None and r.items > 0 for r in kinds.values())
+    assert result.owner is not None and MAYA in result.owner.addresses
+
+
+def test_memseed_scan_and_sources_on_the_command_line(google: GoogleStandIn, tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = runner.invoke(main, ["scan", "gmail:", "gcal:", "gdrive:", "--out", str(tmp_path / "p.jsonl")])
+    assert out.exit_code == 0, out.output
+    listing = runner.invoke(main, ["sources", "--json"])
+    assert listing.exit_code == 0, listing.output
+    catalog = json.loads(listing.output)
+    gmail = next(u for u in catalog["uris"] if u["uri"].startswith("gmail:"))
+    assert gmail["available"] and gmail["scopes"]
+    remembered = {r["location"]: r for r in catalog["remembered"]}
+    assert {"gmail:", "gcal:", "gdrive:"} <= set(remembered)  # remembered as typed, for reseed
+    assert all(remembered[u]["items"] > 0 for u in ("gmail:", "gcal:", "gdrive:")), remembered

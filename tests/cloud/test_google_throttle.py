@@ -1,0 +1,74 @@
+"""Quota manners: Retry-After honoured, jittered backoff otherwise, inner calls re-queued, pacing."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+from bootstrap_app.config import load_settings
+from connectors.base import ReadContext
+from connectors.google import auth
+from connectors.google.client import GoogleSession, Throttle
+from connectors.google.gmail import GmailSource
+
+from .google_standin import GoogleStandIn
+
+
+@pytest.fixture(autouse=True)
+def no_pacing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pacing waits depend on wall-clock time; here only the retry waits are under test."""
+    from connectors.google import source
+
+    monkeypatch.setattr(source, "GoogleSession", functools.partial(GoogleSession, rate=1e9))
+
+
+def _read(sleeps: list[float]) -> tuple[list[object], ReadContext]:
+    home = load_settings(None).home
+    ctx = ReadContext(credentials=lambda _p: auth.credentials(home), home=home, sleep=sleeps.append)
+    return list(GmailSource("gmail:").read(ctx)), ctx
+
+
+def test_retry_after_is_honoured_on_a_throttled_batch(google: GoogleStandIn) -> None:
+    baseline, _ = _read([])
+    google.reset_stats()
+    google.fault(429, 2, match="/batch/", retry_after="7")
+    sleeps: list[float] = []
+    items, ctx = _read(sleeps)
+    assert len(items) == len(baseline) and ctx.new_cursor is not None
+    assert sleeps.count(7.0) == 2  # exactly the server's wait, twice
+
+
+def test_rate_limited_inner_calls_are_requeued(google: GoogleStandIn) -> None:
+    baseline, _ = _read([])
+    google.reset_stats()
+    google.fault(403, 3, match="/messages/", reason="userRateLimitExceeded")  # three inner gets refused
+    sleeps: list[float] = []
+    items, _ = _read(sleeps)
+    assert sorted(i.ref for i in items) == sorted(i.ref for i in baseline)  # type: ignore[attr-defined]
+    assert google.stats["inner"] == len(baseline) + 3  # only the refused calls went again
+    assert len(sleeps) == 1 and 0 <= sleeps[0] <= 2.0  # one full-jitter wait (attempt 1: up to 2 s)
+
+
+def test_server_errors_back_off_with_capped_full_jitter(google: GoogleStandIn) -> None:
+    home = load_settings(None).home
+    sleeps: list[float] = []
+    session = GoogleSession(auth.credentials(home), sleep=sleeps.append, rng=random.Random(3), backoff_cap=5.0)
+    google.fault(500, 4, match="/profile")
+    profile = session.call(session.gmail().users().getProfile(userId="me"), units=1)
+    assert profile["emailAddress"] == google.world.account
+    assert len(sleeps) == 4 and all(0 <= s <= 5.0 for s in sleeps) and len(set(sleeps)) == 4
+
+
+def test_pacing_keeps_under_the_per_user_quota() -> None:
+    slept: list[float] = []
+    clock = [0.0]
+    bucket = Throttle(rate=250, burst=250, sleep=slept.append, clock=lambda: clock[0])
+    for _ in range(10):  # ten batches of 50 messages.get = 2,500 units with no time passing
+        bucket.take(250)
+    assert abs(sum(slept) - 9.0) < 1e-9  # the first second's burst is free, then 1 s per batch
+    clock[0] = 100.0  # time passes: the bucket refills, no wait
+    slept.clear()
+    bucket.take(250)
+    assert slept == []

@@ -1,0 +1,32 @@
+"""The wizard's Sources page: Connect Google calls the same library login; a signed-in account is added."""
+
+from __future__ import annotations
+
+import pytest
+
+from bootstrap_app.config import load_settings
+from bootstrap_app.store import Store
+from tests.ui.conftest import app_at
+
+from .google_standin import GoogleStandIn
+
+
+def test_signed_in_account_is_added_to_the_sources(google: GoogleStandIn) -> None:
+    at = app_at("sources")
+    assert not at.exception
+    assert any("signed in" in m.value for m in at.markdown)
+    at.button(key="add_account_google").click().run()
+    assert not at.exception
+    with Store(load_settings(None).db_path) as store:
+        assert "google:" in [s["location"] for s in store.sources()]
+
+
+def test_connect_google_without_a_client_file_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEMSEED_GOOGLE_CREDENTIALS", raising=False)
+    at = app_at("sources")
+    assert any("not signed in" in m.value for m in at.markdown)
+    at.text_input(key="auth_google_client_secrets").set_value("/nonexistent/client.json")
+    at.button(key="connect_google").click().run()
+    assert not at.exception
+    assert "no OAuth client file" in " ".join(str(e.value) for e in at.error)
+    assert "--client-secrets" in " ".join(str(i.value) for i in at.info)  # the fix, as the CLI says it
