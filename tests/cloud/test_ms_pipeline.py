@@ -93,3 +93,20 @@ def test_sources_lists_the_account_and_cli_errors_are_one_line(account: Path, ms
     assert "memseed auth microsoft" in result.output
     with Store(account / "state.db") as store:
         assert store.cursor("outlook:") is None
+
+
+def test_memseed_reseed_with_nothing_new_costs_one_request_per_delta(account: Path, ms: MSStandIn) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["scan", "microsoft:", "-q"], catch_exceptions=False).exit_code == 0
+    before = ms.world.graph_requests()
+    calm = runner.invoke(main, ["reseed", "--json-summary"], catch_exceptions=False)
+    assert json.loads(calm.output)["new_items"] == 0
+    assert ms.world.graph_requests() - before == 4
+    assert len([p for kind, p in ms.world.log if kind == "download"]) == 1  # the first scan's only
+    ms.world.add_message("inbox", subject="Can you review the rollout?", sender=PEERS[1], to=[OWNER],
+                         body="Please review.", when=dt.datetime(2026, 11, 2, tzinfo=dt.UTC))
+    before = ms.world.graph_requests()
+    news = json.loads(runner.invoke(main, ["reseed", "--json-summary"], catch_exceptions=False).output)
+    assert news["new_items"] == 1 and not news["errors"]
+    # the quick check (4 delta links), then reseed's full re-scan of the account (6, as a first scan)
+    assert ms.world.graph_requests() - before == 4 + 6
