@@ -127,9 +127,28 @@ def _accounts(cache: msal.SerializableTokenCache) -> list[str]:
     return sorted({str(a.get("username") or "") for a in found if a.get("username")})
 
 
+_AADSTS: dict[str, tuple[str, str]] = {
+    # the identity platform's own error numbers for the cases people hit with a self-registered app
+    "AADSTS90094": ("an administrator of your organization must approve this app",
+                    "ask your admin to grant consent, or sign in with a personal account (authority /consumers)"),
+    "AADSTS65001": ("the app's permissions were not (or no longer) consented to",
+                    "run `memseed auth microsoft` and accept every requested permission"),
+    "AADSTS7000218": ("the app registration does not allow public client flows",
+                      "in Entra ID > your app > Authentication, turn on 'Allow public client flows'"),
+    "AADSTS50020": ("this account is not allowed by the app registration's audience",
+                    "register the app for 'any organization and personal accounts', or set "
+                    "MEMSEED_MS_AUTHORITY to match the account"),
+}
+
+
 def _fail(result: dict[str, Any], what: str) -> AuthError:
     code = str(result.get("error") or "unknown_error")
     detail = str(result.get("error_description") or "").splitlines()[0][:160]
+    known = next((v for k, v in _AADSTS.items() if k in detail), None)
+    if known is not None:
+        cls = AuthRequired if code in ("invalid_grant", "interaction_required") else AuthError
+        return cls(f"Microsoft {what} failed ({code}, {detail.split(':')[0]}): {known[0]}; {known[1]}",
+                   hint="nothing was saved; `memseed auth --status` shows who is signed in")
     if code in ("invalid_grant", "interaction_required", "expired_token", "bad_token"):
         return AuthRequired(f"Microsoft sign-in expired or was revoked ({code}: {detail}): "
                             "run `memseed auth microsoft`", hint="nothing was saved from this read")

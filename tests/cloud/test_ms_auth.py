@@ -130,3 +130,20 @@ def test_memseed_auth_microsoft_end_to_end(ms: MSStandIn) -> None:
     assert "microsoft: signed out" in out.output and not (home / TOKEN_FILE).exists()
     wrong = runner.invoke(main, ["auth", "microsoft", "--client-id", "not-registered"])
     assert wrong.exit_code == 2 and "rejected the client id" in wrong.output
+
+
+@pytest.mark.parametrize("error,description,expect,cls", [
+    ("invalid_grant", "AADSTS65001: The user or administrator has not consented to use the application.",
+     "accept every requested permission", AuthRequired),
+    ("invalid_request", "AADSTS90094: The grant requires admin permission.", "ask your admin", AuthError),
+    ("invalid_client", "AADSTS7000218: The request body must contain client_assertion or client_secret.",
+     "Allow public client flows", AuthError),
+    ("invalid_grant", "AADSTS700082: The refresh token has expired due to inactivity.",
+     "expired or was revoked", AuthRequired),
+])
+def test_identity_platform_errors_name_their_fix(error: str, description: str, expect: str,
+                                                 cls: type[Exception]) -> None:
+    exc = auth._fail({"error": error, "error_description": description}, "token refresh")
+    assert type(exc) is cls
+    first = str(exc).splitlines()[0]
+    assert expect in first and description.split(":")[0] in first
