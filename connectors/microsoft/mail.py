@@ -1,7 +1,8 @@
 """Outlook / Microsoft 365 mail through Microsoft Graph (``outlook:[ACCOUNT]``).
 
-Sent items are read first: what the person wrote is what memory is built from, so if a scan
-is cut short the most useful part is already in. Then the inbox. Each folder is one Graph
+Sent items are read first and in full: what the person wrote is what memory is built from, so
+if a scan is cut short the most useful part is already in. Then the inbox, over the last
+:data:`INBOX_DAYS` days (``--since`` overrides): old mail from others adds volume, not facts. Each folder is one Graph
 delta round (``/me/mailFolders/{folder}/messages/delta``): the first round lists the folder,
 and the ``@odata.deltaLink`` it ends with returns only what arrived since, so a reseed with
 nothing new costs one request per folder. Only the fields memseed uses are selected
@@ -17,6 +18,7 @@ without downloading headers, which Graph only returns at extra cost.
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
 
 from bootstrap_app.types import Item, Message, Person
@@ -26,12 +28,15 @@ from ..local.mailparse import is_bulk, trim_quoted
 from .graph import GraphClient
 from .source import GraphSource, graph_person, parse_graph_time
 
-__all__ = ["FOLDERS", "SELECT", "OutlookMailSource", "message_from_graph"]
+__all__ = ["FOLDERS", "INBOX_DAYS", "SELECT", "OutlookMailSource", "message_from_graph"]
 
 FOLDERS: tuple[tuple[str, str], ...] = (("sentitems", "Sent"), ("inbox", "Inbox"))
 """(well-known folder name, label), read in this order."""
 SELECT = ("id,internetMessageId,conversationId,subject,from,sender,toRecipients,ccRecipients,"
           "sentDateTime,receivedDateTime,body,categories,inferenceClassification,isDraft")
+INBOX_DAYS = 400
+"""Inbox history read on a first scan (sent items are read in full: they are the owner's words).
+The window is part of the delta link, so later rounds keep it; ``--since`` overrides both."""
 _HEADERS = {"Prefer": 'outlook.body-content-type="text", odata.maxpagesize=100'}
 
 
@@ -100,9 +105,11 @@ class OutlookMailSource(GraphSource):
     def _folder(self, client: GraphClient, folder: str, label: str, saved: str | None,
                 ctx: ReadContext) -> Generator[Message, None, str | None]:
         params: dict[str, Any] = {"$select": SELECT}
-        if ctx.since is not None:
-            stamp = ctx.since.strftime("%Y-%m-%dT%H:%M:%SZ")
-            params["$filter"] = f"receivedDateTime ge {stamp}"
+        since = ctx.since
+        if since is None and folder != "sentitems":  # what others sent: the recent window is enough
+            since = datetime.now(UTC) - timedelta(days=INBOX_DAYS)
+        if since is not None:
+            params["$filter"] = f"receivedDateTime ge {since.astimezone(UTC).strftime('%Y-%m-%dT%H:%M:%SZ')}"
         initial = f"me/mailFolders/{folder}/messages/delta"
         count = 0
         for page, link in client.delta(initial, saved, params=params, headers=_HEADERS):

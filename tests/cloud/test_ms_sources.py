@@ -284,3 +284,15 @@ def test_sources_name_the_signed_in_address_for_identity(signed_in: Path, ms: MS
     assert source.owner_addresses == ()
     list(source.read(_ctx(signed_in)))
     assert source.owner_addresses == ("maya@contoso.test",)
+
+
+def test_sent_items_in_full_inbox_over_the_recent_window(signed_in: Path, ms: MSStandIn) -> None:
+    old = dt.datetime.now(dt.UTC) - dt.timedelta(days=3 * 365)
+    ms.world.add_message("sentitems", subject="old decision", sender=OWNER, to=[PEERS[0]], body="x", when=old)
+    ms.world.add_message("inbox", subject="old newsletter", sender=PEERS[0], to=[OWNER], body="y", when=old)
+    ms.world.add_message("inbox", subject="recent question", sender=PEERS[0], to=[OWNER], body="z",
+                         when=dt.datetime.now(dt.UTC) - dt.timedelta(days=3))
+    subjects = [m.subject for m in OutlookMailSource("outlook:").read(_ctx(signed_in))]
+    assert subjects == ["old decision", "recent question"]
+    inbox_first = next(p for kind, p in ms.world.log if kind == "graph" and "/inbox/" in p)
+    assert "receivedDateTime" in inbox_first
