@@ -110,3 +110,17 @@ def test_memseed_reseed_with_nothing_new_costs_one_request_per_delta(account: Pa
     assert news["new_items"] == 1 and not news["errors"]
     # the quick check (4 delta links), then reseed's full re-scan of the account (6, as a first scan)
     assert ms.world.graph_requests() - before == 4 + 6
+
+
+def test_offline_scan_is_one_line_and_keeps_the_old_cursor(account: Path, ms: MSStandIn) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["scan", "outlook:", "-q"], catch_exceptions=False).exit_code == 0
+    with Store(account / "state.db") as store:
+        cursor = store.cursor("outlook:")
+    assert cursor is not None
+    ms.stop()
+    result = runner.invoke(main, ["scan", "outlook:", "-q"])
+    assert result.exit_code == 2
+    assert "cannot be reached (offline?)" in result.output.splitlines()[0]
+    with Store(account / "state.db") as store:
+        assert store.cursor("outlook:") == cursor
