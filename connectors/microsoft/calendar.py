@@ -28,8 +28,10 @@ from ..base import ReadContext
 from ..local.ics import DAYS_AHEAD, DAYS_BACK
 from .source import GraphSource, graph_person
 
-__all__ = ["OutlookCalendarSource", "event_from_graph", "iana_zone"]
+__all__ = ["REWINDOW", "OutlookCalendarSource", "event_from_graph", "iana_zone"]
 
+REWINDOW = timedelta(days=DAYS_AHEAD // 2)
+"""How close the saved window's end may come to today before the calendar is read afresh."""
 _HEADERS = {"Prefer": 'outlook.timezone="UTC", odata.maxpagesize=100'}
 
 
@@ -117,6 +119,18 @@ def _window(ctx: ReadContext, now: datetime | None = None) -> tuple[str, str]:
     return (start or now).strftime(fmt), end.strftime(fmt)
 
 
+def _still_fits(cursor: dict[str, Any], window: tuple[str, str], ctx: ReadContext) -> bool:
+    """Whether the saved delta link's window still serves: a delta round never widens its window,
+    so once its end comes within :data:`REWINDOW` of today (meetings being planned beyond it
+    would go unseen) or ``--since`` asks for another start, a new round over a fresh window starts."""
+    saved = list(cursor.get("window") or [])
+    if not cursor.get("delta") or len(saved) != 2:
+        return False
+    if ctx.since is not None and saved[0] != window[0]:
+        return False
+    return bool(str(saved[1]) >= (datetime.now(UTC) + REWINDOW).strftime("%Y-%m-%dT00:00:00Z"))
+
+
 class OutlookCalendarSource(GraphSource):
     """Calendar of a Microsoft account: occurrences in the analysis window, then deltas."""
 
@@ -131,7 +145,7 @@ class OutlookCalendarSource(GraphSource):
         client, creds = self.client(ctx)
         cursor = ctx.cursor or {}
         window = _window(ctx)
-        saved = cursor.get("delta") if ctx.since is None or list(cursor.get("window") or []) == list(window) else None
+        saved = cursor.get("delta") if _still_fits(cursor, window, ctx) else None
         if saved:
             window = tuple(cursor.get("window") or window)
         owner = self.account or creds.account

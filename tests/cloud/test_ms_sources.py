@@ -296,3 +296,19 @@ def test_sent_items_in_full_inbox_over_the_recent_window(signed_in: Path, ms: MS
     assert subjects == ["old decision", "recent question"]
     inbox_first = next(p for kind, p in ms.world.log if kind == "graph" and "/inbox/" in p)
     assert "receivedDateTime" in inbox_first
+
+
+def test_calendar_reads_afresh_when_the_saved_window_runs_out(signed_in: Path, ms: MSStandIn) -> None:
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+    ms.world.add_event(subject="Planning", start=now - dt.timedelta(days=2), minutes=30,
+                       zone="Pacific Standard Time", attendees=PEERS[:1])
+    ctx = _ctx(signed_in)
+    assert len(list(OutlookCalendarSource("outlook-calendar:").read(ctx))) == 1
+    fresh = dict(ctx.new_cursor)
+    before = ms.world.graph_requests("startDateTime")
+    assert list(OutlookCalendarSource("outlook-calendar:").read(_ctx(signed_in, cursor=fresh))) == []
+    assert ms.world.graph_requests("startDateTime") == before  # followed the delta link
+    stale = {**fresh, "window": [fresh["window"][0], (now + dt.timedelta(days=10)).strftime("%Y-%m-%dT00:00:00Z")]}
+    again = list(OutlookCalendarSource("outlook-calendar:").read(_ctx(signed_in, cursor=stale)))
+    assert [e.summary for e in again] == ["Planning"]  # a new round over a fresh window
+    assert ms.world.graph_requests("startDateTime") == before + 1
