@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-EXTRAS := dev,llm,google,microsoft,outlook
+EXTRAS := dev,outlook
 
 HERMES_VENV := .venv-hermes
 HERMES_VERSION := 0.19.0

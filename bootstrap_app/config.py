@@ -51,8 +51,8 @@ class Settings:
     max_text_chars: int = _setting(20_000, "MEMSEED_MAX_TEXT_CHARS", "characters of text kept per item")
     max_file_bytes: int = _setting(20 * 1024 * 1024, "MEMSEED_MAX_FILE_BYTES",
                                    "larger files are skipped (and reported)")
-    default_target: str = _setting("claude-code", "MEMSEED_TARGET", "harness written to when none is named")
-    sources: tuple[str, ...] = _setting((), "", "locations `memseed reseed` scans again (config.toml only)")
+    default_target: str = _setting("claude-code", "MEMSEED_TARGET", "harness the app's Write page starts with")
+    sources: tuple[str, ...] = _setting((), "", "locations `memseed reseed` scans besides the remembered ones (config.toml only)")
     ms_client_id: str = _setting("", "MEMSEED_MS_CLIENT_ID",
                                  "client id of your Entra ID app registration, for `memseed auth microsoft`")
     ms_authority: str = _setting("https://login.microsoftonline.com/common", "MEMSEED_MS_AUTHORITY",

@@ -37,12 +37,12 @@ from bootstrap_app.extract.llm import llm_proposals
 from bootstrap_app.extract.supersede import Approved, link_updates
 from bootstrap_app.extract.verify import verify_written
 from bootstrap_app.identity import IdentityCollector
-from bootstrap_app.pathtext import is_text, printable
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_once
 from bootstrap_app.signals import KindRouter, SignalBuilder
 from bootstrap_app.sourcestat import location_signature
 from bootstrap_app.store import Store
+from bootstrap_app.text.paths import is_text, printable
 from bootstrap_app.types import Item, MemoryEntry, Message, Proposal
 from connectors import registry
 from connectors.base import ReadContext, Source

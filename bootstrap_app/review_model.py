@@ -25,6 +25,7 @@ from .errors import CapacityExceeded, MemseedError
 from .harnesses import WriteOptions, get_harness
 from .store import Store
 from .types import Evidence, MemoryType, Proposal
+from .writing import plan_write
 
 __all__ = [
     "STATUSES",
@@ -321,8 +322,6 @@ def plan_targets(store: Store, targets: Sequence[str], project: str | Path | Non
     ``roots`` gives a folder for targets that need one chosen (the markdown folder); blank
     entries are ignored so the writer's own default applies.
     """
-    from .writing import plan_write
-
     proj = Path(project).expanduser() if project else None
     out: list[TargetPlan] = []
     for target in targets:

@@ -22,11 +22,11 @@ place and the journal keeps the old text with the date it stopped being true.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import UnknownProposal
+from .errors import MemseedError, UnknownProposal
 from .harnesses import Plan, WriteOptions, WriteOutcome, get_harness
 from .harnesses.base import pick_write, write_lock
 from .store import Store
@@ -39,8 +39,8 @@ def replacements(store: Store, target: str, entries: Sequence[Proposal]) -> dict
     """new fingerprint -> the entry memseed wrote to ``target`` that it supersedes (as it was written).
 
     Matched by ``supersedes_fingerprint`` when the proposal has one, else by the superseded
-    entry's name. Only entries memseed itself wrote count: an update never replaces a memory
-    someone else put there.
+    entry's name (and subject, when names repeat). Only entries memseed itself wrote count: an
+    update never replaces a memory someone else put there.
     """
     wanted = [p for p in entries if p.supersedes]
     if not wanted:
@@ -54,14 +54,22 @@ def replacements(store: Store, target: str, entries: Sequence[Proposal]) -> dict
             by_fp[fp] = store.get(fp).effective
         except UnknownProposal:
             continue
-    by_name = {old.name: old for old in by_fp.values()}
     out: dict[str, Proposal] = {}
     for p in wanted:
-        old_fp = getattr(p, "supersedes_fingerprint", None)
-        old = by_fp.get(old_fp) if old_fp else by_name.get(slugify(p.supersedes or ""))
+        old = by_fp.get(p.supersedes_fingerprint) if p.supersedes_fingerprint else _by_name(p, by_fp.values())
         if old is not None and old.fingerprint != p.fingerprint:
             out[p.fingerprint] = old
     return out
+
+
+def _by_name(p: Proposal, written: Iterable[Proposal]) -> Proposal | None:
+    """The written entry ``p.supersedes`` names. Two entries may share a name (two repositories'
+    ``commands``): then only the one about the same subject counts, and none when that does not
+    settle it either — replacing a fact about another repository is worse than adding one."""
+    named = [old for old in written if old.name == slugify(p.supersedes or "")]
+    if len(named) > 1:
+        named = [old for old in named if old.subject == p.subject]
+    return named[0] if len(named) == 1 else None
 
 
 def recover_interrupted(store: Store) -> list[int]:
@@ -72,9 +80,14 @@ def recover_interrupted(store: Store) -> list[int]:
     done: list[int] = []
     with write_lock(store):
         for record in store.writes(limit=10_000):  # read again under the lock
-            if record.status == "pending":
-                get_harness(record.target).recover(store, record.id)
-                done.append(record.id)
+            if record.status != "pending":
+                continue
+            try:
+                harness = get_harness(record.target)
+            except MemseedError:  # a target this version does not know: leave its journal alone
+                continue
+            harness.recover(store, record.id)
+            done.append(record.id)
     return done
 
 
@@ -104,6 +117,11 @@ def plan_write(store: Store, target: str, project: Path | str | None = None, **o
                            written=frozenset(written), last_after=store.last_after, replaces=replaces,
                            **{k: v for k, v in opts.items() if v is not None})
     plan = harness.plan(entries, options)
+    for p in entries:
+        if p.supersedes and p.fingerprint not in superseded and p.fingerprint not in written:
+            plan.notes.append(f"{p.name}: the entry it updates ({p.supersedes}) is not one memseed wrote to "
+                              f"{harness.name} (or its name is ambiguous); written as a new entry, the old one "
+                              "is left as it is")
     for key in options.only:
         if not any(p.fingerprint.startswith(key.strip().lower()) for p in entries):
             plan.notes.append(f"--only {key}: no approved proposal has this id (see `memseed review --list`)")

@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bootstrap_app.errors import AuthRequired
-from bootstrap_app.pathtext import printable
 from bootstrap_app.text import redact_secrets
+from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Skip
 
 __all__ = [

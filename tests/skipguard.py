@@ -4,8 +4,10 @@ A test that skips passes silently, so a broken connector that makes a test skip 
 green. This plugin (loaded by ``tests/conftest.py``) records the reason of every skip and
 fails the session (exit code 1) when a reason is not on :data:`ALLOWED`, or is on it while the
 thing it names is in fact present: "real data folder ... is absent" fails the run on a machine
-that has the folder, so the reason cannot be borrowed to hide a failure. ``xfail`` counts as an
-unexpected skip too: it is a failure the suite has agreed not to see.
+that has the folder, so the reason cannot be borrowed to hide a failure. Nor can it be given in
+an ``except`` block (``except ImportError: pytest.skip(...)``): a skip raised while handling an
+exception is unexpected whatever it says, since an absence is probed, not caught. ``xfail``
+counts as an unexpected skip too: it is a failure the suite has agreed not to see.
 
 The external things, each probed here so tests and the allow-list agree on what "absent" means:
 
@@ -24,7 +26,7 @@ import functools
 import os
 import re
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,7 +65,7 @@ class AllowedSkip:
 
 
 ALLOWED: tuple[AllowedSkip, ...] = (
-    AllowedSkip("shared real-data folder", re.compile(r"^real data folder (?P<path>\S+) is absent\b"),
+    AllowedSkip("shared real-data folder", re.compile(r"^real data folder (?P<path>.+?) is absent\b"),
                 lambda m: not Path(m["path"]).is_dir()),
     AllowedSkip("Chromium for the browser test", re.compile(r"^(?P<path>/\S*chromium) is absent\b"),
                 lambda m: not Path(m["path"]).exists()),
@@ -74,6 +76,8 @@ ALLOWED: tuple[AllowedSkip, ...] = (
 
 _SKIPS = pytest.StashKey[list[tuple[str, str]]]()
 _UNEXPECTED = pytest.StashKey[list[tuple[str, str]]]()
+_HANDLING = pytest.StashKey[dict[tuple[str, str], str]]()
+"""(test id, phase) -> the exception a skip was raised while handling."""
 
 
 def _reason(report: pytest.CollectReport | pytest.TestReport) -> str:
@@ -103,15 +107,33 @@ def unexpected_skips(skips: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def _record(config: pytest.Config, report: pytest.CollectReport | pytest.TestReport) -> None:
     if report.skipped:
-        config.stash.setdefault(_SKIPS, []).append((report.nodeid, _reason(report)))
+        reason = _reason(report)
+        handling = config.stash.get(_HANDLING, {}).get((report.nodeid, getattr(report, "when", "")))
+        if handling is not None:  # the prefix keeps any allow-list pattern (all anchored at ^) from matching
+            reason = f"skipped while handling {handling}: {reason}"
+        config.stash.setdefault(_SKIPS, []).append((report.nodeid, reason))
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[_SKIPS] = []
     config.stash[_UNEXPECTED] = []
+    config.stash[_HANDLING] = {}
 
     class _Recorder:
+        @pytest.hookimpl(wrapper=True)
+        def pytest_runtest_makereport(self, item: pytest.Item,
+                                      call: pytest.CallInfo[None]) -> Generator[None, pytest.TestReport,
+                                                                                pytest.TestReport]:
+            """Note a skip raised in an ``except`` block: ``except ImportError: pytest.skip(...)``
+            turns a broken project module into a skip whatever the reason says, so it never counts
+            as a documented absence (absences are probed with ``if``, not caught)."""
+            report = yield
+            context = call.excinfo.value.__context__ if call.excinfo is not None and report.skipped else None
+            if context is not None:
+                config.stash[_HANDLING][(report.nodeid, report.when)] = f"{type(context).__name__}({context})"
+            return report
+
         def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
             _record(config, report)
 

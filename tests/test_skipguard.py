@@ -81,3 +81,37 @@ def test_skips():
 """)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.assert_outcomes(failed=1, skipped=1)
+
+
+def test_a_documented_reason_given_in_an_except_block_fails(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    """The real-data folder really is absent here, but the skip was raised while handling the
+    ImportError of a (broken) project module: that is a failure dressed as an absence."""
+    missing = tmp_path / "no-such-realdata"
+    result = _run(pytester, f"""
+import pytest
+@pytest.fixture
+def reader():
+    try:
+        import connectors_that_do_not_import  # noqa: F401
+    except ImportError:
+        pytest.skip("real data folder {missing} is absent")
+def test_reads(reader):
+    pass
+def test_absent_by_if():
+    pytest.skip("real data folder {missing} is absent")
+""")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*UNEXPECTED SKIP test_case.py::test_reads: skipped while handling "
+                                 "ModuleNotFoundError(No module named 'connectors_that_do_not_import')*",
+                                 "*1 unexpected skip(s)*"])
+
+
+def test_a_real_data_folder_whose_path_has_spaces_is_recognised(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    """A clone under "/home/Ada Lovelace/..." must not turn the documented absence into a failure."""
+    missing = tmp_path / "My Projects" / "shared" / "realdata"
+    result = _run(pytester, f"""
+import pytest
+def test_uses_corpus():
+    pytest.skip("real data folder {missing} is absent")
+""")
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()

@@ -27,7 +27,7 @@ __all__ = ["COMMANDS", "reseed_cmd"]
 @click.option("--json-summary", is_flag=True, help="Print the outcome as one JSON object on stdout.")
 @click.pass_context
 def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
-    """Re-scan the remembered sources; new proposals wait for `memseed review`.
+    """Re-scan the remembered sources (and config.toml's ``sources``); new proposals wait for review.
 
     \b
     Example (crontab: every morning at 7, quiet unless there is news):
@@ -35,10 +35,12 @@ def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
     """
     settings = open_settings(ctx)
     with open_store(settings) as store:
-        locations = [s["location"] for s in store.sources()]
+        # the sources listed in config.toml, then every source a scan remembered
+        locations = list(dict.fromkeys([*settings.sources, *(s["location"] for s in store.sources())]))
         if not locations:
             raise NoSourceReadable("no remembered sources to re-seed from",
-                                   hint="run `memseed scan SOURCE...` once; its sources are remembered")
+                                   hint="run `memseed scan SOURCE...` once (its sources are remembered), "
+                                        "or list them as sources = [...] in config.toml")
         new_items, failed = count_new_items(locations, store, settings)
         outcome: dict[str, object] = {"new_items": new_items, "unreadable": failed, "new_proposals": 0}
         if new_items == 0:

@@ -256,7 +256,9 @@ class Harness:
             except OSError as exc:
                 raise UndoError(f"undo of write {record.id} failed ({exc})",
                                 hint="check permissions on the memory folder and run `memseed undo` again") from exc
-        store.finish_write(record.id, "undone")
+            # still under the lock: a write planned meanwhile would take the entries for ones the
+            # person removed (memseed wrote them, they are gone) and never put them back
+            store.finish_write(record.id, "undone")
         return [item.path for item in journal]
 
     def recover(self, store: Store, write_id: int) -> None:

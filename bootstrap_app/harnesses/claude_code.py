@@ -19,19 +19,9 @@ from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal
 
 from .base import Capacity, FileChange, Harness, LocalMemory, Plan, WriteOptions, new_entries, select_entries
+from .block import plan_block
 from .claude_paths import find_project_dir, git_root, memory_override, project_key, session_cwd
-from .common import (
-    count_files,
-    derived_date,
-    flatten,
-    guard_imports,
-    head_text,
-    merge_block,
-    one_line,
-    read_text,
-    replace_section,
-    scan_entry,
-)
+from .common import count_files, derived_date, flatten, guard_imports, head_text, one_line, read_text
 from .topicdir import FolderPlan, IndexStyle, plan_folder, read_folder
 
 __all__ = ["ClaudeCodeHarness", "config_home", "find_project_dir", "git_root", "memory_override", "project_key"]
@@ -56,6 +46,11 @@ def _index_line(p: Proposal, filename: str) -> str:
     if len(hook) > room:
         hook = hook[: max(room - 1, 10)].rstrip() + "…"
     return head + hook
+
+
+def _claude_md_section(p: Proposal, key: str) -> str:
+    """A user fact in the CLAUDE.md block: ``### key`` and one line (``@`` imports neutralised)."""
+    return f"### {key}\n{guard_imports(one_line(p, label=False))}"
 
 
 STYLE = IndexStyle(metadata=_metadata, index_line=_index_line, max_lines=MAX_INDEX_LINES,
@@ -183,21 +178,8 @@ class ClaudeCodeHarness(Harness):
         path = home / "CLAUDE.md"
         refuse_symlinks(path, home)
         before, text = read_text(path)
-        sections = []
-        for p in entries:
-            body = guard_imports(one_line(p, label=False))
-            scan_entry(body, f"entry {p.id} ({p.name})")
-            plan.written.append((p.fingerprint, f"{path}#{p.name}"))
-            if p.fingerprint in options.written:
-                continue
-            old = options.replaces.get(p.fingerprint)
-            old_section = f"### {old.name}\n{guard_imports(one_line(old, label=False))}" if old else ""
-            if old is not None and (swapped := replace_section(text, old_section, f"### {p.name}\n{body}")):
-                text = swapped
-                plan.supersede(p, old, f"{path}#{old.name}", old_section)
-            else:
-                sections.append((p.name, f"### {p.name}\n{body}"))
-        after = merge_block(text, "About me (approved in memseed)", sections).encode("utf-8")
+        after = plan_block(plan, path, text, entries, options, _claude_md_section,
+                           "About me (approved in memseed)").encode("utf-8")
         if after != (before or b""):
             plan.files.append(FileChange(path, before, after))
         plan.notes.append(f"{len(entries)} user fact(s) -> marked block in {path} (option user_facts=claude-md)")

@@ -29,23 +29,16 @@ from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, Proposal, slugify
 
 from .base import Capacity, FileChange, Harness, LocalMemory, Plan, WriteOptions, new_entries, select_entries
+from .block import plan_block
 from .codex_read import REPLACES, read_codex_home
-from .common import (
-    LABELS,
-    count_files,
-    derived_date,
-    flatten,
-    guard_imports,
-    merge_block,
-    one_line,
-    read_text,
-    replace_section,
-    scan_entry,
-)
+from .common import LABELS, count_files, derived_date, flatten, guard_imports, one_line, read_text, scan_entry
 
 __all__ = ["AGENTS_BUDGET", "CodexHarness", "codex_home", "memories_enabled"]
 
 AGENTS_BUDGET = 32 * 1024
+"""memseed's cap on the global AGENTS.md: Codex's ``project_doc_max_bytes`` default. Codex does not
+count the global file against it but loads it whole into every prompt, so memseed holds it to
+the same size rather than grow it without bound."""
 NOTES = Path("memories/extensions/ad_hoc/notes")
 _ID_LINE = re.compile(r"^memseed-id: ([0-9a-f]{8,})\s*$", re.MULTILINE)
 _NOTE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[a-z0-9-]{1,80}\.md$")
@@ -83,7 +76,7 @@ def _note_body(p: Proposal, replaces: Proposal | None = None) -> str:
     return "\n".join(lines)
 
 
-def _section(p: Proposal) -> str:
+def _section(p: Proposal, key: str) -> str:
     """A ``### name (type)`` section: description line, then the body as Markdown.
 
     Headings inside the body become bold lines so they cannot open a new section.
@@ -96,7 +89,7 @@ def _section(p: Proposal) -> str:
         lines.append(line)
     body = guard_imports("\n".join(lines).strip())
     desc = guard_imports(flatten(p.description))
-    text = f"### {p.name} ({p.type})\n{desc}"
+    text = f"### {key} ({p.type})\n{desc}"
     if body and flatten(body).lower() != desc.lower():
         text += f"\n\n{body}"
     return text + f"\n\n_memseed, {derived_date(p)}_"
@@ -156,10 +149,12 @@ class CodexHarness(Harness):
             if old is not None and old.id in existing:
                 path = existing[old.id]
                 current = read_bytes(path)
-                if current is not None and current.decode("utf-8", "replace") == _note_body(old):
+                # as memseed wrote it: the old entry's own note, or a note an earlier update rewrote
+                if current is not None and current in (_note_body(old).encode("utf-8"),
+                                                       options.last_after(str(path))):
                     plan.files.append(FileChange(path, current, _note_body(p, old).encode("utf-8")))
                     plan.written.append((p.fingerprint, str(path)))
-                    plan.supersede(p, old, str(path), current.decode("utf-8"))
+                    plan.supersede(p, old, str(path), current.decode("utf-8", "replace"))
                     continue
                 plan.notes.append(f"{p.name}: the note it replaces ({path.name}) was edited; a new note is added")
             slug = check_name(slugify(p.name, max_len=80))
@@ -186,27 +181,15 @@ class CodexHarness(Harness):
             plan.notes.append(f"{override} exists and Codex reads it instead of AGENTS.md, so the block goes there")
         refuse_symlinks(path, home)
         before, text = read_text(path)
-        sections = []
-        for p in entries:
-            section = _section(p)
-            scan_entry(section, f"entry {p.id} ({p.name})")
-            plan.written.append((p.fingerprint, f"{path}#{p.name}"))
-            old = options.replaces.get(p.fingerprint)
-            if p.fingerprint in options.written:
-                continue
-            if old is not None and (swapped := replace_section(text, _section(old), section)) is not None:
-                text = swapped
-                plan.supersede(p, old, f"{path}#{old.name}", _section(old))
-            else:
-                sections.append((p.name, section))
-        after = merge_block(text, "Memory about the user (approved in memseed)", sections).encode("utf-8")
+        after = plan_block(plan, path, text, entries, options, _section,
+                           "Memory about the user (approved in memseed)").encode("utf-8")
         plan.budget.append({"file": str(path), "bytes": len(after), "max_bytes": AGENTS_BUDGET})
         if after == (before or b""):
             return
         if len(after) > AGENTS_BUDGET:
             raise CapacityExceeded(
-                f"{path} would be {len(after):,} bytes, over the {AGENTS_BUDGET:,}-byte budget Codex reads "
-                f"({len(after) - AGENTS_BUDGET:,} bytes too many)", limit=AGENTS_BUDGET, needed=len(after),
+                f"{path} would be {len(after):,} bytes, over the {AGENTS_BUDGET:,}-byte budget memseed "
+                f"keeps it to ({len(after) - AGENTS_BUDGET:,} bytes too many): Codex loads it whole into every prompt", limit=AGENTS_BUDGET, needed=len(after),
                 hint="write fewer entries (memseed write --only ID... / --exclude ID...), or turn on "
                      "Codex memories ([features] memories = true) so entries become notes")
         plan.files.append(FileChange(path, before, after))
@@ -236,7 +219,7 @@ class CodexHarness(Harness):
         return sorted_findings(codex_findings(root, AGENTS_BUDGET))
 
     def capacity(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> list[Capacity]:
-        """The AGENTS.md block's bytes against Codex's 32 KiB budget (notes mode has no cap)."""
+        """The AGENTS.md bytes against :data:`AGENTS_BUDGET` (notes mode has no cap)."""
         options = options or WriteOptions()
         home = self.memory_root(None, options)
         if memories_enabled(home)[0]:

@@ -24,7 +24,8 @@ from bootstrap_app.errors import WriteError
 from bootstrap_app.fsutil import read_bytes
 from bootstrap_app.types import MemoryEntry, MemoryType, slugify
 
-from .common import BEGIN, END, bullets, entry_name, infer_type
+from .block import BEGIN, END
+from .common import bullets, entry_name, infer_type
 
 __all__ = ["REPLACES", "read_codex_home"]
 

@@ -1,4 +1,4 @@
-"""Text helpers shared by the writers: rendering, type labels, scanning, marked blocks.
+"""Text helpers shared by the writers: rendering, type labels, scanning, reading.
 
 Why here and not in each writer: the one-line harnesses (Hermes, Gemini, Codex's AGENTS.md
 block) must render an entry the same way so that the readers can recover the memory type
@@ -9,7 +9,6 @@ injection scan before emitting anything.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,8 +18,6 @@ from bootstrap_app.safety.injection import check_entry
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal, slugify
 
 __all__ = [
-    "BEGIN",
-    "END",
     "LABELS",
     "blank_line_before",
     "bullets",
@@ -32,17 +29,12 @@ __all__ = [
     "head_text",
     "infer_type",
     "line_entry",
-    "merge_block",
     "one_line",
     "read_text",
-    "replace_section",
     "scan_entry",
     "split_label",
     "strip_stamp",
 ]
-
-BEGIN = "<!-- memseed:begin -->"
-END = "<!-- memseed:end -->"
 
 LABELS: dict[MemoryType, str] = {
     MemoryType.USER: "User",
@@ -151,48 +143,6 @@ def guard_imports(text: str) -> str:
     """Neutralise CLAUDE.md ``@path`` imports and HTML comments inside text we put in a block."""
     text = text.replace("<!--", "&lt;!--").replace("-->", "--&gt;")
     return _IMPORT.sub(lambda m: f"`@{m.group(1)}`" if "@" not in m.group(1) else m.group(0), text)
-
-
-_SECTION = re.compile(r"^### (\S+)", re.MULTILINE)
-
-
-def merge_block(text: str, title: str, sections: Sequence[tuple[str, str]]) -> str:
-    """Insert or extend the memseed marked block in ``text``; text outside it is untouched.
-
-    The block holds ``### <key> ...`` sections. Sections already in the block stay exactly as
-    they are (the person may have edited them); sections whose key is missing are appended.
-    """
-    start = text.find(BEGIN)
-    end = text.find(END, start + len(BEGIN)) if start >= 0 else -1
-    if start >= 0 and end >= 0:
-        inner = text[start + len(BEGIN):end]
-        present = set(_SECTION.findall(inner))
-        extra = [body for key, body in sections if key not in present]
-        if not extra:
-            return text
-        new_inner = inner.rstrip("\n") + "\n\n" + "\n\n".join(s.rstrip("\n") for s in extra) + "\n"
-        return text[:start + len(BEGIN)] + new_inner + text[end:]
-    if not sections:
-        return text
-    block = (f"{BEGIN}\n## {title}\n\n" + "\n\n".join(s.rstrip("\n") for _, s in sections) + f"\n{END}\n")
-    return text + blank_line_before(text) + block
-
-
-def replace_section(text: str, old: str, new: str) -> str | None:
-    """``text`` with the section ``old`` inside the memseed block replaced by ``new`` (``None``: not there).
-
-    Only an exact match counts: a section the person edited is theirs and is left alone.
-    """
-    start = text.find(BEGIN)
-    end = text.find(END, start + len(BEGIN)) if start >= 0 else -1
-    if start < 0 or end < 0:
-        return None
-    inner = text[start + len(BEGIN):end]
-    at = inner.find(old.rstrip("\n"))
-    if at < 0:
-        return None
-    inner = inner[:at] + new.rstrip("\n") + inner[at + len(old.rstrip("\n")):]
-    return text[:start + len(BEGIN)] + inner + text[end:]
 
 
 def blank_line_before(text: str) -> str:

@@ -86,7 +86,10 @@ class FakeHarness(Harness):
                          tuple(p.id for p in added[:max(MAX_ENTRIES - now, 0)]))]
 
     def read_with_skips(self, root: Path | None = None) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
-        path, _, lines = self._lines(root or self.default_root)
+        try:
+            path, _, lines = self._lines(root or self.default_root)
+        except UnicodeDecodeError:
+            return [], [("memory.jsonl", "not UTF-8 text")]
         entries, skipped = [], []
         for no, line in enumerate(lines, 1):
             try:

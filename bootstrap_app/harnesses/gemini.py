@@ -15,7 +15,8 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from bootstrap_app.fsutil import read_bytes, refuse_symlinks
+from bootstrap_app.errors import WriteError
+from bootstrap_app.fsutil import refuse_symlinks
 from bootstrap_app.safety.doctor import gemini_findings, sorted_findings
 from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, Proposal
@@ -81,7 +82,8 @@ def replace_fact(current: str, old: str, new: str) -> str | None:
         return None
     start, end = span
     section = current[start:end]
-    at = re.search(rf"^- {re.escape(old)}[ \t]*$", section, re.MULTILINE)
+    # the line as any editor may have left it: more spaces after the dash, a CRLF line ending
+    at = re.search(rf"^-[ \t]+{re.escape(old)}[ \t]*(?=\r?$)", section, re.MULTILINE)
     if at is None:
         return None
     return current[:start] + section[:at.start()] + f"- {new}" + section[at.end():] + current[end:]
@@ -109,11 +111,14 @@ class GeminiHarness(Harness):
             action, old = placement(plan, p, options, present, render_fact)
             if action == "gone":
                 continue
-            if old is not None:
-                after = replace_fact(after, render_fact(old), fact) or after
+            swapped = replace_fact(after, render_fact(old), fact) if old is not None else None
+            if old is not None and swapped is not None:
+                after = swapped
                 present.discard(render_fact(old))
                 plan.supersede(p, old, str(path), render_fact(old))
-            elif action == "add":
+            elif action != "keep":
+                if old is not None:  # listed as a bullet, but not on a line of its own we can rewrite
+                    plan.notes.append(f"{p.name}: could not find the line of {old.name} in {path}; added as a new bullet")
                 after = add_fact(after, fact)
             present.add(fact)
             plan.written.append((p.fingerprint, f"{path}"))
@@ -128,7 +133,10 @@ class GeminiHarness(Harness):
         path = root if root.is_file() else root / "GEMINI.md"
         if path.is_symlink() or not path.is_file():
             return [], []
-        text = (read_bytes(path) or b"").decode("utf-8", "replace")
+        try:
+            _, text = read_text(path)
+        except WriteError:
+            return [], [(path.name, "not UTF-8 text; Gemini CLI could not load it either")]
         return [line_entry(f"gemini:{path}", f"GEMINI.md#{i}", path, self.name, fact)
                 for i, fact in enumerate(_section_bullets(text))], []
 

@@ -309,15 +309,20 @@ class HermesHarness(Harness):
         root = root or self.home()
         folder = root / "memories" if (root / "memories").is_dir() else root
         out: list[MemoryEntry] = []
+        skipped: list[tuple[str, str]] = []
         for filename in LIMITS:
             path = folder / filename
             if path.is_symlink() or not path.is_file():
                 continue
-            _, text = _read_current(path)
+            try:
+                _, text = _read_current(path)
+            except WriteError:  # the other file may still be fine: pass this one over, with the reason
+                skipped.append((filename, "not UTF-8 text; Hermes could not read it either"))
+                continue
             user = MemoryType.USER if filename == "USER.md" else None
             out.extend(line_entry(f"hermes:{folder}", f"{filename}#{i}", path, self.name, entry, user)
                        for i, entry in enumerate(parse_entries(text)))
-        return out, []
+        return out, skipped
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

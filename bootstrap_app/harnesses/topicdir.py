@@ -238,6 +238,9 @@ def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions
             ending = lines[at[0]][len(lines[at[0]].rstrip("\r\n")):]
             lines[at[0]] = line + (ending or "\n")
             replaced = True
+        elif lines[at[0]].rstrip("\r\n") != line and swapped and swapped[-1][0] is p:
+            notes.append(f"{index_path.name}: the line pointing to {path.name} was edited outside memseed, so it "
+                         f"is kept and may still describe {swapped[-1][1].name}; update it by hand")
     new_text = index_text
     if replaced or appended:
         new_text = "".join(lines)

@@ -21,23 +21,28 @@ __all__ = ["BULK_LOCAL", "Ref", "is_bulk_address", "is_owner_key", "is_person", 
 # Address shapes only, each a convention shared across mail systems (none is a word taken from a
 # mailbox we test on): no-reply and notification senders, RFC 2142 role mailboxes (info, sales,
 # support, webmaster, postmaster ...), list-manager addresses (-request, -bounces, owner-),
-# list and bulk-mail provider domains, and calendar-system organizers (Google's calendar domain,
-# Exchange/Google resource calendars).
+# bulk-mail providers' sending domains, and calendar-system organizers (Google's calendar domain,
+# Exchange/Google resource calendars). A domain's *shape* (news., lists., mail2.) says nothing
+# about the person at it — a journalist at news.example.com.au is a person — so bulk mail from
+# such domains is left to the message's own headers (List-Id, List-Unsubscribe, Precedence ...).
 BULK_LOCAL = re.compile(
     r"^(?:no[._-]?reply|do[._-]?not[._-]?reply|noreply|notifications?|notify|newsletters?|"
     r"news|mailer[._-]?daemon|postmaster|bounces?|info|updates?|alerts?|marketing|support|webmaster|"
     r"admin|system|auto(?:mated)?|billing|digest|listserv|majordomo|calendar|hello|"
     r"team|service|services|help|feedback|events?|invitations?|jobs|careers|sales|press|contact|"
     r"owner-.*|.*-request|.*-bounces|.*\+bounce.*|.*noreply.*|.*no-reply.*|.*notification.*)$")
-_BULK_DOMAIN = re.compile(r"(?:^|\.)(?:mailman|lists?|bounce|mailchimp|sendgrid|mcsv|em\d*|e\d+|"
-                          r"mail\d+|news|newsletter|notifications?)\.")
+_BULK_DOMAIN = re.compile(r"(?:^|\.)(?:bounces?|mailchimp|mcsv|mcdlv|rsgsv|sendgrid|amazonses|mailgun|"
+                          r"sparkpostmail|mandrillapp|mailjet|sendinblue|constantcontact)\.")
 
 
 _CALENDAR_SYSTEM = re.compile(r"(?:^|\.)calendar\.google\.com$|resource\.calendar|group\.v\.calendar")
-# A display name holding a function word or a resource noun names a service, a room or a feed,
-# not a person ("Booking for the Main Room"); people's names hold neither.
-_NOT_A_PERSON = re.compile(r"\b(?:for|the|of|and|team|calendar|room|"
-                           r"booking|reservations?|holidays?|events?|support|info|group)\b", re.I)
+# A display name holding a function word names a service, a room or a feed, not a person
+# ("Booking for the Main Room", "The Ops Team"); so do two resource nouns ("Team Calendar") or a
+# name that is a resource noun alone ("Support"). One such noun in a real name is a surname or a
+# given name (Billie Holiday, Ada Room), so one alone does not decide.
+_FUNCTION_WORD = re.compile(r"\b(?:for|the|of|and)\b", re.I)
+_RESOURCE_NOUN = re.compile(r"\b(?:team|calendar|room|booking|reservations?|holidays?|events?|support|info|"
+                            r"group)\b", re.I)
 
 
 def is_bulk_address(address: str) -> bool:
@@ -54,7 +59,10 @@ def is_person(key: str, name: str) -> bool:
         local, _, domain = key.partition("@")
         if not local or local.endswith(".") or "." not in domain or is_bulk_address(key):
             return False
-    return not (name and _NOT_A_PERSON.search(name))
+    if not name:
+        return True
+    nouns = len(_RESOURCE_NOUN.findall(name))
+    return not (_FUNCTION_WORD.search(name) or nouns >= 2 or (nouns == 1 and len(name.split()) == 1))
 
 
 def person_key(person: Person) -> str:

@@ -15,12 +15,14 @@ the pipeline.
 - :mod:`.mail`: the owner's own words of a mail, cut three ways for three uses
   (:func:`trim_quoted` in connectors, :func:`own_text` in analyzers, :func:`strip_quoted` for
   the LLM digest) and :func:`is_forward`.
+- :mod:`.paths`: :func:`is_text` / :func:`printable` for file names that are not valid UTF-8.
 """
 
 from __future__ import annotations
 
 from .clean import card_spans, clean_text, neutralise
 from .mail import is_forward, own_text, strip_quoted, trim_quoted
+from .paths import is_text, printable
 from .secrets import SECRET_PATTERNS, find_secrets, redact_secrets, secret_spans
 from .unicode import (
     HERMES_INVISIBLE,
@@ -40,9 +42,11 @@ __all__ = [
     "find_invisible",
     "find_secrets",
     "is_forward",
+    "is_text",
     "neutralise",
     "normalize",
     "own_text",
+    "printable",
     "redact_secrets",
     "sanitize_untrusted",
     "secret_spans",

@@ -9,7 +9,7 @@ goes to the token store (keyring, else a 0600 file), never next to the project.
 ``MEMSEED_GOOGLE_CREDENTIALS`` names an ``authorized_user`` JSON used as-is (its ``token_uri``
 honoured, the access token refreshed in memory and never written back): no browser, no store.
 ``MEMSEED_GOOGLE_API_ROOT`` replaces both Google API hosts (a loopback stand-in in tests and
-the demo); see :func:`api_root`.
+the demo); see :func:`connectors.google.client.api_root`.
 """
 
 from __future__ import annotations
@@ -28,12 +28,11 @@ from bootstrap_app.errors import AuthError, AuthRequired
 
 from ..base import Availability
 from ..tokenstore import delete_secret, load_secret, save_secret
+from .client import GoogleSession
 
 __all__ = [
-    "ENV_API_ROOT",
     "ENV_CREDENTIALS",
     "SCOPES",
-    "api_root",
     "credentials",
     "login",
     "logout",
@@ -50,17 +49,9 @@ SCOPES: tuple[str, ...] = (
 )
 scopes = SCOPES
 ENV_CREDENTIALS = "MEMSEED_GOOGLE_CREDENTIALS"
-ENV_API_ROOT = "MEMSEED_GOOGLE_API_ROOT"
 ENV_CLIENT_SECRETS = "MEMSEED_GOOGLE_CLIENT_SECRETS"
 _SECRET = "google"
 _RELOGIN = "run `memseed auth google`"
-
-
-def api_root() -> str:
-    """The stand-in root that replaces ``https://gmail.googleapis.com/`` and
-    ``https://www.googleapis.com/``, or "" for the real services."""
-    root = os.environ.get(ENV_API_ROOT, "").strip()
-    return root if not root or root.endswith("/") else root + "/"
 
 
 def _libraries() -> str:
@@ -241,8 +232,6 @@ def _consent_hint(error: str) -> str:
 
 def _account_of(creds: Any) -> str:
     """The address of the account just signed in (one Gmail profile call, 1 quota unit)."""
-    from .client import GoogleSession
-
     try:
         return str(GoogleSession(creds).gmail().users().getProfile(userId="me").execute().get("emailAddress", ""))
     except Exception:  # the sign-in itself worked; the address is a nicety

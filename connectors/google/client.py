@@ -15,6 +15,7 @@ library's ``new_batch_http_request`` ignores ``api_endpoint``.
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -23,9 +24,17 @@ from typing import Any
 
 from bootstrap_app.errors import AuthRequired, MemseedError, QuotaExceeded, SourceError, SourceOffline
 
-from .auth import api_root
+__all__ = ["ENV_API_ROOT", "Gone", "GoogleSession", "Throttle", "api_root", "http_reasons", "translate"]
 
-__all__ = ["Gone", "GoogleSession", "Throttle", "http_reasons", "translate"]
+ENV_API_ROOT = "MEMSEED_GOOGLE_API_ROOT"
+
+
+def api_root() -> str:
+    """The stand-in root that replaces ``https://gmail.googleapis.com/`` and
+    ``https://www.googleapis.com/``, or "" for the real services."""
+    root = os.environ.get(ENV_API_ROOT, "").strip()
+    return root if not root or root.endswith("/") else root + "/"
+
 
 _RATE_REASONS = frozenset({"rateLimitExceeded", "userRateLimitExceeded", "RATE_LIMIT_EXCEEDED"})
 _QUOTA_REASONS = frozenset({"quotaExceeded", "dailyLimitExceeded", "RESOURCE_EXHAUSTED"})

@@ -3,9 +3,11 @@
 Why: the owner's own documents are worth a memory ("Ana wrote the ledger spec"), somebody
 else's in a shared folder are not. The file itself often says who wrote it: Word's core
 properties (``dc:creator``, ``cp:lastModifiedBy``), a PDF's ``/Author``, an OpenDocument's
-``meta.xml`` (``dc:creator``, ``meta:initial-creator``), HTML ``<meta name="author">`` and
+``meta.xml`` (``meta:initial-creator``, ``dc:creator``), HTML ``<meta name="author">`` and
 Markdown front matter ``author:``. These become the Document's ``people``, which identity
-matches against the owner.
+matches against the owner. The last editor (``lastModifiedBy``, ODF ``dc:creator``) counts only
+when no author is recorded: editing a colleague's document does not make it yours (the same
+rule as for Drive files, whose ``people`` are their owners).
 
 OpenDocument text (``.odt``) is a zip with ``content.xml``; it is read with the standard
 library (``zipfile`` + ``xml.etree``), bounded in size, and an encrypted one (its manifest
@@ -123,6 +125,6 @@ def read_odt(path: Path, cap: int) -> tuple[str, str, tuple[Person, ...]]:
     people: tuple[Person, ...] = ()
     if meta is not None:
         title = (meta.findtext(".//dc:title", "", _NS) or "").strip()
-        people = people_from_names(meta.findtext(".//meta:initial-creator", "", _NS),
-                                   meta.findtext(".//dc:creator", "", _NS))
+        people = (people_from_names(meta.findtext(".//meta:initial-creator", "", _NS))
+                  or people_from_names(meta.findtext(".//dc:creator", "", _NS)))
     return "\n".join(_paragraphs(content, cap)), title or heading, people

@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
-from bootstrap_app.pathtext import is_text, printable
+from bootstrap_app.text.paths import is_text, printable
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source
 from .mailfolders import is_sent_folder
 from .mailparse import extract_body, message_from_parts, parse_date, parse_header_block, split_message
 from .tnef import tnef_reason
+from .walk import walk_files
 
 __all__ = ["EmlSource", "is_maildir", "iter_message_files", "read_message_file"]
 
@@ -33,8 +34,11 @@ def is_maildir(path: Path) -> bool:
     return (path / "cur").is_dir() and (path / "new").is_dir()
 
 
-def iter_message_files(root: Path) -> Iterator[tuple[Path, bool | None]]:
-    """(file, sent-folder hint) for every message file under ``root``, in a stable order."""
+def iter_message_files(root: Path, on_skip: Callable[[Path, str], None] = lambda p, why: None,
+                       ) -> Iterator[tuple[Path, bool | None]]:
+    """(file, sent-folder hint) for every message file under ``root``, in a stable order;
+    what a folder walk leaves out (too deep, unlistable, a name that is not UTF-8) goes to
+    ``on_skip`` with the reason."""
     if root.is_file():
         yield root, None
         return
@@ -49,12 +53,10 @@ def iter_message_files(root: Path) -> Iterator[tuple[Path, bool | None]]:
                     if not name.startswith("."):
                         yield folder / sub / name, hint
         return
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
-        hint = True if is_sent_folder(Path(dirpath).name) else None
-        for name in sorted(filenames):
-            if name.lower().endswith(".eml") and not name.startswith("."):
-                yield Path(dirpath) / name, hint
+    for path in walk_files(root, on_skip,
+                           keep_dir=lambda d: not d.name.startswith(".") and d.name not in _SKIP_DIRS,
+                           keep_file=lambda n: n.lower().endswith(".eml") and not n.startswith(".")):
+        yield path, True if is_sent_folder(path.parent.name) else None
 
 
 def read_message_file(path: Path, source_id: str, ref: str, ctx: ReadContext,
@@ -133,7 +135,10 @@ class EmlSource(Source):
         count = 0
         stopped = False
         try:
-            for path, hint in iter_message_files(root):
+            def left_out(path: Path, reason: str) -> None:
+                ctx.skip(self.id, printable(path.relative_to(root)), reason)
+
+            for path, hint in iter_message_files(root, left_out):
                 if ctx.should_stop():
                     stopped = True
                     break

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
-from bootstrap_app.pathtext import printable
+from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source
@@ -101,6 +101,7 @@ class EmlxSource(Source):
     kind: ClassVar[str] = "emlx"
     description: ClassVar[str] = "Apple Mail mailbox (.mbox folder of .emlx files)"
     priority: ClassVar[int] = 34
+    cursor_doc: ClassVar[str] = "newest .emlx modification time read"
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

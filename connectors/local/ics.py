@@ -33,7 +33,7 @@ from bootstrap_app.types import Event, Item, Person, utc
 from ..base import ReadContext, Source
 from .calzones import iana_name
 
-__all__ = ["DAYS_AHEAD", "DAYS_BACK", "IcsSource", "calendar_window", "read_calendar"]
+__all__ = ["DAYS_AHEAD", "DAYS_BACK", "IcsSource", "calendar_window", "read_calendar", "read_calendar_bytes"]
 
 DAYS_BACK = 400
 DAYS_AHEAD = 120
@@ -132,10 +132,37 @@ def calendar_zone(cals: list[icalendar.Calendar]) -> str:
     return iana_name(tzid, tz)
 
 
+def _normalise_x_wr_timezone(cal: icalendar.Calendar) -> None:
+    """``X-WR-TIMEZONE`` as an IANA name (or gone when none fits): the expansion library looks
+    it up as one, and an Outlook-style ``Eastern Standard Time`` there lost every event."""
+    raw = str(cal.get("X-WR-TIMEZONE", "") or "")
+    if not raw:
+        return
+    name = iana_name(raw)
+    if name != raw:
+        del cal["X-WR-TIMEZONE"]
+        if name:
+            cal.add("X-WR-TIMEZONE", name)
+
+
+def read_calendar_bytes(path: Path, ctx: ReadContext, label: str) -> bytes:
+    """A calendar file's bytes, refusing one too big to parse in bounded memory (a calendar is
+    parsed as a whole; twice the per-file cap leaves room for years of a busy calendar)."""
+    cap = 2 * ctx.max_file_bytes
+    size = path.stat().st_size
+    if size > cap:
+        raise SourceError(f"{label}: calendar is {size / 2**20:.0f} MB, over the {cap / 2**20:.0f} MB limit",
+                          hint="export a shorter period, or raise the max_file_bytes setting")
+    with open(path, "rb") as f:
+        return f.read(cap + 1)
+
+
 def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, file_stem: str = "",
                   window: tuple[datetime, datetime] | None = None) -> Iterator[Event]:
     """Events of one calendar file's bytes; used by :class:`IcsSource` and the Takeout connector."""
     cals = _parse(data, label, source_id, ctx)
+    for cal in cals:
+        _normalise_x_wr_timezone(cal)
     first = cals[0]
     tz = calendar_zone(cals)
     zones: dict[tuple[str, int, int], str] = {}
@@ -276,7 +303,7 @@ class IcsSource(Source):
             if ctx.cursor == mark:  # unchanged since the last scan: nothing new to say
                 ctx.new_cursor = dict(mark)
                 return
-            data = path.read_bytes()
+            data = read_calendar_bytes(path, ctx, str(path))
         except FileNotFoundError as exc:
             raise SourceNotFound(f"{path}: no such calendar file", hint="check the path") from exc
         except OSError as exc:

@@ -40,6 +40,9 @@ _MAX_BODY_BYTES = 16 * 1024 * 1024
 _RELEASE_EVERY = 8 * 1024 * 1024
 _SEARCH_WINDOW = 32 * 1024 * 1024
 _BOUNDARY_TAIL = 1024 * 1024
+_CHECK_EVERY = 256 * 1024
+"""How far the read moves on between two checks that the file did not shrink (an fstat)."""
+_SHRANK = "the file shrank while being read (another program rewrote it); the rest is read on the next scan"
 _SKIP_LABELS = frozenset({"spam", "trash", "[imap]/trash", "[gmail]/spam", "[gmail]/trash"})
 
 
@@ -123,13 +126,28 @@ def _release(mm: mmap.mmap, upto: int, released: int) -> int:
     return end
 
 
-def _find_separator(mm: mmap.mmap, start: int, size: int, released: int) -> tuple[int, int]:
+def _shrank(fd: int, size: int) -> bool:
+    """True when the file is now shorter than when it was mapped. Reading a mapped page past
+    the new end would kill the process with SIGBUS, so each message (and each search window)
+    looks first; another program rewriting the mailbox in place then costs the rest of this
+    read, not the scan."""
+    if fd < 0:
+        return False
+    try:
+        return os.fstat(fd).st_size < size
+    except OSError:
+        return True
+
+
+def _find_separator(mm: mmap.mmap, start: int, size: int, released: int, fd: int = -1) -> tuple[int, int]:
     """The next ``\nFrom `` at or after ``start``, searched window by window so that a single
     huge message (a 2 GB attachment, a sparse or corrupt tail) never keeps the whole of it
-    mapped: pages already searched are dropped as the search moves on. Returns (position or
-    -1, new released offset)."""
+    mapped: pages already searched are dropped as the search moves on. Returns (position, -1
+    when there is none, or -2 when the file shrank; new released offset)."""
     at = start
     while at < size:
+        if at > start and _shrank(fd, size):
+            return -2, released
         stop = min(size, at + _SEARCH_WINDOW)
         found = mm.find(b"\nFrom ", at, stop + 5)  # + 5: a separator straddling the window edge
         if found != -1:
@@ -160,14 +178,15 @@ def iter_mbox(path: str | os.PathLike[str], *, headers_only: bool = False,
             return
         mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         try:
-            yield from _scan(mm, size, p, start, headers_only)
+            yield from _scan(mm, size, p, start, headers_only, f.fileno())
         finally:
             mm.close()
     finally:
         f.close()
 
 
-def _scan(mm: mmap.mmap, size: int, path: Path, start: int, headers_only: bool) -> Iterator[RawMessage]:
+def _scan(mm: mmap.mmap, size: int, path: Path, start: int, headers_only: bool,
+          fd: int = -1) -> Iterator[RawMessage]:
     pos = start
     while pos < size and mm[pos:pos + 1] in (b"\n", b"\r", b" ", b"\t"):
         pos += 1
@@ -178,7 +197,13 @@ def _scan(mm: mmap.mmap, size: int, path: Path, start: int, headers_only: bool) 
     first_nl = mm.find(b"\n", pos)
     crlf = first_nl > 0 and mm[first_nl - 1] == 13
     released = 0
+    checked = pos - _CHECK_EVERY  # check at once, then every _CHECK_EVERY bytes
     while pos < size:
+        if pos - checked >= _CHECK_EVERY:
+            checked = pos
+            if _shrank(fd, size):
+                yield RawMessage(pos, size, "", truncated=_SHRANK)
+                return
         nl = mm.find(b"\n", pos)
         if nl == -1:
             yield RawMessage(pos, size, mm[pos + 5:size].decode("latin-1"), truncated="file ends in a separator line")
@@ -187,7 +212,10 @@ def _scan(mm: mmap.mmap, size: int, path: Path, start: int, headers_only: bool) 
         content = nl + 1
         search = content
         while True:
-            nxt, released = _find_separator(mm, search, size, released)
+            nxt, released = _find_separator(mm, search, size, released, fd)
+            if nxt == -2:
+                yield RawMessage(pos, size, envelope, truncated=_SHRANK)
+                return
             if nxt == -1 or not strict or _ENVELOPE.match(mm, nxt + 1):
                 break
             search = nxt + 1

@@ -8,7 +8,8 @@ MAPI properties, which ``olefile`` reads directly. The properties used (MS-OXMSG
 - otherwise ``0C1A``/``5D01``/``0C1F`` the sender's name and address, ``0037`` the subject,
   ``1035`` the Message-ID, ``0039`` the submit time, and each ``__recip_version1.0_#N``
   storage's ``3001``/``39FE``/``3003`` name and address with ``0C15`` To/Cc;
-- ``1000`` the plain-text body.
+- ``1000`` the plain-text body, else ``1013`` the HTML body (as text); a body kept only as
+  compressed RTF (``1009``) is noted with a reason, the headers are still read.
 
 Strings are ``001F`` (UTF-16LE) or ``001E`` (8-bit, in the message's code page ``3FFD``).
 A folder of ``.msg`` files (Outlook's drag-and-drop export) is one source.
@@ -27,16 +28,17 @@ from typing import Any, ClassVar
 import olefile
 
 from bootstrap_app.errors import SourceError, SourceNotFound
-from bootstrap_app.pathtext import printable
+from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source
 from .charsets import decode_text
+from .htmltext import html_to_text
 from .mailfolders import is_sent_folder
 from .mailparse import message_from_parts, parse_header_block
 from .walk import walk_files
 
-__all__ = ["OutlookMsgSource", "msg_headers", "read_msg"]
+__all__ = ["OutlookMsgSource", "msg_headers", "msg_html_text", "read_msg"]
 
 _FILETIME_EPOCH = datetime(1601, 1, 1, tzinfo=UTC)
 _RECIP = "__recip_version1.0_#"
@@ -129,6 +131,13 @@ def msg_headers(msg: _Msg) -> dict[str, str]:
     return {k: v for k, v in headers.items() if v}
 
 
+def msg_html_text(msg: _Msg) -> str:
+    """The HTML body (``1013``, stored as bytes or as a string) as plain text, or ``""``."""
+    raw = msg._stream("__substg1.0_10130102")
+    html = decode_text(raw, f"cp{msg.codepage}") if raw is not None else msg.text("", 0x1013)
+    return html_to_text(html) if html.strip() else ""
+
+
 def read_msg(path: Path, source_id: str, ref: str, ctx: ReadContext, sent: bool = False) -> Message | None:
     """One ``.msg`` file -> Message, or None with the skip reason."""
     try:
@@ -138,7 +147,8 @@ def read_msg(path: Path, source_id: str, ref: str, ctx: ReadContext, sent: bool 
         with olefile.OleFileIO(str(path)) as ole:
             msg = _Msg(ole)
             headers = msg_headers(msg)
-            body = msg.text("", 0x1000)
+            body = msg.text("", 0x1000) or msg_html_text(msg)
+            rtf_only = not body and ole.exists("__substg1.0_10090102")
     except OSError as exc:
         if exc.errno is not None:  # the file system said no
             ctx.skip(source_id, ref, f"{printable(path)}: unreadable ({exc.strerror or exc})")
@@ -151,6 +161,9 @@ def read_msg(path: Path, source_id: str, ref: str, ctx: ReadContext, sent: bool 
     if not headers.keys() & {"from", "to", "subject", "date"}:
         ctx.skip(source_id, ref, f"{printable(path)}: an Outlook item that is not a mail message")
         return None
+    if rtf_only:
+        ctx.skip(source_id, ref, f"{printable(path)}: the text is only in Outlook's compressed RTF, which is "
+                                 "not read; headers kept (save it from Outlook as HTML or text for the body)")
     return message_from_parts(headers, body, source=source_id, ref=ref, clean=ctx.clean,
                               sent_hint=True if sent else None)
 

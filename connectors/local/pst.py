@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
-from bootstrap_app.pathtext import printable
+from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Message
 
-from ..base import ReadContext, Source
+from ..base import Availability, ReadContext, Source
 from .charsets import decode_text
 from .mailfolders import is_sent_folder
 from .mailparse import message_from_parts, parse_header_block
@@ -103,6 +103,12 @@ class PstSource(Source):
     @classmethod
     def sniff(cls, path: Path) -> bool:
         return path.is_file() and path.suffix.lower() in (".pst", ".ost")
+
+    @classmethod
+    def availability(cls, home: Path | None = None) -> Availability:
+        if load_pypff() is None:
+            return Availability(False, "needs libpff: `pip install 'memseed[outlook]'`")
+        return Availability(True)
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         path = Path(self.location)

@@ -26,6 +26,7 @@ from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import ChatMessage, Item, Person
 
 from ..base import ReadContext, Source
+from .walk import walk_files
 
 __all__ = ["ExportTree", "SlackExportSource", "resolve_mentions"]
 
@@ -51,7 +52,10 @@ class ExportTree:
                                   hint="download the Slack export again, or unzip it and give the folder") from exc
             names = [n for n in self.zip.namelist() if not n.endswith("/")]
         else:
-            names = [str(p.relative_to(path)).replace("\\", "/") for p in path.rglob("*.json") if p.is_file()]
+            # an export is two levels deep (one top folder at most): a bounded walk, so a hostile
+            # tree can neither recurse nor loop, and names that are not UTF-8 are left out
+            names = [str(p.relative_to(path)).replace("\\", "/") for p in walk_files(
+                path, lambda p, why: None, keep_file=lambda n: n.endswith(".json"), max_depth=3)]
         roots = sorted((n.rsplit("/", 1)[0] + "/" if "/" in n else "") for n in names
                        if PurePosixPath(n).name in _USERS + _CONVERSATIONS)
         self.prefix = min(roots, key=len) if roots else ""

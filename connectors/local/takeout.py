@@ -28,12 +28,14 @@ from pathlib import Path, PurePosixPath
 from typing import ClassVar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item
 
 from ..base import ReadContext, Source
 from .folder import DOC_SUFFIXES, read_document
-from .ics import read_calendar
+from .ics import read_calendar, read_calendar_bytes
 from .mbox import read_mbox
+from .walk import walk_files
 
 __all__ = ["TakeoutSource", "archive_parts", "classify"]
 
@@ -65,6 +67,11 @@ def archive_parts(path: Path) -> list[Path]:
     parts = sorted(p for p in path.parent.glob(f"{m.group('stem')}-*.zip")
                    if (part := _SPLIT.match(p.name)) and part.group("stem") == m.group("stem"))
     return parts or [path]
+
+
+def _scratch(ctx: ReadContext) -> str | None:
+    """The app folder's scratch space when the scan set one up, else the system's temp folder."""
+    return ctx.scratch_dir if ctx.scratch_dir and os.path.isdir(ctx.scratch_dir) else None
 
 
 def _zip_time(info: zipfile.ZipInfo) -> float:
@@ -129,14 +136,24 @@ class TakeoutSource(Source):
         self._count = 0
         if path.is_dir():
             root = _takeout_root(path) or path
-            for member in sorted(root.rglob("*")):
+            def left_out(member: Path, reason: str) -> None:
+                ctx.skip(self.id, printable(member.relative_to(path)), reason)
+
+            # a bounded walk: deep trees, unlistable folders and names that are not UTF-8 are
+            # skipped with a reason instead of failing the export
+            for member in walk_files(root, left_out, keep_dir=lambda d: not d.name.startswith("."),
+                                     keep_file=lambda n: not n.startswith(".")):
                 rel = str(member.relative_to(path)).replace("\\", "/")
                 kind = classify(rel)
-                if not kind or any(part.startswith(".") for part in PurePosixPath(rel).parts):
+                if not kind:
                     continue
                 found += 1
-                yield from self._dispatch(kind, member, rel, member.stat().st_mtime if member.exists() else 0,
-                                          ctx, cursors)
+                try:
+                    mtime = member.stat().st_mtime
+                except OSError as exc:
+                    ctx.skip(self.id, rel, f"{rel}: unreadable ({exc.strerror or exc})")
+                    continue
+                yield from self._dispatch(kind, member, rel, mtime, ctx, cursors)
                 if ctx.should_stop():
                     break
         else:
@@ -159,7 +176,7 @@ class TakeoutSource(Source):
         except (zipfile.BadZipFile, OSError) as exc:
             raise SourceError(f"{part}: not a readable zip file ({exc})",
                               hint="download that Takeout part again") from exc
-        with zf, tempfile.TemporaryDirectory(prefix="memseed-takeout-", dir=ctx.scratch_dir) as tmp:  # 0700
+        with zf, tempfile.TemporaryDirectory(prefix="memseed-takeout-", dir=_scratch(ctx)) as tmp:  # 0700
             for info in zf.infolist():
                 kind = "" if info.is_dir() else classify(info.filename)
                 if not kind:
@@ -219,7 +236,8 @@ class TakeoutSource(Source):
             if kind == "mbox":
                 items: Iterator[Item] = read_mbox(file, source_id, sub, display=label)
             elif kind == "ics":
-                items = read_calendar(file.read_bytes(), source_id, sub, label=label, file_stem=stem or file.stem)
+                items = read_calendar(read_calendar_bytes(file, sub, label), source_id, sub, label=label,
+                                      file_stem=stem or file.stem)
                 sub.new_cursor = {"mtime": mtime}
             else:
                 doc = read_document(file, source_id, rel.rsplit("!", 1)[-1], sub,

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from bootstrap_app.pathtext import is_text, printable
+from bootstrap_app.text.paths import is_text, printable
 
 __all__ = ["MAX_DEPTH", "walk_files"]
 

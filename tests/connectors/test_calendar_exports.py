@@ -14,9 +14,13 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bootstrap_app.config import load_settings
+from bootstrap_app.identity import IdentityCollector
 from bootstrap_app.pipeline import scan
+from bootstrap_app.signals import SignalBuilder
 from bootstrap_app.types import Event
 from connectors.base import ReadContext
 from connectors.local.calzones import iana_name, zone_of
@@ -66,6 +70,12 @@ def test_outlook_standup_is_proposed_at_0945_berlin(tmp_path: Path) -> None:
     assert rituals, [p.name for p in result.proposals]
     body = rituals[0].body
     assert "09:45" in body and "Europe/Berlin" in body and "UTC" not in body
+    collector = IdentityCollector(explicit=("maya@example.org",))
+    builder = SignalBuilder(known_owners=("maya@example.org",))
+    for event in read_calendar(path.read_bytes(), "ics:x", ReadContext(), label="x"):
+        collector.observe(event)
+        builder.observe(event)
+    assert builder.build(collector.resolve()).profile.timezone == "Europe/Berlin"  # was not found at all
 
 
 @pytest.mark.parametrize(("tzid", "expected"), [
@@ -102,3 +112,32 @@ def test_real_outlook_calendars_get_iana_zones(name: str) -> None:
     zones = {e.tzid for e in events if not e.all_day}
     assert zones and all(zone_of(z) is not None for z in zones), zones
     assert not any("Standard Time" in z for z in zones)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.text(max_size=60))
+def test_any_zone_name_gives_an_iana_zone_or_nothing(name: str) -> None:
+    result = iana_name(name)
+    assert result == "" or zone_of(result) is not None
+
+
+def test_event_zone_wins_over_x_wr_timezone_which_floats_the_rest() -> None:
+    """X-WR-TIMEZONE is the calendar's default: it places floating times, never moves an event
+    that names its own zone."""
+    data = export("google", datetime.now(UTC).date()).replace(b"X-WR-TIMEZONE:Europe/Berlin",
+                                                               b"X-WR-TIMEZONE:Eastern Standard Time")
+    events = list(read_calendar(data, "ics:g", ReadContext(), label="g"))
+    standups = [e for e in events if e.summary == "Payments stand-up"]
+    assert {e.tzid for e in standups} == {"Europe/Berlin"}
+    [dentist] = [e for e in events if e.summary == "Dentist"]
+    assert dentist.start is not None
+    assert dentist.start.astimezone(ZoneInfo("America/New_York")).time() == time(15, 0)
+    assert dentist.tzid == "America/New_York"
+
+
+def test_unknown_x_wr_timezone_loses_no_event() -> None:
+    data = export("google", datetime.now(UTC).date()).replace(b"X-WR-TIMEZONE:Europe/Berlin",
+                                                               b"X-WR-TIMEZONE:Mars/Olympus_Mons")
+    ctx = ReadContext()
+    events = list(read_calendar(data, "ics:g", ctx, label="g"))
+    assert len([e for e in events if e.summary == "Payments stand-up"]) > 20 and not ctx.skips

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from bootstrap_app.config import load_settings
-from bootstrap_app.pathtext import is_text, printable
 from bootstrap_app.pipeline import scan
 from bootstrap_app.store import Store
+from bootstrap_app.text.paths import is_text, printable
 from connectors.base import ReadContext
 from connectors.local import folder as folder_mod
 from connectors.local.folder import DocumentFolderSource

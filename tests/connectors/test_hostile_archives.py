@@ -127,3 +127,16 @@ def test_slack_zip_bomb_and_symlink_are_refused_in_bounded_memory(tmp_path: Path
     reasons = {s.ref: s.reason for s in ctx.skips}
     assert "per-file cap" in reasons["general/2026-03-03.json"]
     assert "symbolic link" in reasons["general/2026-03-04.json"]
+
+
+def test_calendar_too_big_to_parse_is_refused_with_a_reason(tmp_path: Path) -> None:
+    path = tmp_path / "huge.ics"
+    with open(path, "wb") as f:
+        f.write(b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\n")
+        f.truncate(64 * 1024 * 1024)  # sparse: no disk used
+    [src] = detect(path)
+    from bootstrap_app.errors import SourceError
+
+    with pytest.raises(SourceError, match="over the 2 MB limit") as caught:
+        list(src.read(ReadContext(max_file_bytes=1024 * 1024)))
+    assert "max_file_bytes" in caught.value.hint

@@ -121,15 +121,21 @@ def test_apple_mail_emlx(tmp_path: Path) -> None:
     assert mine.labels == ("Sent",) and mine.authored_by_owner
 
 
-def _msg_file(path: Path, *, transport: bool) -> Path:
+def _msg_file(path: Path, *, transport: bool, body: str = "text") -> Path:
     def u(prop: int, text: str) -> tuple[str, bytes]:
         return f"__substg1.0_{prop:04X}001F", text.encode("utf-16-le")
 
     filetime = int((WHEN - datetime(1601, 1, 1, tzinfo=UTC)).total_seconds() * 10**7)
     props = b"\0" * 32 + struct.pack("<IIQ", (0x0039 << 16) | 0x0040, 6, filetime)
     props += struct.pack("<IIi4x", (0x3FFD << 16) | 0x0003, 6, 1252)
-    streams = dict([u(0x0037, "Quarterly numbers"), u(0x1000, "Numbers attached. Grüße, Ana"),
-                    u(0x0C1A, "Ana Ruiz"), u(0x5D01, OWNER), u(0x1035, "<q1@prairie.example>")])
+    streams = dict([u(0x0037, "Quarterly numbers"), u(0x0C1A, "Ana Ruiz"), u(0x5D01, OWNER),
+                    u(0x1035, "<q1@prairie.example>")])
+    if body == "text":
+        streams.update([u(0x1000, "Numbers attached. Grüße, Ana")])
+    elif body == "html":  # PR_HTML as bytes in the message's code page
+        streams["__substg1.0_10130102"] = "<html><body><p>Numbers <b>attached</b>. Grüße, Ana</p></body></html>".encode("cp1252")
+    else:  # compressed RTF only
+        streams["__substg1.0_10090102"] = b"\x2d\x00\x00\x00LZFu" + b"\0" * 32
     streams["__properties_version1.0"] = props
     for n, (kind, name, addr) in enumerate([(1, "Jon Reyes", "jon@prairie.example"), (2, "Li Wu", "li@x.example")]):
         base = f"__recip_version1.0_#{n:08X}/"
@@ -163,6 +169,16 @@ def test_outlook_msg_from_properties_and_from_headers(tmp_path: Path) -> None:
     assert skip.ref == "broken.msg" and "damaged Outlook message" in skip.reason
 
 
+def test_outlook_msg_html_body_and_rtf_only(tmp_path: Path) -> None:
+    _msg_file(tmp_path / "html.msg", transport=False, body="html")
+    _msg_file(tmp_path / "rtf.msg", transport=False, body="rtf")
+    items, skips = _read(tmp_path)
+    by_ref = {m.ref: m for m in items}
+    assert "Numbers attached. Grüße, Ana" in by_ref["html.msg"].body
+    assert by_ref["rtf.msg"].subject == "Quarterly numbers" and by_ref["rtf.msg"].body == ""
+    assert [s.ref for s in skips] == ["rtf.msg"] and "compressed RTF" in skips[0].reason
+
+
 def test_pst_without_libpff_is_a_clean_skip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "archive.pst"
     path.write_bytes(b"!BDN" + b"\0" * 508)
@@ -172,8 +188,7 @@ def test_pst_without_libpff_is_a_clean_skip(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_pst_that_libpff_cannot_open_is_a_source_error(tmp_path: Path) -> None:
-    if pst_mod.load_pypff() is None:
-        pytest.skip("libpff-python (the optional outlook extra) is not installed")
+    assert pst_mod.load_pypff() is not None, "libpff-python (the outlook extra, which make installs) is missing"
     path = tmp_path / "archive.pst"
     path.write_bytes(b"!BDN" + b"\0" * 508)
     [src] = detect(path)

@@ -38,3 +38,35 @@ def test_one_gib_message_reads_in_flat_memory(tmp_path: Path) -> None:
     assert result["items"] == 2
     assert any("read partially" in s for s in result["skips"])
     assert result["grown_mb"] < 160, result  # 1 GiB walked; was ~1 GB before the windowed search
+
+
+_SHRINK_CHILD = """
+import json, os, sys
+from pathlib import Path
+from connectors.base import ReadContext
+from connectors.local.mbox import read_mbox
+path = Path(sys.argv[1])
+ctx = ReadContext()
+seen = []
+for item in read_mbox(path, "mbox:x", ctx):
+    seen.append(item.subject)
+    if len(seen) == 1:
+        os.truncate(path, 4096)  # another program rewrites the mailbox in place, shorter
+print(json.dumps({"seen": seen, "skips": [s.reason for s in ctx.skips]}))
+"""
+
+
+def test_mailbox_shrinking_while_read_stops_cleanly(tmp_path: Path) -> None:
+    """Without the check, the next read of a page past the new end kills the process (SIGBUS)."""
+    path = tmp_path / "inbox.mbox"
+    with open(path, "wb") as f:
+        for n in range(4):
+            f.write(b"From a@x.example Mon Mar  2 09:00:00 2026\nFrom: A <a@x.example>\nTo: b@x.example\n"
+                    + f"Subject: m{n}\nDate: Mon, 02 Mar 2026 09:00:00 +0000\n\n".encode()
+                    + b"line of body text\n" * 20000 + b"\n")
+    out = subprocess.run([sys.executable, "-c", _SHRINK_CHILD, str(path)], cwd=ROOT, capture_output=True, text=True,
+                         env={"PYTHONPATH": str(ROOT), "HOME": str(tmp_path)})
+    assert out.returncode == 0, (out.returncode, out.stderr[-300:])
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["seen"] == ["m0"]
+    assert any("shrank while being read" in s for s in result["skips"])

@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 
 from bootstrap_app.config import load_settings
 from bootstrap_app.errors import MemseedError
-from bootstrap_app.pathtext import is_text
 from bootstrap_app.pipeline import scan
+from bootstrap_app.text.paths import is_text
 from connectors.base import ReadContext, Source
 from connectors.harness_memory import ClaudeCodeMemory, CodexMemory, GeminiMemory, HermesMemory
 from connectors.local.eml import EmlSource

@@ -8,7 +8,8 @@ Each harness must: declare its name, label and home; plan without writing; apply
 own reader gives back the same entries with the same types; change nothing on a second
 write; undo byte for byte; leave every file as it was when a write fails half way; replace a
 superseded entry in place (and undo that too); answer the capacity question; and have its
-doctor pass what it wrote and flag a file it cannot read.
+doctor pass what it wrote and flag a file it cannot read; and never overwrite the person's edit of
+an entry an update supersedes.
 """
 
 from __future__ import annotations
@@ -54,6 +55,17 @@ class Case:
             kw.update(written=frozenset(store.written(self.harness.name)), last_after=store.last_after)
         kw.update(extra)
         return WriteOptions(**kw)  # type: ignore[arg-type]
+
+    def edit(self, old: bytes, new: bytes) -> int:
+        """Replace ``old`` by ``new`` in every file holding it, as the person would in an editor; returns how many."""
+        data = (self.harness.files.data if isinstance(self.harness.files, MemoryFiles)
+                else {p: p.read_bytes() for p in self.root.rglob("*") if p.is_file() and not p.name.endswith(".lock")})
+        changed = 0
+        for path, raw in list(data.items()):
+            if old in raw:
+                _overwrite(self, path, raw.replace(old, new))
+                changed += 1
+        return changed
 
     def snapshot(self) -> dict[str, str]:
         """path -> sha256 of every file the harness holds (disk under ``root``, or the fake's dict)."""
@@ -192,6 +204,22 @@ def test_superseded_entry_is_replaced_in_place_and_undo_brings_it_back(case: Cas
     assert store.superseded(case.harness.name) == []
 
 
+def test_an_update_never_overwrites_the_persons_edit_of_the_old_entry(case: Case, store: Store) -> None:
+    """The person reworded the old entry in the harness's own file: the update goes in beside it
+    (no supersession is journaled) and their words survive the write."""
+    proposals = make_proposals()
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    _write(case, store, proposals)
+    assert case.edit(b"Deploys go through", b"Deploys (Fridays only) go through") >= 1
+    new = _update(old)
+    plan = case.harness.plan([*(p for p in proposals if p is not old), new],
+                             case.options(store, replaces={new.fingerprint: old}))
+    assert plan.superseded == [] and [p.fingerprint for p in plan.entries] == [new.fingerprint]
+    case.harness.apply(plan, store)
+    text = " ".join(_norm(f"{e.description} {e.body}") for e in case.harness.read(case.root))
+    assert "deploys (fridays only) go through" in text and "pnpm test" in text
+
+
 def test_capacity_is_answered(case: Case, store: Store) -> None:
     proposals = make_proposals()
     report = case.harness.capacity(proposals, case.options(store))
@@ -211,6 +239,19 @@ def test_doctor_passes_what_it_wrote_and_flags_what_it_cannot_read(case: Case, s
         _overwrite(case, path, b"\xff\xfe not utf-8 \xc3\x28")
     errors = {f.file for f in case.harness.doctor(case.root) if f.code == "not-utf8"}
     assert errors & {str(p) for p in broken}
+
+
+def test_a_file_it_cannot_read_is_skipped_with_its_reason(case: Case, store: Store) -> None:
+    """Reading memory back (the harness-memory source) passes over a broken file and says so."""
+    _write(case, store, make_proposals())
+    broken = sorted({Path(e.path) for e in case.harness.read(case.root) if e.path})
+    assert broken, "read-back entries say which file holds them"
+    for path in broken:
+        _overwrite(case, path, b"\xff\xfe not utf-8 \xc3\x28")
+    _, skipped = case.harness.read_with_skips(case.root)
+    named = " ".join(f"{where} {why}" for where, why in skipped)
+    assert [p for p in broken if p.name not in named] == [], skipped
+    assert all(why for _, why in skipped)
 
 
 def _overwrite(case: Case, path: Path, data: bytes) -> None:

@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from filelock import FileLock, Timeout
 
 from bootstrap_app import writing
 from bootstrap_app.errors import ConflictError, UndoError, UnsafePath, WriteError
@@ -174,3 +175,25 @@ def test_a_file_that_is_not_utf8_is_refused_with_a_hint(home: Path, target: str,
         get_harness(target).plan(make_proposals(), WriteOptions(**options))  # type: ignore[arg-type]
     assert caught.value.hint
     assert snapshot(home) == before
+
+
+def test_undo_is_marked_undone_while_it_still_holds_the_write_lock(approved: Store, home: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between putting the files back and forgetting what the write added, no other write may plan:
+    it would see memseed's entries gone from the files and take them for ones the person removed."""
+    outcome = writing.apply_write(approved, writing.plan_write(approved, "gemini"))
+    lock = FileLock(str(Path(approved.path).with_name("write.lock")), timeout=0)
+    real = approved.finish_write
+    held: list[bool] = []
+
+    def finish(write_id: int, status: str, *args: object, **kwargs: object) -> None:
+        try:
+            with lock:
+                held.append(False)
+        except Timeout:
+            held.append(True)
+        real(write_id, status, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(approved, "finish_write", finish)
+    writing.undo_write(approved, outcome.write_id)
+    assert held == [True]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import textwrap
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,8 +19,9 @@ from click.testing import CliRunner
 
 from bootstrap_app import decisions, writing
 from bootstrap_app.cli import main
+from bootstrap_app.errors import CapacityExceeded
 from bootstrap_app.harnesses import get_harness
-from bootstrap_app.harnesses.hermes import parse_entries
+from bootstrap_app.harnesses.hermes import DELIMITER, parse_entries
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
 
@@ -50,16 +51,22 @@ TARGETS = {  # target -> (harness name, folder holding its memory, extra plan op
 }
 
 
-@pytest.mark.parametrize("target", list(TARGETS))
-def test_update_replaces_the_old_entry_in_every_harness(target: str, approved: Store, proposals: list[Proposal],
-                                                        home: Path, project: Path) -> None:
+def _first_write(target: str, store: Store, home: Path, project: Path) -> tuple[str, Path, dict[str, Path]]:
+    """Write every approved entry to ``target``; returns the harness name, its folder and the extra options."""
     name, folder_name, extra = TARGETS[target]
     folder = home / folder_name
     opts = {k: home / v for k, v in extra.items()}
     if target == "codex-notes":
         folder.mkdir()
         (folder / "config.toml").write_text("[features]\nmemories = true\n")
-    writing.apply_write(approved, writing.plan_write(approved, name, project=project, **opts))
+    writing.apply_write(store, writing.plan_write(store, name, project=project, **opts))
+    return name, folder, opts
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+def test_update_replaces_the_old_entry_in_every_harness(target: str, approved: Store, proposals: list[Proposal],
+                                                        home: Path, project: Path) -> None:
+    name, folder, opts = _first_write(target, approved, home, project)
     old = next(p for p in proposals if p.type is MemoryType.PROJECT)
     harness = get_harness(name)
     count = len(harness.read(folder))
@@ -145,13 +152,7 @@ def test_only_entries_memseed_wrote_are_replaced(store: Store, proposals: list[P
     _approve(store, [_update(old)])  # the old one was never approved nor written by memseed
     plan = writing.plan_write(store, "gemini")
     assert not plan.superseded and len(plan.entries) == 1
-
-
-@dataclass(frozen=True)
-class _Update(Proposal):
-    """A proposal with the detection side's ``supersedes_fingerprint`` (issue 11), whichever lands first."""
-
-    supersedes_fingerprint: str | None = None
+    assert any("not one memseed wrote to gemini" in n for n in plan.notes), plan.notes
 
 
 def test_supersedes_fingerprint_picks_the_exact_entry_when_names_repeat(store: Store, home: Path) -> None:
@@ -162,7 +163,7 @@ def test_supersedes_fingerprint_picks_the_exact_entry_when_names_repeat(store: S
     writing.apply_write(store, writing.plan_write(store, "markdown", root=home / "md"))
     assert sorted(p.name for p in (home / "md").glob("commands*.md")) == ["commands-2.md", "commands.md"]
     web = twins[1]
-    update = _Update(type=web.type, name=web.name, description="web commands", body="web: run `pnpm test`.",
+    update = Proposal(type=web.type, name=web.name, description="web commands", body="web: run `pnpm test`.",
                      subject=web.subject, key="pnpm", supersedes=web.name, supersedes_fingerprint=web.fingerprint,
                      derived_at=CHANGED)
     _approve(store, [update])
@@ -216,3 +217,137 @@ def test_hermes_replacement_loads_in_real_hermes_among_real_entries(approved: St
                          env={"HERMES_HOME": str(home / ".hermes"), "HOME": str(home), "PATH": "/usr/bin:/bin"})
     loaded = json.loads(out.stdout.strip().splitlines()[-1])
     assert loaded == {"memory": now, "drift": None}
+
+
+@pytest.mark.parametrize("target", list(TARGETS))
+def test_a_fact_that_changes_twice_is_replaced_twice(target: str, approved: Store, proposals: list[Proposal],
+                                                     home: Path, project: Path) -> None:
+    """npm -> pnpm -> bun: the second update replaces what the first one wrote (a note or line
+    memseed rewrote for an update is still memseed's own, not "edited by the person")."""
+    name, folder, opts = _first_write(target, approved, home, project)
+    harness = get_harness(name)
+    count = len(harness.read(folder))
+    first = _update(next(p for p in proposals if p.type is MemoryType.PROJECT))
+    _approve(approved, [first])
+    writing.apply_write(approved, writing.plan_write(approved, name, project=project, **opts))
+    second = replace(first, body=first.body.replace("pnpm test", "bun test"), key=first.key + "|bun",
+                     derived_at=CHANGED.replace(day=20))
+    _approve(approved, [second])
+    plan = writing.plan_write(approved, name, project=project, **opts)
+    assert [s.old_fingerprint for s in plan.superseded] == [first.fingerprint], plan.notes
+    writing.apply_write(approved, plan)
+    text = " ".join(f"{e.description} {e.body}" for e in harness.read(folder))
+    assert "bun test" in text and "pnpm test" not in text and "make test" not in text
+    assert len(harness.read(folder)) == count
+
+
+@pytest.mark.parametrize("target", ["codex", "claude-md"])
+def test_marked_block_keeps_a_second_entry_of_the_same_name(target: str, store: Store, home: Path) -> None:
+    """Two repositories' "commands" written one after the other: the second gets its own section
+    (``### commands-2``) instead of vanishing behind the first one's heading."""
+    name, opts = ("codex", {}) if target == "codex" else ("claude-code", {"user_facts": "claude-md"})
+    kind = MemoryType.PROJECT if target == "codex" else MemoryType.USER
+    path = home / (".codex/AGENTS.md" if target == "codex" else ".claude/CLAUDE.md")
+    for repo in ("api", "web"):
+        p = Proposal(type=kind, name="commands", description=f"{repo} commands", body=f"{repo}: run `make test`.",
+                     subject=f"project:{repo}:commands", derived_at=DERIVED)
+        _approve(store, [p])
+        plan = writing.plan_write(store, name, **opts)
+        assert [e.fingerprint for e in plan.entries] == [p.fingerprint]
+        writing.apply_write(store, plan)
+        assert f"{repo}: run `make test`" in path.read_text()
+    assert "### commands" in path.read_text() and "### commands-2" in path.read_text()
+    again = writing.plan_write(store, name, **opts)
+    assert again.empty, again.diff()
+
+
+def test_update_of_a_block_section_the_person_edited_is_added_beside_it(approved: Store, proposals: list[Proposal],
+                                                                        home: Path) -> None:
+    writing.apply_write(approved, writing.plan_write(approved, "codex"))
+    agents = home / ".codex" / "AGENTS.md"
+    agents.write_text(agents.read_text().replace("Deploys go through", "Deploys (Fridays only, my rule) go through"))
+    mine = agents.read_text()
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    new = _update(old)
+    _approve(approved, [new])
+    plan = writing.plan_write(approved, "codex")
+    assert not plan.superseded and any("edited or removed" in n for n in plan.notes)
+    assert [p.fingerprint for p in plan.entries] == [new.fingerprint]
+    writing.apply_write(approved, plan)
+    text = agents.read_text()
+    assert "Fridays only, my rule" in text and "pnpm test" in text
+    assert text.startswith(mine[:mine.index("<!-- memseed:end -->")].rstrip("\n"))
+
+
+def test_gemini_update_finds_its_line_after_an_editor_switched_to_crlf(approved: Store, proposals: list[Proposal],
+                                                                       home: Path) -> None:
+    writing.apply_write(approved, writing.plan_write(approved, "gemini"))
+    path = home / ".gemini" / "GEMINI.md"
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    _approve(approved, [_update(old)])
+    plan = writing.plan_write(approved, "gemini")
+    assert [s.old_fingerprint for s in plan.superseded] == [old.fingerprint]
+    writing.apply_write(approved, plan)
+    raw = path.read_bytes()
+    assert b"pnpm test" in raw and b"make test" not in raw and b"\n" not in raw.replace(b"\r\n", b"")
+
+
+def test_an_update_by_name_alone_replaces_the_twin_about_its_own_subject(store: Store, home: Path) -> None:
+    """Two written entries are both named "commands"; an update naming only "commands" replaces the
+    one with its subject (api), never the other repository's (web), whichever was written last."""
+    twins = [Proposal(type=MemoryType.PROJECT, name="commands", description=f"{repo} commands",
+                      body=f"{repo}: run `make test`.", subject=f"project:{repo}:commands", derived_at=DERIVED)
+             for repo in ("api", "web")]
+    _approve(store, twins)
+    writing.apply_write(store, writing.plan_write(store, "markdown", root=home / "md"))
+    api = twins[0]
+    update = replace(api, body="api: run `pnpm test`.", key="pnpm", supersedes="commands", derived_at=CHANGED)
+    _approve(store, [update])
+    plan = writing.plan_write(store, "markdown", root=home / "md")
+    assert [s.old_fingerprint for s in plan.superseded] == [api.fingerprint]
+    stranger = replace(api, subject="project:cli:commands", body="cli: run `just test`.", supersedes="commands")
+    assert writing.replacements(store, "markdown", [stranger]) == {}
+
+
+def test_an_index_line_the_person_edited_is_kept_and_named(approved: Store, proposals: list[Proposal], home: Path,
+                                                            project: Path) -> None:
+    """The topic file is memseed's and is replaced; the MEMORY.md line the person reworded is theirs:
+    kept byte for byte, and the plan says it may now describe the old fact."""
+    writing.apply_write(approved, writing.plan_write(approved, "claude-code", project=project))
+    [index] = [i for i in (home / ".claude" / "projects").glob("*/memory/MEMORY.md") if "ledger-api" in i.read_text()]
+    index.write_text(index.read_text().replace("(ledger-api.md) — ", "(ledger-api.md) — MY WORDS: "))
+    mine = next(line for line in index.read_text().splitlines() if "MY WORDS" in line)
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    _approve(approved, [replace(_update(old), description="ledger-api, now built with pnpm")])
+    plan = writing.plan_write(approved, "claude-code", project=project)
+    assert [s.old_fingerprint for s in plan.superseded] == [old.fingerprint]
+    assert any("edited outside memseed" in n and "ledger-api.md" in n for n in plan.notes), plan.notes
+    writing.apply_write(approved, plan)
+    assert mine in index.read_text().splitlines() and "now built with pnpm" not in index.read_text()
+
+
+def test_hermes_replacement_is_held_to_the_cap_on_the_file_after_the_swap(approved: Store, proposals: list[Proposal],
+                                                                         home: Path) -> None:
+    """MEMORY.md set to exactly its use: a longer replacement is refused with nothing written, a
+    shorter one fits (the old entry's characters are given back), and the new text sits where the old one was."""
+    writing.apply_write(approved, writing.plan_write(approved, "hermes"))
+    path = home / ".hermes" / "memories" / "MEMORY.md"
+    used = len(path.read_text(encoding="utf-8"))
+    (home / ".hermes" / "config.yaml").write_text(f"memory:\n  memory_char_limit: {used}\n")
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    longer = replace(_update(old), body=old.body + " Staging deploys need a second reviewer.")
+    _approve(approved, [longer])
+    before = path.read_bytes()
+    with pytest.raises(CapacityExceeded, match=f"{used:,}/{used:,} chars"):
+        writing.plan_write(approved, "hermes")
+    assert path.read_bytes() == before
+    decisions.reject(approved, [longer.id])
+    shorter = replace(old, body="ledger-api: `pnpm test`.", key=old.key + "|short", supersedes=old.name,
+                      derived_at=CHANGED)
+    _approve(approved, [shorter])
+    writing.apply_write(approved, writing.plan_write(approved, "hermes"))
+    entries = parse_entries(path.read_text(encoding="utf-8"))
+    assert len(DELIMITER.join(entries)) < used
+    assert [i for i, e in enumerate(entries) if "pnpm test" in e] == [
+        i for i, e in enumerate(parse_entries(before.decode("utf-8"))) if "make test" in e]

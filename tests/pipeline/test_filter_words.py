@@ -20,15 +20,18 @@ CONVENTIONS: dict[str, set[str]] = {
     "common practice)": {"info", "sales", "support", "marketing", "news", "webmaster", "admin", "contact",
                          "feedback", "service", "services", "team", "events"},
     "no-reply / notification senders": {"no", "not", "do", "reply", "noreply", "notify", "notification"},
-    "list managers and bulk senders (Mailman, LISTSERV, -request/-owner/-bounces, RFC 3834 bounces)":
-        {"mailman", "listserv", "lists", "owner", "bounce", "bounces", "newsletter", "mail", "em"},
+    "list managers and bulk senders (Mailman, LISTSERV, -request/-owner/-bounces, RFC 3834 bounces; "
+    "bulk-mail providers' sending domains)":
+        {"mailman", "listserv", "lists", "owner", "bounce", "bounces", "newsletter", "mail", "em", "mailchimp",
+         "sendgrid", "mailgun", "amazonses", "mailjet", "sendinblue", "constantcontact", "mandrillapp",
+         "sparkpostmail", "mcsv", "mcdlv", "rsgsv"},
     "calendar systems and resources (Google calendar domain, room/resource calendars)":
         {"calendar", "google", "com", "group", "room", "event"},
     "free/busy and untitled placeholders (Exchange/Outlook 'Show As', 'Out of Office')":
         {"busy", "free", "tentative", "away", "office", "meeting"},
     "English function words (a name holding one is not a person's)": {"for", "the", "of", "and"},
 }
-_FILTERS = (base.BULK_LOCAL, base._BULK_DOMAIN, base._NOT_A_PERSON, base._CALENDAR_SYSTEM,
+_FILTERS = (base.BULK_LOCAL, base._BULK_DOMAIN, base._FUNCTION_WORD, base._RESOURCE_NOUN, base._CALENDAR_SYSTEM,
             rhythms._UNINFORMATIVE, mailparse._BULK_LOCAL)
 _FIELDS = re.compile(r"^(?:from|to|cc|x-from|x-to|reply-to|sender|return-path|organizer|attendee|summary)[;:](.*)$",
                      re.IGNORECASE | re.MULTILINE)

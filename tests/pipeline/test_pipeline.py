@@ -208,3 +208,13 @@ def test_a_failing_source_is_reported_and_the_others_still_count(items_file: Pat
     failed = next(r for r in result.reports if r.kind == "boom")
     assert failed.items == 1 and failed.error == "RuntimeError: connector bug"
     assert result.proposals and result.summary()["errors"] == {failed.source: failed.error}
+
+
+def test_reseed_also_reads_the_sources_listed_in_config(items_file: Path) -> None:
+    runner = CliRunner()
+    home = Path(load_settings().home)
+    (home / "config.toml").write_text(f"sources = [{json.dumps(str(items_file))}]\n", encoding="utf-8")
+    res = runner.invoke(main, ["reseed", "--json-summary"])
+    assert res.exit_code == 0, res.output
+    outcome = json.loads(res.stdout)
+    assert outcome["new_items"] == len(mailbox()) and outcome["new_proposals"] > 0

@@ -15,6 +15,7 @@ from bootstrap_app import review_model as rm
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import harness_class
 from bootstrap_app.ui.common import TARGETS, default_project, get_settings, get_store, page_header, show_error
+from bootstrap_app.writing import apply_write, history, undo_write
 
 __all__: list[str] = []
 
@@ -41,8 +42,6 @@ def _preview_only(target: str, ids: list[str]) -> None:
 
 
 def _apply() -> None:
-    from bootstrap_app.writing import apply_write
-
     done: list[tuple[str, Any]] = []
     for tp in st.session_state.get("write_plans", []):
         if tp.plan is None or tp.plan.empty:
@@ -57,8 +56,6 @@ def _apply() -> None:
 
 
 def _undo(write_id: int) -> None:
-    from bootstrap_app.writing import undo_write
-
     try:
         restored = undo_write(store, write_id)
     except Exception as exc:
@@ -156,7 +153,6 @@ for target, outcome in done:
 
 st.divider()
 st.subheader("History")
-from bootstrap_app.writing import history  # noqa: E402  (after the page header on purpose)
 
 records = history(store)
 if not records:
