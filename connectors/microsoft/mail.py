@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from bootstrap_app.types import Item, Message, Person
 
 from ..base import ReadContext
+from ..local.htmltext import html_to_text
 from ..local.mailparse import is_bulk, trim_quoted
 from .graph import GraphClient
 from .source import GraphSource, graph_person, parse_graph_time
@@ -56,8 +57,6 @@ def message_from_graph(data: dict[str, Any], label: str, *, source: str, ctx: Re
     body: dict[str, Any] = raw_body if isinstance(raw_body, dict) else {}
     text = str(body.get("content") or "")
     if str(body.get("contentType") or "text").lower() == "html":  # the Prefer header was not honoured
-        from ..local.htmltext import html_to_text
-
         text = html_to_text(text)
     labels = [label, *(str(c) for c in data.get("categories") or [] if c)]
     if str(data.get("inferenceClassification") or "").lower() == "other":

@@ -312,3 +312,15 @@ def test_calendar_reads_afresh_when_the_saved_window_runs_out(signed_in: Path, m
     again = list(OutlookCalendarSource("outlook-calendar:").read(_ctx(signed_in, cursor=stale)))
     assert [e.summary for e in again] == ["Planning"]  # a new round over a fresh window
     assert ms.world.graph_requests("startDateTime") == before + 1
+
+
+def test_html_body_when_the_text_preference_was_not_honoured() -> None:
+    from connectors.microsoft.mail import message_from_graph
+
+    data = {"id": "m1", "internetMessageId": "<a@b.test>", "subject": "Hi",
+            "from": {"emailAddress": {"name": "Ravi Shah", "address": "ravi@fabrikam.test"}},
+            "body": {"contentType": "html", "content": "<p>Ship it <b>Friday</b>.</p><style>p{}</style>"},
+            "receivedDateTime": "2026-10-01T09:00:00Z", "inferenceClassification": "other"}
+    message = message_from_graph(data, "Inbox", source="outlook:", ctx=ReadContext())
+    assert message.body == "Ship it Friday." and message.labels == ("Inbox", "Other")
+    assert message.timestamp == dt.datetime(2026, 10, 1, 9, tzinfo=dt.UTC) and message.authored_by_owner is None
