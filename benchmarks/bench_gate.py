@@ -8,7 +8,10 @@ on the same messages:
 - read + redact  — the same read with the default cleaner (detect-secrets + hand regexes);
 - scan_text      — the full injection scan (Hermes set + tripwires + structure) on every body;
 - gate           — ``gate()`` on one proposal per message (a third-party contact fact whose
-                   excerpt is the body's first 200 chars; every third an owner feedback rule).
+                   excerpt is the body's first 200 chars; every third an owner feedback rule);
+- dangerous steps — ``find_dangerous`` (the gate's issue-14 stage) alone on every body;
+- delivery       — the ``Received`` chain + ``Authentication-Results`` reading every message now
+                   gets (two hops and a verdict per message, as real inbound mail carries).
 
 Also prints redaction alone on the real Enron bodies when ``../shared/realdata`` is present.
 Run: ``python -m benchmarks.bench_gate [--messages 10000]``.
@@ -71,9 +74,11 @@ def _row(label: str, seconds: float, n: int, base: float) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     from benchmarks.bench_mbox import generate_mbox
+    from bootstrap_app.safety.dangerous import find_dangerous
     from bootstrap_app.safety.gate import gate
     from bootstrap_app.safety.injection import scan_text
     from bootstrap_app.text.secrets import redact_secrets
+    from connectors.local.delivery import auth_failure, external_hop
 
     parser = argparse.ArgumentParser(prog="bench_gate")
     parser.add_argument("--messages", type=int, default=10_000)
@@ -89,6 +94,12 @@ def main(argv: list[str] | None = None) -> int:
         scan_s, _ = _timed(lambda: [scan_text(b) for b in bodies])
         props = _proposals(items)
         gate_s, result = _timed(lambda: gate(props))  # type: ignore[arg-type]
+        danger_s, _ = _timed(lambda: [find_dangerous(b) for b in bodies])
+        chain = ("from mx.tidewater.io (mx.tidewater.io [10.0.0.1]) by store.tidewater.io with LMTP id a\n"
+                 "from out.partner.example (out.partner.example [192.0.2.4]) by mx.tidewater.io with ESMTPS id b")
+        verdict = "mx.tidewater.io; dkim=pass header.d=partner.example; dmarc=pass header.from=partner.example"
+        deliv_s, _ = _timed(lambda: [(external_hop(chain), auth_failure(verdict, "a@partner.example"))
+                                     for _ in items])
     n = len(items)
     print(f"synthetic Takeout-like mbox: {n:,} messages, {size / 1e6:.1f} MB")
     _row("raw read (no redaction)", raw_s, n, raw_s)
@@ -96,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     _row("  = redaction alone", max(red_s - raw_s, 0.0), n, raw_s)
     _row("scan_text (full set) on bodies", scan_s, n, raw_s)
     _row("gate() on one proposal per message", gate_s, n, raw_s)
+    _row("  find_dangerous on bodies", danger_s, n, raw_s)
+    _row("delivery headers per message", deliv_s, n, raw_s)
     print(f"  gate: {len(result.passed):,} passed, {len(result.quarantined):,} quarantined")  # type: ignore[attr-defined]
     if _REALDATA.is_dir():
         texts: list[str] = []

@@ -60,15 +60,17 @@ def _world(messages: int, bulk: int) -> Any:
 
 
 def _naive(standin: Any, home: Path) -> int:
-    """The obvious client: list everything, then ``messages.get(format=full)`` one by one."""
+    """The obvious client: the same listing (same bulk-free query, same page size, so both
+    sides read the same messages), then ``messages.get(format=full)`` one by one."""
     from connectors.google import auth
     from connectors.google.client import GoogleSession
+    from connectors.google.gmail import BULK_QUERY, PAGE_SIZE
 
     session = GoogleSession(auth.credentials(home), sleep=lambda _s: None, rate=1e9)
     messages = session.gmail().users().messages()
     page, ids = None, []
     while True:
-        answer = session.call(messages.list(userId="me", pageToken=page, maxResults=100))
+        answer = session.call(messages.list(userId="me", q=BULK_QUERY, pageToken=page, maxResults=PAGE_SIZE))
         ids += [m["id"] for m in answer.get("messages", [])]
         page = answer.get("nextPageToken")
         if not page:

@@ -32,7 +32,8 @@ __all__ = ["main", "naive_chars"]
 def naive_chars(root: Path) -> tuple[int, int]:
     """(items, characters of every body a scan of ``root`` reads): what "send it all" would send."""
     from bootstrap_app.types import ChatMessage, Document, Event, Message, Repo
-    from connectors.base import ReadContext, detect
+    from connectors.base import ReadContext
+    from connectors.registry import detect
 
     items = chars = 0
     for source in detect(str(root)):

@@ -1,4 +1,4 @@
-"""Who the owner is, across every source: addresses, names, Slack ids.
+"""Who the owner is, across every source: addresses, names, Slack ids — proven, not guessed.
 
 Why a collector plus a late decision (and no second read of the sources): the scan streams
 items once and never holds them all. :class:`IdentityCollector` sees every item as it passes
@@ -8,70 +8,54 @@ address*, so authorship does not have to be known while items stream: it is deci
 aggregation time, when :meth:`IdentityCollector.resolve` has seen everything. A re-read of
 headers would double the I/O of the biggest sources (mailboxes) for no better answer.
 
-Strong evidence comes first: ``--owner`` / settings addresses, senders of Takeout mail labelled
-"Sent", the git ``user.email`` of a repository, the owner of an exported calendar. Only when
-none of those exists does the fallback apply: an inbox's owner is the address most messages
-are addressed to (the Enron inbox of Vince Kaminski is mostly ``To: j.kaminski@enron.com``).
-Aliases are then added by name: an address shown with the owner's display name, or whose local
-part is built from the owner's name (``vkaminski@aol.com``, ``vince.kaminski@...``).
+Why only strong evidence makes an address the owner's: every address in
+:attr:`OwnerIdentity.addresses` turns its mail into "the owner's own words", which the safety
+gate trusts with instructions. So only evidence a stranger cannot produce counts: addresses the
+person gives (``--owner``, settings, the wizard) or confirmed earlier (the store's confirmed
+aliases), the sender of mail filed in the Sent folder / labelled Sent that did not arrive from
+outside (``Message.third_party_reason``), a repository's git ``user.email``, the account owner
+of an exported calendar, the Slack profile email of the owner's Slack id, and account send-as
+aliases reported through :meth:`IdentityCollector.account_alias`. Anything a stranger *can*
+produce — the owner's name at another domain, their surname at a free-mail provider, their
+name in a display field — becomes an :attr:`OwnerIdentity.suggested` alias with its evidence,
+shown in ``memseed sources`` and the wizard, and counts only once the person confirms it.
+
+The no-hint inbox (say an Enron mailbox export): with no strong evidence at all, the address
+most of the mailbox's non-list mail is addressed *to* names the owner. That is accepted because
+it answers "whose mailbox is this", which only the mailbox holder's own address can dominate; it
+is not evidence of authorship by anyone else. Mail *to* the owner is not written by the owner,
+so the fallback never adds an address by name, and mail *from* it still has to pass
+``Message.third_party_reason`` (an inbox copy is someone else's text). When the Sent folder
+names the owner, or a proven address is already delivered to about as often, the most frequent
+recipient is only a suggestion (one flooding a lookalike address cannot outvote the Sent folder).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any, cast
 
-from .types import ChatMessage, Document, Event, Item, MemoryEntry, Message, Person, Repo
+from .confusables import imitates
+from .names import FREE_MAIL, local_part_matches, name_key, name_tokens, normal_name
+from .types import SENT_LABELS, ChatMessage, Document, Event, Item, Message, Person, Repo
 
-__all__ = ["SENT_LABELS", "IdentityCollector", "OwnerIdentity", "name_key", "name_tokens", "normal_name"]
+__all__ = ["ACCOUNT_ALIAS", "SENT_LABELS", "IdentityCollector", "OwnerIdentity", "name_key", "name_tokens",
+           "normal_name"]
 
-SENT_LABELS = frozenset({"sent", "sent mail", "sent items", "sent messages", "\\sent", "gesendet",
-                         "envoyés", "enviados", "inviati", "verzonden", "[gmail]/sent mail"})
-_FREE_MAIL = frozenset({"gmail.com", "googlemail.com", "aol.com", "yahoo.com", "hotmail.com",
-                        "outlook.com", "live.com", "icloud.com", "me.com", "gmx.de", "gmx.net",
-                        "web.de", "proton.me", "protonmail.com", "fastmail.com", "msn.com"})
-
-
-def normal_name(raw: str) -> str:
-    """``"Kaminski, Vince J"`` -> ``"Vince J Kaminski"``; strips quotes and ``(...)`` notes."""
-    text = re.sub(r"\(.*?\)|<.*?>|[\"']", " ", raw or "")
-    text = " ".join(text.split()).strip(" ,;")
-    if text.count(",") == 1 and "@" not in text:
-        last, first = (part.strip() for part in text.split(","))
-        if last and first and len(last.split()) <= 2:
-            text = f"{first} {last}"
-    return text
-
-
-def name_tokens(raw: str) -> tuple[str, ...]:
-    """Lower-case alphabetic tokens of a normalised name."""
-    return tuple(t for t in re.split(r"[^a-z]+", normal_name(raw).lower()) if t)
-
-
-def name_key(raw: str) -> str:
-    """Order-free key of a person's name (first and last token), used to merge name-only people."""
-    toks = [t for t in name_tokens(raw) if len(t) > 1]
-    if len(toks) < 2:
-        return ""
-    return " ".join(sorted({toks[0], toks[-1]}))
-
-
-def _shares_stem(a: str, b: str, size: int = 5) -> bool:
-    """True when the local parts of ``a`` and ``b`` share a run of ``size`` letters."""
-    la = re.sub(r"[^a-z]", "", a.partition("@")[0].lower())
-    lb = re.sub(r"[^a-z]", "", b.partition("@")[0].lower())
-    return any(la[i:i + size] in lb for i in range(len(la) - size + 1))
-
-
+ACCOUNT_ALIAS = "account send-as alias"
+"""The reason an account's own send-as aliases carry (cloud connectors report them; strong)."""
 def _is_address(text: str) -> bool:
     return "@" in text and "." in text.split("@")[-1]
 
 
 @dataclass(frozen=True)
 class OwnerIdentity:
-    """The resolved owner. ``reasons`` maps each address to why it is taken as the owner's."""
+    """The resolved owner. ``reasons`` maps each address to the strong evidence that makes it the
+    owner's; ``suggested`` maps each *candidate* alias (never treated as the owner's until the
+    person confirms it) to the evidence that brought it up."""
 
     names: tuple[str, ...] = ()
     addresses: frozenset[str] = frozenset()
@@ -79,6 +63,7 @@ class OwnerIdentity:
     reasons: dict[str, str] = field(default_factory=dict)
     ordered: tuple[str, ...] = ()
     """The addresses, most used first (for display)."""
+    suggested: dict[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -106,43 +91,65 @@ class OwnerIdentity:
         address = address.lower()
         return address in self.addresses or address in self.slack_ids
 
+    def authored(self, item: Item) -> bool | None:
+        """Whether the owner wrote ``item`` (None: cannot tell), by the item's kind."""
+        return _AUTHORED[item.kind](self, item)
+
     def mark(self, item: Item) -> Item:
         """The item with ``authored_by_owner`` set (a new record; items are frozen)."""
-        owned: bool | None
-        if isinstance(item, Message):
-            owned = self.is_owner(item.sender)
-        elif isinstance(item, ChatMessage):
-            owned = self.is_owner(item.user)
-        elif isinstance(item, Event):
-            if item.organizer is not None and (item.organizer.address or item.organizer.name):
-                owned = self.is_owner(item.organizer)
-            else:
-                owned = bool(item.calendar_owner) and self.is_owner_address(item.calendar_owner)
-        elif isinstance(item, Repo):
-            owned = any(self.is_owner(Person(n, e)) for n, e, c in item.authors if c > 0)
-        elif isinstance(item, Document):
-            # Kept in the owner's folder is not the same as written by the owner: only a
-            # matching author makes a document owner-authored.
-            owned = any(self.is_owner(p) for p in item.people)
-        elif isinstance(item, MemoryEntry):
-            owned = True if item.authored_by_owner is None else item.authored_by_owner
-        else:  # pragma: no cover - Item is a closed union
-            owned = None
+        owned = self.authored(item)
         if owned == item.authored_by_owner:
             return item
         return replace(item, authored_by_owner=owned)
 
 
+def _message_authored(owner: OwnerIdentity, item: Item) -> bool | None:
+    # the owner's address on a message that arrived from outside, failed authentication or sits in
+    # the inbox is someone else's text: From is typed by whoever sends the mail
+    msg = cast(Message, item)
+    return owner.is_owner(msg.sender) and not msg.third_party_reason
+
+
+def _event_authored(owner: OwnerIdentity, item: Item) -> bool | None:
+    ev = cast(Event, item)
+    if ev.organizer is not None and (ev.organizer.address or ev.organizer.name):
+        return owner.is_owner(ev.organizer)
+    return bool(ev.calendar_owner) and owner.is_owner_address(ev.calendar_owner)
+
+
+def _memory_authored(_owner: OwnerIdentity, item: Item) -> bool | None:
+    return True if item.authored_by_owner is None else item.authored_by_owner
+
+
+_AUTHORED: dict[str, Callable[[OwnerIdentity, Item], bool | None]] = {
+    "message": _message_authored,
+    "chatmessage": lambda owner, item: owner.is_owner(cast(ChatMessage, item).user),
+    "event": _event_authored,
+    "repo": lambda owner, item: any(owner.is_owner(Person(n, e)) for n, e, c in cast(Repo, item).authors if c > 0),
+    # kept in the owner's folder is not the same as written by the owner: only a matching author
+    "document": lambda owner, item: any(owner.is_owner(p) for p in cast(Document, item).people),
+    "memoryentry": _memory_authored,
+}
+"""Item kind -> who wrote it; a table instead of an isinstance chain, one entry per item class."""
+
+
 @dataclass
 class IdentityCollector:
-    """Streaming evidence about the owner; :meth:`resolve` decides once everything was seen."""
+    """Streaming evidence about the owner; :meth:`resolve` decides once everything was seen.
+
+    ``explicit``: addresses the person gave; ``confirmed``: aliases they confirmed earlier (the
+    store's); ``rejected``: aliases they said are not theirs (never suggested again).
+    """
 
     explicit: tuple[str, ...] = ()
+    confirmed: tuple[str, ...] = ()
+    rejected: frozenset[str] = frozenset()
     messages: int = 0
     to_counts: Counter[str] = field(default_factory=Counter)
     sent_label: Counter[str] = field(default_factory=Counter)
     git_emails: Counter[str] = field(default_factory=Counter)
     calendar_owners: Counter[str] = field(default_factory=Counter)
+    account_aliases: dict[str, str] = field(default_factory=dict)
     names: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     seen: set[str] = field(default_factory=set)
     repo_authors: set[tuple[str, str]] = field(default_factory=set)
@@ -162,57 +169,91 @@ class IdentityCollector:
 
     def observe(self, item: Item) -> None:
         """Count what one item says about the owner (cheap; no text kept)."""
-        if isinstance(item, Message):
-            self.messages += 1
-            self._person(item.sender)
-            for p in item.to:
-                self._person(p)
-                if p.address and not (item.is_bulk or item.list_id):  # a list is nobody's inbox
-                    self.to_counts[p.address] += 1
-            for p in item.cc:
-                self._person(p)
-            if item.sender.address and (item.authored_by_owner is True
-                                        or any(lab.strip().lower() in SENT_LABELS for lab in item.labels)):
-                self.sent_label[item.sender.address] += 1
-        elif isinstance(item, Repo):
-            if item.git_user_email:
-                self.git_emails[item.git_user_email.lower()] += 1
-            for name, email, _ in item.authors:
-                self.repo_authors.add((normal_name(name), email.lower()))
-        elif isinstance(item, Event):
-            if item.calendar_owner and _is_address(item.calendar_owner):
-                self.calendar_owners[item.calendar_owner.lower()] += 1
-            for p in (*item.attendees, *((item.organizer,) if item.organizer else ())):
-                self._person(p)
-        elif isinstance(item, ChatMessage):
-            uid = item.user.address
-            if uid:
-                if item.user.name:
-                    self.chat_names[uid] = normal_name(item.user.name)
-                for p in item.people:
-                    if p.address and p.address != uid:
-                        self.chat_users[uid].add(p.address)
+        handler = _OBSERVERS.get(item.kind)
+        if handler is not None:
+            handler(self, item)
+
+    def account_alias(self, address: str, why: str = ACCOUNT_ALIAS) -> None:
+        """Hook for account connectors: ``address`` is a send-as alias of the signed-in account
+        (the provider says so, e.g. Gmail's ``users.settings.sendAs``), which is strong evidence."""
+        if _is_address(address):
+            self.account_aliases.setdefault(address.strip().lower(), why)
+
+    def _message(self, item: Message) -> None:
+        self.messages += 1
+        self._person(item.sender)
+        # who the mailbox is delivered to: a list is nobody's inbox, and the owner's own sent mail
+        # (and mail to oneself) says who *they* write to, not whose mailbox this is
+        delivered = not (item.is_bulk or item.list_id or item.in_sent or item.authored_by_owner is True)
+        for p in item.to:
+            self._person(p)
+            if delivered and p.address and p.address != item.sender.address:
+                self.to_counts[p.address] += 1
+        for p in item.cc:
+            self._person(p)
+        # a Sent label / Sent-folder hint counts only on mail that did not arrive from outside
+        if item.sender.address and not item.third_party_reason and (
+                item.authored_by_owner is True or item.in_sent):
+            self.sent_label[item.sender.address] += 1
+
+    def _repo(self, item: Repo) -> None:
+        if item.git_user_email:
+            self.git_emails[item.git_user_email.lower()] += 1
+        for name, email, _ in item.authors:
+            self.repo_authors.add((normal_name(name), email.lower()))
+
+    def _event(self, item: Event) -> None:
+        if item.calendar_owner and _is_address(item.calendar_owner):
+            self.calendar_owners[item.calendar_owner.lower()] += 1
+        for p in (*item.attendees, *((item.organizer,) if item.organizer else ())):
+            self._person(p)
+
+    def _chat(self, item: ChatMessage) -> None:
+        uid = item.user.address
+        if uid:
+            if item.user.name:
+                self.chat_names[uid] = normal_name(item.user.name)
+            for p in item.people:
+                if p.address and p.address != uid:
+                    self.chat_users[uid].add(p.address)
 
     # -- decision ------------------------------------------------------------------------
     def _strong(self) -> dict[str, str]:
         reasons: dict[str, str] = {}
         for a in self.explicit:
             reasons.setdefault(a.strip().lower(), "given as owner")
-        for a in self.sent_label:
-            reasons.setdefault(a, "sender of mail labelled Sent")
+        for a in self.confirmed:
+            reasons.setdefault(a.strip().lower(), "alias confirmed by the owner")
+        for a, why in self.account_aliases.items():
+            reasons.setdefault(a, why)
+        for a, n in self.sent_label.items():
+            reasons.setdefault(a, f"sender of {n} message(s) in the Sent folder")
         for a in self.git_emails:
             reasons.setdefault(a, "git user.email")
         for a in self.calendar_owners:
             reasons.setdefault(a, "owner of the exported calendar")
         return reasons
 
-    def _fallback(self) -> dict[str, str]:
+    def _fallback(self) -> dict[str, int]:
+        """The address most of the mailbox's person-to-person mail is addressed to, with its count."""
         if not self.to_counts or self.messages < 5:
             return {}
         address, count = self.to_counts.most_common(1)[0]
         if count < max(3, 0.2 * self.messages):
             return {}
-        return {address: f"most frequent recipient ({count} of {self.messages} messages)"}
+        return {address: count}
+
+    def _mailbox_holder_unknown(self, reasons: dict[str, str], count: int) -> bool:
+        """True when no strong evidence says whose mailbox this is, so its top recipient may.
+
+        The Sent folder settles it (its senders are the holder). Otherwise the holder is known only
+        when a proven address is itself delivered to about as often (at least half as often) as
+        the top recipient; an address given for another account (``--owner`` with a personal
+        address, a git e-mail) leaves the mailbox's own address to be named by the fallback.
+        """
+        if self.sent_label:
+            return False
+        return not any(self.to_counts[a] * 2 >= count for a in reasons)
 
     def _names_for(self, addresses: Iterable[str]) -> list[str]:
         counts: Counter[str] = Counter()
@@ -256,93 +297,115 @@ class IdentityCollector:
                 best[name] += n * fit * fit
         return best
 
-    def _surname_aliases(self, reasons: dict[str, str], domains: set[str]) -> list[str]:
-        """No name anywhere (Enron headers carry none): grow the owner's addresses by surname.
+    def _surname_candidates(self, reasons: dict[str, str], domains: set[str]) -> tuple[dict[str, str], list[str]]:
+        """No name anywhere (Enron headers carry none): candidates by surname, and a name.
 
         The longest part of the owner's local part (``kaminski`` in ``j.kaminski``) is taken as
-        the surname; addresses at the owner's domains or at free-mail providers whose local
-        part holds its first six letters join (``vkamins``, ``vkaminski@aol.com``), and the
-        most used first.last-shaped one names the owner (``vince.kaminski`` -> Vince Kaminski).
+        the surname; addresses at the owner's domains or at free-mail providers whose local part
+        holds its first six letters are *suggested* (``vkamins``, ``vkaminski@aol.com``: a
+        stranger can register either), and the most used first.last-shaped one names the owner
+        (``vince.kaminski`` -> Vince Kaminski; a name is only a label, it grants no authorship of
+        addressed mail).
         """
         locals_ = [re.sub(r"[^a-z]", "", a.partition("@")[0]) for a in reasons]
         parts = [p for a in reasons for p in re.split(r"[^a-z]+", a.partition("@")[0]) if p]
         # the part most of the owner's local parts contain (kaminski in vkaminski and j.kaminski)
         surname = max(parts, key=lambda p: (sum(p in loc for loc in locals_), len(p)), default="")
         if len(surname) < 5:
-            return []
+            return {}, []
         stem = surname[:6]
+        found: dict[str, str] = {}
         for address in sorted(self.seen):
             local, _, domain = address.partition("@")
             if address not in reasons and stem in re.sub(r"[^a-z]", "", local) and (
-                    domain in domains or domain in _FREE_MAIL or any(domain.endswith("." + d) for d in domains)):
-                reasons[address] = "address holding the owner's surname"
+                    domain in domains or domain in FREE_MAIL or any(domain.endswith("." + d) for d in domains)):
+                found[address] = f"address holding the owner's surname ({stem}…)"
         shaped: Counter[str] = Counter()
-        for address in reasons:
+        for address in [*reasons, *found]:
             toks = [t for t in re.split(r"[^a-z]+", address.partition("@")[0]) if t]
             if len(toks) >= 2 and toks[-1].startswith(stem) and len(toks[0]) >= 3:
                 shaped[" ".join(t.capitalize() for t in toks)] += self.activity[address] + 1
-        return [shaped.most_common(1)[0][0]] if shaped else []
+        return found, ([shaped.most_common(1)[0][0]] if shaped else [])
 
-    @staticmethod
-    def _local_part_matches(local: str, toks: tuple[str, ...]) -> bool:
-        """``vkaminski``, ``vince.j.kaminski``, ``kamins`` match Vince J Kaminski; ``wkaminski`` not."""
-        if len(toks) < 2 or len(toks[-1]) < 3:
-            return False
-        last, others = toks[-1], toks[:-1]
-        flat = re.sub(r"[^a-z]", "", local.lower())
-        pieces = {*others, *(t[:1] for t in others)}
-
-        def made_of_name(rest: str) -> bool:
-            return rest == "" or any(rest.startswith(p) and made_of_name(rest[len(p):]) for p in pieces)
-
-        for cut in range(len(last), min(len(last), 6) - 1, -1):
-            stem = last[:cut]
-            if flat.endswith(stem) or flat.startswith(stem):
-                rest = flat[: len(flat) - cut] if flat.endswith(stem) else flat[cut:]
-                if made_of_name(rest):
-                    return True
-        return False
+    def _name_candidates(self, reasons: dict[str, str], names: list[str], domains: set[str]) -> dict[str, str]:
+        """Addresses that merely *look* like the owner's: shown with the owner's name, built from
+        it, a git author by that name. Anyone can type a display name or register such an
+        address at another domain, so these are suggestions, never owner addresses."""
+        found: dict[str, str] = {}
+        main_tokens = name_tokens(names[0]) if names else ()
+        if not main_tokens:
+            return found
+        owner_key = name_key(names[0])
+        for address in sorted(self.seen | set(self.git_emails)):
+            if address in reasons or "@" not in address:
+                continue
+            shown: Counter[str] = self.names.get(address, Counter())
+            if owner_key and any(name_key(n) == owner_key for n in shown):
+                found[address] = f"shown with the owner's name ({self.activity[address]} time(s))"
+                continue
+            local, _, domain = address.partition("@")
+            if local_part_matches(local, main_tokens) and (
+                    domain in domains or domain in FREE_MAIL or len(re.sub(r"[^a-z]", "", local)) >= 7):
+                found[address] = "address built from the owner's name"
+        for name, email in self.repo_authors:
+            if email and email not in reasons and owner_key and name_key(name) == owner_key:
+                found.setdefault(email, "git author with the owner's name")
+        return found
 
     def resolve(self) -> OwnerIdentity:
         reasons = self._strong()
-        for address, why in self._fallback().items():
-            # an inbox mostly addressed to another of the owner's accounts (same name in it)
-            if not reasons or (address not in reasons and any(
-                    _shares_stem(address, known) for known in reasons)):
-                reasons.setdefault(address, why)
-        names = self._names_for(reasons)
-        domains = {a.split("@")[-1] for a in reasons if "@" in a}
+        suggested: dict[str, str] = {}
+        for address, count in self._fallback().items():
+            why = f"most frequent recipient ({count} of {self.messages} messages)"
+            if address in reasons:
+                continue
+            if self._mailbox_holder_unknown(reasons, count):  # see the module docstring
+                reasons[address] = why
+            else:
+                suggested[address] = why
+        # names and look-alike candidates grow from the proven addresses plus the mailbox's own
+        # (most frequent recipient): a name is a label and a candidate only a suggestion
+        anchors = {**reasons, **suggested}
+        names = self._names_for(anchors)
+        domains = {a.split("@")[-1] for a in anchors if "@" in a}
         if not names:
-            names = self._surname_aliases(reasons, domains)
-        main_tokens = name_tokens(names[0]) if names else ()
-        if main_tokens:
-            owner_key = name_key(names[0])
-            for address in sorted(self.seen | set(self.git_emails)):
-                if address in reasons or "@" not in address:
-                    continue
-                shown: Counter[str] = self.names.get(address, Counter())
-                if owner_key and any(name_key(n) == owner_key for n in shown):
-                    reasons[address] = "shown with the owner's name"
-                    continue
-                local, _, domain = address.partition("@")
-                if self._local_part_matches(local, main_tokens) and (
-                        domain in domains or domain in _FREE_MAIL or len(re.sub(r"[^a-z]", "", local)) >= 7):
-                    reasons[address] = "address built from the owner's name"
-            for name, email in self.repo_authors:
-                if email and email not in reasons and name_key(name) == owner_key:
-                    reasons[email] = "git author with the owner's name"
+            by_surname, names = self._surname_candidates(anchors, domains)
+            suggested.update({a: w for a, w in by_surname.items() if a not in suggested})
+        for address, why in self._name_candidates(anchors, names, domains).items():
+            suggested.setdefault(address, why)
         slack: set[str] = set()
         for uid, aliases in self.chat_users.items():
             if aliases & set(reasons):
                 slack.add(uid)
                 if "@" in uid:  # the owner was given by Slack id; their profile names the address
                     reasons.setdefault(uid, "Slack profile email of the owner's Slack id")
-        if main_tokens:
+        if names:
             owner_key = name_key(names[0])
-            slack.update(uid for uid, n in self.chat_names.items() if name_key(n) == owner_key)
+            for uid, n in self.chat_names.items():
+                if uid not in slack and uid not in reasons and owner_key and name_key(n) == owner_key:
+                    suggested.setdefault(uid, "chat account shown with the owner's name")
         if not names:  # the Slack profile's real_name (chat users are keyed by their email when it is known)
             names = [n for uid in [*sorted(a for a in reasons if a in self.chat_names), *sorted(slack)]
                      if (n := self.chat_names.get(uid, ""))][:1]
+        suggested = {a: _warned(a, w, reasons) for a, w in suggested.items() if a not in reasons
+                     and a not in slack and a not in self.rejected}
         ordered = tuple(sorted(reasons, key=lambda a: (-self.activity[a], a)))
         return OwnerIdentity(names=tuple(names[:3]), addresses=frozenset(reasons),
-                             slack_ids=frozenset(slack), reasons=dict(reasons), ordered=ordered)
+                             slack_ids=frozenset(slack), reasons=dict(reasons), ordered=ordered,
+                             suggested=dict(sorted(suggested.items())))
+
+
+def _warned(address: str, why: str, reasons: dict[str, str]) -> str:
+    """The evidence, plus a warning when the address imitates a proven one (hyphen, digit,
+    homoglyph, punycode): the person confirming must not take a lookalike for their own."""
+    original = imitates(address, frozenset(reasons), FREE_MAIL)
+    return f"{why}; LOOKALIKE of {original}: confirm only if it is really yours" if original else why
+
+
+_OBSERVERS: dict[str, Callable[[IdentityCollector, Any], None]] = {
+    "message": IdentityCollector._message,
+    "repo": IdentityCollector._repo,
+    "event": IdentityCollector._event,
+    "chatmessage": IdentityCollector._chat,
+}
+"""Item kind -> what it can tell about the owner (documents and existing memory tell nothing)."""

@@ -26,6 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from bootstrap_app.aliases import alias_evidence, record_suggestions
 from bootstrap_app.config import Settings
 from bootstrap_app.demo import build_demo, demo_owner_addresses
 from bootstrap_app.errors import MemseedError, NoSourceReadable, StoreError
@@ -40,6 +41,7 @@ from bootstrap_app.identity import IdentityCollector
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_once
 from bootstrap_app.signals import KindRouter, SignalBuilder
+from bootstrap_app.signals.rules import RulesAccumulator
 from bootstrap_app.sourcestat import location_signature
 from bootstrap_app.store import Store
 from bootstrap_app.text.paths import is_text, printable
@@ -145,7 +147,9 @@ class _Run:
     def start(cls, settings: Settings, store: Store, run_id: int, owners: Sequence[str], use_llm: bool,
               existing_memory: Sequence[MemoryEntry], emit: Callable[[ScanEvent], None],
               should_stop: Callable[[], bool]) -> _Run:
-        collector = IdentityCollector(explicit=tuple(dict.fromkeys([*owners, *settings.owners])))
+        confirmed, rejected = alias_evidence(store)  # aliases the person confirmed count as strong evidence
+        collector = IdentityCollector(explicit=tuple(dict.fromkeys([*owners, *settings.owners])),
+                                      confirmed=confirmed, rejected=rejected)
         known = frozenset(collector.explicit)
         builder = SignalBuilder(known_owners=known)
         held = HeldMemory(entries=list(existing_memory))
@@ -249,6 +253,7 @@ def _propose(run: _Run, llm: str, llm_preview: Callable[[dict[str, Any]], None] 
     """Decide the owner, build the signals, and turn them into proposals (plus the LLM's, opted in)."""
     run.emit(ScanEvent("stage", "", 0, "resolving identity and signals"))
     owner = run.result.owner = run.collector.resolve()
+    record_suggestions(run.store, owner.suggested)
     signals = run.builder.build(owner)
     proposals = heuristic_proposals(signals)
     sample = run.sample.result(owner) if run.sample is not None else []
@@ -263,7 +268,9 @@ def _keep(run: _Run, proposals: list[Proposal]) -> list[Proposal]:
     """Safety gate, then dedup against held memory, then drop what the person already decided."""
     run.emit(ScanEvent("stage", "", len(proposals), "safety gate"))
     gated = gate(proposals)
-    run.result.quarantined = list(gated.quarantined)
+    rules = run.builder.by_signal.get("rules")  # the owner's own dangerous steps it held back
+    held_back = rules.held_back_records(run.result.owner) if isinstance(rules, RulesAccumulator) else []
+    run.result.quarantined = list(gated.quarantined) + held_back
     dedup = dedup_against_memory(gated.passed, run.held.entries)
     run.result.duplicates, run.result.superseding = len(dedup.duplicates), dedup.superseding
     decided = run.store.decided_fingerprints()

@@ -159,7 +159,8 @@ class ScanResult:
             "superseding_existing_memory": self.superseding,
             "owner": {"names": list(self.owner.names),
                       "addresses": list(self.owner.ordered) or sorted(self.owner.addresses),
-                      "slack_ids": sorted(self.owner.slack_ids)},
+                      "slack_ids": sorted(self.owner.slack_ids),
+                      "suggested_aliases": sorted(self.owner.suggested)},
             "llm_error": self.llm_error,
         }
 
@@ -183,6 +184,9 @@ def format_summary(summary: dict[str, Any]) -> str:
     owner = summary["owner"]
     who = ", ".join(owner["names"][:1] + owner["addresses"][:4]) or "unknown (pass --owner EMAIL)"
     lines.append(f"  owner: {who}")
+    if owner.get("suggested_aliases"):
+        lines.append(f"  suggested aliases (not counted as yours until confirmed): {len(owner['suggested_aliases'])}"
+                     " -> `memseed sources`")
     types = ", ".join(f"{k} {v}" for k, v in summary["by_type"].items()) or "none"
     lines.append(f"  proposals: {summary['proposals']} ({types}); new since last run: {summary['new_proposals']}")
     if summary["already_decided"]:

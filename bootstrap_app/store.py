@@ -1,4 +1,5 @@
-"""SQLite state: runs, item refs, proposals, decisions, cursors, quarantine, write journal.
+"""SQLite state: runs, item refs, proposals, decisions, cursors, quarantine, write journal, and the
+owner's suggested / confirmed / rejected address aliases.
 
 Why SQLite: decisions must survive a crash the moment they are made (the app reruns the
 page, the CLI may be killed), the CLI and the app must see the same state, and re-seeding
@@ -70,6 +71,13 @@ CREATE TABLE IF NOT EXISTS sources (
     location TEXT PRIMARY KEY,
     added TEXT NOT NULL,
     last_scanned TEXT
+);
+CREATE TABLE IF NOT EXISTS aliases (
+    address TEXT PRIMARY KEY,
+    status TEXT NOT NULL,
+    evidence TEXT NOT NULL DEFAULT '',
+    seen TEXT NOT NULL,
+    decided TEXT
 );
 CREATE TABLE IF NOT EXISTS quarantine (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -363,6 +371,34 @@ class Store:
     def sources(self) -> list[dict[str, Any]]:
         rows = self._db.execute("SELECT location, added, last_scanned FROM sources ORDER BY added").fetchall()
         return [{"location": r[0], "added": r[1], "last_scanned": r[2]} for r in rows]
+
+    # -- owner aliases -----------------------------------------------------------------
+    def suggest_aliases(self, suggestions: dict[str, str]) -> None:
+        """Record addresses a scan found that only *look* like the owner's (address -> evidence).
+        A confirmed or rejected address keeps its decision; a pending one gets the new evidence."""
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT INTO aliases(address, status, evidence, seen) VALUES (?, 'suggested', ?, ?) "
+                "ON CONFLICT(address) DO UPDATE SET evidence=CASE WHEN status='suggested' "
+                "THEN excluded.evidence ELSE evidence END, seen=excluded.seen",
+                ((a.strip().lower(), why, _now()) for a, why in suggestions.items()))
+
+    def decide_alias(self, address: str, status: str) -> None:
+        """``status``: ``confirmed`` (the owner's: counts as strong evidence from the next scan on),
+        ``rejected`` (never suggested again) or ``suggested`` (undo a decision)."""
+        if status not in ("confirmed", "rejected", "suggested"):
+            raise StoreError(f"unknown alias status {status!r}", hint="use confirmed, rejected or suggested")
+        self._db.execute(
+            "INSERT INTO aliases(address, status, evidence, seen, decided) VALUES (?, ?, '', ?, ?) "
+            "ON CONFLICT(address) DO UPDATE SET status=excluded.status, decided=excluded.decided",
+            (address.strip().lower(), status, _now(), _now()))
+
+    def aliases(self, status: str | None = None) -> list[dict[str, Any]]:
+        """Alias rows (address, status, evidence, seen, decided), pending ones first."""
+        sql = "SELECT address, status, evidence, seen, decided FROM aliases"
+        rows = (self._db.execute(sql + " WHERE status=? ORDER BY address", (status,)) if status
+                else self._db.execute(sql + " ORDER BY status != 'suggested', address")).fetchall()
+        return [{"address": r[0], "status": r[1], "evidence": r[2], "seen": r[3], "decided": r[4]} for r in rows]
 
     # -- quarantine --------------------------------------------------------------------
     def add_quarantine(self, run_id: int, entries: Iterable[tuple[str, str, str, str]]) -> None:

@@ -24,6 +24,7 @@ from typing import Any, ClassVar, TypeAlias
 
 __all__ = [
     "ITEM_KINDS",
+    "SENT_LABELS",
     "ChatMessage",
     "Decision",
     "DecisionStatus",
@@ -39,6 +40,7 @@ __all__ = [
     "Repo",
     "Skip",
     "fingerprint_of",
+    "is_sent_label",
     "slugify",
     "utc",
 ]
@@ -99,6 +101,24 @@ class Person:
         return self.name or self.address
 
 
+SENT_LABELS = frozenset({"sent", "sent mail", "sent items", "sent messages", "\\sent", "gesendet",
+                         "gesendete elemente", "gesendete objekte", "envoyés", "éléments envoyés", "enviados",
+                         "inviati", "posta inviata", "verzonden", "verzonden items", "[gmail]/sent mail"})
+"""Folder / label names mail clients give the owner's sent mail (compared lower-cased)."""
+
+
+def is_sent_label(label: str) -> bool:
+    """True for a Sent folder or label: ``Sent``, ``[Gmail]/Sent Mail``, Maildir++ ``.Sent``,
+    ``INBOX.Sent Items`` (the last path component is compared, so nesting does not matter)."""
+    text = label.strip().lower()
+    if text in SENT_LABELS:
+        return True
+    last = text.rstrip("/.").replace("\\", "/")
+    for sep in ("/", "."):
+        last = last.rsplit(sep, 1)[-1]
+    return last in SENT_LABELS
+
+
 @dataclass(frozen=True, slots=True)
 class Skip:
     """An item a connector could not read: reported with its reason, never fatal to a scan."""
@@ -147,6 +167,40 @@ class Message(_ItemBase):
     utc_offset_minutes: int | None = None
     """The offset the Date header was written in (``-0600`` -> -360): the sender's clock.
     ``timestamp`` is UTC; None when the header had no zone or said ``-0000`` (unknown)."""
+    delivered_from: str = ""
+    """The host of the first ``Received`` hop that crossed from another organisation's server
+    into this mailbox (empty when the chain shows none, or there is no chain)."""
+    auth_failure: str = ""
+    """Why the receiving server's ``Authentication-Results`` do not vouch for the From domain
+    (``dmarc=fail``, ``not aligned with tidewater.io`` ...); empty when they do or are absent."""
+    on_behalf_of: str = ""
+    """The ``Sender`` address when it differs from From: somebody else's system sent it."""
+
+    @property
+    def in_sent(self) -> bool:
+        """Filed in a Sent folder / carrying a Sent label (the owner's client put it there)."""
+        return any(is_sent_label(label) for label in self.labels)
+
+    @property
+    def third_party_reason(self) -> str:
+        """Why this message is someone else's text whatever its From says; empty when nothing says so.
+
+        Headers can only take trust away here, never grant it: delivery from outside or failed
+        authentication outranks even a Sent label (an inbound message can carry a forged one).
+        A message in a mailbox that tells folders apart (it has labels) but not in Sent sits in
+        the inbox: it was received, so the owner did not write it here.
+        """
+        if self.delivered_from:
+            return f"delivered from outside ({self.delivered_from})"
+        if self.auth_failure:
+            return f"fails sender authentication ({self.auth_failure})"
+        if self.in_sent:
+            return ""
+        if self.on_behalf_of:
+            return f"sent on behalf of the From address by {self.on_behalf_of}"
+        if self.labels:
+            return "received (in the inbox, not in Sent)"
+        return ""
 
     @property
     def headline(self) -> str:

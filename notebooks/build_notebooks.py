@@ -76,7 +76,8 @@ for kind in sorted({i.kind for i in mail_items}):
         print(f"- {item.kind:8} {item.timestamp:%Y-%m-%d %H:%M}  {title[:60]}")
 '''),
     ("md", "## 4. Who is the owner?\nIdentity is resolved across every source: addresses, names, "
-           "Slack ids, git emails, with the reason for each."),
+           "Slack ids, git emails, with the reason for each. Only strong evidence counts (given, the Sent "
+           "folder, git user.email ...); lookalike addresses are listed as suggestions."),
     ("code", '''\
 from bootstrap_app.identity import IdentityCollector
 
@@ -90,6 +91,9 @@ owner = collector.resolve()
 print("name:", owner.name)
 for address, reason in sorted(owner.reasons.items()):
     print(f"  {address}: {reason}")
+# lookalikes (the owner's name at another domain ...) are only suggestions until confirmed
+for address, evidence in sorted(owner.suggested.items()):
+    print(f"  suggested, not counted: {address}: {evidence}")
 items = [owner.mark(item) for item in all_items]
 print(Counter((i.kind, i.authored_by_owner) for i in items))
 '''),

@@ -61,12 +61,14 @@ def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
                       run_kind="reseed")
         waiting = len(store.proposals(status="undecided"))
     errors = {r.source: r.error for r in result.reports if r.error}
+    updates = sum(1 for p in result.proposals if p.supersedes)
     outcome.update(new_proposals=result.new_proposals, waiting=waiting, run_id=result.run_id,
-                   already_decided=result.already_decided, errors=errors)
+                   already_decided=result.already_decided, errors=errors, updates=updates)
     if json_summary:
         click.echo(json.dumps(outcome, default=str))
     elif result.new_proposals or not quiet:
-        click.echo(f"memseed reseed: {result.new_proposals} new proposals wait for approval "
+        said = f", {updates} of them updates of what memory holds" if updates else ""
+        click.echo(f"memseed reseed: {result.new_proposals} new proposals wait for approval{said} "
                    f"({waiting} undecided in total); run `memseed review`")
         for source, error in errors.items():
             click.echo(f"  error: {name_once(source, error)}", err=True)

@@ -1,4 +1,5 @@
-"""``memseed sources``: what memseed can read, and the sources it remembers for ``reseed``."""
+"""``memseed sources``: what memseed can read, the sources it remembers for ``reseed``, and the
+addresses that only look like the owner's (suggested aliases) waiting for a decision."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 
 import click
 
+from bootstrap_app.aliases import confirm_alias, list_aliases, reject_alias
 from bootstrap_app.sourceinfo import source_catalog
 
 from .common import open_settings, open_store
@@ -15,27 +17,41 @@ __all__ = ["COMMANDS", "sources_cmd"]
 
 @click.command("sources")
 @click.option("--forget", metavar="LOCATION", multiple=True, help="Stop re-seeding from this remembered source.")
+@click.option("--confirm-alias", "confirm", metavar="ADDRESS", multiple=True,
+              help="This suggested address is mine: count its mail as mine from the next scan on.")
+@click.option("--reject-alias", "reject", metavar="ADDRESS", multiple=True,
+              help="This suggested address is not mine: never suggest it again.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.pass_context
-def sources_cmd(ctx: click.Context, forget: tuple[str, ...], as_json: bool) -> None:
-    """List the source kinds and URI forms memseed reads, and the sources it remembers.
+def sources_cmd(ctx: click.Context, forget: tuple[str, ...], confirm: tuple[str, ...], reject: tuple[str, ...],
+                as_json: bool) -> None:
+    """List the source kinds and URI forms memseed reads, the sources it remembers, and the
+    addresses that only look like yours.
 
     Every location you scan is remembered, so `memseed reseed` can look at it again later.
     Account sources (gmail:, outlook: ...) show whether you are signed in, as whom, with
-    which scopes.
+    which scopes. An address is yours only on strong evidence (given with --owner, the sender
+    of mail in your Sent folder, a repository's git user.email ...). Lookalikes — your name at
+    another domain, your surname at a free-mail provider — are listed as suggested aliases with
+    their evidence until you confirm or reject them.
 
     \b
     Examples:
       memseed sources
       memseed sources --forget ~/Takeout
+      memseed sources --confirm-alias me@fastmail.com --reject-alias me@tidewater-io.example
     """
     settings = open_settings(ctx)
     with open_store(settings) as store:
         for location in forget:
             store.forget_source(location)
+        decided = [confirm_alias(store, a) for a in confirm] + [reject_alias(store, a) for a in reject]
         catalog = source_catalog(settings, store)
+        owner_aliases = list_aliases(store)
+    for alias in decided:
+        click.echo(f"{alias.address}: {alias.status}", err=True)
     if as_json:
-        click.echo(json.dumps(catalog.to_dict(), indent=2))
+        click.echo(json.dumps({**catalog.to_dict(), "aliases": [vars(a) for a in owner_aliases]}, indent=2))
         return
     click.echo("Source kinds (detected by shape, give the path):")
     for k in catalog.kinds:
@@ -55,6 +71,16 @@ def sources_cmd(ctx: click.Context, forget: tuple[str, ...], as_json: bool) -> N
         if r.error:
             what = f"unreadable now: {r.error}"
         click.echo(f"  {r.location}  (last synced {r.last_scanned or 'never'}; {what})")
+    pending = [a for a in owner_aliases if a.status == "suggested"]
+    if pending:
+        click.echo("\nSuggested aliases (NOT treated as yours until you confirm; a lookalike sender looks "
+                   "just like this):")
+        for a in pending:
+            click.echo(f"  {a.address:40} {a.evidence}")
+        click.echo("  confirm: memseed sources --confirm-alias ADDRESS   reject: --reject-alias ADDRESS")
+    confirmed = [a.address for a in owner_aliases if a.status == "confirmed"]
+    if confirmed:
+        click.echo("\nConfirmed aliases (counted as yours): " + ", ".join(confirmed))
 
 
 COMMANDS = [sources_cmd]

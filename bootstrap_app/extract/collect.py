@@ -48,8 +48,8 @@ class LlmSample(Analyzer):
     def _author(self, item: Item) -> tuple[str, Item | None]:
         """(author key, the item with its text capped), or no item when it is not sampled."""
         if isinstance(item, Message):
-            if item.is_bulk:
-                return "", None
+            if item.is_bulk or item.third_party_reason:
+                return "", None  # received mail is never the owner's words: no room taken from theirs
             capped: Item = replace(item, body=item.body[:TEXT_CAP]) if len(item.body) > TEXT_CAP else item
             return person_key(item.sender), capped
         if isinstance(item, ChatMessage):

@@ -215,8 +215,11 @@ def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_00
     sig_body = _signals_text(_signals_dict(signals), int(max_chars * 0.3))
     sig_block = ("\n## SIGNALS (deterministic aggregates: names, counts, titles, times)\n"
                  f"<<<BEGIN DATA SIGNALS>>>\n{sig_body}\n<<<END DATA SIGNALS>>>\n")
-    owner_items = [i for i in sample if i.authored_by_owner is True]
-    other_items = [i for i in sample if i.authored_by_owner is not True and not view_of(i).bulk(i)]
+    # a message that arrived from outside / failed authentication / sits in the inbox is never shown
+    # as the owner's words, whatever marked it (From is typed by whoever sends the mail)
+    owner_items = [i for i in sample if i.authored_by_owner is True and not view_of(i).received(i)]
+    other_items = [i for i in sample if not (i.authored_by_owner is True and not view_of(i).received(i))
+                   and not view_of(i).bulk(i)]
     owners = _interleave(_one_per_series(owner_items))
     others = _interleave(_one_per_series(other_items))
     collapsed = len(owner_items) + len(other_items) - len(owners) - len(others)

@@ -54,6 +54,9 @@ class KindView(Generic[ItemT]):
     """Bulk items (newsletters, notifications) are left out of the third-party lines."""
     scope: Callable[[ItemT], tuple[str, str] | None] = lambda item: None
     """(name as shown, path) for items a proposal's ``scope`` may name (repositories)."""
+    received: Callable[[ItemT], bool] = lambda item: False
+    """Items that reached the owner from someone else (mail delivered from outside, failing
+    authentication, in the inbox): never shown as the owner's words, whatever marked them."""
 
 
 def _message_owner(item: Message, cap: int) -> tuple[str, str]:
@@ -112,7 +115,8 @@ def _repo_scope(item: Repo) -> tuple[str, str] | None:
 
 # The registry of views, one per item kind; the digest hands each view only items of its kind.
 VIEWS: dict[str, KindView[Any]] = {
-    "message": KindView[Message]("sent-mail", _message_owner, _sender, bulk=lambda m: m.is_bulk),
+    "message": KindView[Message]("sent-mail", _message_owner, _sender, bulk=lambda m: m.is_bulk,
+                                 received=lambda m: bool(m.third_party_reason)),
     "chatmessage": KindView[ChatMessage](
         "chat", lambda c, cap: (f" channel=#{label(c.channel, 40)}", c.text), _chat_author),
     "document": KindView[Document](

@@ -12,6 +12,11 @@ proposal. Around that:
   a single malformed fact is dropped with a reason;
 - a fact citing an evidence id the digest does not hold is dropped (principle 2: evidence or it
   did not happen): a made-up citation means the model is not reading the data;
+- an instruction (a ``feedback`` fact, or any fact carrying a dangerous step) may
+  cite only blocks whose author is proven to be the owner: third-party citations are removed from
+  it, and so is every cited block that does not contain the fact's key text (its code spans,
+  URLs and addresses, word for word); a fact left with nothing to stand on is dropped as
+  ungrounded (:func:`ground_evidence`);
 - the output is redacted again and every proposal carries the ``llm`` flag.
 
 Transport: the official ``openai`` client (any OpenAI-compatible server via ``llm_base_url``),
@@ -24,6 +29,8 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +38,7 @@ from urllib.parse import urlparse
 
 from bootstrap_app.config import Settings, resolve_secret
 from bootstrap_app.errors import LLMError
+from bootstrap_app.safety.dangerous import find_dangerous
 from bootstrap_app.safety.injection import scan_text
 from bootstrap_app.text.clean import clean_text
 from bootstrap_app.text.unicode import shared_run, word_list
@@ -39,7 +47,8 @@ from bootstrap_app.types import Evidence, Item, MemoryType, Proposal
 from . import prompts
 from .digest import Digest, llm_request, settings_digest, settings_model
 
-__all__ = ["LLMResult", "llm_extract", "llm_proposals", "make_client", "proposals_from_reply", "validate_reply"]
+__all__ = ["LLMResult", "ground_evidence", "key_texts", "llm_extract", "llm_proposals", "make_client",
+           "proposals_from_reply", "validate_reply"]
 
 log = logging.getLogger(__name__)
 
@@ -212,6 +221,50 @@ def _ungrounded_instruction(values: dict[str, str], ids: Sequence[str], digest: 
     return None
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]{2,200})`")
+_URL = re.compile(r"\b(?:https?|ftp)://[^\s`'\"<>)]+", re.I)
+_ADDRESS = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+
+
+def _norm(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).lower().split())
+
+
+def key_texts(text: str) -> list[str]:
+    """What an instruction stands or falls on: its code spans, URLs and e-mail addresses."""
+    keys = [m.group(1) for m in _CODE_SPAN.finditer(text)]
+    keys += [m.group(0).rstrip(".,;:") for m in _URL.finditer(text)]
+    keys += [m.group(0) for m in _ADDRESS.finditer(text)]
+    return list(dict.fromkeys(k for k in (_norm(k) for k in keys) if k))
+
+
+def _is_instruction(fact_type: str, values: dict[str, str]) -> bool:
+    text = "\n".join(values[k] for k in ("description", "body"))
+    return fact_type == "feedback" or bool(find_dangerous(text))
+
+
+def ground_evidence(fact_type: str, values: dict[str, str], ids: Sequence[str],
+                    digest: Digest) -> tuple[list[str], str]:
+    """(the cited ids an instruction may rest on, why none may); other facts keep every id.
+
+    An instruction may cite only owner-authored blocks (authorship proven by identity, never by a
+    From header), and only those holding its key text word for word: a model that cites the
+    owner's mail for a command the mail never mentions is not grounded, however trusted the mail.
+    """
+    if not _is_instruction(fact_type, values):
+        return list(ids), ""
+    owned = [i for i in ids if digest.evidence[i].authored_by_owner]
+    if not owned:
+        return [], "an instruction citing no owner-authored evidence"
+    keys = key_texts("\n".join(values[k] for k in ("description", "body", "key")))
+    if not keys:
+        return owned, ""
+    grounded = [i for i in owned if all(k in _norm(digest.texts.get(i, "")) for k in keys)]
+    if not grounded:
+        return [], f"no cited owner block contains {keys[0]!r}"
+    return grounded, ""
+
+
 def proposals_from_reply(facts: Sequence[dict[str, Any]], digest: Digest) -> tuple[list[Proposal], list[tuple[str, str]]]:
     """Turn validated facts into Proposals; facts citing unknown evidence ids are dropped."""
     proposals: list[Proposal] = []
@@ -232,6 +285,11 @@ def proposals_from_reply(facts: Sequence[dict[str, Any]], digest: Digest) -> tup
         if not values["body"] or not values["subject"]:
             dropped.append((fact["name"], "empty after cleaning"))
             continue
+        ids, why = ground_evidence(str(fact["type"]), values, ids, digest)
+        if not ids:
+            dropped.append((fact["name"], f"ungrounded: {why}"))
+            continue
+        evidence = tuple(digest.evidence[i] for i in ids)
         ungrounded = all(e.authored_by_owner for e in evidence) and _ungrounded_instruction(values, ids, digest)
         if ungrounded:
             dropped.append((fact["name"], f"reads as an instruction ({ungrounded!r}) that the cited owner "

@@ -7,7 +7,8 @@ Where each check runs:
 
 - connectors: :func:`redact_secrets` on every free-text field (``ReadContext.clean``);
   :func:`sanitize_untrusted` is available for item text (NFKC, invisible characters stripped).
-- pipeline: :func:`gate` on every proposal (secrets → injection/tripwires → provenance → PII).
+- pipeline: :func:`gate` on every proposal (secrets → dangerous steps → injection/tripwires →
+  provenance → PII).
 - writers: :func:`check_entry` on every entry they are about to write (Hermes-equivalent set,
   invisible characters, delimiter/frontmatter/import safety) — raises ``BlockedContent``.
 - ``memseed doctor``: the shape checks in ``doctor`` / ``doctor_checks``; each harness class runs
@@ -20,17 +21,20 @@ from __future__ import annotations
 from bootstrap_app.text.secrets import find_secrets, redact_secrets
 from bootstrap_app.text.unicode import sanitize_untrusted
 
+from .dangerous import DangerFinding, find_dangerous
 from .gate import GateResult, Quarantined, gate
 from .injection import ThreatFinding, check_entry, scan_text
 from .pii import pii_flags
 from .provenance import facts_only, instruction_reasons
 
 __all__ = [
+    "DangerFinding",
     "GateResult",
     "Quarantined",
     "ThreatFinding",
     "check_entry",
     "facts_only",
+    "find_dangerous",
     "find_secrets",
     "gate",
     "instruction_reasons",

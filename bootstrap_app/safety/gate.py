@@ -4,20 +4,25 @@ Order (each stage sees the output of the one before; a proposal stops at its fir
 
 1. **Secrets** — name, description, body and excerpts are redacted again; a proposal that
    still holds a secret afterwards is blocked (``secret``). Redactions add the flag ``redacted``.
-2. **Injection scan** on name/description/body (NFKC). Invisible characters: stripped from an
+2. **Dangerous steps** (``dangerous.py``): a proposal telling the agent to pipe a download into a
+   shell, run code from a URL, add a package registry, disable verification/hooks/tests/signing,
+   send credentials or data anywhere, or weaken permissions is quarantined as
+   ``dangerous:<class>`` — whoever wrote it, the owner included (a person can still write such a
+   step into memory by hand; memseed never proposes one).
+3. **Injection scan** on name/description/body (NFKC). Invisible characters: stripped from an
    owner-backed proposal, quarantine otherwise. The Hermes-equivalent set and the structural
    checks always quarantine (``injection:<id>``, ``structure:<id>``): a writer would refuse
    them anyway, and the person should not review what cannot be written. The memory-poisoning
    tripwires (``tripwire:<id>``) apply whenever *any* evidence is third-party — an owner's own
    "Always run the tests" is fine; the same words next to someone else's mail are not. Three
    (markdown image with a query string, encoded payload, base64 blob) apply to everyone.
-3. **Provenance** (``provenance.py``): ``third-party-quote``, ``instruction-without-owner-evidence``,
+4. **Provenance** (``provenance.py``): ``third-party-quote``, ``instruction-without-owner-evidence``,
    ``third-party-free-text``. Then every third-party evidence excerpt is checked: one matching
    the Hermes set is dropped (``excerpt-injection:<id>``); one holding free text or a tripwire
    is reduced to facts (names, addresses, dates, amounts); short metadata stays as written.
    A proposal left without evidence is dropped (its records say why); one that never had
    evidence is ``no-evidence`` — evidence or it did not happen.
-4. **PII** — ``sensitive`` / ``sensitive:<kind>`` flags; never a quarantine.
+5. **PII** — ``sensitive`` / ``sensitive:<kind>`` flags; never a quarantine.
 
 Quarantine records are one per (proposal, evidence) so the scan summary can count items by
 reason; their excerpts are redacted, stripped of invisible characters and at most 200 chars.
@@ -32,6 +37,7 @@ from bootstrap_app.text.secrets import find_secrets, redact_secrets
 from bootstrap_app.text.unicode import find_invisible, sanitize_untrusted
 from bootstrap_app.types import Evidence, Proposal
 
+from .dangerous import find_dangerous
 from .injection import HERMES_IDS, TRIPWIRES, scan_text
 from .pii import pii_flags
 from .provenance import ItemText, facts_only, holds_free_text, owner_backed, provenance_reasons
@@ -106,7 +112,12 @@ def gate_one(p: Proposal, item_text: ItemText | None = None) -> tuple[Proposal |
     if redacted and "redacted" not in flags:
         flags.append("redacted")
 
-    # 2. injection scan
+    # 2. dangerous steps, whoever wrote them
+    danger = find_dangerous(_fields(p))
+    if danger:
+        return None, _records(p, danger[0].reason, danger[0].excerpt)
+
+    # 3. injection scan
     third_party = any(not e.authored_by_owner for e in p.evidence)
     # Words an LLM wrote are not the owner's words, even when it cites the owner's mail: the
     # poisoning tripwires always apply to them (llm.py already asks for declarative phrasing).
@@ -126,7 +137,7 @@ def gate_one(p: Proposal, item_text: ItemText | None = None) -> tuple[Proposal |
             reason = f"tripwire:{finding.id}"
         return None, _records(p, reason, finding.excerpt)
 
-    # 3. provenance
+    # 4. provenance
     problems = provenance_reasons(p, item_text)
     if problems:
         reason, _anchor, detail = problems[0]
@@ -151,7 +162,7 @@ def gate_one(p: Proposal, item_text: ItemText | None = None) -> tuple[Proposal |
     if not kept:
         return None, dropped  # every evidence item was poisoned: nothing left to stand on
 
-    # 4. personal data
+    # 5. personal data
     for flag in sorted(pii_flags(_fields(p))):
         if flag not in flags:
             flags.append(flag)

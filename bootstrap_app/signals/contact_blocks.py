@@ -15,13 +15,17 @@ supply — never the text around them.
 from __future__ import annotations
 
 import re
+from collections import Counter, defaultdict
+from collections.abc import Mapping
 from functools import lru_cache
 
 from publicsuffixlist import PublicSuffixList
 
 from bootstrap_app.identity import name_key
 
-__all__ = ["FREE_MAIL", "contact_blocks", "domain_label", "org_from_domain", "same_person"]
+from .base import Ref
+
+__all__ = ["FREE_MAIL", "contact_blocks", "domain_label", "org_from_domain", "same_person", "stated_by_two"]
 
 FREE_MAIL = frozenset({"gmail", "googlemail", "aol", "yahoo", "hotmail", "outlook", "live", "icloud", "me",
                        "gmx", "web", "proton", "protonmail", "fastmail", "msn", "mail", "mac", "ymail", "zoho",
@@ -124,3 +128,28 @@ def contact_blocks(text: str, hint: str = "") -> list[tuple[str, str, str]]:
         if key := name_key(name):
             out.append((key, title.rstrip(" ,."), org.rstrip(" ,")))
     return out
+
+
+def stated_by_two(directory: Mapping[str, Counter[tuple[str, str]]],
+                  senders: Mapping[tuple[str, str, str], set[str]], refs: Mapping[str, list[Ref]],
+                  names: set[str]) -> tuple[str, str, list[Ref]]:
+    """(title, organisation, refs) the contact blocks most often state for one of ``names``
+    (nicknames included), each only when two different senders state it: one outside mail
+    could write anything about the owner."""
+    titles: Counter[str] = Counter()
+    orgs: Counter[str] = Counter()
+    said: defaultdict[str, set[str]] = defaultdict(set)
+    cited: list[Ref] = []
+    for who, facts in directory.items():
+        if any(same_person(who, n) for n in names if n):
+            for (title, org), n in facts.items():
+                by = senders.get((who, title, org), set())
+                titles[title] += n
+                said[f"t:{title}"] |= by
+                if org:
+                    orgs[org] += n
+                    said[f"o:{org}"] |= by
+            cited.extend(refs.get(who, []))
+    title = next((t for t, _ in titles.most_common() if len(said[f"t:{t}"]) >= 2), "")
+    org = next((o for o, _ in orgs.most_common() if len(said[f"o:{o}"]) >= 2), "")
+    return title, org, cited[:3]

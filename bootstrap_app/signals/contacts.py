@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -260,6 +261,26 @@ class ManagerGuess:
     refs: tuple[Ref, ...] = ()
 
 
+def _newest_said(top: str, scores: Counter[str], refs: dict[str, list[Ref]], owner_refs: tuple[Ref, ...],
+                 resolve: Callable[[str], str], owner_mentions: dict[str, int],
+                 reasons: dict[str, list[str]]) -> str:
+    """A manager changes: when the owner's newest "my manager is X" comes after every piece of
+    evidence for the best-scored candidate (their 1:1s stopped before it), X is the manager now."""
+    said = [(r.date, name) for r in owner_refs if r.date for name in owner_mentions
+            if r.note == f"mentions manager {name}"]
+    if not said:
+        return top
+    when, name = max(said)
+    key = resolve(name)
+    if key == top or scores.get(key, 0) < 3:
+        return top
+    before = [r.date for r in refs.get(top, []) if r.date]
+    if before and max(before) >= when:
+        return top
+    reasons[key].append(f"you named them your manager on {when.date().isoformat()}, after the last sign of {top}")
+    return key
+
+
 def find_manager(contacts: ContactsSignal, one_on_ones: list[tuple[str, str, bool, tuple[Ref, ...], str]],
                  owner_mentions: dict[str, int], other_mentions: dict[str, int],
                  owner_refs: tuple[Ref, ...] = ()) -> ManagerGuess | None:
@@ -299,6 +320,8 @@ def find_manager(contacts: ContactsSignal, one_on_ones: list[tuple[str, str, boo
     key, score = max(scores.items(), key=lambda kv: (kv[1], kv[0]))
     if score < 3:
         return None
+    key = _newest_said(key, scores, refs, owner_refs, resolve, owner_mentions, reasons)
+    score = scores[key]
     contact = next((c for c in contacts.ranked if c.key == key), None)
     return ManagerGuess(key, names.get(key) or (contact.name if contact else ""), float(score),
                         tuple(reasons[key]), tuple(refs[key]) + (contact.refs[:2] if contact else ()))

@@ -28,10 +28,11 @@ from bootstrap_app.types import ChatMessage, Item, Message
 
 from .analyzer import Analyzer
 from .base import Ref, person_key
-from .contact_blocks import FREE_MAIL, contact_blocks, domain_label, org_from_domain, same_person
+from .contact_blocks import FREE_MAIL, contact_blocks, domain_label, org_from_domain, stated_by_two
 from .rhythms import offset_name, zone
 
-__all__ = ["ROLE_WORDS", "ProfileAccumulator", "ProfileSignal", "org_from_domain", "own_text", "parse_signature"]
+__all__ = ["ROLE_WORDS", "ProfileAccumulator", "ProfileSignal", "org_from_domain", "own_text", "parse_signature",
+           "received_key"]
 
 _MAX_STAMPS = 4000
 _MAX_DIRECTORY = 20_000
@@ -48,10 +49,16 @@ _SKIP_LINE = re.compile(r"(?:\+?\d[\d ()./-]{6,}|@|https?://|www\.|^(?:tel|phone
 _CLOSING = re.compile(r"^(?:best|thanks|thank you|cheers|regards|kind regards|best regards|sincerely|"
                       r"many thanks|br|ciao|viele grüße|gruß|--|—)[,!.]?\s*$", re.I)
 _MANAGER = re.compile(
-    r"(?:\bmy (?:manager|boss|line manager|supervisor)\b[,:]?\s+(?:is\s+)?(?P<a>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2})"
-    r"|(?P<b>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}),?\s+(?:\(|is\s+)?my (?:manager|boss|supervisor)"
+    r"(?:\bmy (?:new )?(?:manager|boss|line manager|supervisor)\b[,:]?\s+(?:is\s+)?(?P<a>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2})"
+    r"|(?P<b>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}),?\s+(?:\(|is\s+)?my (?:new )?(?:manager|boss|supervisor)"
     r"|\breports? (?:directly )?to\s+(?P<c>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2})"
     r"|\b(?:your |reporting |line )?(?:manager|supervisor)\s*[:=]\s*(?P<d>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}))")
+_RECEIVED = "#received"
+
+
+def received_key(key: str) -> str:
+    """Where facts from *received* mail of ``key`` are filed: never one of the owner's keys."""
+    return key + _RECEIVED
 
 
 _NAME_LINE = re.compile(r"^[A-Z][\w'.-]+(?:\s+[A-Z][\w'.-]*){1,3}$")
@@ -60,7 +67,9 @@ _NAME_LINE = re.compile(r"^[A-Z][\w'.-]+(?:\s+[A-Z][\w'.-]*){1,3}$")
 def parse_signature(text: str, hint: str = "") -> dict[str, str]:
     """Signer / title / team / org of the signature block closing ``text`` (else empty).
 
-    A block counts only when a name line (``Maya Okafor``) directly precedes the title line;
+    A block counts only when a name line (``Maya Okafor``) directly precedes the title line, and
+    the last such block in the closing lines is the signature (an introduction of someone above
+    the sign-off is a contact block, not the sender's signature);
     the caller then keeps it only if that name is the owner's, so a colleague's signature in a
     forwarded mail never becomes the owner's title. ``hint`` is the sender's domain label: a
     part naming it is the organisation even without "Inc" or "Labs" ("Tidewater Analytics").
@@ -72,13 +81,15 @@ def parse_signature(text: str, hint: str = "") -> dict[str, str]:
         if len(line) > 90 or _SKIP_LINE.search(line):
             continue
         parts = [p.strip() for p in re.split(r"\s+[|·•—–-]\s+|,\s+|\s*\|\s*", line) if p.strip()]
-        if "title" not in found:
-            title = next((p for p in parts if ROLE_WORDS.search(p) and len(p.split()) <= 6), "")
-            signer = tail[i - 1] if i else ""
-            if not title or not _NAME_LINE.match(signer) or ROLE_WORDS.search(signer):
-                continue
-            found.update(signer=signer, title=title)
+        title = next((p for p in parts if ROLE_WORDS.search(p) and len(p.split()) <= 6), "")
+        signer = tail[i - 1] if i else ""
+        if title and _NAME_LINE.match(signer) and not ROLE_WORDS.search(signer):
+            # a later name + title pair starts the block again: the *closing* block is the last
+            # one ("please meet Ada Quist, CDO … thanks, Ben Ortiz, Head of Sales" is Ben's)
+            found = {"signer": signer, "title": title}
             parts = [p for p in parts if p != title]
+        elif "title" not in found:
+            continue
         for part in parts:
             if "team" not in found and _TEAM_WORDS.search(part) and not _ORG_WORDS.search(part) \
                     and len(part.split()) <= 5:
@@ -152,6 +163,8 @@ class ProfileAccumulator(Analyzer):
     directory: defaultdict[str, Counter[tuple[str, str]]] = field(default_factory=lambda: defaultdict(Counter))
     """Per name key: (title, organisation) as contact blocks in anyone's mail state them."""
     directory_refs: defaultdict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
+    directory_senders: defaultdict[tuple[str, str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
+    """Who stated each (name, title, organisation): one sender alone is not enough to adopt it."""
 
     def _author_ref(self, key: str, ref: Ref) -> None:
         """Keep the three newest items of each author as evidence pointers."""
@@ -181,7 +194,10 @@ class ProfileAccumulator(Analyzer):
 
     def observe(self, item: Item) -> None:
         if isinstance(item, Message):
+            # what received mail shows of its sender (send times, signature, "my manager") is filed
+            # apart: it may describe a colleague, never the owner, whatever its From says (issue 14)
             key = person_key(item.sender)
+            key = received_key(key) if key and item.third_party_reason else key
             offset = item.utc_offset_minutes
             if offset is None and item.timestamp is not None and item.timestamp.tzinfo not in (None, UTC):
                 delta = item.timestamp.utcoffset()  # items built with a local time (notebooks, tests)
@@ -205,18 +221,31 @@ class ProfileAccumulator(Analyzer):
                 if len(self.sig_refs[key]) < 3:
                     self.sig_refs[key].append(Ref(item.source, item.ref, item.timestamp, key,
                                                   f"signature: {sig['signer']}, {sig['title']}"))
+            # a message's closing signature is its sender's claim about *themselves* (kept in
+            # ``sig`` under the sender's key), not a statement about someone else: a lookalike
+            # signing as the owner must not hand the owner a title (issue 14)
+            closing = name_key(sig["signer"]) if sig else ""
             for who, title, org in contact_blocks(text, hint):
+                if who == closing:
+                    continue
                 if who in self.directory or len(self.directory) < _MAX_DIRECTORY:
                     self.directory[who][(title, org)] += 1
+                    senders = self.directory_senders[(who, title, org)]
+                    if len(senders) < 5:
+                        senders.add(key)
                     if len(self.directory_refs[who]) < 3:
                         self.directory_refs[who].append(Ref(item.source, item.ref, item.timestamp, key,
                                                             f"contact block: {title}" + (f", {org}" if org else "")))
             for m in _MANAGER.finditer(text):
                 name = next(g for g in m.groups() if g)
                 self.manager[key][name] += 1
-                if len(self.manager_refs[key]) < 3:
-                    self.manager_refs[key].append(Ref(item.source, item.ref, item.timestamp, key,
-                                                      f"mentions manager {name}"))
+                # per name, the newest mention is kept: a new manager is said after the old one
+                refs = self.manager_refs[key]
+                refs.append(Ref(item.source, item.ref, item.timestamp, key, f"mentions manager {name}"))
+                newest: dict[str, Ref] = {}
+                for r in sorted(refs, key=lambda r: r.date.timestamp() if r.date else float("-inf")):
+                    newest[r.note] = r
+                refs[:] = sorted(newest.values(), key=lambda r: r.date.timestamp() if r.date else float("-inf"))[-3:]
         elif isinstance(item, ChatMessage):
             key = person_key(item.user)
             self._stamp(key, item.timestamp)
@@ -268,7 +297,7 @@ class ProfileAccumulator(Analyzer):
         # when that is next (the same zone in summer / winter time)
         top = [off for off, _ in everyone.most_common(2)]
         clock = {top[0]} | ({top[1]} if len(top) > 1 and abs(top[0] - top[1]) == 60 else set()) if top else set()
-        domains = {k.rpartition("@")[2] for k, _ in others if "@" in k}
+        domains = {k.removesuffix(_RECEIVED).rpartition("@")[2] for k, _ in others if "@" in k}
         n_others = sum(everyone.values())
         same = sum(n for off, n in everyone.items() if off in clock)
         usual = {off for off, n in mine.items() if n >= 0.05 * total}
@@ -384,24 +413,17 @@ class ProfileAccumulator(Analyzer):
             activity_refs=tuple(r for k in keys for r in self.author_refs.get(k, []))[:6])
 
     def directory_entry(self, names: set[str]) -> tuple[str, str, list[Ref]]:
-        """(title, organisation, refs) contact blocks most often state for any of ``names``."""
-        titles: Counter[str] = Counter()
-        orgs: Counter[str] = Counter()
-        refs: list[Ref] = []
-        for who, facts in self.directory.items():
-            if any(same_person(who, n) for n in names if n):
-                for (title, org), n in facts.items():
-                    titles[title] += n
-                    if org:
-                        orgs[org] += n
-                refs.extend(self.directory_refs.get(who, []))
-        return (titles.most_common(1)[0][0] if titles else "", orgs.most_common(1)[0][0] if orgs else "", refs[:3])
+        """(title, organisation, refs) contact blocks state for any of ``names`` (see
+        :func:`~.contact_blocks.stated_by_two`)."""
+        return stated_by_two(self.directory, self.directory_senders, self.directory_refs, names)
 
     def title_of(self, key: str, name: str) -> str:
         """The job title a contact's own signature states (a title is allowed third-party data)."""
         wanted = name_key(name)
-        titles = Counter({(f, v): n for (f, v, signer), n in self.sig.get(key, Counter()).items()
-                          if f in ("title", "org") and wanted and signer == wanted})
+        titles: Counter[tuple[str, str]] = Counter()
+        for k in (key, received_key(key)):
+            titles.update({(f, v): n for (f, v, signer), n in self.sig.get(k, Counter()).items()
+                           if f in ("title", "org") and wanted and signer == wanted})
         title = max(((n, v) for (f, v), n in titles.items() if f == "title"), default=(0, ""))[1]
         org = max(((n, v) for (f, v), n in titles.items() if f == "org"), default=(0, ""))[1]
         return f"{title}, {org}" if title and org else title
@@ -410,7 +432,7 @@ class ProfileAccumulator(Analyzer):
         """Names other people's mail calls the owner's manager (names only)."""
         out: Counter[str] = Counter()
         for key, names in self.manager.items():
-            if not owner.is_owner_address(key):
+            if not owner.is_owner_address(key):  # (received_key()s never are)
                 out.update(names)
         return out
 

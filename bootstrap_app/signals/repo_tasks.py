@@ -64,8 +64,8 @@ def load_yaml(text: str) -> Any:
 def _task(name: str, command: str, body: str, source: str) -> Task | None:
     if not safe_name(name):
         return None
-    tools = tuple(tools_in(body))
     lines = [ln.strip().lstrip("@-").strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    tools = tuple(tools_in("\n".join(lines)))  # comments ("# coverage report below") run nothing
     runs = runnable(lines[0]) if len(lines) == 1 else ""
     if name.lower() == "check":  # `make check` / scripts/check: whatever it runs, tests by default
         kinds = {kind_of_tools([t]) for t in tools}

@@ -21,14 +21,14 @@ KIND_ORDER = ("setup", "test", "lint", "format", "typecheck", "build", "release"
 # tool -> kind. Matched as whole words in a script body, longest names first.
 TOOLS: dict[str, str] = {
     "pytest": "test", "tox": "test", "nox": "test", "jest": "test", "vitest": "test", "mocha": "test",
-    "ava": "test", "tap": "test", "playwright": "test", "cypress": "test", "rspec": "test", "phpunit": "test",
+    "ava": "test", "playwright": "test", "cypress": "test", "rspec": "test", "phpunit": "test",
     "go test": "test", "cargo test": "test", "cargo nextest": "test", "unittest": "test", "nyc": "test",
     "c8": "test", "coverage": "test", "hypothesis": "test", "gotestsum": "test",
     "golangci-lint": "lint", "golint": "lint", "staticcheck": "lint", "go vet": "lint", "revive": "lint",
     "eslint": "lint", "oxlint": "lint", "biome lint": "lint", "ruff check": "lint", "ruff": "lint",
     "flake8": "lint", "pylint": "lint", "cargo clippy": "lint", "clippy": "lint", "rubocop": "lint",
     "shellcheck": "lint", "markdownlint": "lint", "stylelint": "lint", "misspell": "lint", "typos": "lint",
-    "pre-commit": "lint", "xo": "lint", "standard": "lint",
+    "pre-commit": "lint",
     "gofmt": "format", "goimports": "format", "gofumpt": "format", "prettier": "format", "black": "format",
     "isort": "format", "ruff format": "format", "cargo fmt": "format", "rustfmt": "format",
     "biome format": "format", "biome check": "format", "dprint": "format", "clang-format": "format",

@@ -102,8 +102,11 @@ def credentials(home: Path | None) -> Any:
         raise AuthRequired("Google: the stored sign-in is incomplete", hint=_RELOGIN) from exc
 
 
-def _from_info(cls: Any, info: dict[str, Any]) -> Any:
-    """google-auth's loader always resets ``token_uri`` to Google's; the file's own is honoured."""
+def _from_info(cls: Any, info: Any) -> Any:
+    """google-auth's loader always resets ``token_uri`` to Google's; the file's own is honoured.
+    Anything but a JSON object is a ValueError (google-auth would fail with an AttributeError)."""
+    if not isinstance(info, dict):
+        raise ValueError(f"a JSON {type(info).__name__}, not an object")
     creds = cls.from_authorized_user_info(info)
     uri = str(info.get("token_uri") or "")
     return creds.with_token_uri(uri) if uri else creds
@@ -118,7 +121,12 @@ def status(home: Path) -> Availability:
     if env:
         if not Path(env).expanduser().is_file():
             return Availability(False, f"{ENV_CREDENTIALS}={env}: no such file")
-        return Availability(True, f"credentials from ${ENV_CREDENTIALS}", scopes=SCOPES)
+        try:  # parsed, not refreshed: a file that cannot sign in is not listed as available
+            creds = credentials(home)
+        except AuthError as exc:
+            return Availability(False, str(exc).splitlines()[0])
+        return Availability(True, f"credentials from ${ENV_CREDENTIALS}", account=str(creds.account or ""),
+                            scopes=SCOPES)
     try:
         data = _stored(home)
     except AuthError as exc:
@@ -204,23 +212,37 @@ def login(home: Path, *, echo: Callable[[str], None] = print, client_secrets: st
     except OAuth2Error as exc:
         raise AuthError(f"Google refused the sign-in ({exc.error}): {exc.description or ''}".strip(),
                         hint=_consent_hint(exc.error)) from exc
+    except Warning as exc:  # oauthlib's "Scope has changed": boxes unticked, or more than read-only
+        granted = set(getattr(exc, "new_scope", None) or ())
+        _require_scopes(granted)
+        extra = ", ".join(sorted(s.rsplit("/", 1)[-1] for s in granted - set(SCOPES)))
+        raise AuthError(f"Google: the sign-in also carries permissions memseed did not ask for ({extra})",
+                        hint="remove this app's access at https://myaccount.google.com/permissions, "
+                             "then run `memseed auth google` again (memseed keeps read-only access only)") from exc
     except Exception as exc:
         from google.auth.exceptions import GoogleAuthError
 
         if isinstance(exc, GoogleAuthError | OSError):
             raise AuthError(f"Google: sign-in failed ({exc})", hint="check the network and try again") from exc
         raise
-    granted = set(creds.scopes or SCOPES)
-    lacking = [s.rsplit("/", 1)[-1] for s in SCOPES if s not in granted]
-    if lacking:
-        raise AuthError(f"Google: consent given without {', '.join(lacking)}",
-                        hint="run `memseed auth google` again and tick every box on the consent screen")
+    # granted_scopes is what the token endpoint answered; scopes is only what was asked for
+    _require_scopes(creds.granted_scopes or creds.scopes or ())
     account = _account_of(creds)
     info = json.loads(creds.to_json())
     info["account"] = account
     where = save_secret(home, _SECRET, json.dumps({"account": account, "credentials": info}))
     echo(f"Signed in to Google as {account or '(unknown address)'}; token stored in {where}.")
     return account
+
+
+def _require_scopes(granted: Any) -> None:
+    """Refuse a sign-in missing a read scope (Google lets a person untick each box): better
+    one clear error now than a 403 on every scan of that service."""
+    have = set(granted.split() if isinstance(granted, str) else granted)
+    lacking = [s.rsplit("/", 1)[-1] for s in SCOPES if s not in have]
+    if lacking:
+        raise AuthError(f"Google: consent given without {', '.join(lacking)}",
+                        hint="run `memseed auth google` again and tick every box on the consent screen")
 
 
 def _consent_hint(error: str) -> str:

@@ -139,8 +139,8 @@ class GoogleCalendarSource(GoogleSource):
             answer = session.call(api.calendarList().list(maxResults=250, pageToken=page), units=1)
             out.extend(c for c in answer.get("items", []) or [] if not c.get("deleted"))
             page = answer.get("nextPageToken")
-            if not page:
-                return out
+            if not page:  # primary first: of a meeting on two calendars, the copy kept names the owner
+                return sorted(out, key=lambda c: not c.get("primary"))
 
     @staticmethod
     def _events(session: GoogleSession, api: Any, cal_id: str, token: str | None,

@@ -73,15 +73,13 @@ class GoogleDriveSource(GoogleSource):
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         session = self.session(ctx)
         api = session.drive()
-        cur = ctx.cursor or {}
-        if cur.get("account") and cur.get("page_token"):
-            account = str(cur["account"])
-        else:
-            about = session.call(api.about().get(fields="user(emailAddress)"), units=1)
-            account = str((about.get("user") or {}).get("emailAddress", "")).lower()
+        # who is signed in, every time: a changes token from another account's Drive is no cursor here
+        about = session.call(api.about().get(fields="user(emailAddress)"), units=1)
+        account = str((about.get("user") or {}).get("emailAddress", "")).lower()
         self.check_account(account)
+        cur = ctx.cursor or {}
         since = ctx.since or datetime.now(UTC) - timedelta(days=max(DAYS_BACK, 365 * YEARS_BACK))
-        if cur.get("page_token"):
+        if cur.get("page_token") and cur.get("account") == account:
             files, token = self._changes(session, api, str(cur["page_token"]), since)
         else:
             token = str(session.call(api.changes().getStartPageToken(), units=1).get("startPageToken", ""))
@@ -160,7 +158,8 @@ class GoogleDriveSource(GoogleSource):
         if stamp:
             os.utime(path, (stamp, stamp))
         try:
-            doc = read_document(path, source_id, fid, ctx, display_path=display)
+            # the document's address is its link (what a reference memory cites), not our temp copy
+            doc = read_document(path, source_id, fid, ctx, display_path=str(meta.get("webViewLink") or display))
         finally:
             path.unlink(missing_ok=True)
         if doc is None:

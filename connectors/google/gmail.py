@@ -1,8 +1,8 @@
 """``gmail:[ACCOUNT]`` — a Gmail mailbox read through the Gmail API, owner's mail first.
 
 Order and cost: the SENT slice first (the owner's own words: ``format=full`` for bodies, the
-most recent few hundred only), then received mail, where messages in threads the owner took
-part in are fetched before one-way mail. Bulk mail never leaves Google: promotions, social,
+most recent few hundred only), then received mail, newest first, where within each listed
+page messages in threads the owner took part in are fetched before one-way mail. Bulk mail never leaves Google: promotions, social,
 updates, forums, chats, spam and trash are excluded *in the query*. Received mail is fetched
 with ``format=metadata`` and a short header list (no bodies), 50 ``messages.get`` per batch.
 
@@ -12,9 +12,11 @@ display names, so ``SENT`` is "Sent", the owner's strongest evidence), and the s
 the two by Message-ID. The account's send-as aliases are read too (the owner's own
 addresses) and kept in the cursor and on :attr:`GmailSource.owner_addresses`.
 
-Incremental: the cursor keeps the ``historyId`` taken *before* the full listing; a reseed asks
-``history.list`` for messages added since (a no-change reseed is one request and no message
-fetch). A history id Google no longer keeps (404) means a full re-read.
+Incremental: the cursor keeps the account and the ``historyId`` taken *before* the full listing.
+Every read starts with ``getProfile`` (who is signed in, and the mailbox's current history id):
+a cursor from another account is not used, an unchanged id means nothing to ask for (a
+no-change reseed is that one request), else ``history.list`` gives the messages added since.
+A history id Google no longer keeps (404) means a full re-read.
 """
 
 from __future__ import annotations
@@ -23,11 +25,18 @@ import base64
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from bootstrap_app.types import Item, Message
+from bootstrap_app.errors import QuotaExceeded, SourceError, SourceOffline
+from bootstrap_app.types import Item, Message, utc
 
 from ..base import ReadContext
 from ..local.htmltext import html_to_text
-from ..local.mailparse import _MULTI_HEADERS, decode_bytes, message_from_parts
+from ..local.mailparse import (
+    _AUTO_HEADERS,
+    _LIST_HEADERS,
+    decode_bytes,
+    message_from_parts,
+    parse_header_block,
+)
 from .client import Gone, GoogleSession
 from .source import GoogleSource
 
@@ -36,8 +45,16 @@ __all__ = ["BULK_QUERY", "GmailSource", "labels_header", "to_message"]
 QUERY_VERSION = 1
 BULK_QUERY = ("-category:promotions -category:social -category:updates -category:forums "
               "-in:chats -in:spam -in:trash -in:drafts")
-METADATA_HEADERS = ["From", "To", "Cc", "Date", "Subject", "Message-ID", "In-Reply-To", "References",
-                    "List-Id", "List-Unsubscribe", "Precedence", "Auto-Submitted", "Sender"]
+METADATA_HEADERS = ["From", "Sender", "To", "Cc", "Date", "Subject", "Message-ID", "In-Reply-To", "References",
+                    # and all mailparse.is_bulk judges by (its own lists), so a received auto-reply
+                    # or bounce is bulk here as in the Takeout twin
+                    "Precedence", "Auto-Submitted", "X-Auto-Response-Suppress", "Return-Path",
+                    # and what tells delivered mail from the owner's own (mailparse/delivery):
+                    # a message claiming an owner address but relayed from outside, or failing
+                    # its Authentication-Results, is someone else's text
+                    "Received", "Authentication-Results",
+                    *(h.title() for h in (*_LIST_HEADERS, *_AUTO_HEADERS))]
+"""Headers asked for with ``format=metadata``: what the Message is built from, nothing more."""
 PAGE_SIZE = 500
 """Ids per ``messages.list`` page (Gmail's maximum); a finished page is the resume unit."""
 SENT_BODIES = 500
@@ -62,15 +79,11 @@ def labels_header(label_ids: list[str], names: dict[str, str]) -> str:
 
 
 def _headers(payload: dict[str, Any]) -> dict[str, str]:
-    """The API's header list as mailparse's dict (lower-case names, To/Cc joined)."""
-    out: dict[str, str] = {}
-    for h in payload.get("headers", []) or []:
-        key, value = str(h.get("name", "")).lower(), " ".join(str(h.get("value", "")).split())
-        if key not in out:
-            out[key] = value
-        elif key in _MULTI_HEADERS and value:
-            out[key] = f"{out[key]}, {value}"
-    return out
+    """The API's header list as mailparse's dict, through the very parser the mbox reader uses
+    (same unfolding, same first-wins and To/Cc joining): a subject with two spaces keeps them,
+    as in the Takeout twin."""
+    block = "\n".join(f"{h.get('name', '')}: {h.get('value', '')}" for h in payload.get("headers", []) or [])
+    return parse_header_block(block.encode("utf-8"))
 
 
 def _part_text(part: dict[str, Any]) -> tuple[str, str]:
@@ -135,18 +148,20 @@ class _GmailRead:
         self.count = 0
 
     def run(self) -> Iterator[Item]:
+        # Always ask who is signed in (1 unit): a cursor from another mailbox (a new sign-in,
+        # another MEMSEED_GOOGLE_CREDENTIALS) holds that mailbox's history id and aliases.
+        profile = self.session.call(self.users.getProfile(userId="me"), units=1)
+        account = str(profile.get("emailAddress", "")).lower()
+        self.source.check_account(account)
         cur = self.ctx.cursor or {}
-        signed_in = str(getattr(self.session.creds, "account", "") or "").lower()
-        same_account = not signed_in or signed_in == str(cur.get("account", "")).lower()
-        if cur.get("history_id") and cur.get("query") == QUERY_VERSION and same_account:
-            self.source.check_account(str(cur.get("account", "")))
+        if cur.get("history_id") and cur.get("query") == QUERY_VERSION and cur.get("account") == account:
             try:
-                yield from self.incremental(cur)
+                yield from self.incremental(cur, str(profile.get("historyId", "")))
                 return
             except Gone:
                 self.ctx.skip(self.source.id, "historyId", f"{self.source.id}: Google no longer keeps the change "
                                                            "history since the last scan; reading the mailbox again")
-        yield from self.full()
+        yield from self.full(account, str(profile.get("historyId", "")))
 
     def label_names(self) -> dict[str, str]:
         if self.names is None:
@@ -154,33 +169,42 @@ class _GmailRead:
             self.names = {str(x["id"]): str(x.get("name", x["id"])) for x in answer.get("labels", [])}
         return self.names
 
-    def full(self) -> Iterator[Item]:
-        profile = self.session.call(self.users.getProfile(userId="me"), units=1)
-        account = str(profile.get("emailAddress", "")).lower()
-        self.source.check_account(account)
+    def full(self, account: str, history_id: str) -> Iterator[Item]:
         send_as = self.session.call(self.users.settings().sendAs().list(userId="me"), units=1)
         aliases = sorted({str(s.get("sendAsEmail", "")).lower() for s in send_as.get("sendAs", [])} - {""})
         self.source.owner_addresses = tuple(dict.fromkeys([account, *aliases]))
         state = self.source.resume_state(self.ctx)
         resume = state.load()
-        since = f" after:{self.ctx.since:%Y/%m/%d}" if self.ctx.since else ""
+        # seconds, not a date: Gmail reads a bare date as midnight Pacific time, hours off elsewhere
+        start = utc(self.ctx.since)  # a naive since is UTC, as everywhere in memseed
+        since = f" after:{int(start.timestamp())}" if start else ""
         if (resume.get("account"), resume.get("query"), resume.get("since")) != (account, QUERY_VERSION, since):
             resume = {"account": account, "query": QUERY_VERSION, "since": since, "phase": 0, "page": None,
-                      "history_id": str(profile.get("historyId", "")), "sent": 0}
+                      "history_id": history_id, "sent": 0}
         else:
             self.ctx.skip(self.source.id, "resume", f"{self.source.id}: continuing an interrupted read "
                                                     "from its last finished page")
         phases = [("in:sent" + since, True), (f"-in:sent {BULK_QUERY}{since}", False)]
         owner_threads: set[str] = set(resume.get("threads", []))
+        checkpoint = resume["page"]  # a page token from an earlier run, which Google may have forgotten
         for phase in range(int(resume["phase"]), len(phases)):
             query, sent = phases[phase]
             page = resume["page"] if phase == resume["phase"] else None
             while True:
                 if self.ctx.should_stop():
                     return
-                answer = self.session.call(self.messages.list(
-                    userId="me", q=query, maxResults=PAGE_SIZE, pageToken=page,
-                    fields="messages(id,threadId),nextPageToken"))
+                try:
+                    answer = self.session.call(self.messages.list(
+                        userId="me", q=query, maxResults=PAGE_SIZE, pageToken=page,
+                        fields="messages(id,threadId),nextPageToken"))
+                except SourceError as exc:  # not quota/offline: those keep the checkpoint for later
+                    if page is None or page != checkpoint or isinstance(exc, QuotaExceeded | SourceOffline):
+                        raise
+                    state.clear()  # else every later scan would fail on it again
+                    self.ctx.skip(self.source.id, "resume", f"{self.source.id}: Google refused the interrupted "
+                                  f"read's page ({str(exc).splitlines()[0]}); reading the mailbox from the start")
+                    yield from self.full(account, history_id)
+                    return
                 refs = [m for m in answer.get("messages", []) or [] if m["id"] not in self.seen_ids]
                 if sent:
                     owner_threads.update(m.get("threadId", "") for m in refs)
@@ -230,10 +254,12 @@ class _GmailRead:
             yield item
         self.ctx.progress(self.source.id, self.count)
 
-    def incremental(self, cur: dict[str, Any]) -> Iterator[Item]:
+    def incremental(self, cur: dict[str, Any], now: str) -> Iterator[Item]:
+        """Messages added since the cursor's history id; none asked for when the mailbox's
+        current id (``now``, from the profile) is still that id."""
         self.source.owner_addresses = tuple(cur.get("owner_addresses", ()))
         page, added, history_id = None, [], str(cur["history_id"])
-        while True:
+        while now != str(cur["history_id"]):  # the loop ends on the last page (no nextPageToken)
             answer = self.session.call(self.users.history().list(
                 userId="me", startHistoryId=cur["history_id"], historyTypes=["messageAdded"], maxResults=500,
                 pageToken=page), units=2, gone=(404,))

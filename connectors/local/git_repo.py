@@ -191,6 +191,7 @@ class GitRepoSource(Source):
         languages: Counter[str] = Counter()
         listed: list[str] = []
         chosen: list[str] = []
+        chosen_top: list[str] = []
         scripts = 0
         for path in git.stream("ls-files", "-z", sep=b"\x00"):
             if not path:
@@ -200,11 +201,16 @@ class GitRepoSource(Source):
             lang = LANGUAGES.get(PurePosixPath(path).suffix.lower())
             if lang:
                 languages[lang] += 1
-            if len(chosen) < _MAX_SELECTED and selected_file(path):
+            if selected_file(path):
+                # top-level files (README, manifests, task runners) have their own budget, so 200
+                # workflow files sorted before them ("." < "A") cannot crowd them out
+                top = "/" not in path
                 script = path.startswith(_SCRIPT_DIRS)
-                if not script or scripts < _MAX_SCRIPTS:  # a bin/ of 500 tools must not crowd out CI files
-                    chosen.append(path)
+                if (top and len(chosen_top) < _MAX_SELECTED) or (
+                        not top and len(chosen) < _MAX_SELECTED and (not script or scripts < _MAX_SCRIPTS)):
+                    (chosen_top if top else chosen).append(path)
                     scripts += script
+        chosen = chosen_top + chosen
         if not head and not chosen:  # an empty repository: look at the working tree's top level
             chosen = sorted(p.name for p in root.iterdir() if p.is_file() and selected_file(p.name))
         files: dict[str, str] = {}

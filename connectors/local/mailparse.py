@@ -25,6 +25,7 @@ from bootstrap_app.text.mail import trim_quoted
 from bootstrap_app.types import Message, Person, utc
 
 from .charsets import decode_text
+from .delivery import auth_failure, external_hop
 from .htmltext import html_to_text
 
 __all__ = [
@@ -44,6 +45,8 @@ __all__ = [
 
 _MAX_MIME_BYTES = 8 * 1024 * 1024
 _MULTI_HEADERS = frozenset({"to", "cc", "bcc", "references"})
+_STACKED_HEADERS = frozenset({"received"})
+"""Repeated headers whose order matters: kept newest first, one value per line."""
 _HDR_END = re.compile(rb"\r?\n\r?\n")
 _PARAM = re.compile(r';\s*([a-z0-9*_-]+)\s*=\s*(?:"([^"]*)"|([^;\s]*))', re.IGNORECASE)
 _MSGID = re.compile(r"<[^<>\s@]+@[^<>\s]+>")
@@ -63,7 +66,8 @@ _FOLD = re.compile(r"\r?\n[ \t]+")
 def parse_header_block(block: bytes) -> dict[str, str]:
     """Unfold and split a header block. Names are lower-cased; the first value wins, except
     To/Cc/Bcc/References, whose repeated headers are joined. Lines that are not headers
-    (garbage, an mbox ``From `` line) are ignored. Never raises."""
+    (garbage, an mbox ``From `` line) are ignored. ``Received`` headers are all kept, newest
+    first, one per line (see :mod:`.delivery`). Never raises."""
     try:
         text = block.decode("utf-8")
     except UnicodeDecodeError:
@@ -80,6 +84,8 @@ def parse_header_block(block: bytes) -> dict[str, str]:
             headers[key] = value
         elif key in _MULTI_HEADERS and value:
             headers[key] = f"{headers[key]}, {value}"
+        elif key in _STACKED_HEADERS and value:
+            headers[key] = f"{headers[key]}\n{value}"
     return headers
 
 
@@ -378,11 +384,20 @@ def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, 
     thread = gm_thread or (refs[0] if refs else "") or (reply.group(0) if reply else "") or message_id
     list_id = headers.get("list-id", "")
     lid = re.search(r"<([^<>]+)>", list_id)
+    folder = _folder_label(headers.get("x-folder", ""))
+    if folder and not labels:
+        labels = (folder,)
     if sent_hint and "Sent" not in labels:  # a sent folder says what a Gmail label would
         labels = (*labels, "Sent")
+    relay = external_hop(headers.get("received", ""))
+    failure = auth_failure(headers.get("authentication-results", ""), sender.address)
+    behalf = next((p.address for p in parse_people(headers.get("sender", ""))
+                   if p.address and senders and p.address != sender.address), "")
     authored = sent_hint
     if authored is None and "Sent" in labels:
         authored = True
+    if relay or failure:  # delivered from outside / not vouched for: nobody's Sent mail
+        authored = False
     people = tuple(dict.fromkeys(p for p in (sender, *to, *cc) if p.address or p.name))
     written = _read_date(headers.get("date", ""))  # parsed once: the timestamp and its offset
     return Message(
@@ -403,4 +418,15 @@ def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, 
         labels=labels,
         list_id=(lid.group(1) if lid else list_id).strip(),
         is_bulk=is_bulk(headers, sender),
+        delivered_from=relay,
+        auth_failure=failure,
+        on_behalf_of=behalf,
     )
+
+
+def _folder_label(value: str) -> str:
+    """``X-Folder`` (PST/Exchange exports such as the Enron corpus name the folder a message was
+    filed in): its last component as a label, but only an inbox. A header can take trust away
+    and never grant it, and anyone can type ``X-Folder: Sent Items`` into a message they send."""
+    last = decode_words(value).replace("/", "\\").rstrip("\\").rsplit("\\", 1)[-1].strip()
+    return last if last.lower() == "inbox" else ""

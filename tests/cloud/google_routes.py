@@ -16,9 +16,14 @@ from typing import Any
 
 from .google_world import SCOPES, World
 
-__all__ = ["as_json", "error", "route"]
+__all__ = ["BATCH_PATH", "PREFIXES", "as_json", "error", "route"]
 
 Answer = tuple[int, dict[str, str], bytes, str]
+PREFIXES = {"gmail": ["gmail", "v1", "users", "me"], "calendar": ["calendar", "v3"], "drive": ["drive", "v3"]}
+"""The only paths the real services answer under the API root (the contract of MEMSEED_GOOGLE_API_ROOT)."""
+BATCH_PATH = "/batch/gmail/v1"
+"""Gmail's batch endpoint (the global ``/batch`` endpoint was turned off in 2020)."""
+_SCOPE_OF = {"gmail": SCOPES[0], "calendar": SCOPES[1], "drive": SCOPES[2]}
 
 
 def as_json(status: int, body: Any) -> tuple[int, dict[str, str], bytes]:
@@ -40,6 +45,7 @@ def _err(status: int, message: str, reason: str, state: str, name: str) -> Answe
 
 
 def _page(items: list[Any], query: dict[str, list[str]], size_key: str, default: int) -> tuple[list[Any], str]:
+    """One page; a token this server never handed out is a ValueError (a 400, as Google answers)."""
     start = int(query.get("pageToken", ["0"])[0] or 0)
     size = int(query.get(size_key, [str(default)])[0])
     nxt = start + size
@@ -48,18 +54,18 @@ def _page(items: list[Any], query: dict[str, list[str]], size_key: str, default:
 
 def route(world: World, method: str, path: str, query: dict[str, list[str]], scopes: tuple[str, ...]) -> Answer:
     parts = [urllib.parse.unquote(p) for p in path.strip("/").split("/")]
-    service = parts[0] if parts else ""
-    needed = {"gmail": SCOPES[0], "calendar": SCOPES[1], "drive": SCOPES[2]}.get(service)
-    if needed is None:
+    service = next((name for name, prefix in PREFIXES.items() if parts[:len(prefix)] == prefix), "")
+    if not service:  # e.g. /calendars/... without calendar/v3: the API root was not applied as the issue says
         return _err(404, f"no such API: {path}", "notFound", "NOT_FOUND", "unknown")
-    if needed not in scopes:
+    if _SCOPE_OF[service] not in scopes:
         return _err(403, "Request had insufficient authentication scopes.", "insufficientPermissions",
                     "PERMISSION_DENIED", f"{service}.denied")
-    if service == "gmail":
-        return _gmail(world, parts[4:], query)
-    if service == "calendar":
-        return _calendar(world, parts[2:], query)
-    return _drive(world, parts[2:], query)
+    rest = parts[len(PREFIXES[service]):]
+    serve = {"gmail": _gmail, "calendar": _calendar, "drive": _drive}[service]
+    try:
+        return serve(world, rest, query)
+    except ValueError as exc:  # an unparsable parameter: a page token, a number
+        return _err(400, f"Invalid value: {exc}", "invalid", "INVALID_ARGUMENT", f"{service}.invalid")
 
 
 # -- Gmail --------------------------------------------------------------------------------

@@ -4,7 +4,9 @@ It speaks the real wire formats (JSON error bodies with ``reason``s, Gmail's mul
 batch at ``/batch/gmail/v1`` parsed and answered part by part, ``Retry-After``), so the real
 google-auth and google-api-python-client run unchanged; only ``MEMSEED_GOOGLE_API_ROOT`` and
 the credentials' ``token_uri`` point here. ``stats`` counts HTTP requests, inner batch calls,
-bytes sent and calls per method, which the tests and the benchmark assert on. ``fault()``
+bytes sent and calls per method, which the tests and the benchmark assert on; ``paths`` and
+``batch_sizes`` record what was asked where. Paths outside the documented prefixes are 404s,
+so a client that applies the API root wrongly fails every test. ``fault()``
 makes the next N matching calls fail (429 + Retry-After, 500, 403 userRateLimitExceeded).
 """
 
@@ -20,8 +22,8 @@ from email import message_from_bytes, policy
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from .google_routes import BATCH_PATH, error, route
 from .google_routes import as_json as _json
-from .google_routes import error, route
 from .google_world import World
 
 __all__ = ["Fault", "GoogleStandIn"]
@@ -46,6 +48,8 @@ class GoogleStandIn:
         self.world = world or World()
         self.stats: Counter[str] = Counter()
         self.faults: list[Fault] = []
+        self.batch_sizes: list[int] = []
+        self.paths: list[str] = []
         self.lock = threading.Lock()
         self.server: ThreadingHTTPServer | None = None
 
@@ -102,12 +106,15 @@ class GoogleStandIn:
     def reset_stats(self) -> None:
         with self.lock:
             self.stats.clear()
+            self.batch_sizes.clear()
+            self.paths.clear()
 
     # -- dispatch -------------------------------------------------------------------------
     def handle(self, method: str, path: str, headers: dict[str, str], body: bytes,
                inner: bool = False) -> tuple[int, dict[str, str], bytes]:
         with self.lock:
             self.stats["inner" if inner else "requests"] += 1
+            self.paths.append(path.split("?", 1)[0])
             fault = next((f for f in self.faults if f.count > 0 and f.match in path), None)
             if fault is not None:
                 fault.count -= 1
@@ -117,7 +124,7 @@ class GoogleStandIn:
         query = urllib.parse.parse_qs(parsed.query)
         if parsed.path == "/token" and method == "POST":
             return self._token(urllib.parse.parse_qs(body.decode()), headers)
-        if parsed.path.startswith("/batch/") and method == "POST":
+        if parsed.path == BATCH_PATH and method == "POST":
             return self._batch(headers, body)
         auth = {k.lower(): v for k, v in headers.items()}.get("authorization", "")
         scopes = self.world.access.get(auth.removeprefix("Bearer ").strip())
@@ -130,8 +137,9 @@ class GoogleStandIn:
 
     def _fault(self, fault: Fault) -> tuple[int, dict[str, str], bytes]:
         reason = fault.reason or {429: "rateLimitExceeded", 500: "backendError"}.get(fault.status, "error")
-        status, headers, payload = error(fault.status, "fault injected by the stand-in", reason,
-                                         "RESOURCE_EXHAUSTED" if fault.status == 429 else "UNAVAILABLE")
+        state = {401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 429: "RESOURCE_EXHAUSTED",
+                 500: "INTERNAL"}.get(fault.status, "UNAVAILABLE")
+        status, headers, payload = error(fault.status, "fault injected by the stand-in", reason, state)
         if fault.retry_after is not None:
             headers["Retry-After"] = fault.retry_after
         return status, headers, payload
@@ -177,6 +185,8 @@ class GoogleStandIn:
         parts = envelope.get_payload()
         if not isinstance(parts, list) or len(parts) > 100:
             return error(400, "a batch holds 1 to 100 requests", "badRequest", "INVALID_ARGUMENT")
+        with self.lock:
+            self.batch_sizes.append(len(parts))
         boundary = "batch_" + secrets.token_hex(12)
         out = []
         for part in parts:
@@ -188,7 +198,10 @@ class GoogleStandIn:
             inner_headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
             if not any(k.lower() == "authorization" for k in inner_headers):
                 inner_headers["Authorization"] = outer_auth
-            status, h, payload = self.handle(method, target, inner_headers, inner_body, inner=True)
+            if target.startswith("/gmail/v1/"):
+                status, h, payload = self.handle(method, target, inner_headers, inner_body, inner=True)
+            else:  # Gmail's batch endpoint serves Gmail calls only
+                status, h, payload = error(400, f"not a Gmail call: {target}", "badRequest", "INVALID_ARGUMENT")
             extra = "".join(f"{k}: {v}\r\n" for k, v in h.items() if k.lower() != "content-type")
             out.append(f"--{boundary}\r\nContent-Type: application/http\r\n"
                        f"Content-ID: <response-{part['Content-ID'][1:]}\r\n\r\n"

@@ -18,6 +18,7 @@ from email.message import Message as EmailMessage
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 SCOPES = ("https://www.googleapis.com/auth/gmail.readonly", "https://www.googleapis.com/auth/calendar.readonly",
           "https://www.googleapis.com/auth/drive.readonly")
@@ -28,8 +29,17 @@ _SYSTEM = {"inbox": "INBOX", "sent": "SENT", "important": "IMPORTANT", "starred"
            "category forums": "CATEGORY_FORUMS"}
 
 
+_PACIFIC = ZoneInfo("America/Los_Angeles")  # Gmail's search reads a bare date as midnight there
+
+
 def b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).decode("ascii")
+
+
+def raw_message(box: mailbox.mbox, key: str) -> bytes:
+    """The message as Gmail holds it: the mbox's ``>From `` quoting (mboxrd, as Takeout writes
+    it) undone, which ``mailbox`` leaves in place."""
+    return re.sub(rb"(?m)^>(>*From )", rb"\1", box.get_bytes(key))
 
 
 @dataclass
@@ -109,8 +119,7 @@ class World:
             gm_id = msg.get_from().split("@", 1)[0]
             names = [x.strip() for x in str(msg.get("X-Gmail-Labels", "")).split(",") if x.strip()]
             thrid = str(msg.get("X-GM-THRID", "")).strip()
-            raw = box.get_bytes(key)
-            raw = re.sub(rb"(?im)^X-GM-THRID:[^\n]*\n|^X-Gmail-Labels:[^\n]*\n", b"", raw, count=2)
+            raw = re.sub(rb"(?im)^X-GM-THRID:[^\n]*\n|^X-Gmail-Labels:[^\n]*\n", b"", raw_message(box, key), count=2)
             ids: list[str] = []
             low = {x.lower() for x in names}
             for name in names:
@@ -137,8 +146,9 @@ class World:
                        "inbox": "INBOX"}[value] in mail.labels
             elif op == "category":
                 hit = f"CATEGORY_{value.upper()}" in mail.labels
-            elif op in ("after", "before"):
-                edge = datetime.strptime(value, "%Y/%m/%d").replace(tzinfo=UTC).timestamp() * 1000
+            elif op in ("after", "before"):  # seconds since the epoch, or a date at midnight *PST*, as Gmail reads it
+                edge = 1000 * (int(value) if value.isdigit() else
+                               datetime.strptime(value, "%Y/%m/%d").replace(tzinfo=_PACIFIC).timestamp())
                 hit = mail.internal_ms >= edge if op == "after" else mail.internal_ms < edge
             else:
                 raise ValueError(f"unsupported search operator {token!r}")

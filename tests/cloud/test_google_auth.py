@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import stat
 import threading
@@ -141,16 +142,23 @@ def _login_in_thread(google: GoogleStandIn, home: Path, client: Path) -> tuple[t
     return worker, lines, result, seen
 
 
+def _consent_screen(lines: list[str], seen: threading.Event) -> tuple[dict[str, list[str]], int]:
+    """The sign-in URL the login printed: its query and the loopback port Google returns to."""
+    assert seen.wait(20), lines
+    url = next(line.split(": ", 1)[1] for line in lines if "o/oauth2/auth" in line)
+    params = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
+    port = urllib.parse.urlsplit(params["redirect_uri"][0]).port
+    assert port is not None
+    return params, port
+
+
 def test_consent_refused_by_an_unverified_testing_app_names_the_fix(google: GoogleStandIn, tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MEMSEED_GOOGLE_CREDENTIALS")
     monkeypatch.setenv("OAUTHLIB_INSECURE_TRANSPORT", "1")
     home = load_settings(None).home
     worker, lines, result, seen = _login_in_thread(google, home, _client_file(google, tmp_path / "c.json"))
-    assert seen.wait(20), lines
-    url = next(line.split(": ", 1)[1] for line in lines if "o/oauth2/auth" in line)
-    params = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
-    port = urllib.parse.urlsplit(params["redirect_uri"][0]).port
+    params, port = _consent_screen(lines, seen)
     # what Google sends back when a Testing-status app is used by someone not on its test-user list
     urllib.request.urlopen(f"http://127.0.0.1:{port}/?error=access_denied&state={params['state'][0]}",
                            timeout=10).read()
@@ -169,12 +177,8 @@ def test_login_flow_stores_a_0600_token_then_status_and_logout(google: GoogleSta
     home = load_settings(None).home
     assert AUTH_PROVIDERS["google"] is auth  # `memseed auth google` and the app reach this login
     worker, lines, result, seen = _login_in_thread(google, home, _client_file(google, tmp_path / "client.json"))
-    assert seen.wait(20), lines
-    url = next(line.split(": ", 1)[1] for line in lines if "o/oauth2/auth" in line)
-    params = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
+    params, port = _consent_screen(lines, seen)
     assert set(params["scope"][0].split()) == set(auth.SCOPES) and params["access_type"] == ["offline"]
-    redirect = params["redirect_uri"][0]
-    port = urllib.parse.urlsplit(redirect).port
     assert any(f"ssh -L {port}:127.0.0.1:{port}" in line for line in lines)  # the SSH hint
     back = f"http://127.0.0.1:{port}/?state={params['state'][0]}&code=code-42&scope=" + \
         urllib.parse.quote(" ".join(auth.SCOPES))
@@ -214,3 +218,65 @@ def test_auth_command_status_and_logout(google: GoogleStandIn, monkeypatch: pyte
     assert "not signed in" in runner.invoke(main, ["auth", "--status"]).output
     missing = runner.invoke(main, ["auth", "google", "--no-browser"])
     assert missing.exit_code == 2 and "--client-secrets" in missing.output  # the fix is named
+
+
+def test_partial_consent_is_refused_with_the_fix(google: GoogleStandIn, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Google's granular consent lets a person untick Gmail; the token endpoint then answers
+    with fewer scopes than asked (oauthlib raises a bare ``Warning`` for that)."""
+    monkeypatch.delenv("MEMSEED_GOOGLE_CREDENTIALS")
+    monkeypatch.delenv("OAUTHLIB_RELAX_TOKEN_SCOPE", raising=False)
+    monkeypatch.setenv("OAUTHLIB_INSECURE_TRANSPORT", "1")
+    google.world.codes["code-7"] = "refresh-partial"
+    google.world.granted = (auth.SCOPES[1], auth.SCOPES[2])  # Gmail unticked on the consent screen
+    home = load_settings(None).home
+    worker, lines, result, seen = _login_in_thread(google, home, _client_file(google, tmp_path / "c.json"))
+    params, port = _consent_screen(lines, seen)
+    back = f"http://127.0.0.1:{port}/?state={params['state'][0]}&code=code-7&scope=" + \
+        urllib.parse.quote(" ".join(google.world.granted))
+    urllib.request.urlopen(back, timeout=10).read()
+    worker.join(20)
+    error = result.get("error")
+    assert isinstance(error, AuthError), result
+    assert "without gmail.readonly" in str(error).splitlines()[0] and "tick every box" in error.hint
+    assert not (home / "tokens" / "google.json").exists()  # nothing stored
+
+
+@pytest.mark.parametrize("content", ["[]", '"refresh-1"', "{not json"])
+def test_a_credentials_file_that_is_not_an_object_is_one_clear_error(content: str, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = tmp_path / "creds.json"
+    bad.write_text(content, encoding="utf-8")
+    monkeypatch.setenv("MEMSEED_GOOGLE_CREDENTIALS", str(bad))
+    with pytest.raises(AuthError, match="authorized_user JSON") as caught:
+        auth.credentials(load_settings(None).home)
+    assert "refresh-1" not in str(caught.value)  # the file's content is never echoed
+    state = auth.status(load_settings(None).home)
+    assert not state.ok and "authorized_user JSON" in state.detail  # not listed as available
+
+
+def test_tokens_never_reach_the_app_dir_and_the_credentials_file_is_never_rewritten(google: GoogleStandIn) -> None:
+    creds_file = Path(os.environ["MEMSEED_GOOGLE_CREDENTIALS"])
+    before = creds_file.read_bytes()
+    settings = load_settings(None)
+    result = scan(["google:"], settings=settings)
+    assert all(r.error is None for r in result.reports)
+    issued = list(google.world.access)  # the access tokens the stand-in handed out
+    assert issued and google.stats["token"] >= 1
+    assert creds_file.read_bytes() == before  # refreshed in memory only
+    secrets = [t.encode() for t in issued] + [b"refresh-1", google.world.client_secret.encode()]
+    for path in settings.home.rglob("*"):  # the store, its WAL, resume files, logs, anything
+        if path.is_file():
+            data = path.read_bytes()
+            assert not [s for s in secrets if s in data], path
+    assert not (settings.home / "tokens").exists()  # MEMSEED_GOOGLE_CREDENTIALS is not copied to the store
+
+
+def test_an_access_token_refused_inside_a_batch_is_refreshed_and_those_parts_sent_again(
+        google: GoogleStandIn) -> None:
+    baseline = list(GmailSource("gmail:").read(_ctx()))
+    google.reset_stats()
+    google.fault(401, 3, match="/messages/", reason="authError")  # three parts meet an expired token
+    again = list(GmailSource("gmail:").read(_ctx()))
+    assert len(again) == len(baseline) and google.stats["token"] == 2  # one refresh, nothing lost
+    assert google.stats["inner"] == len(baseline) + 3  # only the refused parts went again

@@ -63,6 +63,7 @@ def test_drive_exports_downloads_and_changes(google: GoogleStandIn) -> None:
     assert set(by_ref) == {"doc1", "sheet1", "slides1", "docx1", "shared1"}
     assert by_ref["shared1"].authored_by_owner is None and by_ref["shared1"].people[0].address == "priya@example.com"
     assert "event sourcing" in by_ref["doc1"].text and by_ref["doc1"].title == "Ledger design notes"
+    assert by_ref["doc1"].path == "https://docs.example/doc1"  # where it lives: what a reference memory cites
     assert by_ref["doc1"].doc_format == "md" and by_ref["sheet1"].doc_format == "csv"
     assert "on-call" in by_ref["docx1"].text and by_ref["docx1"].doc_format == "docx"
     assert by_ref["doc1"].authored_by_owner and by_ref["doc1"].people[0].address == MAYA
@@ -102,3 +103,25 @@ def test_memseed_scan_and_sources_on_the_command_line(google: GoogleStandIn, tmp
     remembered = {r["location"]: r for r in catalog["remembered"]}
     assert {"gmail:", "gcal:", "gdrive:"} <= set(remembered)  # remembered as typed, for reseed
     assert all(remembered[u]["items"] > 0 for u in ("gmail:", "gcal:", "gdrive:")), remembered
+
+
+def test_drive_of_a_different_signed_in_account_is_listed_afresh(google: GoogleStandIn) -> None:
+    list(GoogleDriveSource("gdrive:").read(ctx := _ctx()))
+    google.world.account = "sam@example.com"  # signed in as someone else since
+    google.reset_stats()
+    again = list(GoogleDriveSource("gdrive:").read(ctx2 := _ctx(cursor=ctx.new_cursor)))
+    assert google.stats["files.list"] == 1 and google.stats["changes.list"] == 0  # not the old change feed
+    assert again and ctx2.new_cursor and ctx2.new_cursor["account"] == "sam@example.com"
+
+
+def test_a_meeting_on_two_calendars_is_kept_as_the_owners_whatever_the_list_order(google: GoogleStandIn) -> None:
+    """calendarList has no promised order; the copy kept must be the primary calendar's, the
+    one that names the owner."""
+    meeting = {"id": "m1", "iCalUID": "m1@google.com", "summary": "Planning",
+               "start": {"dateTime": "2026-11-20T10:00:00+00:00"}, "end": {"dateTime": "2026-11-20T11:00:00+00:00"},
+               "organizer": {"email": "priya@example.com"}, "attendees": [{"email": MAYA}, {"email": "priya@example.com"}]}
+    google.world.add_event(MAYA, dict(meeting))
+    google.world.add_event("priya@example.com", dict(meeting))
+    google.world.calendars.reverse()  # the colleague's calendar listed first
+    events = [e for e in GoogleCalendarSource("gcal:").read(_ctx()) if e.summary == "Planning"]  # type: ignore[attr-defined]
+    assert len(events) == 1 and events[0].calendar_owner == MAYA  # type: ignore[attr-defined]

@@ -72,3 +72,34 @@ def test_pacing_keeps_under_the_per_user_quota() -> None:
     slept.clear()
     bucket.take(250)
     assert slept == []
+
+
+def test_batches_hold_at_most_50_halve_after_a_throttled_one_then_grow_back(google: GoogleStandIn) -> None:
+    from email.message import EmailMessage
+
+    for n in range(120):  # enough of the owner's mail for several full batches
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = google.world.account, "tom@example.com", f"note {n}"
+        msg["Date"], msg["Message-ID"] = "Thu, 01 Oct 2026 09:00:00 +0000", f"<bulkier-{n}@example.com>"
+        msg.set_content("words\n")
+        google.world.add_mail(msg.as_bytes(), labels=["SENT"])
+    baseline, _ = _read([])
+    assert google.batch_sizes[:2] == [50, 50] and max(google.batch_sizes) == 50
+    google.reset_stats()
+    google.fault(429, 1, match="/batch/")  # the first batch is refused as a whole, no Retry-After
+    sleeps: list[float] = []
+    items, _ = _read(sleeps)
+    assert len(items) == len(baseline)
+    assert google.batch_sizes[:3] == [25, 50, 50]  # halved after the refusal, doubled back once served
+    assert len(sleeps) == 1 and 0 <= sleeps[0] <= 2.0
+
+
+def test_retry_after_on_an_inner_call_is_honoured(google: GoogleStandIn) -> None:
+    """Inside a 200 batch, one part is a 429 with its own Retry-After (Gmail's per-call answer)."""
+    baseline, _ = _read([])
+    google.reset_stats()
+    google.fault(429, 1, match="/messages/", retry_after="3")
+    sleeps: list[float] = []
+    items, _ = _read(sleeps)
+    assert len(items) == len(baseline) and google.stats["inner"] == len(baseline) + 1
+    assert sleeps == [3.0]

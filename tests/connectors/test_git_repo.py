@@ -108,3 +108,18 @@ def test_url_redaction_and_selection() -> None:
     assert selected_file("package.json") and selected_file(".github/workflows/deploy.yaml")
     assert selected_file("scripts/deploy-prod.sh") and selected_file("docs/CODEOWNERS")
     assert not selected_file("src/package.json") and not selected_file("notes.txt")
+
+
+def test_many_workflows_do_not_crowd_out_top_level_files(tmp_path: Path) -> None:
+    repo = tmp_path / "busy"
+    (repo / ".github" / "workflows").mkdir(parents=True)
+    git(repo, "init", "-q", "-b", "main")
+    for i in range(150):  # sorted before README/package.json by git ("." < "R")
+        (repo / ".github" / "workflows" / f"w{i:03d}.yml").write_text("on: push\njobs: {}\n")
+    (repo / "README.md").write_text("# busy\n\nbusy is a test repository.\n")
+    (repo / "package.json").write_text('{"scripts": {"test": "vitest run"}}')
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "init")
+    [snap], _ = _read(repo)
+    assert "README.md" in snap.files and "package.json" in snap.files
+    assert sum(p.startswith(".github/workflows/") for p in snap.files) == 100

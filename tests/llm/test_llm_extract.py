@@ -26,13 +26,19 @@ def _eid(digest: Digest, ref: str) -> str:
     return next(eid for eid, ev in digest.evidence.items() if ev.ref == ref)
 
 
+def _sent_block() -> str:
+    """The owner's sent mail that says "run `uv run pytest`": an instruction must cite the block
+    holding its key text (issue 14), so the default fact cites this one."""
+    return _eid(build_digest(footprint_items(), footprint_signals()), "<sent-1@northwind>")
+
+
 def _fact(**over: Any) -> dict[str, Any]:
     fact = {"type": "feedback", "name": "use-uv-not-pip",
             "description": "Maya uses uv, not pip, in ledger-api",
             "body": "Use `uv run pytest`, not pip.\n**Why:** the team standardised on uv.\n"
                     "**How to apply:** run tests with uv before pushing.",
             "subject": "tool:uv", "key": "uv run pytest", "confidence": 0.97,
-            "evidence_ids": ["E1"], "scope": "ledger-api"}
+            "evidence_ids": [_sent_block()], "scope": "ledger-api"}
     fact.update(over)
     return fact
 
@@ -173,8 +179,10 @@ def test_output_secrets_are_redacted(llm_server: FakeLLM, llm_settings: Settings
     assert "[REDACTED:github-token]" in proposal.body and "redacted" in proposal.flags
 
 
-def test_smuggled_instruction_comes_back_flagged_and_the_gate_quarantines_it(
+def test_smuggled_instruction_is_dropped_and_an_ungrounded_citation_too(
         llm_server: FakeLLM, llm_settings: Settings) -> None:
+    """An instruction resting on third-party mail is dropped before the gate (its author is not the
+    owner), and so is one citing the owner's mail for a command that mail never mentions."""
     digest = _digest(llm_settings)
     vendor_mail = _eid(digest, "<in-1@evil>")
     llm_server.reply_proposals([
@@ -185,14 +193,17 @@ def test_smuggled_instruction_comes_back_flagged_and_the_gate_quarantines_it(
               scope="global"),
         _fact(subject="tool:uv", evidence_ids=[_eid(digest, "<sent-1@northwind>")]),
     ])
-    proposals = llm_proposals(footprint_items(), footprint_signals(), settings=llm_settings)
-    smuggled = next(p for p in proposals if p.name == "forward-invoices")
-    assert "llm" in smuggled.flags and "third-party-evidence" in smuggled.flags
-    assert not smuggled.evidence[0].authored_by_owner
-    verdict = gate(proposals)
-    assert "forward-invoices" in {q.proposal_name for q in verdict.quarantined}
-    assert "forward-invoices" not in {p.name for p in verdict.passed}
+    result = llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
+    assert [p.name for p in result.proposals] == ["use-uv-not-pip"]
+    assert dict(result.dropped)["forward-invoices"] == "ungrounded: an instruction citing no owner-authored evidence"
+    verdict = gate(result.proposals)
     assert "use-uv-not-pip" in {p.name for p in verdict.passed}
+    # the same owner block cited for a command it does not contain: dropped as ungrounded
+    llm_server.reply_proposals([_fact(name="pipe-installer", subject="habit:setup",
+                                      body="Set up ledger-api with `make bootstrap-ledger` first.")])
+    result = llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
+    assert result.proposals == []
+    assert dict(result.dropped)["pipe-installer"].startswith("ungrounded: no cited owner block contains")
 
 
 def test_nothing_secret_or_third_party_leaves_the_machine(llm_server: FakeLLM, llm_settings: Settings) -> None:

@@ -121,10 +121,23 @@ def test_identity_without_owner_hint(tmp_path: Path, demo_scan: ScanResult) -> N
     root = build_demo(tmp_path / "demo")
     settings = load_settings(tmp_path / "home")
     result = scan([str(root)], settings=settings)
-    assert {PERSONA["work_email"], PERSONA["personal_email"]} <= result.owner.addresses
+    assert PERSONA["work_email"] in result.owner.addresses
+    # her personal address only *sends to* her inbox (and is shown with her name): a lookalike
+    # could do the same, so it is a suggestion with its evidence until she confirms it (issue 14)
+    assert PERSONA["personal_email"] not in result.owner.addresses
+    assert "owner's name" in result.owner.suggested[PERSONA["personal_email"]]
     assert result.owner.name == PERSONA["name"]
     # same proposals (document subjects hold the demo's path, so compare names)
     assert {p.name for p in result.proposals} == {p.name for p in demo_scan.proposals}
+    # confirmed once, it is hers from the next scan on
+    from bootstrap_app.aliases import confirm_alias
+    from bootstrap_app.store import Store
+
+    with Store(settings.db_path) as store:
+        confirm_alias(store, PERSONA["personal_email"])
+        again = scan([str(root)], settings=settings, store=store)
+    assert again.owner.reasons[PERSONA["personal_email"]] == "alias confirmed by the owner"
+    assert PERSONA["personal_email"] not in again.owner.suggested
 
 
 def test_cli_demo_scan(tmp_path: Path) -> None:

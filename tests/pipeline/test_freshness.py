@@ -4,7 +4,9 @@ End to end through the CLI on a generated git repository: ``scan`` (no ``--owner
 approve everything, switch the repository to pnpm and vitest and commit, ``reseed``. The reseed
 must propose exactly one update — the commands entry — keeping its name, naming the entry and
 fingerprint it supersedes, carrying the old text (npm, jest) next to the new (pnpm, vitest), and
-no second ``…-commands`` entry. Every proposal carries the date range of its evidence.
+no second ``…-commands`` entry. Written to markdown, Claude Code and Hermes before and after:
+each holds only the new fact afterwards, and ``memseed undo`` restores the old bytes. Every
+proposal carries the date range of its evidence.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from click.testing import CliRunner
 
 from bootstrap_app.cli import main
 from bootstrap_app.config import load_settings
+from bootstrap_app.extract.heuristic import heuristic_proposals
 from bootstrap_app.extract.supersede import Approved, link_updates
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
@@ -62,6 +65,14 @@ def test_npm_jest_to_pnpm_vitest_is_one_update_naming_what_it_replaces(tmp_path:
     _cli("approve", *[p.id for p in first.values()])
     memory = tmp_path / "proj"
     _cli("write", "--target", "markdown", "--project", str(memory))
+    _cli("write", "--target", "claude-code", "--project", str(repo))
+    _cli("write", "--target", "hermes")
+    home = Path(os.environ["HOME"])
+    claude = next((home / ".claude" / "projects").glob("*shop-web/memory"))
+    hermes = home / ".hermes" / "memories" / "MEMORY.md"
+    claude_before = {f.name: f.read_bytes() for f in claude.iterdir()}
+    hermes_before = hermes.read_text()
+    assert "npm test" in hermes_before and "npm test" in claude_before["shop-web-commands.md"].decode()
     before = {f.name: f.read_text() for f in (memory / "memory").glob("*.md")}
     assert "npm test" in before["shop-web-commands.md"]
 
@@ -74,7 +85,7 @@ def test_npm_jest_to_pnpm_vitest_is_one_update_naming_what_it_replaces(tmp_path:
     _git(repo, "commit", "-q", "-m", "build: move to pnpm and vitest", when="2026-03-09T10:00:00+00:00")
 
     summary = json.loads(_cli("reseed", "--json-summary").strip().splitlines()[-1])
-    assert summary["new_proposals"] == 1
+    assert summary["new_proposals"] == 1 and summary["updates"] == 1
     with Store(settings.db_path) as store:
         waiting = [sp.proposal for sp in store.proposals(status="undecided")]
     assert len(waiting) == 1
@@ -95,8 +106,19 @@ def test_npm_jest_to_pnpm_vitest_is_one_update_naming_what_it_replaces(tmp_path:
     after = {f.name: f.read_text() for f in (memory / "memory").glob("*.md")}
     assert set(after) == set(before)  # no second shop-web-commands entry
     assert "pnpm test" in after["shop-web-commands.md"] and "`npm test`" not in after["shop-web-commands.md"]
-    _cli("undo")
+    _cli("write", "--target", "claude-code", "--project", str(repo))
+    _cli("write", "--target", "hermes")
+    claude_after = {f.name: f.read_bytes().decode() for f in claude.iterdir()}
+    assert set(claude_after) == set(claude_before)  # replaced in place: same files, one commands entry
+    assert "pnpm test" in claude_after["shop-web-commands.md"] and "`npm test`" not in claude_after["shop-web-commands.md"]
+    hermes_after = hermes.read_text()
+    assert "pnpm test" in hermes_after and "`npm test`" not in hermes_after
+    assert hermes_after.count("shop-web") == hermes_before.count("shop-web")
+    for _ in range(3):  # hermes, claude-code, markdown: each write undone, newest first
+        _cli("undo")
     assert {f.name: f.read_text() for f in (memory / "memory").glob("*.md")} == before
+    assert {f.name: f.read_bytes() for f in claude.iterdir()} == claude_before
+    assert hermes.read_text() == hermes_before
     # nothing new since: a second reseed proposes nothing
     again = json.loads(_cli("reseed", "--json-summary").strip().splitlines()[-1])
     assert again["new_proposals"] == 0
@@ -188,3 +210,55 @@ def test_stale_references_in_a_repository(tmp_path: Path) -> None:
             "- Changelog: `CHANGELOG.md`\n- Default branch: `main`\n- Build: `cargo build` / `go test ./...`")
     assert stale_references(body, str(repo)) == ["make fmt", "npm run e2e", "scripts/release.sh", "CHANGELOG.md"]
     assert stale_references(body, str(tmp_path / "gone")) == [str(tmp_path / "gone")]
+
+
+def test_a_new_manager_named_after_the_old_ones_last_1on1_is_the_manager_now() -> None:
+    from datetime import date
+
+    from tests.pipeline.synth import OWNER, PRIYA, at, mail, mailbox, standup_series
+    from tests.pipeline.test_signals import build
+
+    items = mailbox() + standup_series()  # weekly 1:1 organised by Daniel, March-April
+    _owner, signals = build(items, owners=[OWNER.address])
+    assert signals.manager is not None and signals.manager.key == "daniel@acme.example"
+    news = mail(99_001, OWNER, PRIYA, at(date(2026, 5, 6), 11), labels=("Sent",),
+                body="Quick update: my new manager is Lee Park, starting this week.\n\nAda")
+    _owner, signals = build([*items, news], owners=[OWNER.address])
+    assert signals.manager is not None and signals.manager.name == "Lee Park"
+    assert any("after the last sign of" in r for r in signals.manager.reasons)
+    # said while the 1:1 with Daniel still goes on: not enough to replace him
+    early = mail(99_002, OWNER, PRIYA, at(date(2026, 3, 10), 11), labels=("Sent",),
+                 body="FYI my manager is Lee Park for the offsite.\n\nAda")
+    _owner, signals = build([*items, early], owners=[OWNER.address])
+    assert signals.manager is not None and signals.manager.key == "daniel@acme.example"
+    # and the changed manager becomes an update of the approved entry, naming it
+    old = next(p for p in heuristic_proposals(build(items, owners=[OWNER.address])[1]) if p.name == "manager")
+    new = next(p for p in heuristic_proposals(build([*items, news], owners=[OWNER.address])[1]) if p.name == "manager")
+    [linked], n = link_updates([new], [Approved(old, old.fingerprint, 1.0)])
+    assert n == 1 and linked.supersedes_fingerprint == old.fingerprint and "Daniel" in linked.previous
+    assert "Lee Park" in linked.body
+
+
+def test_location_signature_survives_undecodable_file_names(tmp_path: Path) -> None:
+    from bootstrap_app.sourcestat import location_signature
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / os.fsdecode(b"caf\xe9.txt")).write_text("x")
+    assert location_signature(str(folder)) is not None
+
+
+def test_new_proposal_fields_round_trip_through_json() -> None:
+    from datetime import UTC, datetime
+
+    ev = (Evidence("git:/r", "r", datetime(2026, 3, 1, tzinfo=UTC), structural=True),
+          Evidence("git:/r", "s", datetime(2026, 1, 1, tzinfo=UTC)))
+    p = Proposal(type=MemoryType.PROJECT, name="r-commands", description="d", body="b", subject="repo:r:commands",
+                 evidence=ev, supersedes="r-commands", supersedes_fingerprint="abc", previous="old text",
+                 evidence_from=datetime(2025, 6, 1, tzinfo=UTC))
+    assert p.evidence_to == datetime(2026, 3, 1, tzinfo=UTC) and p.evidence_from == datetime(2025, 6, 1, tzinfo=UTC)
+    back = Proposal.from_json(json.loads(json.dumps(p.to_json())))
+    assert back == p and back.evidence[0].structural and not back.evidence[1].structural
+    later = Proposal(type=MemoryType.PROJECT, name="x", description="d", body="b", subject="s", evidence=ev,
+                     evidence_from=datetime(2026, 2, 1, tzinfo=UTC))
+    assert later.evidence_from == datetime(2026, 1, 1, tzinfo=UTC)  # never later than the oldest evidence

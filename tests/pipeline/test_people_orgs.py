@@ -67,3 +67,21 @@ def test_enron_title_and_employer_from_contact_blocks(tmp_path: Path) -> None:
     assert "Managing Director" in role.body
     assert "Enron Capital & Trade Resources Corp." in role.body or "Enron Corp." in role.body
     assert "inferred from the email domain" not in role.body
+
+
+def test_a_contact_block_needs_two_independent_senders() -> None:
+    start = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    # an introduction names Ada's role above the sender's own signature (the closing block is the
+    # sender's claim about themselves, never a contact block about somebody else)
+    block = ("Hi all,\n\nplease meet\n\nAda Quist\nChief Data Officer\nTidewater Analytics Ltd\n\n"
+             "She starts on Monday.\n\nthanks\n{signer}\nAccount Manager\nHarbor Freight Ltd")
+    own = [mail(i, ADA, BEN, start + timedelta(days=i), body="ok\n\nAda", labels=("Sent",)) for i in range(6)]
+    one = [mail(50, BEN, ADA, start + timedelta(days=9), body=block.format(signer=BEN.name))]
+    _owner, signals = build(own + one, owners=[ADA.address])
+    assert signals.profile.title == "" and signals.profile.employer_from == "email domain"
+    carol = Person("Carol Ng", "carol@harbor.example")
+    two = [*one, mail(51, carol, ADA, start + timedelta(days=10), body=block.format(signer=carol.name))]
+    _owner, signals = build(own + two, owners=[ADA.address])
+    assert signals.profile.title == "Chief Data Officer"
+    assert signals.profile.employer == "Tidewater Analytics Ltd"
+    assert signals.profile.employer_from == "contact block in mail"

@@ -151,3 +151,6 @@ def test_names_and_tools_vocabulary() -> None:
     assert not safe_name("a b") and not safe_name("$(rm -rf /)")
     assert tools_in("nyc --reporter=lcov mocha test/ && eslint .") == ["nyc", "mocha", "eslint"]
     assert tools_in("go test -coverprofile=coverage.out ./...") == ["go test"]  # a file name is not the tool
+    script = "#!/bin/sh -e\n# the coverage report is printed by CI\npytest -q\n"
+    [task] = declared_tasks({"scripts/test": script}, "npm", {})
+    assert task.command == "scripts/test" and task.tools == ("pytest",)

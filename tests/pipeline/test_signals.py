@@ -48,13 +48,16 @@ def test_identity_from_sent_label_and_fallback() -> None:
     owner, _ = build(mailbox())
     assert owner.addresses == {OWNER.address}
     assert owner.name == "Ada Lovelace"
-    # no Sent labels: the most frequent recipient is the inbox owner; aliases by name
+    # no Sent labels: the most frequent recipient is the inbox owner; an address built from her
+    # name is only a suggestion (a stranger can register it), never one of her addresses
     inbox = [mail(i, PRIYA if i % 2 else TOM, Person("Lovelace, Ada", "ada@acme.example"),
                   at(date(2026, 3, 2 + i % 20), 10)) for i in range(30)]
     inbox.append(mail(99, Person("", "alovelace@aol.example"), PRIYA, at(date(2026, 3, 5), 10)))
     owner2, _ = build(inbox)
     assert "ada@acme.example" in owner2.addresses
-    assert "alovelace@aol.example" in owner2.addresses
+    assert "alovelace@aol.example" not in owner2.addresses
+    assert owner2.suggested["alovelace@aol.example"] == "address built from the owner's name"
+    assert not owner2.mark(inbox[-1]).authored_by_owner
     assert owner2.name == "Ada Lovelace"
     assert PRIYA.address not in owner2.addresses
 

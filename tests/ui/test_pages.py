@@ -285,3 +285,34 @@ def test_doctor_lists_findings_with_file_and_line(hermetic: Path) -> None:
     at.text_input(key="doctor_path").set_value(str(hermetic / "nowhere"))
     at.button(key="doctor_run").click().run()
     assert at.error and "does not exist" in at.error[0].value
+
+
+def test_sources_suggested_aliases_confirm_and_reject(hermetic: Path, settings) -> None:  # type: ignore[no-untyped-def]
+    with Store(settings.db_path) as store:
+        store.suggest_aliases({"maya.okafor@fastmail.example": "shown with the owner's name (2 time(s))",
+                               "maya.okafor@northwind-1abs.example": "address built from the owner's name"})
+    at = app_at("sources")
+    _no_exception(at)
+    shown = "\n".join(m.value for m in at.markdown)
+    assert "maya.okafor@fastmail.example" in shown and "shown with the owner's name" in shown
+    at.button(key="alias_yes_0").click().run()  # listed by address: fastmail first
+    _no_exception(at)
+    at.button(key="alias_no_0").click().run()  # the lookalike is now the only pending one
+    with Store(settings.db_path) as other:
+        status = {a["address"]: a["status"] for a in other.aliases()}
+    assert status == {"maya.okafor@fastmail.example": "confirmed", "maya.okafor@northwind-1abs.example": "rejected"}
+    assert not [b for b in at.button if b.key and b.key.startswith("alias_")]  # nothing left to decide
+
+
+def test_scan_page_points_at_pending_aliases(hermetic: Path, settings) -> None:  # type: ignore[no-untyped-def]
+    with Store(settings.db_path) as store:
+        run = store.start_run("scan", ["x"])
+        store.finish_run(run, "finished", {})
+        store.suggest_aliases({"maya@northwind-1abs.example": "shown with the owner's name"})
+    at = app_at("scan")
+    _no_exception(at)
+    assert any("1 address(es) only look like yours" in w.value for w in at.warning)
+    with Store(settings.db_path) as store:
+        store.decide_alias("maya@northwind-1abs.example", "rejected")
+    at.run()
+    assert not any("look like yours" in w.value for w in at.warning)

@@ -119,6 +119,9 @@ def _card(row: rm.ReviewRow) -> None:
             st.button("Cancel edit", key=f"cancel_{fp}", on_click=_toggle_edit, args=(fp,))
         else:
             st.markdown(md_escape(row.body))
+        if row.proposal.supersedes and row.proposal.previous:  # an update: what stops being true
+            with st.expander(f"Replaces {row.proposal.supersedes} — it said"):
+                st.markdown(md_escape(row.proposal.previous))
         with st.expander(f"Evidence ({len(row.evidence)})"):
             for ev in row.evidence:
                 who = "you" if ev.authored_by_owner else "third party"

@@ -11,6 +11,7 @@ from collections import Counter
 
 import streamlit as st
 
+from bootstrap_app.aliases import list_aliases
 from bootstrap_app.scanreport import name_once
 from bootstrap_app.ui.common import get_settings, get_store, page_header
 from bootstrap_app.ui.jobs import ScanJob, current_job, start_scan
@@ -99,5 +100,11 @@ if last_run:
         with st.expander(f"Show the {len(quarantined)} quarantined item(s)"):
             st.dataframe([{k: q[k] for k in ("reason", "source", "ref", "excerpt")} for q in quarantined],
                          hide_index=True, width="stretch")
+    pending = list_aliases(store, "suggested")
+    if pending:
+        st.warning(f"{len(pending)} address(es) only look like yours and are not counted as you until you "
+                   "confirm them.", icon=":material/person_search:")
+        st.page_link("views/sources.py", label="Confirm or reject them on the Sources page",
+                     icon=":material/arrow_back:")
     if proposals:
         st.page_link("views/review.py", label="Next: review the proposals", icon=":material/arrow_forward:")

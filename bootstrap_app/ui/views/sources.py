@@ -1,13 +1,17 @@
-"""Sources page: say where memseed should look (paths, uploads, existing agent memory).
+"""Sources page: say where memseed should look (paths, uploads, existing agent memory), and
+which suggested addresses really are the person's.
 
 Every source added here is remembered in the store (``store.remember_source``), so the Scan
-page, ``memseed sources`` and re-seeding all see the same list.
+page, ``memseed sources`` and re-seeding all see the same list. Suggested aliases (addresses that
+only look like the owner's) are confirmed or rejected with :func:`bootstrap_app.aliases.confirm_alias`
+/ :func:`~bootstrap_app.aliases.reject_alias`, the functions ``memseed sources`` calls.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
+from bootstrap_app.aliases import confirm_alias, list_aliases, reject_alias
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import HARNESS_CLASSES
 from bootstrap_app.ui.common import get_settings, get_store, is_demo, page_header, show_error
@@ -55,6 +59,11 @@ def _add(location: str) -> None:
 def _forget(location: str) -> None:
     get_store().forget_source(location)
     st.session_state["sources_msg"] = ("info", f"Removed `{location}` from the list (nothing was deleted).")
+
+
+def _decide_alias(address: str, mine: bool) -> None:
+    alias = (confirm_alias if mine else reject_alias)(get_store(), address)
+    st.session_state["sources_msg"] = ("success" if mine else "info", f"`{alias.address}`: {alias.status}.")
 
 
 def _logout(name: str) -> None:
@@ -123,6 +132,20 @@ for index, entry in enumerate(remembered):
                               " · not scanned yet"))
         with col_button:
             st.button("Remove", key=f"forget_{index}", on_click=_forget, args=(location,))
+
+pending = [a for a in list_aliases(store) if a.status == "suggested"]
+if pending:
+    st.divider()
+    st.subheader("Addresses that look like yours")
+    st.caption("Only addresses proven yours count as you: given by you, the sender of mail in your Sent folder, "
+               "a repository's git user.email. These only *look* like yours (your name at another domain, your "
+               "surname at a free-mail provider) — exactly what a lookalike sender registers. Their mail is "
+               "treated as someone else's until you confirm them.")
+    for index, alias in enumerate(pending):
+        col_text, col_yes, col_no = st.columns([5, 1, 1], vertical_alignment="center")
+        col_text.markdown(f"**`{alias.address}`** — {alias.evidence}")
+        col_yes.button("Confirm", key=f"alias_yes_{index}", on_click=_decide_alias, args=(alias.address, True))
+        col_no.button("Not mine", key=f"alias_no_{index}", on_click=_decide_alias, args=(alias.address, False))
 
 st.divider()
 st.subheader("Memory your agents already keep")

@@ -1,0 +1,73 @@
+"""Does an address imitate one of the owner's? Hyphen, digit, homoglyph and punycode lookalikes.
+
+Why: suggested aliases are confirmed by a person, and a person skimming a list will happily
+confirm ``priya.raman@tidewater-io.example`` next to ``priya.raman@tidewater.io``. So a suggestion
+that *imitates* a proven address carries a warning. The test is a skeleton comparison in the
+spirit of Unicode TR#39: punycode labels decoded, NFKC, common Cyrillic/Greek homoglyphs and
+digit-for-letter swaps folded, ``rn`` read as ``m``, hyphens and dots dropped; two domains imitate
+each other when their skeletons are equal or one edit apart, two local parts at the same domain
+when their skeletons are equal (one edit apart is how ordinary aliases differ: ``kaminski``,
+``j.kaminski``). A free-mail domain never imitates anything (``gmail.com`` is not a copy of ``acme.com``).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["imitates", "skeleton"]
+
+_FOLD = str.maketrans({
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "l", "ј": "j", "ѕ": "s",
+    "ԁ": "d", "һ": "h", "ӏ": "l", "ɡ": "g", "ο": "o", "ν": "v", "α": "a", "ι": "l", "κ": "k", "ρ": "p",
+    "τ": "t", "υ": "u", "ε": "e", "0": "o", "1": "l", "3": "e", "5": "s", "7": "t", "|": "l", "i": "l",
+})
+"""Each character once to its skeleton letter (``i``, ``1``, Cyrillic ``і`` all read as ``l``)."""
+
+
+def _decode(label: str) -> str:
+    if label.startswith("xn--"):
+        try:
+            return label.encode("ascii").decode("idna")
+        except (UnicodeError, ValueError):
+            return label
+    return label
+
+
+def skeleton(text: str) -> str:
+    """The form two visually confusable strings share (``tidewatеr`` and ``t1dewater`` -> same)."""
+    text = ".".join(_decode(part) for part in text.lower().split("."))
+    text = unicodedata.normalize("NFKC", text).lower().translate(_FOLD)
+    return text.replace("rn", "m").replace("vv", "w").replace("-", "").replace(".", "").replace("_", "")
+
+
+def _near(a: str, b: str) -> bool:
+    """Equal, or one insertion / deletion / substitution apart (strings of 5+ characters)."""
+    if a == b:
+        return True
+    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1:
+        return False
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    return a[i + 1:] == b[i + 1:] or a[i:] == b[i + 1:] or a[i + 1:] == b[i:]
+
+
+def imitates(address: str, owned: set[str] | frozenset[str], free_mail: frozenset[str] = frozenset()) -> str:
+    """The owner address ``address`` imitates, or "" (it is one of them, or nothing alike)."""
+    local, _, domain = address.lower().partition("@")
+    if not domain or address.lower() in owned or domain in free_mail:
+        return ""
+    for own in sorted(owned):
+        own_local, _, own_domain = own.partition("@")
+        if not own_domain:
+            continue
+        if domain == own_domain:
+            # the same skeleton only: "kaminski" next to "j.kaminski" is an ordinary alias
+            if local != own_local and skeleton(local) == skeleton(own_local):
+                return own
+            continue
+        name, own_name = domain.rsplit(".", 1)[0], own_domain.rsplit(".", 1)[0]
+        if _near(skeleton(name), skeleton(own_name)) or _near(skeleton(name), skeleton(own_domain)) \
+                or _near(skeleton(domain), skeleton(own_domain)):
+            return own
+    return ""

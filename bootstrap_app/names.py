@@ -1,0 +1,61 @@
+"""Names and the addresses built from them: normalising "Kaminski, Vince J", matching local parts.
+
+Used by identity to *suggest* aliases (never to prove one) and by the signal analyzers to merge
+people shown by name only. Kept apart from :mod:`bootstrap_app.identity` so the rules of proof
+read on their own.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["FREE_MAIL", "local_part_matches", "name_key", "name_tokens", "normal_name"]
+
+FREE_MAIL = frozenset({"gmail.com", "googlemail.com", "aol.com", "yahoo.com", "hotmail.com",
+                       "outlook.com", "live.com", "icloud.com", "me.com", "gmx.de", "gmx.net",
+                       "web.de", "proton.me", "protonmail.com", "fastmail.com", "msn.com"})
+"""Providers where anyone can register any free local part (an address there proves nothing)."""
+
+
+def normal_name(raw: str) -> str:
+    """``"Kaminski, Vince J"`` -> ``"Vince J Kaminski"``; strips quotes and ``(...)`` notes."""
+    text = re.sub(r"\(.*?\)|<.*?>|[\"']", " ", raw or "")
+    text = " ".join(text.split()).strip(" ,;")
+    if text.count(",") == 1 and "@" not in text:
+        last, first = (part.strip() for part in text.split(","))
+        if last and first and len(last.split()) <= 2:
+            text = f"{first} {last}"
+    return text
+
+
+def name_tokens(raw: str) -> tuple[str, ...]:
+    """Lower-case alphabetic tokens of a normalised name."""
+    return tuple(t for t in re.split(r"[^a-z]+", normal_name(raw).lower()) if t)
+
+
+def name_key(raw: str) -> str:
+    """Order-free key of a person's name (first and last token), used to merge name-only people."""
+    toks = [t for t in name_tokens(raw) if len(t) > 1]
+    if len(toks) < 2:
+        return ""
+    return " ".join(sorted({toks[0], toks[-1]}))
+
+
+def local_part_matches(local: str, toks: tuple[str, ...]) -> bool:
+    """``vkaminski``, ``vince.j.kaminski``, ``kamins`` match Vince J Kaminski; ``wkaminski`` not."""
+    if len(toks) < 2 or len(toks[-1]) < 3:
+        return False
+    last, others = toks[-1], toks[:-1]
+    flat = re.sub(r"[^a-z]", "", local.lower())
+    pieces = {*others, *(t[:1] for t in others)}
+
+    def made_of_name(rest: str) -> bool:
+        return rest == "" or any(rest.startswith(p) and made_of_name(rest[len(p):]) for p in pieces)
+
+    for cut in range(len(last), min(len(last), 6) - 1, -1):
+        stem = last[:cut]
+        if flat.endswith(stem) or flat.startswith(stem):
+            rest = flat[: len(flat) - cut] if flat.endswith(stem) else flat[cut:]
+            if made_of_name(rest):
+                return True
+    return False

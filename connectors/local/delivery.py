@@ -1,0 +1,126 @@
+"""How a message reached the mailbox: the ``Received`` chain and ``Authentication-Results``.
+
+Why memseed reads these: a From header is typed by whoever sends the mail, so it proves nothing
+about authorship. Two traces are added by servers instead:
+
+- ``Received`` (RFC 5321 §4.4): every server that accepts the message prepends ``from <helo>
+  (<rdns> [ip]) by <host> with <protocol>``. A hop whose sending host belongs to another
+  organisation than the receiving host is *delivery from outside*: the owner's own client does
+  not hand mail to the owner's mailbox through a stranger's server. Authenticated submission
+  (``with ESMTPSA``/``ESMTPA``/``HTTP``) is the owner's client talking to their own provider and
+  never counts; private and loopback addresses are internal.
+- ``Authentication-Results`` (RFC 8601): the receiving server's verdict on DKIM, SPF and DMARC.
+  Only the topmost one is read (the one the receiving server wrote; lower ones are whatever the
+  sender put there). A failing method, or passes that do not align with the From domain, mean
+  the server does not vouch for the From address.
+
+Both can only take trust *away* from a message (see ``Message.third_party_reason``): a forged
+``Received`` header claiming an internal hop is simply not evidence of anything.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+__all__ = ["auth_failure", "external_hop", "org_domain"]
+
+_FROM = re.compile(r"^\s*from\s+(\S+)(?:\s+\(([^)]*)\))?", re.IGNORECASE)
+_BY = re.compile(r"\bby\s+([A-Za-z0-9.-]+)", re.IGNORECASE)
+_WITH = re.compile(r"\bwith\s+([A-Za-z0-9]+)", re.IGNORECASE)
+_IP = re.compile(r"\[(?:IPv6:)?([0-9A-Fa-f:.]+)\]")
+_HOSTNAME = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\.?$")
+_TWO_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go"})
+_METHOD = re.compile(r"\b(dkim|spf|dmarc)\s*=\s*([a-z]+)((?:\s+(?:\([^)]*\)|[a-z.]+=[^\s;]+))*)", re.IGNORECASE)
+_PROP = re.compile(r"\b(header\.d|header\.i|header\.from|smtp\.mailfrom)=([^\s;]+)", re.IGNORECASE)
+
+
+def org_domain(host: str) -> str:
+    """The organisation part of a host name: ``mx.mail.tidewater.io`` -> ``tidewater.io``,
+    ``smtp.example.co.uk`` -> ``example.co.uk`` (a short second-level label before a country code)."""
+    parts = [p for p in host.lower().strip(".").split(".") if p]
+    if len(parts) < 2:
+        return host.lower()
+    if len(parts) >= 3 and len(parts[-1]) == 2 and parts[-2] in _TWO_LEVEL:
+        return ".".join(parts[-3:])
+    return ".".join(parts[-2:])
+
+
+_INTERNAL_NETS = tuple(ipaddress.ip_network(n) for n in (
+    "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
+    "::1/128", "fc00::/7", "fe80::/10"))
+
+
+def _private(ip: str) -> bool:
+    """RFC 1918 / ULA / loopback / link-local / carrier NAT (``ipaddress.is_private`` also calls the
+    documentation ranges private, and those are what examples and tests use for outside hosts)."""
+    try:
+        addr = ipaddress.ip_address(ip)
+    except ValueError:
+        return False
+    return any(addr.version == net.version and addr in net for net in _INTERNAL_NETS)
+
+
+def _sending_host(value: str) -> tuple[str, bool]:
+    """(host name or public IP of the sending side, it is a private/loopback address)."""
+    m = _FROM.match(value)
+    if not m:
+        return "", False
+    helo, comment = m.group(1).strip("[]"), m.group(2) or ""
+    ips = _IP.findall(comment) or _IP.findall(m.group(1))
+    if not ips and re.fullmatch(r"[0-9A-Fa-f.:]+", helo):
+        ips = [helo]
+    if ips and all(_private(ip) for ip in ips):
+        return "", True
+    names = [w for w in re.split(r"[\s()\[\]]+", comment) if _HOSTNAME.match(w)]
+    name = names[0] if names else (helo if _HOSTNAME.match(helo) else "")
+    return (name or (ips[0] if ips else "")).rstrip(".").lower(), False
+
+
+def external_hop(received: str) -> str:
+    """The first (newest) hop that carried the message in from another organisation, or "".
+
+    ``received`` holds the Received values newest first, one per line.
+    """
+    for value in received.split("\n"):
+        if not value.strip():
+            continue
+        proto = _WITH.search(value)
+        protocol = proto.group(1).upper() if proto else ""
+        if ("SMTP" in protocol and protocol.endswith("A")) or protocol.startswith("HTTP"):
+            continue  # authenticated submission: the owner's client at their own provider
+        by = _BY.search(value)
+        host, private = _sending_host(value)
+        if private or not host or not by:
+            continue
+        if re.fullmatch(r"[0-9a-f.:]+", host):
+            return host  # a public address with no name, handing mail to this server
+        if org_domain(host) != org_domain(by.group(1)):
+            return host
+    return ""
+
+
+def auth_failure(results: str, from_address: str) -> str:
+    """Why the topmost Authentication-Results do not vouch for ``from_address``; "" when they do
+    (or say nothing)."""
+    if not results or "@" not in from_address:
+        return ""
+    from_org = org_domain(from_address.rpartition("@")[2])
+    verdicts: dict[str, str] = {}
+    aligned: dict[str, bool] = {}
+    for m in _METHOD.finditer(results):
+        method, verdict, props = m.group(1).lower(), m.group(2).lower(), m.group(3) or ""
+        if method in verdicts:
+            continue
+        verdicts[method] = verdict
+        domains = [v.rpartition("@")[2] for _k, v in _PROP.findall(props)]
+        aligned[method] = not domains or any(org_domain(d) == from_org for d in domains)
+    for method in ("dmarc", "dkim", "spf"):
+        if verdicts.get(method) in ("fail", "softfail", "permerror", "quarantine", "reject"):
+            return f"{method}={verdicts[method]}"
+    if verdicts.get("dmarc") == "pass":
+        return "" if aligned.get("dmarc", True) else f"dmarc passed for another domain than {from_org}"
+    passes = [m for m in ("dkim", "spf") if verdicts.get(m) == "pass"]
+    if passes and not any(aligned[m] for m in passes):
+        return f"{'/'.join(passes)} passed for another domain than {from_org}"
+    return ""

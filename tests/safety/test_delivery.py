@@ -1,0 +1,103 @@
+"""Received chains and Authentication-Results: what takes trust away from a From header."""
+
+from __future__ import annotations
+
+import pytest
+
+from connectors.local.delivery import auth_failure, external_hop, org_domain
+from connectors.local.mailparse import message_from_parts, parse_header_block
+
+
+def test_org_domain() -> None:
+    assert org_domain("mx2.mail.tidewater.io") == "tidewater.io"
+    assert org_domain("smtp.example.co.uk") == "example.co.uk"
+    assert org_domain("localhost") == "localhost"
+
+
+@pytest.mark.parametrize(("chain", "outside"), [
+    ("from mail-out1.evil.example (mail-out1.evil.example [198.51.100.7]) by mx.tidewater.io with ESMTPS id x",
+     "mail-out1.evil.example"),
+    ("from [203.0.113.5] by mx.tidewater.io with ESMTP id y", "203.0.113.5"),
+    # the owner's client submitting to her own provider (authenticated): not delivery from outside
+    ("from [192.168.1.20] (cpe.isp.example [203.0.113.9]) by smtp.tidewater.io with ESMTPSA id q", ""),
+    ("from mail.tidewater.io (mail.tidewater.io [10.0.4.2]) by mx.tidewater.io with ESMTP id r", ""),
+    ("from mail-sor-f41.google.com (mail-sor-f41.google.com. [209.85.220.41]) by mx.google.com with SMTPS", ""),
+    ("from localhost (localhost [127.0.0.1]) by mx.tidewater.io with ESMTP", ""),
+    ("by 2002:a05:6a10:1234 with SMTP id x", ""),
+    ("from 1234567 named unknown by gmailapi.google.com with HTTPREST", ""),
+    # newest first: the internal hop on top does not hide the external one below it
+    ("from mx.tidewater.io (mx.tidewater.io [10.0.0.1]) by store.tidewater.io with LMTP\n"
+     "from relay.partner.example (relay.partner.example [192.0.2.4]) by mx.tidewater.io with ESMTPS",
+     "relay.partner.example"),
+])
+def test_external_hop(chain: str, outside: str) -> None:
+    assert external_hop(chain) == outside
+
+
+@pytest.mark.parametrize(("results", "sender", "why"), [
+    ("mx.t; dkim=pass header.d=tidewater-io.example; spf=pass smtp.mailfrom=tidewater-io.example; "
+     "dmarc=pass header.from=tidewater-io.example", "p@tidewater-io.example", ""),
+    ("mx.t; dkim=none; spf=softfail smtp.mailfrom=x.example; dmarc=fail (p=reject) header.from=tidewater.io",
+     "p@tidewater.io", "dmarc=fail"),
+    ("mx.t; dkim=fail header.d=tidewater.io", "p@tidewater.io", "dkim=fail"),
+    ("mx.t; dkim=pass header.d=sendgrid.net; spf=pass smtp.mailfrom=bounces.sendgrid.net", "p@tidewater.io",
+     "dkim/spf passed for another domain than tidewater.io"),
+    ("mx.t; dmarc=pass header.from=other.example", "p@tidewater.io",
+     "dmarc passed for another domain than tidewater.io"),
+    ("mx.t; dkim=pass header.i=@mail.tidewater.io", "p@tidewater.io", ""),
+    ("mx.t; none", "p@tidewater.io", ""),
+    ("", "p@tidewater.io", ""),
+])
+def test_auth_failure(results: str, sender: str, why: str) -> None:
+    assert auth_failure(results, sender) == why
+
+
+def _msg(raw: str, **kw: object):  # type: ignore[no-untyped-def]
+    headers = parse_header_block(raw.encode())
+    return message_from_parts(headers, "body", source="mbox:/x", ref="1", clean=lambda t, *a: t, **kw)
+
+
+def test_message_fields_and_third_party_reason() -> None:
+    inbound = _msg("X-Gmail-Labels: Sent\nReceived: from a.evil.example (a.evil.example [192.0.2.1]) by mx.t.io "
+                   "with ESMTPS\nReceived: from b by c\nFrom: P <p@t.io>\nSender: bulk@evil.example\n"
+                   "Authentication-Results: mx.t.io; dmarc=fail header.from=t.io\n")
+    assert inbound.delivered_from == "a.evil.example" and inbound.auth_failure == "dmarc=fail"
+    assert inbound.on_behalf_of == "bulk@evil.example"
+    # a forged Sent label on mail delivered from outside: nobody's Sent mail
+    assert inbound.in_sent and inbound.authored_by_owner is False
+    assert inbound.third_party_reason == "delivered from outside (a.evil.example)"
+    sent = _msg("X-Gmail-Labels: Sent,Opened\nFrom: P <p@t.io>\n")
+    assert sent.authored_by_owner is True and sent.third_party_reason == ""
+    inbox = _msg("X-Gmail-Labels: Inbox,Opened\nFrom: P <p@t.io>\n")
+    assert inbox.third_party_reason == "received (in the inbox, not in Sent)"
+    behalf = _msg("From: P <p@t.io>\nSender: agent@crm.example\n")
+    assert behalf.third_party_reason.startswith("sent on behalf")
+    plain = _msg("From: P <p@t.io>\n")  # a mailbox that tells nothing: From decides
+    assert plain.third_party_reason == ""
+    # PST exports name the folder; an inbox is received mail, a claimed Sent folder is ignored
+    assert _msg("From: P <p@t.io>\nX-Folder: \\\\Raman, P\\\\Inbox\n").labels == ("Inbox",)
+    assert _msg("From: P <p@t.io>\nX-Folder: \\\\Raman, P\\\\Sent Items\n").labels == ()
+    maildir_sent = _msg("From: P <p@t.io>\n", sent_hint=True)
+    assert maildir_sent.authored_by_owner is True and maildir_sent.third_party_reason == ""
+    assert maildir_sent.in_sent and maildir_sent.labels == ("Sent",)  # the generic Sent-folder signal
+
+
+@pytest.mark.parametrize(("address", "original"), [
+    ("priya.raman@tidewater-io.example", "priya.raman@tidewater.io"),
+    ("priya.raman@tide-water.io", "priya.raman@tidewater.io"),
+    ("priya.raman@t1dewater.io", "priya.raman@tidewater.io"),
+    ("priya.raman@tidewater1.io", "priya.raman@tidewater.io"),
+    ("priya.raman@tidewat\u0435r.io", "priya.raman@tidewater.io"),
+    ("priya.raman@xn--tdewater-thh.io", "priya.raman@tidewater.io"),
+    ("priya.rarnan@tidewater.io", "priya.raman@tidewater.io"),
+    ("priya.raman@gmail.com", ""),  # free mail imitates no company
+    ("p.raman@tidewater.io", ""),  # an ordinary alias at her own domain
+    ("priya.raman@mail.tidewater.io", ""),  # her own organisation's subdomain
+    ("tomas@partner.example", ""),
+    ("priya.raman@tidewater.io", ""),  # herself
+])
+def test_imitates(address: str, original: str) -> None:
+    from bootstrap_app.confusables import imitates
+
+    owned = frozenset({"priya.raman@tidewater.io", "p.raman.home@fastmail.com"})
+    assert imitates(address, owned, frozenset({"gmail.com", "fastmail.com"})) == original
