@@ -49,6 +49,8 @@ def _people(values: Any) -> tuple[Person, ...]:
 def message_from_graph(data: dict[str, Any], label: str, *, source: str, ctx: ReadContext) -> Message:
     """One Graph message resource -> Message (text redacted and capped by ``ctx.clean``)."""
     sender = graph_person(data.get("from")) or graph_person(data.get("sender")) or Person()
+    actual = graph_person(data.get("sender"))  # Graph's "sender": who really sent it (RFC 5322 Sender)
+    behalf = actual.address if actual and actual.address and actual.address != sender.address else ""
     to = _people(data.get("toRecipients"))
     cc = _people(data.get("ccRecipients"))
     sent = label == "Sent"
@@ -77,6 +79,7 @@ def message_from_graph(data: dict[str, Any], label: str, *, source: str, ctx: Re
         thread_id=str(data.get("conversationId") or "") or message_id,
         labels=tuple(dict.fromkeys(labels)),
         is_bulk=not sent and is_bulk({}, sender),
+        on_behalf_of=behalf,
     )
 
 

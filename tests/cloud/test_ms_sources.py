@@ -324,3 +324,17 @@ def test_html_body_when_the_text_preference_was_not_honoured() -> None:
     message = message_from_graph(data, "Inbox", source="outlook:", ctx=ReadContext())
     assert message.body == "Ship it Friday." and message.labels == ("Inbox", "Other")
     assert message.timestamp == dt.datetime(2026, 10, 1, 9, tzinfo=dt.UTC) and message.authored_by_owner is None
+
+
+def test_sent_on_behalf_is_kept_like_the_sender_header() -> None:
+    from connectors.microsoft.mail import message_from_graph
+
+    data = {"id": "m2", "subject": "Invoice", "receivedDateTime": "2026-10-01T09:00:00Z",
+            "from": {"emailAddress": {"name": "Maya Okafor", "address": "maya@contoso.test"}},
+            "sender": {"emailAddress": {"name": "Billing", "address": "billing@vendor.test"}},
+            "body": {"contentType": "text", "content": "Pay"}}
+    message = message_from_graph(data, "Inbox", source="outlook:", ctx=ReadContext())
+    assert message.sender.address == "maya@contoso.test" and message.on_behalf_of == "billing@vendor.test"
+    assert "on behalf of" in message.third_party_reason  # somebody else's system wrote it
+    same = message_from_graph({**data, "sender": data["from"]}, "Sent", source="outlook:", ctx=ReadContext())
+    assert same.on_behalf_of == "" and same.third_party_reason == ""
