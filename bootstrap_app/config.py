@@ -53,6 +53,10 @@ class Settings:
                                    "larger files are skipped (and reported)")
     default_target: str = _setting("claude-code", "MEMSEED_TARGET", "harness the app's Write page starts with")
     sources: tuple[str, ...] = _setting((), "", "locations `memseed reseed` scans besides the remembered ones (config.toml only)")
+    ms_client_id: str = _setting("", "MEMSEED_MS_CLIENT_ID",
+                                 "client id of your Entra ID app registration, for `memseed auth microsoft`")
+    ms_authority: str = _setting("https://login.microsoftonline.com/common", "MEMSEED_MS_AUTHORITY",
+                                 "Microsoft sign-in authority: `.../common`, `.../consumers` or `.../organizations`")
 
     @property
     def db_path(self) -> Path:
@@ -78,6 +82,8 @@ OTHER_ENV_VARS: dict[str, str] = {
     "MEMSEED_APP_DEMO": "set by `memseed app --demo` for the Streamlit process: serve the demo persona",
     "MEMSEED_DEMO_ROOT": "set by `memseed app --demo`: where the demo footprint was built",
     "MEMSEED_DEMO_PROJECT": "set by `memseed app --demo`: the throwaway project folder memory is written to",
+    "MEMSEED_GRAPH_API_ROOT": "Microsoft Graph base URL (default `https://graph.microsoft.com/v1.0/`; a national "
+                              "cloud or a test stand-in)",
     "MEMSEED_GOOGLE_CREDENTIALS": "an `authorized_user` JSON (client_id, client_secret, refresh_token, token_uri) "
                                   "used as-is instead of the stored Google sign-in; no browser",
     "MEMSEED_GOOGLE_API_ROOT": "replaces `https://gmail.googleapis.com/` and `https://www.googleapis.com/` "

@@ -44,6 +44,8 @@ from .local.outlook_msg import OutlookMsgSource
 from .local.pst import PstSource
 from .local.slack_export import SlackExportSource
 from .local.takeout import TakeoutSource
+from .microsoft import MicrosoftSource, OneDriveSource, OutlookCalendarSource, OutlookMailSource
+from .microsoft import auth as microsoft_auth
 
 __all__ = [
     "AUTH_PROVIDERS",
@@ -75,6 +77,10 @@ SOURCES: tuple[type[Source], ...] = (
     OutlookMsgSource,
     PstSource,
     DocumentFolderSource,
+    MicrosoftSource,
+    OutlookMailSource,
+    OutlookCalendarSource,
+    OneDriveSource,
     FakeSource,
     GoogleAccountSource,
     GmailSource,
@@ -99,7 +105,7 @@ class AuthProvider(Protocol):
     def credentials(self, home: Path) -> Any: ...
 
 
-AUTH_PROVIDERS: dict[str, AuthProvider] = {"google": google_auth}
+AUTH_PROVIDERS: dict[str, AuthProvider] = {"google": google_auth, "microsoft": microsoft_auth}  # type: ignore[dict-item]
 """Login providers by name (the ``auth`` a source declares)."""
 
 _extra: list[type[Source]] = []

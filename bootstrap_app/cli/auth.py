@@ -27,6 +27,13 @@ PROVIDER_OPTIONS: dict[str, list[click.Option]] = {
         click.Option(["--no-browser", "no_browser"], is_flag=True,
                      help="Print the sign-in URL (and the SSH port-forward command) instead of opening a browser."),
     ],
+    "microsoft": [
+        click.Option(["--client-id", "client_id"], metavar="ID",
+                     help="Client id of your Entra ID app registration (else $MEMSEED_MS_CLIENT_ID or "
+                          "ms_client_id in config.toml)."),
+        click.Option(["--authority", "authority"], metavar="URL",
+                     help="https://login.microsoftonline.com/common (default), /consumers or /organizations."),
+    ],
 }
 """Options of ``memseed auth NAME``, passed to that provider's ``login`` as keyword arguments."""
 
@@ -43,6 +50,7 @@ def auth_cmd(ctx: click.Context, show_status: bool, logout: str | None) -> None:
     Examples:
       memseed auth google --client-secrets ~/client_secret.json
       memseed auth google --no-browser          # over SSH: prints the URL and the port-forward
+      memseed auth microsoft --client-id ID     # device code: open the URL on any device, type the code
       memseed auth --status
       memseed auth --logout google
     """

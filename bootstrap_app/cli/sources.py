@@ -62,7 +62,8 @@ def sources_cmd(ctx: click.Context, forget: tuple[str, ...], confirm: tuple[str,
         click.echo(f"  {u.uri:22} {u.description}{aliases}")
         if u.auth:
             state = f"signed in as {u.account}" if u.available and u.account else (u.detail or "not available")
-            click.echo(f"  {'':22} {state}{'; scopes: ' + ', '.join(u.scopes) if u.scopes else ''}")
+            scopes = ", ".join(scope.rstrip("/").rsplit("/", 1)[-1] for scope in u.scopes)  # gmail.readonly
+            click.echo(f"  {'':22} {state}{'; scopes: ' + scopes if scopes else ''}")
     click.echo("\nRemembered sources (re-read by `memseed reseed`):")
     if not catalog.remembered:
         click.echo("  none yet: run `memseed scan SOURCE...`")

@@ -15,6 +15,7 @@ from bootstrap_app.aliases import confirm_alias, list_aliases, reject_alias
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import HARNESS_CLASSES
 from bootstrap_app.ui.common import get_settings, get_store, is_demo, page_header, show_error
+from bootstrap_app.ui.device_login import device_login, has_device_login
 from bootstrap_app.ui.local import (
     UPLOAD_TYPES,
     describe_location,
@@ -30,6 +31,7 @@ __all__: list[str] = []
 # per login: (option handed to ``provider.login``, its label) asked on this page
 ACCOUNT_FIELDS: dict[str, list[tuple[str, str]]] = {
     "google": [("client_secrets", "OAuth client JSON of your Google Cloud project (Desktop app)")],
+    "microsoft": [("client_id", "Client id of your Entra ID app registration (or set MEMSEED_MS_CLIENT_ID)")],
 }
 
 
@@ -183,6 +185,9 @@ for name, provider in AUTH_PROVIDERS.items():
         st.markdown(f"**{label}** — {state.detail}")
         fields = ACCOUNT_FIELDS.get(name, [])
         options = {key: st.text_input(text, key=f"auth_{name}_{key}") for key, text in fields}
+        if has_device_login(provider):  # device code: started here, polled without blocking the app
+            device_login(name, [key for key, _ in fields])
+            continue
         if st.button(f"Connect {label}", key=f"connect_{name}", type="primary"):
             with st.status(f"Waiting for the {label} sign-in (finish it in the browser)…") as box:
                 try:

@@ -1,0 +1,42 @@
+"""Microsoft account sources: Outlook mail, Outlook calendar and OneDrive over Microsoft Graph.
+
+``microsoft:[ACCOUNT]`` is the whole account: it resolves to the three sources, each with its
+own cursor, so a failure in one (say, no OneDrive licence) never hides the others.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import ClassVar
+
+from bootstrap_app.types import Item
+
+from ..base import ReadContext, Source
+from .calendar import OutlookCalendarSource
+from .mail import OutlookMailSource
+from .onedrive import OneDriveSource
+from .source import GraphSource
+
+__all__ = ["MicrosoftSource", "OneDriveSource", "OutlookCalendarSource", "OutlookMailSource"]
+
+
+class MicrosoftSource(GraphSource):
+    """``microsoft:`` — mail, calendar and OneDrive of one Microsoft account."""
+
+    kind: ClassVar[str] = "microsoft"
+    description: ClassVar[str] = "Microsoft account: Outlook mail + Outlook calendar + OneDrive"
+    uri_schemes: ClassVar[tuple[str, ...]] = ("microsoft",)
+    uri_form: ClassVar[str] = "microsoft:[ACCOUNT]"
+    cursor_doc: ClassVar[str] = "none: the three sources it expands to keep their own"
+    PARTS: ClassVar[tuple[type[GraphSource], ...]] = (OutlookMailSource, OutlookCalendarSource, OneDriveSource)
+
+    @classmethod
+    def from_uri(cls, uri: str) -> list[Source]:
+        account = uri.partition(":")[2].strip()
+        return [part(f"{part.uri_schemes[0]}:{account}") for part in cls.PARTS]
+
+    def read(self, ctx: ReadContext) -> Iterator[Item]:
+        """Only when a caller did not expand the URI: each part reads in full, no cursor kept."""
+        for part in self.from_uri(self.location):
+            yield from part.read(dataclasses.replace(ctx, cursor=None, new_cursor=None))

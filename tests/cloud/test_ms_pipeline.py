@@ -1,0 +1,126 @@
+"""Microsoft URIs end to end: `memseed scan`, the pipeline, `memseed sources`, `memseed reseed`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bootstrap_app.cli import main
+from bootstrap_app.config import load_settings
+from bootstrap_app.pipeline import count_new_items, scan
+from bootstrap_app.store import Store
+
+from .ms_fixtures import OWNER, PEERS, populate
+from .ms_standin import MSStandIn
+
+
+@pytest.fixture
+def account(ms: MSStandIn) -> Path:
+    """The app home (MEMSEED_HOME) signed in, with mail, a calendar and a drive to read."""
+    from connectors.microsoft import auth
+
+    home = Path(os.environ["MEMSEED_HOME"])
+    home.mkdir(parents=True, exist_ok=True)
+    auth.login(home, echo=lambda t: None, sleep=lambda s: None)
+    populate(ms.world)
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+    for week in range(4):
+        ms.world.add_event(subject="Platform sync", start=(now - dt.timedelta(weeks=week + 1)).replace(hour=10),
+                           minutes=45, zone="GMT Standard Time", attendees=PEERS[:2], series="AAMkSERIES=")
+    ms.world.add_file("Projects/rollout.md", b"# Rollout\nWe ship behind feature flags.\n")
+    return home
+
+
+@pytest.mark.parametrize("uri,kinds", [
+    ("outlook:", {"outlook"}), ("outlook-calendar:", {"outlook-calendar"}), ("onedrive:", {"onedrive"}),
+    ("microsoft:", {"outlook", "outlook-calendar", "onedrive"}),
+])
+def test_every_uri_scans_through_the_cli(account: Path, ms: MSStandIn, uri: str, kinds: set[str]) -> None:
+    result = CliRunner().invoke(main, ["scan", uri, "--json-summary", "-q"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    with Store(account / "state.db") as store:
+        remembered = [s["location"] for s in store.sources()]
+        counts = {kind: len(store.item_digests(f"{kind}:")) for kind in ("outlook", "outlook-calendar", "onedrive")}
+    assert remembered == [uri]
+    assert {k for k, n in counts.items() if n} == kinds
+    if "outlook" in kinds:
+        assert counts["outlook"] == 27
+    if "outlook-calendar" in kinds:
+        assert counts["outlook-calendar"] == 4
+    if "onedrive" in kinds:
+        assert counts["onedrive"] == 1
+
+
+def test_pipeline_finds_the_owner_and_reseed_reads_only_what_is_new(account: Path, ms: MSStandIn) -> None:
+    settings = load_settings(account)
+    before = ms.world.graph_requests()
+    with Store(settings.db_path) as store:
+        result = scan(["microsoft:"], settings=settings, store=store)
+        first = ms.world.graph_requests() - before
+        assert not [r.error for r in result.reports if r.error]
+        assert OWNER[1] in result.owner.addresses
+        assert result.proposals  # contacts / rhythms from the account
+        # first scan: /me, 2 mail folders, 1 calendar page, 1 drive page, 1 download
+        assert first == 6
+        calm = ms.world.graph_requests()
+        new, failed = count_new_items(["microsoft:"], store, settings)
+        assert (new, failed) == (0, [])
+        assert ms.world.graph_requests() - calm == 4  # one delta link per folder/calendar/drive
+        assert [p for kind, p in ms.world.log[-4:] if "$deltatoken" not in p] == []
+        ms.world.add_message("sentitems", subject="Decision: ship Friday", sender=OWNER, to=[PEERS[0]],
+                             body="We ship on Friday.", when=dt.datetime(2026, 10, 30, tzinfo=dt.UTC))
+        calm = ms.world.graph_requests()
+        again = scan(["microsoft:"], settings=settings, store=store, incremental=True)
+        assert ms.world.graph_requests() - calm == 4
+        assert sum(r.items for r in again.reports) == 1
+
+
+def test_sources_lists_the_account_and_cli_errors_are_one_line(account: Path, ms: MSStandIn) -> None:
+    out = CliRunner().invoke(main, ["sources", "--json"], catch_exceptions=False)
+    assert out.exit_code == 0
+    text = out.output
+    data = json.loads(text)
+    blob = json.dumps(data)
+    assert "outlook" in blob and "maya@contoso.test" in blob
+    ms.world.revoked = True
+    result = CliRunner().invoke(main, ["scan", "outlook:", "-q"])
+    assert result.exit_code != 0
+    assert "memseed auth microsoft" in result.output
+    with Store(account / "state.db") as store:
+        assert store.cursor("outlook:") is None
+
+
+def test_memseed_reseed_with_nothing_new_costs_one_request_per_delta(account: Path, ms: MSStandIn) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["scan", "microsoft:", "-q"], catch_exceptions=False).exit_code == 0
+    before = ms.world.graph_requests()
+    calm = runner.invoke(main, ["reseed", "--json-summary"], catch_exceptions=False)
+    assert json.loads(calm.output)["new_items"] == 0
+    assert ms.world.graph_requests() - before == 4
+    assert len([p for kind, p in ms.world.log if kind == "download"]) == 1  # the first scan's only
+    ms.world.add_message("inbox", subject="Can you review the rollout?", sender=PEERS[1], to=[OWNER],
+                         body="Please review.", when=dt.datetime(2026, 11, 2, tzinfo=dt.UTC))
+    before = ms.world.graph_requests()
+    news = json.loads(runner.invoke(main, ["reseed", "--json-summary"], catch_exceptions=False).output)
+    assert news["new_items"] == 1 and not news["errors"]
+    # the quick check (4 delta links), then reseed's full re-scan of the account (6, as a first scan)
+    assert ms.world.graph_requests() - before == 4 + 6
+
+
+def test_offline_scan_is_one_line_and_keeps_the_old_cursor(account: Path, ms: MSStandIn) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["scan", "outlook:", "-q"], catch_exceptions=False).exit_code == 0
+    with Store(account / "state.db") as store:
+        cursor = store.cursor("outlook:")
+    assert cursor is not None
+    ms.stop()
+    result = runner.invoke(main, ["scan", "outlook:", "-q"])
+    assert result.exit_code == 2
+    assert "cannot be reached (offline?)" in result.output.splitlines()[0]
+    with Store(account / "state.db") as store:
+        assert store.cursor("outlook:") == cursor
