@@ -77,20 +77,21 @@ def _people(value: Any) -> tuple[Person, ...]:
 def calendar_event(ctx: ReadContext, source: str, uid: str, start: datetime, end: datetime | None, *,
                    all_day: bool, tzid: str, organizer: Person | None, attendees: tuple[Person, ...],
                    summary: Any, location: Any, description: Any, status: str, owner: str,
-                   rrule: str = "") -> Event:
+                   rrule: str = "", series_uid: str = "") -> Event:
     """One occurrence as an :class:`Event`, built the same way by every calendar source.
 
     Why one builder: an event's ``ref`` (``UID@start``, so each occurrence of a series is its own
     item and a re-read finds the same one), its ``people`` (organizer first, no repeats) and the
     text caps (500 characters for the summary and place, the context's cap for the description)
     must not drift between the ``.ics`` reader and the Google Calendar API, or one meeting read
-    from both would count twice and be shown differently.
+    from both would count twice and be shown differently. ``series_uid`` defaults to ``uid``
+    (a server that names the series apart from the occurrence, as Graph does, passes it).
     """
     return Event(
         source=source, ref=f"{uid or 'no-uid'}@{start.isoformat()}", timestamp=start,
         people=tuple(dict.fromkeys(p for p in (organizer, *attendees) if p is not None)),
         summary=ctx.clean(str(summary or ""), 500), start=start, end=end, all_day=all_day, tzid=tzid,
-        organizer=organizer, attendees=attendees, series_uid=uid, rrule=rrule,
+        organizer=organizer, attendees=attendees, series_uid=series_uid or uid, rrule=rrule,
         location=ctx.clean(str(location or ""), 500), description=ctx.clean(str(description or "")),
         status=status, calendar_owner=owner,
     )
