@@ -37,7 +37,7 @@ def test_a_login_from_the_env_file_has_no_sign_out_and_says_the_file_is_used(goo
     assert not at.exception
     assert not any(b.key == "logout_google" for b in at.button)  # signing out would change nothing
     assert any("MEMSEED_GOOGLE_CREDENTIALS" in c.value and "in use" in c.value for c in at.caption)
-    assert any("`gmail.readonly`" in c.value for c in at.caption)  # scopes by their short names
+    assert any("gmail.readonly, calendar.readonly" in c.value for c in at.caption)  # scopes by their short names
 
 
 def test_auth_cli_says_the_env_file_still_signs_in(google: GoogleStandIn) -> None:

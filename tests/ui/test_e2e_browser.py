@@ -48,14 +48,14 @@ def _free_port() -> int:
 class DemoApp:
     """`memseed app --demo` in its own process group; ``home`` is its throwaway folder."""
 
-    def __init__(self, port: int, log: Path) -> None:
+    def __init__(self, port: int, log: Path, env: dict[str, str] | None = None) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self._log = log.open("wb")
         memseed = Path(sys.executable).with_name("memseed")
         self.proc = subprocess.Popen([str(memseed), "app", "--demo", "--headless", "--port", str(port)],
                                      stdout=subprocess.PIPE, stderr=self._log, start_new_session=True,
-                                     env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                     env={**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"})
         assert self.proc.stdout is not None
         first = self.proc.stdout.readline().decode()
         match = re.match(r"memseed demo home: (.+)", first.strip())

@@ -9,6 +9,8 @@ only look like the owner's) are confirmed or rejected with :func:`bootstrap_app.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import streamlit as st
 
 from bootstrap_app.aliases import confirm_alias, list_aliases, reject_alias
@@ -70,6 +72,14 @@ def _decide_alias(address: str, mine: bool) -> None:
 def _logout(name: str) -> None:
     AUTH_PROVIDERS[name].logout(get_settings().home)
     st.session_state["sources_msg"] = ("info", f"Signed out of {name.capitalize()} (the stored token is gone).")
+
+
+def _when(stamp: str) -> str:
+    """A stored ISO timestamp as a person reads it: ``2026-11-24 10:20 UTC``."""
+    try:
+        return datetime.fromisoformat(stamp).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return stamp
 
 
 def _add_typed() -> None:
@@ -174,10 +184,10 @@ for info in account_overview(settings, store):
     with st.container(border=True, key=f"account_{name}"):
         if info.signed_in:
             st.markdown(f"**{label}** — signed in{f' as `{info.account}`' if info.account else ''}")
-            facts = [f"scopes: {', '.join(f'`{s}`' for s in info.scopes)}"] if info.scopes else []
+            facts = [f"scopes: {', '.join(info.scopes)}"] if info.scopes else []
             if info.added:
-                facts.append(f"last sync {info.last_scanned} · {info.items} item(s) read" if info.last_scanned
-                             else "not scanned yet")
+                facts.append(f"last sync {_when(info.last_scanned)} · {info.items} item(s) read"
+                             if info.last_scanned else "not scanned yet")
             st.caption(" · ".join(facts))
             cols = st.columns(2)
             if info.added:
