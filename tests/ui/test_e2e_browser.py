@@ -109,10 +109,10 @@ def _memory_files(home: Path) -> list[Path]:
     return sorted((home / "home" / ".claude" / "projects").glob("*/memory/*.md"))
 
 
-def test_demo_wizard_end_to_end(demo_app: DemoApp, tmp_path: Path) -> None:
+def test_demo_wizard_end_to_end(demo_app: DemoApp) -> None:
     from playwright.sync_api import expect, sync_playwright
 
-    notes = tmp_path / "extra-notes"
+    notes = demo_app.home / "home" / "notes"  # inside the throwaway home: the screenshots show no test paths
     notes.mkdir()
     (notes / "reading-list.md").write_text("# Reading list\n\nDesigning Data-Intensive Applications.\n")
     SHOTS.mkdir(parents=True, exist_ok=True)
