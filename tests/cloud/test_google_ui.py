@@ -51,3 +51,24 @@ def test_auth_cli_says_the_env_file_still_signs_in(google: GoogleStandIn) -> Non
     assert "was not signed in" in out.output and "still used" in out.output
     login = runner.invoke(main, ["auth", "google", "--no-browser", "--client-secrets", "/dev/null"])
     assert "MEMSEED_GOOGLE_CREDENTIALS is set and overrides" in login.output + (login.stderr or "")
+
+
+def test_account_overview_shows_who_scopes_and_what_a_scan_read(google: GoogleStandIn) -> None:
+    from bootstrap_app.pipeline import scan
+    from bootstrap_app.sourceinfo import account_overview
+
+    settings = load_settings(None)
+    with Store(settings.db_path) as store:
+        before = {a.name: a for a in account_overview(settings, store)}
+    g = before["google"]
+    assert g.signed_in and g.env_login and g.scopes == ("gmail.readonly", "calendar.readonly", "drive.readonly")
+    assert (g.added, g.last_scanned, g.items) == (False, None, 0)
+    assert not before["microsoft"].signed_in and not before["microsoft"].env_login
+    with Store(settings.db_path) as store:
+        store.remember_source("google:")
+    result = scan(["google:"], settings=settings)
+    with Store(settings.db_path) as store:
+        after = {a.name: a for a in account_overview(settings, store)}["google"]
+    assert all(r.error is None for r in result.reports)
+    assert after.added and after.last_scanned
+    assert after.items > 0 and after.items == sum(r.items for r in result.reports)  # mail, events and files

@@ -126,7 +126,8 @@ def test_demo_connects_cloud_accounts_and_scans_them(cloud_app: DemoApp) -> None
         # 2. Microsoft: device code shown at once, the page polls until the stand-in approves it
         expect(microsoft).to_contain_text("not signed in")
         microsoft.get_by_role("button", name="Connect Microsoft").click()
-        expect(microsoft).to_contain_text("MEMS-EED1")  # the code to type at the shown URL
+        expect(microsoft).to_contain_text("MEMS-EED1")  # the code to type, and where
+        expect(microsoft).to_contain_text(re.compile(r"https://127\.0\.0\.1:\d+/devicelogin"))
         expect(page.get_by_text(f"Connected Microsoft account {MAYA}")).to_be_visible(timeout=40_000)
         expect(microsoft).to_contain_text(f"signed in as {MAYA}")
         expect(microsoft).to_contain_text("microsoft: is in your sources")
