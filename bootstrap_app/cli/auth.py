@@ -88,7 +88,7 @@ def _provider_command(name: str) -> click.Command:
         before = AUTH_PROVIDERS[name].status(home)
         if from_env(before):
             click.echo(f"warning: {before.detail.removeprefix('credentials from ')} is set and overrides the "
-                       f"sign-in stored now; unset it to use this one.", err=True)
+                       f"sign-in this command stores; unset it to use that one.", err=True)
         account = AUTH_PROVIDERS[name].login(home, echo=click.echo,
                                              **{k: v for k, v in options.items() if v not in (None, False)})
         click.echo(f"{name}: connected{f' as {account}' if account else ''}. "
