@@ -155,10 +155,14 @@ def undo_write(store: Store, write_id: int | None = None, *, force: bool = False
 
 def history(store: Store, limit: int = 50) -> list[dict[str, Any]]:
     """Past writes, newest first: id, target, time, status, note, the files touched, and the facts
-    each applied write replaced (old text and the date it stopped being true)."""
+    each applied write replaced or removed (old text, the date it stopped being true, ``kind``)."""
     replaced: dict[int, list[dict[str, Any]]] = {}
     for row in store.superseded():
-        replaced.setdefault(row["write_id"], []).append(row)
+        try:
+            removal = is_removal(store.get(row["new_fingerprint"]).effective)
+        except UnknownProposal:
+            removal = False
+        replaced.setdefault(row["write_id"], []).append({**row, "kind": "removed" if removal else "replaced"})
     return [{"id": r.id, "target": r.target, "at": r.at, "status": r.status, "note": r.note,
              "files": list(r.files), "replaced": replaced.get(r.id, [])} for r in store.writes(limit)]
 
