@@ -62,6 +62,10 @@ class FakeHarness(Harness, name="fake",
             action, old = placement(plan, p, options, lines, render_line)
             if action == "gone":
                 continue
+            if action == "remove" and old is not None:  # a fact that no longer holds: its line goes
+                lines.remove(render_line(old))
+                plan.supersede(p, old, str(path), render_line(old))
+                continue
             if old is not None:
                 lines[lines.index(render_line(old))] = render_line(p)
                 plan.supersede(p, old, str(path), render_line(old))

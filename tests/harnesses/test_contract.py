@@ -8,8 +8,9 @@ Each harness must: declare its name, label and home; plan without writing; apply
 own reader gives back the same entries with the same types; change nothing on a second
 write; undo byte for byte; leave every file as it was when a write fails half way; replace a
 superseded entry in place (and undo that too); answer the capacity question; and have its
-doctor pass what it wrote and flag a file it cannot read; and never overwrite the person's edit of
-an entry an update supersedes.
+doctor pass what it wrote and flag a file it cannot read; never overwrite the person's edit of
+an entry an update supersedes; and delete (never rewrite) an entry an approved removal names,
+journaled and undone byte for byte, unless the person edited it.
 """
 
 from __future__ import annotations
@@ -218,6 +219,58 @@ def test_an_update_never_overwrites_the_persons_edit_of_the_old_entry(case: Case
     case.harness.apply(plan, store)
     text = " ".join(_norm(f"{e.description} {e.body}") for e in case.harness.read(case.root))
     assert "deploys (fridays only) go through" in text and "pnpm test" in text
+
+
+def _removal(old: Proposal) -> Proposal:
+    """What ``extract.verify`` proposes when nothing an entry names holds any more (flags stale + remove)."""
+    ev = (Evidence("memseed:verify", "/code/ledger-api", DERIVED.replace(month=11), True, "verified: 1 missing"),)
+    return replace(old, body="No longer holds (checked 2026-11-02): `/code/ledger-api`.",
+                   description="Remove: " + old.description, key=old.key + " | stale", evidence=ev,
+                   flags=("stale", "remove"), supersedes=old.name, supersedes_fingerprint=old.fingerprint,
+                   derived_at=DERIVED.replace(month=11))
+
+
+def test_an_approved_removal_deletes_the_entry_and_undo_brings_it_back(case: Case, store: Store) -> None:
+    proposals = make_proposals()
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    _write(case, store, proposals)
+    count = len(case.harness.read(case.root))
+    before = case.snapshot()
+    gone = _removal(old)
+    others = [p for p in proposals if p is not old]
+    plan = case.harness.plan([*others, gone], case.options(store, replaces={gone.fingerprint: old}))
+    assert [(s.old_fingerprint, s.new_fingerprint) for s in plan.superseded] == [(old.fingerprint, gone.fingerprint)]
+    assert plan.superseded[0].until == "2026-11-02"
+    assert plan.entries == [] and gone.fingerprint not in {fp for fp, _ in plan.written}
+    write_id = case.harness.apply(plan, store).write_id
+    entries = case.harness.read(case.root)
+    text = " ".join(_norm(f"{e.name} {e.description} {e.body}") for e in entries)
+    assert len(entries) == count - 1, [e.name for e in entries]
+    assert "make test" not in text and "no longer holds" not in text and "remove:" not in text
+    assert all(_found(case, p) for p in others)
+    [row] = store.superseded(case.harness.name)
+    assert (row["old_fingerprint"], row["new_fingerprint"]) == (old.fingerprint, gone.fingerprint)
+    assert "make test" in row["old_text"] and row["until"] == "2026-11-02"
+    again = case.harness.plan(others, case.options(store))
+    assert again.empty, again.diff()
+    case.harness.undo(store, write_id)
+    assert case.snapshot() == before
+    assert store.superseded(case.harness.name) == []
+
+
+def test_a_removal_never_deletes_the_persons_edit_of_the_entry(case: Case, store: Store) -> None:
+    """The person reworded the entry: a removal keeps it, writes no note, and says so in the plan."""
+    proposals = make_proposals()
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    _write(case, store, proposals)
+    assert case.edit(b"Deploys go through", b"Deploys (Fridays only) go through") >= 1
+    before = case.snapshot()
+    gone = _removal(old)
+    plan = case.harness.plan([*(p for p in proposals if p is not old), gone],
+                             case.options(store, replaces={gone.fingerprint: old}))
+    assert plan.superseded == [] and plan.entries == [] and plan.empty, plan.diff()
+    assert any("kept as it is" in note for note in plan.notes), plan.notes
+    assert case.snapshot() == before
 
 
 def test_capacity_is_answered(case: Case, store: Store) -> None:
