@@ -180,12 +180,17 @@ def _update(old: Proposal) -> Proposal:
                    key=old.key + "+pnpm", evidence=ev, supersedes=old.name, derived_at=DERIVED.replace(month=12))
 
 
-def test_superseded_entry_is_replaced_in_place_and_undo_brings_it_back(case: Case, store: Store) -> None:
+def _written(case: Case, store: Store) -> tuple[list[Proposal], Proposal, int, dict[str, str]]:
+    """The proposals written, then what a later change starts from: the project entry it changes,
+    how many entries read back, and the files' hashes (undo must bring exactly these back)."""
     proposals = make_proposals()
     old = next(p for p in proposals if p.type is MemoryType.PROJECT)
     _write(case, store, proposals)
-    count = len(case.harness.read(case.root))
-    before = case.snapshot()
+    return proposals, old, len(case.harness.read(case.root)), case.snapshot()
+
+
+def test_superseded_entry_is_replaced_in_place_and_undo_brings_it_back(case: Case, store: Store) -> None:
+    proposals, old, count, before = _written(case, store)
     new = _update(old)
     assert new.fingerprint != old.fingerprint
     others = [p for p in proposals if p is not old]
@@ -231,11 +236,7 @@ def _removal(old: Proposal) -> Proposal:
 
 
 def test_an_approved_removal_deletes_the_entry_and_undo_brings_it_back(case: Case, store: Store) -> None:
-    proposals = make_proposals()
-    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
-    _write(case, store, proposals)
-    count = len(case.harness.read(case.root))
-    before = case.snapshot()
+    proposals, old, count, before = _written(case, store)
     gone = _removal(old)
     others = [p for p in proposals if p is not old]
     plan = case.harness.plan([*others, gone], case.options(store, replaces={gone.fingerprint: old}))
