@@ -169,15 +169,20 @@ def test_location_signature_changes_with_any_file_and_leaves_git_to_its_cursor(t
     assert location_signature(str(tmp_path / "missing")) is None
 
 
-def test_moved_runbook_is_an_update_and_a_vanished_one_a_removal(tmp_path: Path) -> None:
+def _scanned_runbooks(tmp_path: Path) -> tuple[Path, dict[str, Proposal]]:
+    """A notes folder with two runbooks, scanned through the CLI: the folder and its proposals by name."""
     docs = tmp_path / "notes"
     docs.mkdir()
     (docs / "runbook-deploys.md").write_text("# Runbook: deploys\n\nSteps for a deploy.\n")
     (docs / "oncall-runbook-db.md").write_text("# On-call runbook: database\n\nWhat to check.\n")
     _cli("scan", str(docs), "--quiet")
+    with Store(load_settings().db_path) as store:
+        return docs, {sp.proposal.name: sp.proposal for sp in store.proposals()}
+
+
+def test_moved_runbook_is_an_update_and_a_vanished_one_a_removal(tmp_path: Path) -> None:
+    docs, first = _scanned_runbooks(tmp_path)
     settings = load_settings()
-    with Store(settings.db_path) as store:
-        first = {sp.proposal.name: sp.proposal for sp in store.proposals()}
     assert {"runbook-deploys", "runbook-on-call-runbook-database"} <= set(first)
     _cli("approve", *[p.id for p in first.values()])
     _cli("write", "--target", "markdown", "--project", str(tmp_path / "proj"))
@@ -268,14 +273,8 @@ def test_an_approved_removal_deletes_the_entry_everywhere_and_undo_restores_it(t
     """reseed -> approve the removal -> write -> history -> undo, through the CLI: each harness
     loses the entry (Claude Code topic file and its MEMORY.md line, Hermes entry, markdown file),
     the journal keeps the old text, a second write changes nothing, undo is byte-exact."""
-    docs = tmp_path / "notes"
-    docs.mkdir()
-    (docs / "runbook-deploys.md").write_text("# Runbook: deploys\n\nSteps for a deploy.\n")
-    (docs / "oncall-runbook-db.md").write_text("# On-call runbook: database\n\nWhat to check.\n")
-    _cli("scan", str(docs), "--quiet")
+    docs, first = _scanned_runbooks(tmp_path)
     settings = load_settings()
-    with Store(settings.db_path) as store:
-        first = {sp.proposal.name: sp.proposal for sp in store.proposals()}
     _cli("approve", *[p.id for p in first.values()])
     memory, project = tmp_path / "proj", tmp_path / "work"
     project.mkdir()
