@@ -33,7 +33,10 @@ __all__ = ["DANGER_CLASSES", "DangerFinding", "find_dangerous"]
 
 _W = r"(?:[^\s]+\s+){0,6}?"  # bounded filler: up to 6 words
 _FETCH = r"(?:curl|wget|fetch|iwr|invoke-webrequest|invoke-restmethod|irm|http(?:ie)?|aria2c)\b"
-_SHELL = r"(?:sudo\s+)?(?:ba|z|k|da|fi)?sh\b|python[0-9.]*\b|perl\b|ruby\b|node\b|iex\b|invoke-expression\b|php\b"
+_RUNNER = r"(?:(?:sudo|env|xargs|nohup)\s+(?:-\S+\s+)*|/(?:usr/)?(?:local/)?bin/)*"
+"""What may stand before the interpreter: ``| sudo -E bash``, ``| env bash``, ``| /bin/sh``."""
+_SHELL = (rf"{_RUNNER}(?:(?:ba|z|k|da|fi)?sh\b|python[0-9.]*\b|perl\b|ruby\b|node\b|iex\b|invoke-expression\b"
+          r"|php\b)")
 _SECRETS = (r"(?:credentials?|passwords?|passphrases?|tokens?|secrets?|(?:api|ssh|private|access|deploy|signing)"
             r"[\s_-]+keys?|\.env\b|env(?:ironment)?\s+(?:file|variables)|\.aws|\.ssh|\.netrc|\.npmrc|\.pypirc"
             r"|id_rsa|id_ed25519|keychain|cookies?|session\s+ids?|database\s+dumps?|customer\s+data"
@@ -41,18 +44,22 @@ _SECRETS = (r"(?:credentials?|passwords?|passphrases?|tokens?|secrets?|(?:api|ss
 
 _RULES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
     (cls, need, re.compile(rx, re.IGNORECASE)) for cls, need, rx in (
-    ("pipe-to-shell", ("|",), rf"{_FETCH}[^|\n]{{0,300}}\|\s*(?:{_SHELL})"),
+    ("pipe-to-shell", ("|",), rf"{_FETCH}[^\n]{{0,300}}?\|\s*(?:{_SHELL})"),
+    ("pipe-to-shell", ("iex", "invoke-expression", "scriptblock"), rf"(?:\biex|\binvoke-expression|\[scriptblock\]::create)[\s(]{{0,6}}(?:{_FETCH}|new-object\s+(?:system\.)?net\.webclient)"),
+    ("pipe-to-shell", ("base64",), rf"\bbase64\s+(?:-\w*d\w*|--decode)\b[^\n]{{0,80}}?\|\s*(?:{_SHELL})"),
     ("pipe-to-shell", ("$(", "<("), rf"(?:{_SHELL})\s+(?:-c\s+)?[\"']?(?:<\(|\$\()\s*{_FETCH}"),
     ("pipe-to-shell", ("$(", "<("), rf"(?:eval|source|\.)\s+[\"']?(?:<\(|\$\()\s*{_FETCH}"),
     ("remote-code", ("$(",), rf"(?:{_SHELL})\s+(?:-c\s+)?[\"']?\$\(\s*{_FETCH}"),
     ("remote-code", ("http", "git+"), r"\b(?:pip3?|uv\s+pip|pipx|npm|pnpm|yarn|gem|go)\s+(?:install|add|get|i)\b[^\n]{0,80}?"
                     r"(?:https?://|git\+)"),
+    ("remote-code", ("http",), rf"{_FETCH}[^\n]{{0,200}}?https?://[^\n]{{0,200}}?(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:(?:ba|z)?sh\s+\S|chmod\s+\+x|\./)"),
     ("remote-code", ("npx",), r"\bnpx\s+(?:-y\s+)?(?:https?://|github:)"),
     ("remote-code", ("download", "fetch", "grab"), rf"\b(?:download|fetch|grab)\s+{_W}(?:and|then)\s+(?:run|execute|exec|source|install)\b"),
     ("remote-code", ("http",), r"\b(?:run|execute|exec|source|eval)\s+(?:the\s+)?(?:script|installer|binary|file|code)?\s*"
                     r"(?:at|from)\s+https?://"),
-    ("package-registry", ("index-url", "trusted-host"), r"--(?:extra-)?index-url\b|\bindex-url\s*=|--trusted-host\b|\bextra-index-url\b"),
-    ("package-registry", ("registry",), r"\b(?:npm|pnpm|yarn)\s+config\s+set\s+[\w:@/-]*registry\b|--registry[\s=]+https?://"
+    ("package-registry", ("index-url", "trusted-host", "index_url", "_registry"), r"--(?:extra-)?index-url\b|\bindex-url\s*=|--trusted-host\b|\bextra-index-url\b"
+                         r"|\b(?:pip|uv)_(?:extra_)?index_url\s*=|\bpip_trusted_host\s*=|\bnpm_config_registry\s*="),
+    ("package-registry", ("registry",), r"\b(?:npm|pnpm|yarn)\s+(?:config\s+)?set\s+[\w:@/-]*registry\b|--registry[\s=]+https?://"
                          r"|(?m:^)\s*@?[\w-]*:?registry\s*=\s*https?://"),
     ("package-registry", ("goproxy", "gem sources", "conda config", "config set", "source add"), r"\bGOPROXY\s*=|\bgem\s+sources\s+(?:-a|--add)\b|\bconda\s+config\s+--add\s+channels\b"
                          r"|\b(?:pip|poetry|uv)\s+(?:config\s+set|source\s+add)\b"),
@@ -65,7 +72,8 @@ _RULES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
     ("disable-verification", ("ssl", "tls", "https", "cert", "host", "signature", "checksum", "integrity"), rf"\b(?:disable|turn\s+off|skip|bypass|ignore)\s+{_W}(?:ssl|tls|https|certificate"
                              r"|cert|host[\s-]?key|signature|checksum|integrity)\s+(?:verification|checks?|validation"
                              r"|errors?|warnings?)\b"),
-    ("disable-checks", ("no-verify", "hookspath", "husky", "gpg", "skiptests", "skip_tests"), r"--no-verify(?![-\w])|\bcore\.hookspath\s+/dev/null|\bhusky\s*=\s*0\b|--no-gpg-sign\b"
+    ("disable-checks", ("no-verify", "hookspath", "commit", "husky", "gpg", "skiptests", "skip_tests"), r"--no-verify(?![-\w])|\bcore\.hookspath\s*[=\s]\s*(?:/dev/null|nul\b|[\"']{2}|/tmp/)"
+                       r"|\bgit\s+commit(?:\s+-[a-z]+)*?\s+-[a-z]*n[a-z]*\b|(?m:^)\s*(?:export\s+)?skip\s*=\s*[\w,-]+\s+(?:git\s+)?commit|\bhusky\s*=\s*0\b|--no-gpg-sign\b"
                        r"|\bcommit\.gpgsign\s*=?\s*false\b|-dskiptests\b|\bskip_?tests\s*=\s*(?:1|true|yes)\b"),
     ("disable-checks", ("test", "hook", "check", "lint", "sign", "review"), rf"\b(?:skip(?:ping)?|disabl(?:e|ing)|bypass(?:ing)?|turn(?:ing)?\s+off|comment(?:ing)?\s+out"
                        rf"|remov(?:e|ing)|delet(?:e|ing))\s+{_W}(?:the\s+)?"
@@ -75,8 +83,9 @@ _RULES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
                      rf"\s+{_W}[~/\w.-]*?{_SECRETS}[^\n]{{0,80}}?\b(?:to|into|at|on)\s+(?:https?://|[\w.+-]+@|[\w-]+\.[\w.-]+)"),
     ("exfiltration", ("@",), r"\b(?:curl|wget|http)\b[^\n]{0,120}?(?:-d|--data(?:-binary)?|-F|--form|-T|--upload-file)"
                      r"\s+['\"]?[\w-]*=?@"),
+    ("exfiltration", ("|",), rf"{_SECRETS}[^\n|]{{0,80}}\|\s*(?:curl|wget|nc|ncat|netcat|ssh|mail|sendmail|socat)\b"),
     ("exfiltration", ("scp", "rsync", "nc", "netcat"), r"\b(?:scp|rsync|nc|ncat|netcat)\b[^\n]{0,120}?(?:\.ssh|\.aws|\.env\b|id_rsa|credentials)"),
-    ("weaken-permissions", ("chmod", "nopasswd", "setenforce", "ufw", "privileged", "dangerously", "bypasspermissions", "icacls"), r"\bchmod\s+(?:-\w+\s+)*(?:0?777|0?666|a\+rwx|o\+w|ugo\+rwx)\b|\bnopasswd\b"
+    ("weaken-permissions", ("chmod", "nopasswd", "setenforce", "ufw", "privileged", "dangerously", "bypasspermissions", "icacls"), r"\bchmod\s+(?:-\w+\s+)*(?:[0-7]{2,3}[2367]\b|[ugo]*[oa][ugo]*\+[rxX]*w)|\bnopasswd\b"
                            r"|\bsetenforce\s+0\b|\bufw\s+disable\b|--privileged\b|--dangerously-skip-permissions\b"
                            r"|\bbypasspermissions\b|\bicacls\b[^\n]{0,60}everyone:\(?f"),
     ("weaken-permissions", ("selinux", "apparmor", "firewall", "defender", "antivirus", "2fa", "mfa", "two-factor"), rf"\b(?:disable|turn\s+off|stop)\s+{_W}(?:selinux|apparmor|the\s+firewall|firewall"
