@@ -61,20 +61,40 @@ def _private(ip: str) -> bool:
     return any(addr.version == net.version and addr in net for net in _INTERNAL_NETS)
 
 
+_RDNS = re.compile(r"([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)\.?\s+\[(?:IPv6:)?[0-9A-Fa-f:.]+\]")
+_BARE_IP = re.compile(r"\(\s*(?:[^\s()@]+@)?((?:\d{1,3}\.){3}\d{1,3})\s*\)")
+
+
 def _sending_host(value: str) -> tuple[str, bool]:
-    """(host name or public IP of the sending side, it is a private/loopback address)."""
+    """(host name or public IP of the sending side, it is a private/loopback address).
+
+    Why the HELO name is not trusted: the client types it (``from mx.owner.example (unknown
+    [203.0.113.5])`` is a stranger claiming to be the owner's server). The name counts only from
+    the slot the receiving server fills by reverse DNS: ``name [ip]`` inside the comment
+    (Postfix, sendmail, Gmail) or ``from name ([ip] helo=…)`` (Exim). With an address and no
+    such name, the address is the sender; the HELO name is used only when there is no address.
+    """
     m = _FROM.match(value)
     if not m:
         return "", False
-    helo, comment = m.group(1).strip("[]"), m.group(2) or ""
-    ips = _IP.findall(comment) or _IP.findall(m.group(1))
+    by = _BY.search(value, m.end(1))
+    head = value[: by.start()] if by else value
+    helo = m.group(1).strip("[]")
+    ips = _IP.findall(head) + _BARE_IP.findall(head)
     if not ips and re.fullmatch(r"[0-9A-Fa-f.:]+", helo):
         ips = [helo]
     if ips and all(_private(ip) for ip in ips):
         return "", True
-    names = [w for w in re.split(r"[\s()\[\]]+", comment) if _HOSTNAME.match(w)]
-    name = names[0] if names else (helo if _HOSTNAME.match(helo) else "")
-    return (name or (ips[0] if ips else "")).rstrip(".").lower(), False
+    rdns = _RDNS.search(head, m.end(1))
+    if rdns:
+        name = rdns.group(1)
+    elif re.match(r"\s*\(\s*\[", head[m.end(1):]) and _HOSTNAME.match(helo):
+        name = helo  # Exim: the first word is the reverse-DNS name, the HELO follows as helo=
+    elif ips:
+        name = ips[0]
+    else:
+        name = helo if _HOSTNAME.match(helo) else ""
+    return name.rstrip(".").lower(), False
 
 
 def external_hop(received: str) -> str:

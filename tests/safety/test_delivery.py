@@ -101,3 +101,20 @@ def test_imitates(address: str, original: str) -> None:
 
     owned = frozenset({"priya.raman@tidewater.io", "p.raman.home@fastmail.com"})
     assert imitates(address, owned, frozenset({"gmail.com", "fastmail.com"})) == original
+
+
+@pytest.mark.parametrize(("chain", "outside"), [
+    # the HELO name is typed by the client: a stranger without reverse DNS calling itself the owner's server
+    ("from mx.tidewater.io (unknown [203.0.113.5]) by mx.tidewater.io with ESMTP id 1", "203.0.113.5"),
+    ("from mail.tidewater.io (HELO mail.tidewater.io) (203.0.113.5) by mx.tidewater.io with SMTP", "203.0.113.5"),
+    ("from [203.0.113.5] (helo=mail.tidewater.io) by mx.tidewater.io with esmtp id 2", "203.0.113.5"),
+    # Exim: the first word is the reverse-DNS name, the claimed HELO follows
+    ("from mail.evil.example ([203.0.113.5] helo=mx.tidewater.io) by mx.tidewater.io with esmtp", "mail.evil.example"),
+    # a real top hop from outside, with forged internal-looking hops below it: the top one decides
+    ("from mail.evil.example (mail.evil.example [198.51.100.7]) by mx.tidewater.io with ESMTPS\n"
+     "from mail.tidewater.io (mail.tidewater.io [10.0.4.2]) by smtp.tidewater.io with ESMTPSA", "mail.evil.example"),
+    # the owner's provider with reverse DNS and HELO agreeing stays internal
+    ("from mail.tidewater.io (mail.tidewater.io [203.0.113.5]) by mx.tidewater.io with ESMTP", ""),
+])
+def test_external_hop_does_not_believe_the_helo_name(chain: str, outside: str) -> None:
+    assert external_hop(chain) == outside
