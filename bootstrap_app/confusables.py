@@ -36,7 +36,11 @@ def _decode(label: str) -> str:
 def skeleton(text: str) -> str:
     """The form two visually confusable strings share (``tidewatеr`` and ``t1dewater`` -> same)."""
     text = ".".join(_decode(part) for part in text.lower().split("."))
-    text = unicodedata.normalize("NFKC", text).lower().translate(_FOLD)
+    text = unicodedata.normalize("NFKC", text).lower()
+    # accents dropped: ``tidéwater`` reads as ``tidewater`` (an IDN lookalike one edit would miss
+    # when a second trick is stacked on it)
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    text = text.translate(_FOLD)
     return text.replace("rn", "m").replace("vv", "w").replace("-", "").replace(".", "").replace("_", "")
 
 

@@ -8,6 +8,7 @@ read on their own.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 __all__ = ["FREE_MAIL", "local_part_matches", "name_key", "name_tokens", "normal_name"]
 
@@ -29,8 +30,15 @@ def normal_name(raw: str) -> str:
 
 
 def name_tokens(raw: str) -> tuple[str, ...]:
-    """Lower-case alphabetic tokens of a normalised name."""
-    return tuple(t for t in re.split(r"[^a-z]+", normal_name(raw).lower()) if t)
+    """Lower-case alphabetic tokens of a normalised name.
+
+    Accents are folded first (``Zoë Müller`` -> ``zoe``, ``muller``): without it the name splits at
+    every accented letter and two different people collide on the fragments. Letters of other
+    scripts are not folded, so a Cyrillic lookalike of the owner's name does not become her name.
+    """
+    folded = "".join(c for c in unicodedata.normalize("NFKD", normal_name(raw).lower())
+                     if not unicodedata.combining(c))
+    return tuple(t for t in re.split(r"[^a-z]+", folded) if t)
 
 
 def name_key(raw: str) -> str:
