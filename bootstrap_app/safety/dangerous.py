@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bootstrap_app.text.unicode import normalize
+from bootstrap_app.text.unicode import normalize, strip_invisible
 
 __all__ = ["DANGER_CLASSES", "DangerFinding", "find_dangerous"]
 
@@ -126,7 +126,9 @@ def _forbidden(text: str, start: int) -> bool:
 
 def find_dangerous(text: str) -> list[DangerFinding]:
     """Every dangerous step in ``text`` that the sentence does not forbid, one per class."""
-    norm = normalize(text)
+    # invisible characters out first: "cu\u200brl … | s\u00adh" reads as curl | sh, and the gate
+    # strips them from an owner-backed proposal *after* this check
+    norm = normalize(strip_invisible(text))
     low = norm.lower()
     found: dict[str, DangerFinding] = {}
     for cls, need, rx in _RULES:
