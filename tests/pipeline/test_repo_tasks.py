@@ -154,3 +154,11 @@ def test_names_and_tools_vocabulary() -> None:
     script = "#!/bin/sh -e\n# the coverage report is printed by CI\npytest -q\n"
     [task] = declared_tasks({"scripts/test": script}, "npm", {})
     assert task.command == "scripts/test" and task.tools == ("pytest",)
+
+
+def test_poetry_python_dependency_is_the_minimum_python() -> None:
+    """A Poetry project states its Python as ``[tool.poetry.dependencies] python``, not requires-python."""
+    f = facts({"pyproject.toml": "[tool.poetry]\nname = \"w\"\n\n[tool.poetry.dependencies]\npython = \"^3.10\"\n"
+                                 "requests = \"^2.31\"\n"}, ("poetry.lock",))
+    assert f.min_versions == ("Python ^3.10",)
+    assert f.package_manager == "poetry"
