@@ -153,6 +153,20 @@ def test_link_updates_new_manager_moved_runbook_and_chains() -> None:
     assert n == 0 and alone.supersedes is None
 
 
+def test_link_updates_keeps_two_checkouts_of_the_same_folder_name_apart() -> None:
+    """~/work/api and ~/oss/api give the same subject and entry name; each lives in its own
+    project's memory, so the second is a new entry, while a change in the same checkout updates."""
+    from dataclasses import replace
+
+    work = replace(_p("repo:api:commands", "pm=npm", "api-commands"), type=MemoryType.PROJECT, scope="/home/u/work/api")
+    oss = replace(_p("repo:api:commands", "pm=cargo", "api-commands"), type=MemoryType.PROJECT, scope="/home/u/oss/api")
+    [other], n = link_updates([oss], [Approved(work, work.fingerprint, 1.0)])
+    assert n == 0 and other.supersedes is None and "update" not in other.flags
+    moved_on = replace(work, key="pm=pnpm")
+    [update], n = link_updates([moved_on], [Approved(work, work.fingerprint, 1.0)])
+    assert n == 1 and update.supersedes_fingerprint == work.fingerprint
+
+
 def test_location_signature_changes_with_any_file_and_leaves_git_to_its_cursor(tmp_path: Path) -> None:
     from bootstrap_app.sourcestat import location_signature
 
