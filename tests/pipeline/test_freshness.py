@@ -231,6 +231,17 @@ def test_stale_references_in_a_repository(tmp_path: Path) -> None:
     assert stale_references(body, str(tmp_path / "gone")) == [str(tmp_path / "gone")]
 
 
+def test_stale_references_use_the_runner_the_scan_named(tmp_path: Path) -> None:
+    """A bun project with the text lockfile (bun.lock) says `bun test`; that still holds."""
+    from bootstrap_app.extract.verify import stale_references
+
+    repo = tmp_path / "web"
+    repo.mkdir()
+    (repo / "package.json").write_text(json.dumps({"scripts": {"test": "bun test", "lint": "biome check ."}}))
+    (repo / "bun.lock").write_text("{}\n")
+    assert stale_references("- Test: `bun test`\n- Lint: `bun lint`\n- E2E: `bun e2e`", str(repo)) == ["bun e2e"]
+
+
 def test_a_new_manager_named_after_the_old_ones_last_1on1_is_the_manager_now() -> None:
     from datetime import date
 
