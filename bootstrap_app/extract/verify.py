@@ -37,6 +37,7 @@ _PATHLIKE = re.compile(r"^(?:/|\./|~/)?[\w.-]+(?:/[\w.-]+)+/?$|^[\w-]+\.(?:md|rs
 _TASK_FILES = ("Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", "Taskfile.yml", "Taskfile.yaml",
                "package.json", "tox.ini", "noxfile.py", "pyproject.toml", ".cargo/config.toml")
 _PM_BUILTIN = frozenset({"install", "i", "ci", "add", "update"})
+_BRANCH_LINE = re.compile(r"^\s*-\s*(?:Default branch|Branch)\b", re.I)
 _JS_RUNNERS = ("npm", "pnpm", "yarn", "bun")
 _CARGO_BUILTIN = frozenset({"test", "build", "clippy", "fmt", "check", "run", "doc", "bench", "publish"})
 
@@ -72,7 +73,9 @@ def stale_references(body: str, scope: str) -> list[str]:
     root = Path(scope) if scope and scope != "global" else None
     declared: set[str] | None = None
     stale: list[str] = []
-    for ref in dict.fromkeys(re.findall(r"`([^`\n]{2,200})`", body)):
+    # a branch name is a git ref, not a path: `release/v2` on the branch line is never "missing"
+    judged = "\n".join(ln for ln in body.splitlines() if not _BRANCH_LINE.match(ln))
+    for ref in dict.fromkeys(re.findall(r"`([^`\n]{2,200})`", judged)):
         if _RUNNER.match(ref) or ref.startswith(("scripts/", "script/", "./scripts/")):
             if root is None:
                 continue

@@ -229,6 +229,8 @@ def test_stale_references_in_a_repository(tmp_path: Path) -> None:
             "- Changelog: `CHANGELOG.md`\n- Default branch: `main`\n- Build: `cargo build` / `go test ./...`")
     assert stale_references(body, str(repo)) == ["make fmt", "npm run e2e", "scripts/release.sh", "CHANGELOG.md"]
     assert stale_references(body, str(tmp_path / "gone")) == [str(tmp_path / "gone")]
+    # a default branch with a slash is a git ref, not a missing path
+    assert stale_references("- Default branch: `release/v2`; CI: GitHub Actions", str(repo)) == []
 
 
 def test_stale_references_use_the_runner_the_scan_named(tmp_path: Path) -> None:
