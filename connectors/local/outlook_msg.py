@@ -18,6 +18,7 @@ A folder of ``.msg`` files (Outlook's drag-and-drop export) is one source.
 from __future__ import annotations
 
 import os
+import stat
 import struct
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -141,6 +142,9 @@ def msg_html_text(msg: _Msg) -> str:
 def read_msg(path: Path, source_id: str, ref: str, ctx: ReadContext, sent: bool = False) -> Message | None:
     """One ``.msg`` file -> Message, or None with the skip reason."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO would block the read, a device never end
+            ctx.skip(source_id, ref, f"{printable(path)}: not a regular file")
+            return None
         if not olefile.isOleFile(str(path)):
             ctx.skip(source_id, ref, f"{printable(path)}: not an Outlook message (not an OLE compound file)")
             return None

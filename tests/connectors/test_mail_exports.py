@@ -293,3 +293,19 @@ def test_message_over_the_read_cap_is_read_partially_with_the_reason(tmp_path: P
         [item] = list(source.read(ctx))
         assert item.subject == "Big"  # type: ignore[attr-defined]
         assert [s.reason.split(": ", 1)[1] for s in ctx.skips] == [expected[source.kind]]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX-only")
+def test_outlook_msg_folder_skips_a_named_pipe(tmp_path: Path) -> None:
+    """A FIFO named like a .msg is reported, never opened (with no writer, opening it blocks)."""
+    _msg_file(tmp_path / "real.msg", transport=True)
+    pipe = tmp_path / "pipe.msg"
+    os.mkfifo(pipe)
+    keep = os.open(pipe, os.O_RDWR)  # a writer holding data, so the old code read it instead of hanging
+    try:
+        os.write(keep, b"x" * 64)
+        items, skips = _read(tmp_path)
+    finally:
+        os.close(keep)
+    assert [m.ref for m in items] == ["real.msg"]
+    assert [(s.ref, s.reason) for s in skips] == [("pipe.msg", f"{pipe}: not a regular file")]
