@@ -309,3 +309,11 @@ def test_outlook_msg_folder_skips_a_named_pipe(tmp_path: Path) -> None:
         os.close(keep)
     assert [m.ref for m in items] == ["real.msg"]
     assert [(s.ref, s.reason) for s in skips] == [("pipe.msg", f"{pipe}: not a regular file")]
+
+
+@pytest.mark.parametrize("label", ["base64", "zlib", "rot13", "hex", "undefined"])
+def test_a_charset_label_naming_a_non_text_codec_is_ignored(label: str) -> None:
+    """Untrusted labels that Python knows as codecs but not as text encodings fall back to
+    detection instead of raising (which cost the whole message)."""
+    assert decode_text("Grüße aus Köln".encode("cp1252"), label) == "Grüße aus Köln"
+    assert decode_text("Grüße".encode(), label) == "Grüße"
