@@ -317,3 +317,22 @@ def test_a_charset_label_naming_a_non_text_codec_is_ignored(label: str) -> None:
     detection instead of raising (which cost the whole message)."""
     assert decode_text("Grüße aus Köln".encode("cp1252"), label) == "Grüße aus Köln"
     assert decode_text("Grüße".encode(), label) == "Grüße"
+
+
+def test_msg_and_pst_messages_older_than_since_are_passed_over(tmp_path: Path) -> None:
+    """``--since`` holds for Outlook exports as for .eml folders: older messages are not read."""
+    from types import SimpleNamespace
+
+    from connectors.local.outlook_msg import read_msg
+
+    path = _msg_file(tmp_path / "q.msg", transport=False)
+    assert read_msg(path, "msg:x", "q.msg", ReadContext(since=WHEN - timedelta(days=1))) is not None
+    late = ReadContext(since=WHEN + timedelta(days=1))
+    assert read_msg(path, "msg:x", "q.msg", late) is None and late.skips == []
+
+    record = SimpleNamespace(transport_headers=None, sender_name="Ana Ruiz", subject="Quarterly numbers",
+                             client_submit_time=WHEN.replace(tzinfo=None), plain_text_body=b"Numbers attached.")
+    src = pst_mod.PstSource(str(tmp_path / "a.pst"))
+    kept = src._message(record, "Inbox#0", "Inbox", ReadContext(since=WHEN - timedelta(days=1)))
+    assert kept is not None and kept.timestamp == WHEN and kept.subject == "Quarterly numbers"
+    assert src._message(record, "Inbox#0", "Inbox", ReadContext(since=WHEN + timedelta(days=1))) is None
