@@ -53,6 +53,7 @@ _RULES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
     ("remote-code", ("http", "git+"), r"\b(?:pip3?|uv\s+pip|pipx|npm|pnpm|yarn|gem|go)\s+(?:install|add|get|i)\b[^\n]{0,80}?"
                     r"(?:https?://|git\+)"),
     ("remote-code", ("http",), rf"{_FETCH}[^\n]{{0,200}}?https?://[^\n]{{0,200}}?(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:(?:ba|z)?sh\s+\S|chmod\s+\+x|\./)"),
+    ("remote-code", ("exec", "eval"), r"\b(?:exec|eval)\s*\([^\n]{0,80}?(?:urlopen|urllib|requests\.get|httpx\.get|fetch\s*\()"),
     ("remote-code", ("npx",), r"\bnpx\s+(?:-y\s+)?(?:https?://|github:)"),
     ("remote-code", ("download", "fetch", "grab"), rf"\b(?:download|fetch|grab)\s+{_W}(?:and|then)\s+(?:run|execute|exec|source|install)\b"),
     ("remote-code", ("http",), r"\b(?:run|execute|exec|source|eval)\s+(?:the\s+)?(?:script|installer|binary|file|code)?\s*"
@@ -60,14 +61,15 @@ _RULES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
     ("package-registry", ("index-url", "trusted-host", "index_url", "_registry"), r"--(?:extra-)?index-url\b|\bindex-url\s*=|--trusted-host\b|\bextra-index-url\b"
                          r"|\b(?:pip|uv)_(?:extra_)?index_url\s*=|\bpip_trusted_host\s*=|\bnpm_config_registry\s*="),
     ("package-registry", ("registry",), r"\b(?:npm|pnpm|yarn)\s+(?:config\s+)?set\s+[\w:@/-]*registry\b|--registry[\s=]+https?://"
-                         r"|(?m:^)\s*@?[\w-]*:?registry\s*=\s*https?://"),
+                         r"|(?:(?m:^)|[\s\"'])@?[\w-]*:?registry\s*=\s*https?://"),
+    ("package-registry", ("insteadof",), r"\burl\.\S+\.insteadof\b"),
     ("package-registry", ("goproxy", "gem sources", "conda config", "config set", "source add"), r"\bGOPROXY\s*=|\bgem\s+sources\s+(?:-a|--add)\b|\bconda\s+config\s+--add\s+channels\b"
                          r"|\b(?:pip|poetry|uv)\s+(?:config\s+set|source\s+add)\b"),
     ("package-registry", ("http",), rf"\badd\s+{_W}(?:package\s+)?(?:registry|index|mirror|feed|source)\s+{_W}https?://"),
-    ("disable-verification", ("ssl", "verify", "tls", "insecure", "certificate", "hostkey", "curl"), r"\bssl_?verify\s*[=:]?\s*(?:false|0|no)\b|\bhttp\.sslverify\b[^\n]{0,10}false"
+    ("disable-verification", ("ssl", "verify", "tls", "insecure", "certificate", "hostkey", "curl", "knownhosts"), r"\bssl_?verify\s*[=:]?\s*(?:false|0|no)\b|\bhttp\.sslverify\b[^\n]{0,10}false"
                              r"|\bverify\s*=\s*false\b|\bnode_tls_reject_unauthorized\s*=\s*0"
                              r"|\bpythonhttpsverify\s*=\s*0|\bgit_ssl_no_verify\b|--no-check-certificate\b"
-                             r"|\bstrict-ssl\s+false\b|\bstricthostkeychecking\s*=?\s*no\b|--insecure\b"
+                             r"|\bstrict-ssl\s+false\b|\bstricthostkeychecking\s*=?\s*no\b|--insecure\b|\buserknownhostsfile\s*=?\s*/dev/null"
                              r"|\bcurl\s+(?:-\w*k\w*\s|--insecure)"),
     ("disable-verification", ("ssl", "tls", "https", "cert", "host", "signature", "checksum", "integrity"), rf"\b(?:disable|turn\s+off|skip|bypass|ignore)\s+{_W}(?:ssl|tls|https|certificate"
                              r"|cert|host[\s-]?key|signature|checksum|integrity)\s+(?:verification|checks?|validation"
