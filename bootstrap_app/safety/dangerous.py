@@ -98,10 +98,11 @@ DANGER_CLASSES = tuple(dict.fromkeys(cls for cls, _need, _rx in _RULES))
 
 _NEGATION = re.compile(r"\b(?:never|don'?t|do\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|cannot"
                        r"|can'?t|no\s+one|nobody|avoid|stop|refuse|forbid(?:den)?|prohibited|not\s+allowed)\b"
-                       r"(?!\s+(?:forget|fail|hesitate|miss|wait))", re.IGNORECASE)
-_REQUIRES = re.compile(r"\b(?:before|until|unless|without|first|after|then|instead|except|but)\b", re.IGNORECASE)
-"""Words that turn a prohibition into a requirement: "never push *without* running curl | sh"."""
-_CLAUSE = re.compile(r"[.!?;\n]", re.IGNORECASE)
+                       r"(?!\s+(?:forget|fail|hesitate|miss|wait|mind|worry|panic|bother|be\s+afraid))", re.IGNORECASE)
+_REQUIRES = re.compile(r"\b(?:before|until|unless|without|first|after|then|instead|except|but|and|so|just|now)\b", re.IGNORECASE)
+"""Words that turn a prohibition into a requirement: "never push *without* running curl | sh",
+"stop the service *and* run curl | sh"."""
+_CLAUSE = re.compile(r"[.!?;:\n]", re.IGNORECASE)
 
 @dataclass(frozen=True, slots=True)
 class DangerFinding:
