@@ -12,6 +12,7 @@ when their skeletons are equal (one edit apart is how ordinary aliases differ: `
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 __all__ = ["imitates", "skeleton"]
@@ -56,6 +57,22 @@ def _near(a: str, b: str) -> bool:
     return a[i + 1:] == b[i + 1:] or a[i:] == b[i + 1:] or a[i + 1:] == b[i:]
 
 
+def _embeds(domain: str, own_name: str) -> bool:
+    """``own_name`` (5+ skeleton characters) stands as whole labels or hyphen-parts inside
+    ``domain``: ``tidewater.io.evil.example``, ``tidewater-support.com``, ``sso-tidewater.net``
+    (combosquatting and subdomain tricks, which no one-edit rule sees); ``pineapple.com`` does
+    not embed ``apple``."""
+    target = skeleton(own_name)
+    if len(target) < 5:
+        return False
+    parts = [p for p in re.split(r"[.-]", domain) if p]
+    for i in range(len(parts)):
+        for j in range(i + 1, len(parts) + 1):
+            if skeleton("".join(parts[i:j])) == target:
+                return True
+    return False
+
+
 def imitates(address: str, owned: set[str] | frozenset[str], free_mail: frozenset[str] = frozenset()) -> str:
     """The owner address ``address`` imitates, or "" (it is one of them, or nothing alike)."""
     local, _, domain = address.lower().partition("@")
@@ -70,8 +87,10 @@ def imitates(address: str, owned: set[str] | frozenset[str], free_mail: frozense
             if local != own_local and skeleton(local) == skeleton(own_local):
                 return own
             continue
+        if domain.endswith("." + own_domain):
+            continue  # a host of the owner's own domain (mail.tidewater.io)
         name, own_name = domain.rsplit(".", 1)[0], own_domain.rsplit(".", 1)[0]
         if _near(skeleton(name), skeleton(own_name)) or _near(skeleton(name), skeleton(own_domain)) \
-                or _near(skeleton(domain), skeleton(own_domain)):
+                or _near(skeleton(domain), skeleton(own_domain)) or _embeds(domain, own_name):
             return own
     return ""

@@ -23,3 +23,12 @@ def test_accent_plus_hyphen_domain_imitates() -> None:
     assert skeleton("tid\u00e9water") == skeleton("tidewater")
     owned = frozenset({"priya.raman@tidewater.io"})
     assert imitates("priya.raman@tid\u00e9-waters.io", owned) == "priya.raman@tidewater.io"
+
+
+def test_combosquatting_and_subdomain_domains_imitate() -> None:
+    owned = frozenset({"priya.raman@tidewater.io"})
+    for address in ("priya.raman@tidewater.io.evil.example", "priya.raman@tidewater-support.com",
+                    "it@sso-tidewater.net"):
+        assert imitates(address, owned) == "priya.raman@tidewater.io", address
+    assert imitates("a@pineapple.com", frozenset({"b@apple.com"})) == ""
+    assert imitates("a@nottidewaters.example", owned) == ""
