@@ -25,7 +25,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 
-from bootstrap_app.identity import OwnerIdentity, name_key
+from bootstrap_app.identity import name_key
+from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.text.mail import own_text
 from bootstrap_app.types import ChatMessage, Item, Message
 
