@@ -62,7 +62,9 @@ def name_once(source: str, message: str) -> str:
     bare = source.split(":", 1)[1] if ":" in source else ""
     if (source and source in first) or (len(bare) > 1 and bare in first):
         return first
-    return f"{source}: {first}" if source else first
+    if not source:
+        return first
+    return f"{source} {first}" if source.endswith(":") else f"{source}: {first}"  # "gmail: …", not "gmail:: …"
 
 
 def shorten(text: str, limit: int = 80) -> str:

@@ -17,8 +17,10 @@ from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.store import Store
 from connectors import registry
+from connectors.base import Availability
 
-__all__ = ["KindInfo", "RememberedSource", "SourceCatalog", "UriInfo", "source_catalog"]
+__all__ = ["AccountInfo", "KindInfo", "RememberedSource", "SourceCatalog", "UriInfo", "account_overview",
+           "from_env", "short_scope", "source_catalog"]
 
 
 @dataclass(frozen=True)
@@ -84,3 +86,48 @@ def source_catalog(settings: Settings, store: Store, *, remembered: bool = True)
                             state.scopes, cls.auth, cls.uri_schemes[1:]))
     rows = [_remembered(store, row) for row in store.sources()] if remembered else []
     return SourceCatalog(kinds, uris, rows)
+
+
+def short_scope(scope: str) -> str:
+    """``https://www.googleapis.com/auth/gmail.readonly`` -> ``gmail.readonly`` (``Mail.Read`` stays)."""
+    return scope.rstrip("/").rsplit("/", 1)[-1]
+
+
+def from_env(state: Availability) -> bool:
+    """The login is a credentials file named by an environment variable, not a stored sign-in:
+    signing out would not change what memseed uses, so the UI and CLI say so instead."""
+    return state.ok and state.detail.startswith("credentials from $")
+
+
+@dataclass(frozen=True)
+class AccountInfo:
+    """One login as the Sources page shows it: who, which scopes, and what was read through it."""
+
+    name: str
+    label: str
+    signed_in: bool
+    detail: str
+    account: str = ""
+    scopes: tuple[str, ...] = ()
+    env_login: bool = False
+    uri: str = ""
+    added: bool = False
+    last_scanned: str | None = None
+    items: int = 0
+
+
+def account_overview(settings: Settings, store: Store) -> list[AccountInfo]:
+    """Every login in :data:`connectors.registry.AUTH_PROVIDERS` with its state (no network) and,
+    when its all-services URI (``google:``) is a remembered source, its last sync and item count."""
+    rows = {str(row["location"]): row for row in store.sources()}
+    out = []
+    for name, provider in registry.AUTH_PROVIDERS.items():
+        state = provider.status(settings.home)
+        uri = f"{name}:"
+        row = rows.get(uri)
+        seen = _remembered(store, row) if row is not None else None
+        out.append(AccountInfo(
+            name, name.capitalize(), state.ok, state.detail, state.account,
+            tuple(short_scope(s) for s in state.scopes), from_env(state), uri, row is not None,
+            seen.last_scanned if seen else None, seen.items if seen else 0))
+    return out

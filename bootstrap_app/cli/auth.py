@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from bootstrap_app.errors import AuthError
+from bootstrap_app.sourceinfo import from_env, short_scope
 from connectors.registry import AUTH_PROVIDERS
 
 from .common import open_settings
@@ -65,6 +66,11 @@ def auth_cmd(ctx: click.Context, show_status: bool, logout: str | None) -> None:
                 raise AuthError(f"no login named {name!r}", hint=f"one of: {', '.join(AUTH_PROVIDERS)}")
             gone = provider.logout(home)
             click.echo(f"{name}: {'signed out' if gone else 'was not signed in'}")
+            state = provider.status(home)
+            if from_env(state):  # the stored sign-in is gone, but memseed still reads the account
+                click.echo(f"{name}: still signed in as {state.account or 'the account'} by the "
+                           f"{state.detail.removeprefix('credentials from ')} file, which is still used; "
+                           f"unset that variable to stop.")
         return
     if show_status or not ctx.invoked_subcommand:
         for name, provider in AUTH_PROVIDERS.items():
@@ -72,13 +78,18 @@ def auth_cmd(ctx: click.Context, show_status: bool, logout: str | None) -> None:
             who = f"signed in as {state.account}" if state.ok and state.account else state.detail
             click.echo(f"{name:10} {who}")
             if state.ok and state.scopes:
-                click.echo(f"{'':10} scopes: {', '.join(s.rsplit('/', 1)[-1] for s in state.scopes)}")
+                click.echo(f"{'':10} scopes: {', '.join(short_scope(s) for s in state.scopes)}")
 
 
 def _provider_command(name: str) -> click.Command:
     def run(**options: Any) -> None:
         ctx = click.get_current_context()
-        account = AUTH_PROVIDERS[name].login(open_settings(ctx).home, echo=click.echo,
+        home = open_settings(ctx).home
+        before = AUTH_PROVIDERS[name].status(home)
+        if from_env(before):
+            click.echo(f"warning: {before.detail.removeprefix('credentials from ')} is set and overrides the "
+                       f"sign-in this command stores; unset it to use that one.", err=True)
+        account = AUTH_PROVIDERS[name].login(home, echo=click.echo,
                                              **{k: v for k, v in options.items() if v not in (None, False)})
         click.echo(f"{name}: connected{f' as {account}' if account else ''}. "
                    f"Scan it with `memseed scan {name}:`.")

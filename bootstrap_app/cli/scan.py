@@ -36,7 +36,7 @@ class ProgressPrinter:
         if self.quiet:
             return
         if event.kind == "source-start":
-            click.echo(f"reading {event.message}: {event.source}", err=True)
+            click.echo(f"reading {event.source} ({event.message})", err=True)
         elif event.kind == "progress" and self.tty:
             click.echo(f"\r  {event.count} items", err=True, nl=False)
         elif event.kind == "source-done":

@@ -48,14 +48,14 @@ def _free_port() -> int:
 class DemoApp:
     """`memseed app --demo` in its own process group; ``home`` is its throwaway folder."""
 
-    def __init__(self, port: int, log: Path) -> None:
+    def __init__(self, port: int, log: Path, env: dict[str, str] | None = None) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self._log = log.open("wb")
         memseed = Path(sys.executable).with_name("memseed")
         self.proc = subprocess.Popen([str(memseed), "app", "--demo", "--headless", "--port", str(port)],
                                      stdout=subprocess.PIPE, stderr=self._log, start_new_session=True,
-                                     env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                     env={**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"})
         assert self.proc.stdout is not None
         first = self.proc.stdout.readline().decode()
         match = re.match(r"memseed demo home: (.+)", first.strip())
@@ -109,10 +109,10 @@ def _memory_files(home: Path) -> list[Path]:
     return sorted((home / "home" / ".claude" / "projects").glob("*/memory/*.md"))
 
 
-def test_demo_wizard_end_to_end(demo_app: DemoApp, tmp_path: Path) -> None:
+def test_demo_wizard_end_to_end(demo_app: DemoApp) -> None:
     from playwright.sync_api import expect, sync_playwright
 
-    notes = tmp_path / "extra-notes"
+    notes = demo_app.home / "home" / "notes"  # inside the throwaway home: the screenshots show no test paths
     notes.mkdir()
     (notes / "reading-list.md").write_text("# Reading list\n\nDesigning Data-Intensive Applications.\n")
     SHOTS.mkdir(parents=True, exist_ok=True)

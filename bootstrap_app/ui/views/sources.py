@@ -9,11 +9,14 @@ only look like the owner's) are confirmed or rejected with :func:`bootstrap_app.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import streamlit as st
 
 from bootstrap_app.aliases import confirm_alias, list_aliases, reject_alias
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import HARNESS_CLASSES
+from bootstrap_app.sourceinfo import account_overview
 from bootstrap_app.ui.common import get_settings, get_store, is_demo, page_header, show_error
 from bootstrap_app.ui.device_login import device_login, has_device_login
 from bootstrap_app.ui.local import (
@@ -69,6 +72,14 @@ def _decide_alias(address: str, mine: bool) -> None:
 def _logout(name: str) -> None:
     AUTH_PROVIDERS[name].logout(get_settings().home)
     st.session_state["sources_msg"] = ("info", f"Signed out of {name.capitalize()} (the stored token is gone).")
+
+
+def _when(stamp: str) -> str:
+    """A stored ISO timestamp as a person reads it: ``2026-11-24 10:20 UTC``."""
+    try:
+        return datetime.fromisoformat(stamp).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return stamp
 
 
 def _add_typed() -> None:
@@ -168,21 +179,30 @@ st.subheader("Accounts")
 st.caption("Read-only sign-in to a mail/calendar/documents account; memseed then reads it directly, with "
            "the same care as an export (bulk mail stays at the provider, only your own mail's text is read)."
            + (" In demo mode the bundled persona's footprint is already added." if is_demo() else ""))
-for name, provider in AUTH_PROVIDERS.items():
-    state = provider.status(settings.home)
-    with st.container(border=True):
-        label = name.capitalize()
-        if state.ok:
-            st.markdown(f"**{label}** — signed in{f' as `{state.account}`' if state.account else ''}")
-            uri = f"{name}:"
+for info in account_overview(settings, store):
+    name, label, provider = info.name, info.label, AUTH_PROVIDERS[info.name]
+    with st.container(border=True, key=f"account_{name}"):
+        if info.signed_in:
+            st.markdown(f"**{label}** — signed in{f' as `{info.account}`' if info.account else ''}")
+            facts = [f"scopes: {', '.join(info.scopes)}"] if info.scopes else []
+            if info.added:
+                facts.append(f"last sync {_when(info.last_scanned)} · {info.items} item(s) read"
+                             if info.last_scanned else "not scanned yet")
+            st.caption(" · ".join(facts))
             cols = st.columns(2)
-            if uri in known:
-                cols[0].caption(f"`{uri}` is in your sources")
+            if info.added:
+                cols[0].caption(f"`{info.uri}` is in your sources")
             else:
-                cols[0].button(f"Add {uri} to sources", key=f"add_account_{name}", on_click=_add, args=(uri,))
-            cols[1].button("Sign out", key=f"logout_{name}", on_click=_logout, args=(name,))
+                cols[0].button(f"Add {info.uri} to sources", key=f"add_account_{name}", on_click=_add,
+                               args=(info.uri,))
+            if info.env_login:  # signing out would not change what memseed uses
+                var = info.detail.removeprefix("credentials from ")
+                cols[1].caption(f"Signed in by the credentials file in `{var}` (that env file is in use); "
+                                "unset the variable to stop using it.")
+            else:
+                cols[1].button("Sign out", key=f"logout_{name}", on_click=_logout, args=(name,))
             continue
-        st.markdown(f"**{label}** — {state.detail}")
+        st.markdown(f"**{label}** — {info.detail}")
         fields = ACCOUNT_FIELDS.get(name, [])
         options = {key: st.text_input(text, key=f"auth_{name}_{key}") for key, text in fields}
         if has_device_login(provider):  # device code: started here, polled without blocking the app
