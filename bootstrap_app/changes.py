@@ -63,9 +63,11 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
             continue
         for source in sources:
             seen = store.cursor(f"stat:{source.id}")
-            if seen and seen.get("signature") == location_signature(source.location):
+            signature = location_signature(source.location)
+            if seen and seen.get("signature") == signature:
                 continue  # not a file under it changed since the last scan: nothing can be new
             ctx = read_context(settings, cursor=store.cursor(source.id))
+            before = new
             try:
                 for item in source.read(ctx):
                     digests = known.get(item.source)
@@ -73,6 +75,8 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
                         digests = known[item.source] = store.item_digests(item.source)
                     if digests.get(item.ref) != item_digest(item):
                         new += 1
+                if new == before and seen and signature is not None:
+                    new += 1  # files changed yet none is new: one was deleted, which a memory may name
             except MemseedError:
                 failed.append(location)
             except Exception:  # a connector bug: let the full scan report it

@@ -17,7 +17,11 @@ Facts that change: an approved proposal whose ``supersedes`` names an entry mems
 the target (by fingerprint when the proposal carries ``supersedes_fingerprint``, else by name)
 is handed to the harness as a replacement (``WriteOptions.replaces``), and the superseded
 proposal is no longer written on its own; the harness puts the new entry in the old one's
-place and the journal keeps the old text with the date it stopped being true.
+place and the journal keeps the old text with the date it stopped being true. An approved
+proposal flagged ``remove`` (``extract.verify``: what the entry names no longer exists) goes the
+same way, except that the harness deletes the old entry instead of writing the removal note;
+the ``superseded`` journal row (old text, date) is what ``memseed history`` shows and what
+``memseed undo`` brings back byte for byte.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from typing import Any
 
 from .errors import MemseedError, UnknownProposal
 from .harnesses import Plan, WriteOptions, WriteOutcome, get_harness
-from .harnesses.base import pick_write, write_lock
+from .harnesses.base import is_removal, pick_write, write_lock
 from .store import Store
 from .types import Proposal, slugify
 
@@ -104,9 +108,12 @@ def plan_write(store: Store, target: str, project: Path | str | None = None, **o
     entries = [sp.effective for sp in store.proposals(status="approved")]
     superseded = replacements(store, harness.name, entries)
     # a superseded fact is not written on its own again (nor reported as "removed since")
-    gone = {old.fingerprint for old in superseded.values()} | {
-        row["old_fingerprint"] for row in store.superseded(harness.name)}
-    entries = [p for p in entries if p.fingerprint not in gone]
+    done = store.superseded(harness.name)
+    gone = {old.fingerprint for old in superseded.values()} | {row["old_fingerprint"] for row in done}
+    # an applied removal is never written itself: once its entry is deleted there is nothing left to do
+    removed = {row["new_fingerprint"] for row in done}
+    entries = [p for p in entries if p.fingerprint not in gone
+               and not (is_removal(p) and p.fingerprint in removed)]
     replaces = {fp: old for fp, old in superseded.items() if fp not in written}
     for key in ("only", "exclude"):
         if key in opts and opts[key] is not None:
@@ -118,7 +125,7 @@ def plan_write(store: Store, target: str, project: Path | str | None = None, **o
                            **{k: v for k, v in opts.items() if v is not None})
     plan = harness.plan(entries, options)
     for p in entries:
-        if p.supersedes and p.fingerprint not in superseded and p.fingerprint not in written:
+        if p.supersedes and p.fingerprint not in superseded and p.fingerprint not in written and not is_removal(p):
             plan.notes.append(f"{p.name}: the entry it updates ({p.supersedes}) is not one memseed wrote to "
                               f"{harness.name} (or its name is ambiguous); written as a new entry, the old one "
                               "is left as it is")
@@ -148,10 +155,14 @@ def undo_write(store: Store, write_id: int | None = None, *, force: bool = False
 
 def history(store: Store, limit: int = 50) -> list[dict[str, Any]]:
     """Past writes, newest first: id, target, time, status, note, the files touched, and the facts
-    each applied write replaced (old text and the date it stopped being true)."""
+    each applied write replaced or removed (old text, the date it stopped being true, ``kind``)."""
     replaced: dict[int, list[dict[str, Any]]] = {}
     for row in store.superseded():
-        replaced.setdefault(row["write_id"], []).append(row)
+        try:
+            removal = is_removal(store.get(row["new_fingerprint"]).effective)
+        except UnknownProposal:
+            removal = False
+        replaced.setdefault(row["write_id"], []).append({**row, "kind": "removed" if removal else "replaced"})
     return [{"id": r.id, "target": r.target, "at": r.at, "status": r.status, "note": r.note,
              "files": list(r.files), "replaced": replaced.get(r.id, [])} for r in store.writes(limit)]
 

@@ -101,7 +101,7 @@ def history_cmd(ctx: click.Context, limit: int) -> None:
                 click.echo(f"        {path}")
             for old in row["replaced"]:
                 text = " ".join(old["old_text"].split())
-                click.echo(f"        replaced (true until {old['until'] or '?'}): {text[:70]}"
+                click.echo(f"        {old.get('kind', 'replaced')} (true until {old['until'] or '?'}): {text[:70]}"
                            + ("…" if len(text) > 70 else ""))
 
 

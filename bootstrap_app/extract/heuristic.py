@@ -175,6 +175,17 @@ def _ritual(s: Signals, r: Ritual) -> Proposal | None:
                      confidence=min(0.85, 0.5 + 0.02 * r.occurrences) if r.informative else 0.4)
 
 
+def _repo_rule(s: Signals, f: RepoFacts, ids: tuple[str, str, str], description: str, rule: str, *,
+               why: str, how: str, confidence: float = 0.7) -> Proposal | None:
+    """One feedback entry for a convention of repository ``f``, in the feedback shape (the rule,
+    **Why:**, **How to apply:**) and scoped to the repo's folder. ``ids`` is (name suffix,
+    subject topic, key): the entry is ``<repo>-<suffix>``, its subject ``repo:<repo>:<topic>``."""
+    suffix, topic, key = ids
+    return _proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-{suffix}", description=description,
+                     body=f"{rule}\n**Why:** {why}\n**How to apply:** {how}", subject=f"repo:{f.name}:{topic}",
+                     key=key, scope=f.path or "global", confidence=confidence)
+
+
 def _repo(s: Signals, f: RepoFacts) -> list[Proposal | None]:
     """The project entry, then one feedback entry per convention (commits, PRs, sign-off)."""
     out: list[Proposal | None] = []
@@ -189,33 +200,27 @@ def _repo(s: Signals, f: RepoFacts) -> list[Proposal | None]:
                              confidence=0.75 if not unverified else 0.65,
                              flags=("unverified-path",) if unverified else ()))
     if f.commit_convention:
-        body = (f"Write commit subjects in {f.name} as Conventional Commits (`feat: …`, `fix(scope): …`).\n"
-                f"**Why:** the repository says so ({f.commit_convention})"
-                + (f"; {_first(s.profile.name)} wrote {f.owner_commits} of {f.commits} commits." if f.commits else ".")
-                + "\n**How to apply:** use the same prefix style for every commit you propose in this repo.")
-        out.append(_proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-conventional-commits",
-                             description=f"Use Conventional Commits in {f.name}", body=body,
-                             subject=f"repo:{f.name}:commit-convention", key="conventional-commits",
-                             scope=f.path or "global", confidence=0.55 + 0.3 * max(f.conventional_share, 0.8)))
+        by = f"; {_first(s.profile.name)} wrote {f.owner_commits} of {f.commits} commits." if f.commits else "."
+        out.append(_repo_rule(
+            s, f, ("conventional-commits", "commit-convention", "conventional-commits"),
+            f"Use Conventional Commits in {f.name}",
+            f"Write commit subjects in {f.name} as Conventional Commits (`feat: …`, `fix(scope): …`).",
+            why=f"the repository says so ({f.commit_convention}){by}",
+            how="use the same prefix style for every commit you propose in this repo.",
+            confidence=0.55 + 0.3 * max(f.conventional_share, 0.8)))
     if f.pr_rule and f.default_branch:
-        body = (f"In {f.name}, changes go through pull requests against `{f.default_branch}`; "
-                "do not push to it directly.\n"
-                "**Why:** the repository's contributor guide says so.\n"
-                "**How to apply:** work on a branch and open a pull request.")
-        out.append(_proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-pull-requests-only",
-                             description=f"{f.name}: never push to {f.default_branch}, open a PR", body=body,
-                             subject=f"repo:{f.name}:branch-policy", key=f.default_branch, scope=f.path or "global",
-                             confidence=0.7))
+        out.append(_repo_rule(
+            s, f, ("pull-requests-only", "branch-policy", f.default_branch),
+            f"{f.name}: never push to {f.default_branch}, open a PR",
+            f"In {f.name}, changes go through pull requests against `{f.default_branch}`; do not push to it directly.",
+            why="the repository's contributor guide says so.", how="work on a branch and open a pull request."))
     if f.signoff:
         what = ("sign off every commit (`git commit -s`, Developer Certificate of Origin)" if f.signoff == "DCO"
                 else "sign the Contributor License Agreement before a pull request can be merged")
-        body = (f"Contributors to {f.name} must {what}.\n"
-                "**Why:** the repository's contributor guide or configuration requires it.\n"
-                "**How to apply:** do this for every commit or pull request you prepare in this repo.")
-        out.append(_proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-{f.signoff.lower()}",
-                             description=f"{f.name}: {f.signoff} required for contributions", body=body,
-                             subject=f"repo:{f.name}:signoff", key=f.signoff, scope=f.path or "global",
-                             confidence=0.7))
+        out.append(_repo_rule(s, f, (f.signoff.lower(), "signoff", f.signoff),
+                              f"{f.name}: {f.signoff} required for contributions", f"Contributors to {f.name} must {what}.",
+                              why="the repository's contributor guide or configuration requires it.",
+                              how="do this for every commit or pull request you prepare in this repo."))
     return out
 
 

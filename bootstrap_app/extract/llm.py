@@ -83,9 +83,10 @@ def make_client(settings: Settings) -> Any:
     """An ``openai.OpenAI`` client from settings (key resolved from its ``env:``/``keyring:`` reference)."""
     try:
         import openai
-    except ImportError as exc:  # the llm extra is optional
-        raise LLMError("the LLM path needs the 'openai' package",
-                       hint="pip install 'memseed[llm]', or run with --llm off") from exc
+    except ImportError as exc:  # a dependency, imported only when the opt-in LLM path runs
+        raise LLMError("the LLM path needs the 'openai' package, which is missing from this install",
+                       hint="reinstall memseed (`pip install --force-reinstall memseed`), or run with --llm off") \
+            from exc
     base_url = settings.llm_base_url or None
     key = resolve_secret(settings.llm_api_key)
     if not key:

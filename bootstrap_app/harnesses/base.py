@@ -26,7 +26,7 @@ import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from filelock import FileLock
 
@@ -44,6 +44,7 @@ from .plan import (
     WriteOptions,
     WriteOutcome,
     home_or,
+    is_removal,
     new_entries,
     placement,
     select_entries,
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
     from bootstrap_app.store import Store, WriteRecord
 
 __all__ = [
+    "DECLARATIONS",
     "Capacity",
     "FileChange",
     "Harness",
@@ -63,6 +65,7 @@ __all__ = [
     "WriteOutcome",
     "apply_changes",
     "home_or",
+    "is_removal",
     "locked",
     "new_entries",
     "pick_write",
@@ -97,8 +100,18 @@ def pick_write(store: Store, write_id: int | None) -> WriteRecord:
                     hint="`memseed history` lists past writes")
 
 
+DECLARATIONS = ("name", "label", "aliases", "home_env", "default_home", "entry_format",
+                "source_uri", "source_description", "file_per_entry")
+"""What a harness may declare as a class keyword (documented on :class:`Harness`)."""
+
+
 class Harness:
-    """Base class of every harness; subclasses fill the class attributes and ``plan``/``read``."""
+    """Base class of every harness; subclasses declare the class attributes and implement ``plan``/``read``.
+
+    The declarations are given as class keywords (``class ToyHarness(Harness, name="toy",
+    label="Toy agent", ...)``), so a harness's whole declaration is its one ``class`` statement;
+    plain class attributes still work (a subclass may override one).
+    """
 
     name: ClassVar[str] = ""
     """Registry key, ``--target`` value and (for readable harnesses) the source URI scheme."""
@@ -116,6 +129,20 @@ class Harness:
     source_description: ClassVar[str] = ""
     file_per_entry: ClassVar[bool] = False
     """One file per entry, named after it (``<name>.md``): a read-back entry's name is its file's stem."""
+
+    def __init_subclass__(cls, **declared: Any) -> None:
+        """Set the declarations given as class keywords (``class X(Harness, name="x", ...)``).
+
+        Why check the names here: a misspelt one (``home=``) fails when the module is imported,
+        naming what is allowed, instead of leaving a harness that silently lacks a declaration.
+        """
+        unknown = sorted(set(declared) - set(DECLARATIONS))
+        if unknown:
+            raise TypeError(f"{cls.__name__}: unknown harness declaration(s) {', '.join(unknown)}; "
+                            f"a harness declares {', '.join(DECLARATIONS)}")
+        super().__init_subclass__()
+        for key, value in declared.items():
+            setattr(cls, key, value)
 
     def __init__(self, files: Files | None = None) -> None:
         self.files: Files = files or DiskFiles()

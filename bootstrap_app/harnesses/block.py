@@ -17,9 +17,9 @@ from bootstrap_app.errors import ConflictError
 from bootstrap_app.types import Proposal
 
 from .common import blank_line_before, scan_entry
-from .plan import Plan, WriteOptions
+from .plan import Plan, WriteOptions, is_removal
 
-__all__ = ["BEGIN", "END", "merge_block", "plan_block", "replace_section"]
+__all__ = ["BEGIN", "END", "merge_block", "plan_block", "remove_section", "replace_section"]
 
 BEGIN = "<!-- memseed:begin -->"
 END = "<!-- memseed:end -->"
@@ -81,6 +81,28 @@ def replace_section(text: str, old: str, new: str) -> str | None:
     return text[:span[0]] + inner + text[span[1]:]
 
 
+def remove_section(text: str, old: str) -> str | None:
+    """``text`` without the section ``old`` (and the blank line that set it apart) inside the
+    memseed block (``None``: not there exactly as written)."""
+    span = _span(text)
+    if span is None:
+        return None
+    inner = text[span[0]:span[1]]
+    body = old.rstrip("\n")
+    at = inner.find(body)
+    if at < 0:
+        return None
+    end = at + len(body)
+    head, tail = inner[:at], inner[end:]
+    if head.endswith("\n\n"):
+        head = head[:-1]
+    elif tail.startswith("\n\n"):
+        tail = tail[1:]
+    if head.endswith("\n") and tail.startswith("\n"):
+        tail = tail[1:]
+    return text[:span[0]] + head + tail + text[span[1]:]
+
+
 def _keys(name: str) -> list[str]:
     return [name, *(f"{name}-{i}" for i in range(2, _MAX_TWINS + 1))]
 
@@ -117,6 +139,15 @@ def plan_block(plan: Plan, path: Path, text: str, entries: Sequence[Proposal], o
         taken = set(_SECTION.findall(inner)) | {key for key, _ in sections}
         old = options.replaces.get(p.fingerprint)
         old_key = _found(old, inner, render) if old is not None else None
+        if is_removal(p):  # a fact that no longer holds: its section goes, the removal note is never written
+            dropped = remove_section(text, render(old, old_key)) if old is not None and old_key is not None else None
+            if old is not None and old_key is not None and dropped is not None:
+                text = dropped
+                plan.supersede(p, old, f"{path}#{old_key}", render(old, old_key))
+            else:
+                plan.notes.append(f"{p.name}: the section this removal names is not in {path.name} as memseed "
+                                  "wrote it (edited or removed since); kept as it is, remove it by hand if needed")
+            continue
         if old is not None and old_key is not None:
             key = p.name if p.name == old_key or p.name not in taken else old_key
             text = replace_section(text, render(old, old_key), render(p, key)) or text

@@ -68,17 +68,18 @@ def _folders(root: Path) -> list[Path]:
     return [root]
 
 
-class ClaudeCodeHarness(Harness):
-    name = "claude-code"
-    label = "Claude Code"
-    aliases = ("claude", "claude_code")
-    home_env = ("CLAUDE_CONFIG_DIR",)
-    default_home = ".claude"
-    entry_format = ("one <name>.md per fact (frontmatter name, description, metadata.type) in "
-                    "projects/<key>/memory/, one '- [Title](file.md) — hook' line in MEMORY.md (200 lines / 25 KB)")
-    source_uri = "claude-code:[PROJECT]"
-    source_description = "Claude Code auto memory (projects/<key>/memory/)"
-    file_per_entry = True
+class ClaudeCodeHarness(Harness, name="claude-code",
+                        label="Claude Code",
+                        aliases=("claude", "claude_code"),
+                        home_env=("CLAUDE_CONFIG_DIR",),
+                        default_home=".claude",
+                        entry_format="one <name>.md per fact (frontmatter name, description, metadata.type) in "
+                                     "projects/<key>/memory/, one '- [Title](file.md) — hook' line in MEMORY.md "
+                                     "(200 lines / 25 KB)",
+                        source_uri="claude-code:[PROJECT]",
+                        source_description="Claude Code auto memory (projects/<key>/memory/)",
+                        file_per_entry=True):
+    """Claude Code's auto memory: a file per fact and the ``MEMORY.md`` index it loads."""
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         home = self.memory_home(options)

@@ -28,7 +28,17 @@ from bootstrap_app.safety.doctor import codex_findings, sorted_findings
 from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, Proposal, slugify
 
-from .base import Capacity, FileChange, Harness, LocalMemory, Plan, WriteOptions, new_entries, select_entries
+from .base import (
+    Capacity,
+    FileChange,
+    Harness,
+    LocalMemory,
+    Plan,
+    WriteOptions,
+    is_removal,
+    new_entries,
+    select_entries,
+)
 from .block import plan_block
 from .codex_read import REPLACES, read_codex_home
 from .common import LABELS, count_files, derived_date, flatten, guard_imports, one_line, read_text, scan_entry
@@ -95,16 +105,16 @@ def _section(p: Proposal, key: str) -> str:
     return text + f"\n\n_memseed, {derived_date(p)}_"
 
 
-class CodexHarness(Harness):
-    name = "codex"
-    label = "Codex"
-    home_env = ("CODEX_HOME",)
-    default_home = ".codex"
-    entry_format = ("with [features] memories = true: one create-new note per entry under "
-                    "memories/extensions/ad_hoc/notes/; otherwise a '### name (type)' section in a marked "
-                    "block of the global AGENTS.md (32 KiB budget)")
-    source_uri = "codex:"
-    source_description = "Codex CLI home (memories/, AGENTS.md)"
+class CodexHarness(Harness, name="codex",
+                   label="Codex",
+                   home_env=("CODEX_HOME",),
+                   default_home=".codex",
+                   entry_format="with [features] memories = true: one create-new note per entry under "
+                                "memories/extensions/ad_hoc/notes/; otherwise a '### name (type)' section in a "
+                                "marked block of the global AGENTS.md (32 KiB budget)",
+                   source_uri="codex:",
+                   source_description="Codex CLI home (memories/, AGENTS.md)"):
+    """Codex CLI: memory notes when its memories feature is on, else a block of ``AGENTS.md``."""
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
         options, home, chosen, plan = self.start_plan(entries, options)
@@ -151,12 +161,21 @@ class CodexHarness(Harness):
                 current = read_bytes(path)
                 # as memseed wrote it: the old entry's own note, or a note an earlier update rewrote
                 if current is not None and current in (_note_body(old).encode("utf-8"),
+                                                       options.last_after(str(path))) and is_removal(p):
+                    plan.files.append(FileChange(path, current, None))  # no longer holds: the note goes
+                    plan.supersede(p, old, str(path), current.decode("utf-8", "replace"))
+                    continue
+                if current is not None and current in (_note_body(old).encode("utf-8"),
                                                        options.last_after(str(path))):
                     plan.files.append(FileChange(path, current, _note_body(p, old).encode("utf-8")))
                     plan.written.append((p.fingerprint, str(path)))
                     plan.supersede(p, old, str(path), current.decode("utf-8", "replace"))
                     continue
                 plan.notes.append(f"{p.name}: the note it replaces ({path.name}) was edited; a new note is added")
+            if is_removal(p):  # the removal note itself is never written
+                plan.notes.append(f"{p.name}: the note this removal names is not as memseed wrote it (edited or "
+                                  "removed since); kept as it is, remove it by hand if it no longer holds")
+                continue
             slug = check_name(slugify(p.name, max_len=80))
             name = f"{stamp}-{slug}.md"
             n = 2

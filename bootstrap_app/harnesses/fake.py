@@ -34,10 +34,10 @@ def render_line(p: Proposal) -> str:
                        "body": p.body.strip()}, ensure_ascii=False, sort_keys=True)
 
 
-class FakeHarness(Harness):
-    name = "fake"
-    label = "Fake (in memory)"
-    entry_format = "one JSON object per line in <root>/memory.jsonl, at most 50 lines"
+class FakeHarness(Harness, name="fake",
+                  label="Fake (in memory)",
+                  entry_format="one JSON object per line in <root>/memory.jsonl, at most 50 lines"):
+    """The in-memory harness of the contract tests and docs (see the module docstring)."""
 
     def __init__(self, files: Files | None = None, root: Path = Path("/fake-harness")) -> None:
         super().__init__(files or MemoryFiles())
@@ -61,6 +61,10 @@ class FakeHarness(Harness):
             scan_entry(f"{p.description}\n{p.body}", f"entry {p.id} ({p.name})")
             action, old = placement(plan, p, options, lines, render_line)
             if action == "gone":
+                continue
+            if action == "remove" and old is not None:  # a fact that no longer holds: its line goes
+                lines.remove(render_line(old))
+                plan.supersede(p, old, str(path), render_line(old))
                 continue
             if old is not None:
                 lines[lines.index(render_line(old))] = render_line(p)

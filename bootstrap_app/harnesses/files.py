@@ -24,11 +24,11 @@ __all__ = ["DiskFiles", "FileChange", "Files", "MemoryFiles", "apply_changes", "
 
 @dataclass(frozen=True)
 class FileChange:
-    """One file a plan rewrites: its bytes now (``None`` = absent) and after."""
+    """One file a plan rewrites: its bytes now and after (``None`` = absent: created / deleted)."""
 
     path: Path
     before: bytes | None
-    after: bytes
+    after: bytes | None
 
 
 @contextlib.contextmanager
@@ -50,7 +50,10 @@ def apply_changes(changes: Sequence[FileChange], anchor: Path | None) -> None:
         for change in changes:
             refuse_symlinks(change.path, anchor)
             made_dirs.extend(ensure_dirs(change.path.parent, anchor))
-            atomic_write(change.path, change.after, create_new=change.before is None)
+            if change.after is None:  # an entry memseed removes: its file goes (undo brings it back)
+                remove_file(change.path)
+            else:
+                atomic_write(change.path, change.after, create_new=change.before is None)
             done.append(change)
     except BaseException:
         for change in reversed(done):
@@ -113,7 +116,10 @@ class MemoryFiles(Files):
         for change in changes:
             if change.path in self.fail_on:
                 raise OSError(28, "No space left on device (MemoryFiles.fail_on)", str(change.path))
-            staged[change.path] = change.after
+            if change.after is None:
+                staged.pop(change.path, None)
+            else:
+                staged[change.path] = change.after
         self.data = staged  # all or nothing, like apply_changes
 
     def remove(self, path: Path) -> None:

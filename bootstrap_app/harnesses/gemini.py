@@ -75,8 +75,9 @@ def _section_bullets(text: str) -> list[str]:
     return bullets(text[span[0]:span[1]])
 
 
-def replace_fact(current: str, old: str, new: str) -> str | None:
-    """``current`` with the bullet ``- old`` of the section turned into ``- new`` (``None``: not there)."""
+def replace_fact(current: str, old: str, new: str | None) -> str | None:
+    """``current`` with the bullet ``- old`` of the section turned into ``- new``, or dropped with its
+    line ending when ``new`` is ``None`` (result ``None``: the bullet is not there)."""
     span = _section(current)
     if span is None:
         return None
@@ -86,17 +87,21 @@ def replace_fact(current: str, old: str, new: str) -> str | None:
     at = re.search(rf"^-[ \t]+{re.escape(old)}[ \t]*(?=\r?$)", section, re.MULTILINE)
     if at is None:
         return None
+    if new is None:
+        rest = section[at.end():]
+        rest = rest[2:] if rest.startswith("\r\n") else rest[1:] if rest.startswith("\n") else rest
+        return current[:start] + section[:at.start()] + rest + current[end:]
     return current[:start] + section[:at.start()] + f"- {new}" + section[at.end():] + current[end:]
 
 
-class GeminiHarness(Harness):
-    name = "gemini"
-    label = "Gemini CLI"
-    home_env = ("GEMINI_DIR",)
-    default_home = ".gemini"
-    entry_format = f"'- <Label>: <fact> (memseed DATE)' bullets under '{HEADING}' in GEMINI.md"
-    source_uri = "gemini:"
-    source_description = "Gemini CLI global memory (~/.gemini/GEMINI.md)"
+class GeminiHarness(Harness, name="gemini",
+                    label="Gemini CLI",
+                    home_env=("GEMINI_DIR",),
+                    default_home=".gemini",
+                    entry_format=f"'- <Label>: <fact> (memseed DATE)' bullets under '{HEADING}' in GEMINI.md",
+                    source_uri="gemini:",
+                    source_description="Gemini CLI global memory (~/.gemini/GEMINI.md)"):
+    """Gemini CLI: bullets under memseed's heading in the global ``GEMINI.md``."""
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
         options, root, chosen, plan = self.start_plan(entries, options)
@@ -110,6 +115,15 @@ class GeminiHarness(Harness):
             scan_entry(fact, f"entry {p.id} ({p.name})")
             action, old = placement(plan, p, options, present, render_fact)
             if action == "gone":
+                continue
+            if action == "remove" and old is not None:  # a fact that no longer holds: its bullet goes
+                dropped = replace_fact(after, render_fact(old), None)
+                if dropped is None:
+                    plan.notes.append(f"{p.name}: could not find the line of {old.name} in {path}; kept as it is")
+                else:
+                    after = dropped
+                    present.discard(render_fact(old))
+                    plan.supersede(p, old, str(path), render_fact(old))
                 continue
             swapped = replace_fact(after, render_fact(old), fact) if old is not None else None
             if old is not None and swapped is not None:

@@ -37,6 +37,7 @@ from .base import (
     Plan,
     WriteOptions,
     home_or,
+    is_removal,
     new_entries,
     select_entries,
 )
@@ -137,6 +138,18 @@ def _layout(chosen: Sequence[Proposal], options: WriteOptions, folder: Path,
         filename, rendered = _file_for(p), render_entry(p)
         final = out.final[filename]
         location = str(folder / filename)
+        if is_removal(p):  # an approved removal: the entry goes, its note is never written
+            gone = options.replaces.get(p.fingerprint)
+            gone_text = render_entry(gone) if gone is not None else ""
+            gone_file = _file_for(gone) if gone is not None else filename
+            if gone is not None and gone_text in out.final[gone_file]:
+                out.final[gone_file].remove(gone_text)
+                out.swaps[gone_file][gone_text] = None
+                out.replaced.append((p, gone, str(folder / gone_file), gone_text))
+            else:
+                out.notes.append(f"{p.name}: the entry this removal names is not in {gone_file} as memseed wrote "
+                                 "it (edited or removed since); kept as it is, remove it by hand if it no longer holds")
+            continue
         if rendered in final:
             out.written.append((p.fingerprint, location))
             continue
@@ -214,15 +227,15 @@ def _rewrite(text: str, swaps: dict[str, str | None], add: list[str]) -> str:
     return (base + DELIMITER if base else "") + DELIMITER.join(add)
 
 
-class HermesHarness(Harness):
-    name = "hermes"
-    label = "Hermes"
-    home_env = ("HERMES_HOME",)
-    default_home = ".hermes"
-    entry_format = ("one compact paragraph per entry, entries joined by '\\n§\\n'; user facts in USER.md "
-                    "(1,375 chars), the rest in MEMORY.md (2,200 chars)")
-    source_uri = "hermes:[PROFILE]"
-    source_description = "Hermes agent memories (USER.md, MEMORY.md)"
+class HermesHarness(Harness, name="hermes",
+                    label="Hermes",
+                    home_env=("HERMES_HOME",),
+                    default_home=".hermes",
+                    entry_format="one compact paragraph per entry, entries joined by '\\n§\\n'; user facts in "
+                                 "USER.md (1,375 chars), the rest in MEMORY.md (2,200 chars)",
+                    source_uri="hermes:[PROFILE]",
+                    source_description="Hermes agent memories (USER.md, MEMORY.md)"):
+    """Hermes agent: the capped ``USER.md`` / ``MEMORY.md`` stores of one profile."""
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         return _folder(options or WriteOptions())[1]

@@ -32,12 +32,13 @@ def _index_line(p: Proposal, filename: str) -> str:
 STYLE = IndexStyle(metadata=lambda p: None, index_line=_index_line, harness="markdown")
 
 
-class MarkdownDirHarness(Harness):
-    name = "markdown"
-    label = "Markdown folder"
-    aliases = ("markdown-dir", "markdown_dir", "md")
-    entry_format = "one <name>.md per fact (frontmatter name, description, type) and a MEMORY.md index"
-    file_per_entry = True
+class MarkdownDirHarness(Harness, name="markdown",
+                         label="Markdown folder",
+                         aliases=("markdown-dir", "markdown_dir", "md"),
+                         entry_format="one <name>.md per fact (frontmatter name, description, type) "
+                                      "and a MEMORY.md index",
+                         file_per_entry=True):
+    """A plain folder of Markdown notes and an index (see the module docstring)."""
 
     def memory_root(self, project: Path | None = None, options: WriteOptions | None = None) -> Path:
         if options and options.root:

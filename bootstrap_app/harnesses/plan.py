@@ -28,6 +28,7 @@ __all__ = [
     "WriteOptions",
     "WriteOutcome",
     "home_or",
+    "is_removal",
     "new_entries",
     "placement",
     "select_entries",
@@ -100,9 +101,10 @@ class Plan:
         chunks: list[str] = []
         for change in self.files:
             before = (change.before or b"").decode("utf-8", "replace").splitlines(keepends=True)
-            after = change.after.decode("utf-8", "replace").splitlines(keepends=True)
+            after = (change.after or b"").decode("utf-8", "replace").splitlines(keepends=True)
             old = str(change.path) if change.before is not None else "/dev/null"
-            lines = difflib.unified_diff(before, after, fromfile=old, tofile=str(change.path))
+            new = str(change.path) if change.after is not None else "/dev/null"
+            lines = difflib.unified_diff(before, after, fromfile=old, tofile=new)
             chunks.append("".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
                                   for line in lines))
         return "".join(chunks)
@@ -113,7 +115,10 @@ class Plan:
         when = min(dates) if dates else new.derived_at
         self.superseded.append(Supersession(old.fingerprint, new.fingerprint, location, old_text,
                                             when.date().isoformat() if when else ""))
-        self.notes.append(f"{new.name}: replaces {old.name} in place ({location})")
+        if is_removal(new):
+            self.notes.append(f"{old.name}: no longer holds; removed ({location}), `memseed undo` brings it back")
+        else:
+            self.notes.append(f"{new.name}: replaces {old.name} in place ({location})")
 
 
 @dataclass(frozen=True)
@@ -185,13 +190,22 @@ def new_entries(plan: Plan, chosen: Sequence[Proposal], options: WriteOptions) -
 
 def placement(plan: Plan, p: Proposal, options: WriteOptions, present: Container[str],
               render: Callable[[Proposal], str]) -> tuple[str, Proposal | None]:
-    """Where ``p`` goes in a store of rendered entries: ``keep``, ``gone``, ``replace`` or ``add``.
+    """Where ``p`` goes in a store of rendered entries: ``keep``, ``gone``, ``replace``, ``remove`` or ``add``.
 
     One rule for every harness that stores an entry as one rendered piece of text: already
     there -> keep; memseed wrote it and the person removed it since -> gone (noted, never
     re-added); the entry it supersedes is there exactly as memseed wrote it -> replace (the old
-    entry is returned); otherwise add.
+    entry is returned); otherwise add. An approved removal (:func:`is_removal`) is never written:
+    ``remove`` with the old entry when it is there exactly as memseed wrote it (the caller deletes
+    it and calls :meth:`Plan.supersede`), else ``gone`` with a note (the person's edit is kept).
     """
+    if is_removal(p):
+        gone = options.replaces.get(p.fingerprint)
+        if gone is not None and render(gone) in present:
+            return "remove", gone
+        plan.notes.append(f"{p.name}: the entry this removal names is not there as memseed wrote it (edited or "
+                          "removed since); kept as it is, remove it by hand if it no longer holds")
+        return "gone", None
     if render(p) in present:
         return "keep", None
     if p.fingerprint in options.written:
@@ -201,6 +215,12 @@ def placement(plan: Plan, p: Proposal, options: WriteOptions, present: Container
     if old is not None and render(old) in present:
         return "replace", old
     return "add", None
+
+
+def is_removal(p: Proposal) -> bool:
+    """An approved ``remove`` proposal (see ``extract.verify``): the entry it supersedes is deleted,
+    not replaced by the removal note; the note itself is never written."""
+    return "remove" in p.flags
 
 
 def home_or(options: WriteOptions | None, default: Callable[[], Path]) -> Path:

@@ -11,7 +11,8 @@ living next to the person's own files:
 - index lines are appended, or replaced in place only when memseed wrote that exact line;
 - a re-run with nothing new produces no change at all;
 - an update that supersedes an entry memseed wrote (and nobody edited) rewrites that entry's
-  file in place, and its index line follows.
+  file in place, and its index line follows; an approved removal (``is_removal``) deletes that
+  file and drops its index line (only a line memseed wrote; the person's own line is kept and noted).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from bootstrap_app.errors import CapacityExceeded, ConflictError, WriteError
 from bootstrap_app.fsutil import check_name, contained, read_bytes, refuse_symlinks
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal
 
-from .base import FileChange, WriteOptions
+from .base import FileChange, WriteOptions, is_removal
 from .common import flatten, infer_type, read_text, scan_entry
 
 __all__ = ["FolderPlan", "IndexStyle", "parse_topic", "plan_folder", "read_folder", "render_topic"]
@@ -186,6 +187,30 @@ def _find_old(folder: Path, old: Proposal, style: IndexStyle, owned: dict[str, t
     return None
 
 
+def _remove(folder: Path, p: Proposal, old: Proposal | None, found: tuple[Path, bytes] | None,
+            style: IndexStyle, lines: list[str], memseed_lines: set[str], files: list[FileChange],
+            swapped: list[tuple[Proposal, Proposal, str, str]], notes: list[str]) -> bool:
+    """Delete the topic file of ``old`` (as memseed wrote it) and drop its index line; True when
+    ``lines`` changed. An entry the person edited (or one memseed did not write) is kept, and said so."""
+    if old is None or found is None:
+        notes.append(f"{p.name}: the entry this removal names is not in {folder} as memseed wrote it "
+                     "(edited or removed since); kept as it is, remove it by hand if it no longer holds")
+        return False
+    path, old_raw = found
+    files.append(FileChange(path, old_raw, None))
+    swapped.append((p, old, str(path), old_raw.decode("utf-8", "replace")))
+    link = f"]({path.name})"
+    ours = {style.index_line(old, path.name)} | memseed_lines
+    at = [i for i, text in enumerate(lines) if link in text]
+    for i in reversed(at):
+        if lines[i].rstrip("\r\n") in ours:
+            del lines[i]
+        else:
+            notes.append(f"MEMORY.md: the line pointing to {path.name} was edited outside memseed, so it is "
+                         "kept; remove it by hand")
+    return bool(at) and len(at) > sum(1 for text in lines if link in text)
+
+
 def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions,
                 style: IndexStyle, *, enforce: bool = True) -> FolderPlan:
     """The changes that put ``entries`` into ``folder`` (pure: reads only).
@@ -208,6 +233,9 @@ def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions
         scan_entry(f"{p.name}\n{flatten(p.description)}\n{p.body}", f"entry {p.id} ({p.name})")
         old = options.replaces.get(p.fingerprint)
         found = _find_old(folder, old, style, owned, options) if old is not None and p.id not in owned else None
+        if is_removal(p):
+            replaced |= _remove(folder, p, old, found, style, lines, memseed_lines, files, swapped, notes)
+            continue
         if old is not None and found is not None:
             path, old_raw = found
             files.append(FileChange(path, old_raw, render_topic(p, path.stem, style)))

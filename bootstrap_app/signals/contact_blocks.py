@@ -25,18 +25,20 @@ from bootstrap_app.identity import name_key
 
 from .base import Ref
 
-__all__ = ["FREE_MAIL", "contact_blocks", "domain_label", "org_from_domain", "same_person", "stated_by_two"]
+__all__ = ["FREE_MAIL", "ROLE_WORDS", "contact_blocks", "domain_label", "org_from_domain", "same_person",
+           "stated_by_two"]
 
 FREE_MAIL = frozenset({"gmail", "googlemail", "aol", "yahoo", "hotmail", "outlook", "live", "icloud", "me",
                        "gmx", "web", "proton", "protonmail", "fastmail", "msn", "mail", "mac", "ymail", "zoho",
                        "yandex", "qq", "163", "126", "comcast", "verizon", "att", "earthlink", "mindspring"})
 """Mailbox providers: their domain names the provider, never the person's employer."""
 
-_ROLE = re.compile(
+ROLE_WORDS = re.compile(
     r"\b(?:engineer|developer|manager|director|scientist|analyst|designer|lead|head|vp|vice president|"
     r"president|officer|architect|consultant|researcher|professor|specialist|administrator|assistant|"
     r"coordinator|founder|cto|ceo|cfo|intern|programmer|product owner|sre|devops|editor|associate|"
     r"partner|principal|advisor|economist|trader|counsel|recruiter)\b", re.I)
+"""Words that make a line a job title (signatures, contact blocks, chat profiles): one list for all."""
 _ORG = re.compile(r"\b(?:inc|labs?|llc|ltd|gmbh|corp|corporation|company|co|ag|plc|sa|university|institute|bank|"
                   r"group|n\.a|holdings|partners|associates|foundation|systems|technologies|analytics)\b\.?", re.I)
 _HONORIFIC = re.compile(r"^(?:mr|mrs|ms|miss|dr|prof|sir|dame)\.?\s+", re.I)
@@ -91,7 +93,7 @@ def _clean_name(line: str) -> str:
 
 def _org_part(part: str, hint: str) -> bool:
     words = part.split()
-    if not words or len(words) > 6 or _NOISE.search(part) or _ROLE.search(part):
+    if not words or len(words) > 6 or _NOISE.search(part) or ROLE_WORDS.search(part):
         return False
     return bool(_ORG.search(part)) or bool(hint and re.search(rf"\b{re.escape(hint)}\b", part, re.I))
 
@@ -110,8 +112,8 @@ def contact_blocks(text: str, hint: str = "") -> list[tuple[str, str, str]]:
         if not line or len(line) > 100:
             continue
         parts = [p.strip() for p in re.split(r"\s*,\s*|\s+[|·•]\s+", line) if p.strip()]
-        if len(parts) >= 2 and _NAME.match(_clean_name(parts[0])) and not _ROLE.search(parts[0]):
-            title = parts[1] if _ROLE.search(parts[1]) and len(parts[1].split()) <= 7 and not _NOISE.search(parts[1]) \
+        if len(parts) >= 2 and _NAME.match(_clean_name(parts[0])) and not ROLE_WORDS.search(parts[0]):
+            title = parts[1] if ROLE_WORDS.search(parts[1]) and len(parts[1].split()) <= 7 and not _NOISE.search(parts[1]) \
                 else ""
             if title:
                 org = next((p for p in parts[2:] if _org_part(p, hint)), "")
@@ -119,10 +121,10 @@ def contact_blocks(text: str, hint: str = "") -> list[tuple[str, str, str]]:
                     out.append((key, title, org))
                 continue
         name = _clean_name(line)
-        if not _NAME.match(name) or _ROLE.search(name) or _ORG.search(name) or i + 1 >= len(lines):
+        if not _NAME.match(name) or ROLE_WORDS.search(name) or _ORG.search(name) or i + 1 >= len(lines):
             continue
         title = lines[i + 1]
-        if not title or len(title.split()) > 8 or not _ROLE.search(title) or _NOISE.search(title):
+        if not title or len(title.split()) > 8 or not ROLE_WORDS.search(title) or _NOISE.search(title):
             continue
         org = next((ln for ln in lines[i + 2:i + 4] if ln and _org_part(ln, hint)), "")
         if key := name_key(name):

@@ -4,20 +4,17 @@ Why apart from :mod:`.profile`: these are pure text parsers (a mail's closing li
 signer / title / team / organisation out), testable on one string and with no notion of who the
 owner is. :mod:`.profile` holds the accumulator that feeds them mail and chat while items stream
 and decides at the end which author is the owner; contact blocks about *other* people live in
-:mod:`.contact_blocks`.
+:mod:`.contact_blocks`, which also owns ``ROLE_WORDS``, the one list of title words both use.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["MANAGER_MENTION", "ROLE_WORDS", "parse_signature", "parse_slack_title"]
+from .contact_blocks import ROLE_WORDS
 
-ROLE_WORDS = re.compile(
-    r"\b(?:engineer|developer|manager|director|scientist|analyst|designer|lead|head|vp|vice president|"
-    r"president|officer|architect|consultant|researcher|professor|specialist|administrator|assistant|"
-    r"coordinator|founder|cto|ceo|cfo|intern|programmer|product owner|sre|devops|editor|associate|"
-    r"partner|principal|advisor|economist|trader|counsel|recruiter)\b", re.I)
+__all__ = ["MANAGER_MENTION", "parse_signature", "parse_slack_title"]
+
 _TEAM_WORDS = re.compile(r"\b(?:team|group|department|dept|division|infrastructure|platform|research|"
                          r"engineering|unit|squad|lab)\b", re.I)
 _ORG_WORDS = re.compile(r"\b(?:inc|labs?|llc|ltd|gmbh|corp|corporation|company|co|ag|plc|sa|university|"

@@ -23,14 +23,13 @@ from .source import GoogleSource
 __all__ = ["GoogleAccountSource"]
 
 
-class GoogleAccountSource(GoogleSource):
+class GoogleAccountSource(GoogleSource, kind="google",
+                          description="Google account: Gmail, Calendar and Drive (`memseed auth google` first)",
+                          uri_schemes=("google",),
+                          uri_form="google:[ACCOUNT]",
+                          cursor_doc="none: the three sources keep their own"):
     """Gmail + Google Calendar + Google Drive of one account."""
 
-    kind: ClassVar[str] = "google"
-    description: ClassVar[str] = "Google account: Gmail, Calendar and Drive (`memseed auth google` first)"
-    uri_schemes: ClassVar[tuple[str, ...]] = ("google",)
-    uri_form: ClassVar[str] = "google:[ACCOUNT]"
-    cursor_doc: ClassVar[str] = "none: the three sources keep their own"
     parts: ClassVar[tuple[type[GoogleSource], ...]] = (GmailSource, GoogleCalendarSource, GoogleDriveSource)
 
     @classmethod

@@ -17,12 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from typing import Any, ClassVar
+from typing import Any
 
 from bootstrap_app.types import Event, Item, Person, utc
 
 from ..base import ReadContext
-from ..local.ics import DAYS_AHEAD, DAYS_BACK
+from ..local.ics import DAYS_AHEAD, DAYS_BACK, calendar_event
 from .client import Gone, GoogleSession
 from .source import GoogleSource
 
@@ -63,34 +63,18 @@ def to_event(ev: dict[str, Any], calendar: dict[str, Any], source: str, ctx: Rea
     organizer = _person(ev.get("organizer"))
     attendees = tuple(p for p in (_person(a) for a in ev.get("attendees", []) or []) if p is not None)
     cal_id = str(calendar.get("id", ""))
-    return Event(
-        source=source,
-        ref=f"{uid or 'no-uid'}@{start.isoformat()}",
-        timestamp=start,
-        people=tuple(dict.fromkeys(p for p in (organizer, *attendees) if p is not None)),
-        summary=ctx.clean(str(ev.get("summary", "")), 500),
-        start=start,
-        end=end,
-        all_day=all_day,
-        tzid=tzid,
-        organizer=organizer,
-        attendees=attendees,
-        series_uid=uid,
-        location=ctx.clean(str(ev.get("location", "")), 500),
-        description=ctx.clean(str(ev.get("description", ""))),
-        status=status,
-        calendar_owner=cal_id if calendar.get("primary") and _EMAIL.match(cal_id) else "",
-    )
+    owner = cal_id if calendar.get("primary") and _EMAIL.match(cal_id) else ""
+    return calendar_event(ctx, source, uid, start, end, all_day=all_day, tzid=tzid, organizer=organizer,
+                          attendees=attendees, summary=ev.get("summary"), location=ev.get("location"),
+                          description=ev.get("description"), status=status, owner=owner)
 
 
-class GoogleCalendarSource(GoogleSource):
+class GoogleCalendarSource(GoogleSource, kind="google-calendar",
+                           description="Google Calendar account, read-only (`memseed auth google` first)",
+                           uri_schemes=("google-calendar", "gcal"),
+                           uri_form="google-calendar:[ACCOUNT]",
+                           cursor_doc="account and one nextSyncToken per calendar id"):
     """Google Calendar through the Calendar API (read-only), every calendar in the list."""
-
-    kind: ClassVar[str] = "google-calendar"
-    description: ClassVar[str] = "Google Calendar account, read-only (`memseed auth google` first)"
-    uri_schemes: ClassVar[tuple[str, ...]] = ("google-calendar", "gcal")
-    uri_form: ClassVar[str] = "google-calendar:[ACCOUNT]"
-    cursor_doc: ClassVar[str] = "account and one nextSyncToken per calendar id"
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         session = self.session(ctx)

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from bootstrap_app.errors import QuotaExceeded, SourceError, SourceOffline
 from bootstrap_app.types import Document, Item, Person
@@ -61,14 +61,12 @@ def _stamp(value: str) -> float:
         return 0.0
 
 
-class GoogleDriveSource(GoogleSource):
+class GoogleDriveSource(GoogleSource, kind="google-drive",
+                        description="Google Drive documents you own or edited (`memseed auth google` first)",
+                        uri_schemes=("google-drive", "gdrive"),
+                        uri_form="google-drive:[ACCOUNT]",
+                        cursor_doc="account and the Drive changes page token taken before the last read"):
     """Google Drive documents the owner owns or edited (read-only)."""
-
-    kind: ClassVar[str] = "google-drive"
-    description: ClassVar[str] = "Google Drive documents you own or edited (`memseed auth google` first)"
-    uri_schemes: ClassVar[tuple[str, ...]] = ("google-drive", "gdrive")
-    uri_form: ClassVar[str] = "google-drive:[ACCOUNT]"
-    cursor_doc: ClassVar[str] = "account and the Drive changes page token taken before the last read"
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         session = self.session(ctx)

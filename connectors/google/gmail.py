@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import Any
 
 from bootstrap_app.errors import QuotaExceeded, SourceError, SourceOffline
 from bootstrap_app.types import Item, Message, utc
@@ -119,14 +119,13 @@ def to_message(msg: dict[str, Any], label_names: dict[str, str], source: str, ct
     return message_from_parts(headers, plain or html, source=source, ref=ref, clean=ctx.clean)
 
 
-class GmailSource(GoogleSource):
+class GmailSource(GoogleSource, kind="gmail",
+                  description="Gmail account, read-only (`memseed auth google` first)",
+                  uri_schemes=("gmail",),
+                  uri_form="gmail:[ACCOUNT]",
+                  cursor_doc="account, historyId taken before the last full read, send-as aliases"):
     """A Gmail account through the Gmail API (read-only)."""
 
-    kind: ClassVar[str] = "gmail"
-    description: ClassVar[str] = "Gmail account, read-only (`memseed auth google` first)"
-    uri_schemes: ClassVar[tuple[str, ...]] = ("gmail",)
-    uri_form: ClassVar[str] = "gmail:[ACCOUNT]"
-    cursor_doc: ClassVar[str] = "account, historyId taken before the last full read, send-as aliases"
     owner_addresses: tuple[str, ...] = ()
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:

@@ -15,7 +15,7 @@ import json
 import os
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from bootstrap_app.errors import AuthRequired
 
@@ -56,10 +56,8 @@ class ResumeState:
             self.path.unlink(missing_ok=True)
 
 
-class GoogleSource(Source):
+class GoogleSource(Source, auth="google"):
     """Base of ``gmail:``, ``google-calendar:`` and ``google-drive:`` (``SCHEME:[ACCOUNT]``)."""
-
-    auth: ClassVar[str] = "google"
 
     def __init__(self, location: str | os.PathLike[str]) -> None:
         text = str(location)

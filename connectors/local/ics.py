@@ -33,7 +33,9 @@ from bootstrap_app.types import Event, Item, Person, utc
 from ..base import ReadContext, Source
 from .calzones import iana_name
 
-__all__ = ["DAYS_AHEAD", "DAYS_BACK", "IcsSource", "calendar_window", "read_calendar", "read_calendar_bytes"]
+__all__ = [
+    "DAYS_AHEAD", "DAYS_BACK", "IcsSource", "calendar_event", "calendar_window", "read_calendar", "read_calendar_bytes",
+]
 
 DAYS_BACK = 400
 DAYS_AHEAD = 120
@@ -70,6 +72,29 @@ def _person(prop: Any) -> Person | None:
 def _people(value: Any) -> tuple[Person, ...]:
     items = value if isinstance(value, list) else [value] if value is not None else []
     return tuple(p for p in (_person(v) for v in items) if p is not None)
+
+
+def calendar_event(ctx: ReadContext, source: str, uid: str, start: datetime, end: datetime | None, *,
+                   all_day: bool, tzid: str, organizer: Person | None, attendees: tuple[Person, ...],
+                   summary: Any, location: Any, description: Any, status: str, owner: str,
+                   rrule: str = "", series_uid: str = "") -> Event:
+    """One occurrence as an :class:`Event`, built the same way by every calendar source.
+
+    Why one builder: an event's ``ref`` (``UID@start``, so each occurrence of a series is its own
+    item and a re-read finds the same one), its ``people`` (organizer first, no repeats) and the
+    text caps (500 characters for the summary and place, the context's cap for the description)
+    must not drift between the ``.ics`` reader and the Google Calendar API, or one meeting read
+    from both would count twice and be shown differently. ``series_uid`` defaults to ``uid``
+    (a server that names the series apart from the occurrence, as Graph does, passes it).
+    """
+    return Event(
+        source=source, ref=f"{uid or 'no-uid'}@{start.isoformat()}", timestamp=start,
+        people=tuple(dict.fromkeys(p for p in (organizer, *attendees) if p is not None)),
+        summary=ctx.clean(str(summary or ""), 500), start=start, end=end, all_day=all_day, tzid=tzid,
+        organizer=organizer, attendees=attendees, series_uid=series_uid or uid, rrule=rrule,
+        location=ctx.clean(str(location or ""), 500), description=ctx.clean(str(description or "")),
+        status=status, calendar_owner=owner,
+    )
 
 
 def calendar_window(cals: list[icalendar.Calendar], ctx: ReadContext,
@@ -254,25 +279,10 @@ def _event(comp: Any, uid: str, tz: str, owner: str, source_id: str, ctx: ReadCo
     rrule = comp.get("RRULE")
     organizer = _person(comp.get("ORGANIZER"))
     attendees = _people(comp.get("ATTENDEE"))
-    return Event(
-        source=source_id,
-        ref=f"{uid or 'no-uid'}@{start.isoformat()}",
-        timestamp=start,
-        people=tuple(dict.fromkeys(p for p in (organizer, *attendees) if p is not None)),
-        summary=ctx.clean(str(comp.get("SUMMARY", "") or ""), 500),
-        start=start,
-        end=end,
-        all_day=all_day,
-        tzid=tzid,
-        organizer=organizer,
-        attendees=attendees,
-        series_uid=uid,
-        rrule=rrule.to_ical().decode("utf-8", "replace") if rrule is not None else "",
-        location=ctx.clean(str(comp.get("LOCATION", "") or ""), 500),
-        description=ctx.clean(str(comp.get("DESCRIPTION", "") or "")),
-        status=status.lower(),
-        calendar_owner=owner,
-    )
+    return calendar_event(ctx, source_id, uid, start, end, all_day=all_day, tzid=tzid, organizer=organizer,
+                          attendees=attendees, summary=comp.get("SUMMARY"), location=comp.get("LOCATION"),
+                          description=comp.get("DESCRIPTION"), status=status.lower(), owner=owner,
+                          rrule=rrule.to_ical().decode("utf-8", "replace") if rrule is not None else "")
 
 
 class IcsSource(Source, kind="ics", priority=30, description="iCalendar file (.ics)",

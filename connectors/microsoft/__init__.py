@@ -21,14 +21,13 @@ from .source import GraphSource
 __all__ = ["MicrosoftSource", "OneDriveSource", "OutlookCalendarSource", "OutlookMailSource"]
 
 
-class MicrosoftSource(GraphSource):
+class MicrosoftSource(GraphSource, kind="microsoft",
+                      description="Microsoft account: Outlook mail + Outlook calendar + OneDrive",
+                      uri_schemes=("microsoft",),
+                      uri_form="microsoft:[ACCOUNT]",
+                      cursor_doc="none: the three sources it expands to keep their own"):
     """``microsoft:`` — mail, calendar and OneDrive of one Microsoft account."""
 
-    kind: ClassVar[str] = "microsoft"
-    description: ClassVar[str] = "Microsoft account: Outlook mail + Outlook calendar + OneDrive"
-    uri_schemes: ClassVar[tuple[str, ...]] = ("microsoft",)
-    uri_form: ClassVar[str] = "microsoft:[ACCOUNT]"
-    cursor_doc: ClassVar[str] = "none: the three sources it expands to keep their own"
     PARTS: ClassVar[tuple[type[GraphSource], ...]] = (OutlookMailSource, OutlookCalendarSource, OneDriveSource)
 
     @classmethod

@@ -22,10 +22,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 
-from bootstrap_app.types import Event, Item, Person, utc
+from bootstrap_app.types import Event, Item, utc
 
 from ..base import ReadContext
-from ..local.ics import DAYS_AHEAD, DAYS_BACK
+from ..local.ics import DAYS_AHEAD, DAYS_BACK, calendar_event
 from .source import GraphSource, graph_person
 
 __all__ = ["REWINDOW", "OutlookCalendarSource", "event_from_graph", "iana_zone"]
@@ -90,25 +90,11 @@ def event_from_graph(data: dict[str, Any], *, source: str, owner: str, ctx: Read
     uid = str(data.get("iCalUId") or data.get("id") or "")
     raw_location = data.get("location")
     location: dict[str, Any] = raw_location if isinstance(raw_location, dict) else {}
-    people: tuple[Person, ...] = tuple(dict.fromkeys(p for p in (organizer, *attendees) if p is not None))
-    return Event(
-        source=source,
-        ref=f"{uid or 'no-uid'}@{start.isoformat()}",
-        timestamp=start,
-        people=people,
-        summary=ctx.clean(str(data.get("subject") or ""), 500),
-        start=start,
-        end=end,
-        all_day=all_day,
-        tzid=tzid if not all_day else "",
-        organizer=organizer,
-        attendees=attendees,
-        series_uid=str(data.get("seriesMasterId") or uid),
-        location=ctx.clean(str(location.get("displayName") or ""), 500),
-        description=ctx.clean(str(data.get("bodyPreview") or "")),
-        status="tentative" if data.get("showAs") == "tentative" else "confirmed",
-        calendar_owner=owner,
-    )
+    status = "tentative" if data.get("showAs") == "tentative" else "confirmed"
+    return calendar_event(ctx, source, uid, start, end, all_day=all_day, tzid=tzid if not all_day else "",
+                          organizer=organizer, attendees=attendees, summary=data.get("subject"),
+                          location=location.get("displayName"), description=data.get("bodyPreview"),
+                          status=status, owner=owner, series_uid=str(data.get("seriesMasterId") or ""))
 
 
 def _window(ctx: ReadContext, now: datetime | None = None) -> tuple[str, str]:
@@ -131,14 +117,13 @@ def _still_fits(cursor: dict[str, Any], window: tuple[str, str], ctx: ReadContex
     return bool(str(saved[1]) >= (datetime.now(UTC) + REWINDOW).strftime("%Y-%m-%dT00:00:00Z"))
 
 
-class OutlookCalendarSource(GraphSource):
+class OutlookCalendarSource(GraphSource, kind="outlook-calendar",
+                            description="Outlook / Microsoft 365 calendar (Microsoft Graph, read-only)",
+                            uri_schemes=("outlook-calendar",),
+                            uri_form="outlook-calendar:[ACCOUNT]",
+                            cursor_doc="calendarView delta link and the window it covers, of the last complete read"):
     """Calendar of a Microsoft account: occurrences in the analysis window, then deltas."""
 
-    kind: ClassVar[str] = "outlook-calendar"
-    description: ClassVar[str] = "Outlook / Microsoft 365 calendar (Microsoft Graph, read-only)"
-    uri_schemes: ClassVar[tuple[str, ...]] = ("outlook-calendar",)
-    uri_form: ClassVar[str] = "outlook-calendar:[ACCOUNT]"
-    cursor_doc: ClassVar[str] = "calendarView delta link and the window it covers, of the last complete read"
     scope: ClassVar[str] = "Calendars.Read"
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:

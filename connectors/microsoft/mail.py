@@ -83,14 +83,13 @@ def message_from_graph(data: dict[str, Any], label: str, *, source: str, ctx: Re
     )
 
 
-class OutlookMailSource(GraphSource):
+class OutlookMailSource(GraphSource, kind="outlook",
+                        description="Outlook / Microsoft 365 mail, sent items first (Microsoft Graph, read-only)",
+                        uri_schemes=("outlook",),
+                        uri_form="outlook:[ACCOUNT]",
+                        cursor_doc="Graph delta link per mail folder (sentitems, inbox) of the last complete read"):
     """Mail of a Microsoft account (Outlook.com or Microsoft 365), sent items first."""
 
-    kind: ClassVar[str] = "outlook"
-    description: ClassVar[str] = "Outlook / Microsoft 365 mail, sent items first (Microsoft Graph, read-only)"
-    uri_schemes: ClassVar[tuple[str, ...]] = ("outlook",)
-    uri_form: ClassVar[str] = "outlook:[ACCOUNT]"
-    cursor_doc: ClassVar[str] = "Graph delta link per mail folder (sentitems, inbox) of the last complete read"
     scope: ClassVar[str] = "Mail.Read"
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:

@@ -54,14 +54,13 @@ def _by_owner(item: dict[str, Any], me: dict[str, str]) -> bool:
     return False
 
 
-class OneDriveSource(GraphSource):
+class OneDriveSource(GraphSource, kind="onedrive",
+                     description="OneDrive documents you created or edited (Microsoft Graph, read-only)",
+                     uri_schemes=("onedrive",),
+                     uri_form="onedrive:[ACCOUNT]",
+                     cursor_doc="drive root delta link of the last complete read, and the owner's Graph id"):
     """Documents in a Microsoft account's OneDrive that the owner created or edited."""
 
-    kind: ClassVar[str] = "onedrive"
-    description: ClassVar[str] = "OneDrive documents you created or edited (Microsoft Graph, read-only)"
-    uri_schemes: ClassVar[tuple[str, ...]] = ("onedrive",)
-    uri_form: ClassVar[str] = "onedrive:[ACCOUNT]"
-    cursor_doc: ClassVar[str] = "drive root delta link of the last complete read, and the owner's Graph id"
     scope: ClassVar[str] = "Files.Read"
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:

@@ -55,10 +55,9 @@ def parse_graph_time(value: Any) -> datetime | None:
     return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
 
 
-class GraphSource(Source):
+class GraphSource(Source, auth="microsoft"):
     """Base of the Microsoft Graph sources; the location is the URI (``outlook:`` ...)."""
 
-    auth: ClassVar[str] = "microsoft"
     scope: ClassVar[str] = ""
     """The delegated permission this source needs (named in a 403's message)."""
 

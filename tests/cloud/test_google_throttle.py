@@ -30,22 +30,27 @@ def _read(sleeps: list[float]) -> tuple[list[object], ReadContext]:
     return list(GmailSource("gmail:").read(ctx)), ctx
 
 
-def test_retry_after_is_honoured_on_a_throttled_batch(google: GoogleStandIn) -> None:
+def _throttled_read(google: GoogleStandIn, status: int, times: int, **fault: str,
+                    ) -> tuple[list[object], list[object], ReadContext, list[float]]:
+    """A clean read first (what must come back), then the same read with ``times`` answers of
+    ``status`` armed on the stand-in: (baseline, items, ctx, waits). Stats count the second read only."""
     baseline, _ = _read([])
     google.reset_stats()
-    google.fault(429, 2, match="/batch/", retry_after="7")
+    google.fault(status, times, **fault)
     sleeps: list[float] = []
     items, ctx = _read(sleeps)
+    return baseline, items, ctx, sleeps
+
+
+def test_retry_after_is_honoured_on_a_throttled_batch(google: GoogleStandIn) -> None:
+    baseline, items, ctx, sleeps = _throttled_read(google, 429, 2, match="/batch/", retry_after="7")
     assert len(items) == len(baseline) and ctx.new_cursor is not None
     assert sleeps.count(7.0) == 2  # exactly the server's wait, twice
 
 
 def test_rate_limited_inner_calls_are_requeued(google: GoogleStandIn) -> None:
-    baseline, _ = _read([])
-    google.reset_stats()
-    google.fault(403, 3, match="/messages/", reason="userRateLimitExceeded")  # three inner gets refused
-    sleeps: list[float] = []
-    items, _ = _read(sleeps)
+    # three inner gets refused
+    baseline, items, _, sleeps = _throttled_read(google, 403, 3, match="/messages/", reason="userRateLimitExceeded")
     assert sorted(i.ref for i in items) == sorted(i.ref for i in baseline)  # type: ignore[attr-defined]
     assert google.stats["inner"] == len(baseline) + 3  # only the refused calls went again
     assert len(sleeps) == 1 and 0 <= sleeps[0] <= 2.0  # one full-jitter wait (attempt 1: up to 2 s)
@@ -96,10 +101,6 @@ def test_batches_hold_at_most_50_halve_after_a_throttled_one_then_grow_back(goog
 
 def test_retry_after_on_an_inner_call_is_honoured(google: GoogleStandIn) -> None:
     """Inside a 200 batch, one part is a 429 with its own Retry-After (Gmail's per-call answer)."""
-    baseline, _ = _read([])
-    google.reset_stats()
-    google.fault(429, 1, match="/messages/", retry_after="3")
-    sleeps: list[float] = []
-    items, _ = _read(sleeps)
+    baseline, items, _, sleeps = _throttled_read(google, 429, 1, match="/messages/", retry_after="3")
     assert len(items) == len(baseline) and google.stats["inner"] == len(baseline) + 1
     assert sleeps == [3.0]

@@ -8,8 +8,9 @@ Each harness must: declare its name, label and home; plan without writing; apply
 own reader gives back the same entries with the same types; change nothing on a second
 write; undo byte for byte; leave every file as it was when a write fails half way; replace a
 superseded entry in place (and undo that too); answer the capacity question; and have its
-doctor pass what it wrote and flag a file it cannot read; and never overwrite the person's edit of
-an entry an update supersedes.
+doctor pass what it wrote and flag a file it cannot read; never overwrite the person's edit of
+an entry an update supersedes; and delete (never rewrite) an entry an approved removal names,
+journaled and undone byte for byte, unless the person edited it.
 """
 
 from __future__ import annotations
@@ -179,12 +180,17 @@ def _update(old: Proposal) -> Proposal:
                    key=old.key + "+pnpm", evidence=ev, supersedes=old.name, derived_at=DERIVED.replace(month=12))
 
 
-def test_superseded_entry_is_replaced_in_place_and_undo_brings_it_back(case: Case, store: Store) -> None:
+def _written(case: Case, store: Store) -> tuple[list[Proposal], Proposal, int, dict[str, str]]:
+    """The proposals written, then what a later change starts from: the project entry it changes,
+    how many entries read back, and the files' hashes (undo must bring exactly these back)."""
     proposals = make_proposals()
     old = next(p for p in proposals if p.type is MemoryType.PROJECT)
     _write(case, store, proposals)
-    count = len(case.harness.read(case.root))
-    before = case.snapshot()
+    return proposals, old, len(case.harness.read(case.root)), case.snapshot()
+
+
+def test_superseded_entry_is_replaced_in_place_and_undo_brings_it_back(case: Case, store: Store) -> None:
+    proposals, old, count, before = _written(case, store)
     new = _update(old)
     assert new.fingerprint != old.fingerprint
     others = [p for p in proposals if p is not old]
@@ -218,6 +224,54 @@ def test_an_update_never_overwrites_the_persons_edit_of_the_old_entry(case: Case
     case.harness.apply(plan, store)
     text = " ".join(_norm(f"{e.description} {e.body}") for e in case.harness.read(case.root))
     assert "deploys (fridays only) go through" in text and "pnpm test" in text
+
+
+def _removal(old: Proposal) -> Proposal:
+    """What ``extract.verify`` proposes when nothing an entry names holds any more (flags stale + remove)."""
+    ev = (Evidence("memseed:verify", "/code/ledger-api", DERIVED.replace(month=11), True, "verified: 1 missing"),)
+    return replace(old, body="No longer holds (checked 2026-11-02): `/code/ledger-api`.",
+                   description="Remove: " + old.description, key=old.key + " | stale", evidence=ev,
+                   flags=("stale", "remove"), supersedes=old.name, supersedes_fingerprint=old.fingerprint,
+                   derived_at=DERIVED.replace(month=11))
+
+
+def test_an_approved_removal_deletes_the_entry_and_undo_brings_it_back(case: Case, store: Store) -> None:
+    proposals, old, count, before = _written(case, store)
+    gone = _removal(old)
+    others = [p for p in proposals if p is not old]
+    plan = case.harness.plan([*others, gone], case.options(store, replaces={gone.fingerprint: old}))
+    assert [(s.old_fingerprint, s.new_fingerprint) for s in plan.superseded] == [(old.fingerprint, gone.fingerprint)]
+    assert plan.superseded[0].until == "2026-11-02"
+    assert plan.entries == [] and gone.fingerprint not in {fp for fp, _ in plan.written}
+    write_id = case.harness.apply(plan, store).write_id
+    entries = case.harness.read(case.root)
+    text = " ".join(_norm(f"{e.name} {e.description} {e.body}") for e in entries)
+    assert len(entries) == count - 1, [e.name for e in entries]
+    assert "make test" not in text and "no longer holds" not in text and "remove:" not in text
+    assert all(_found(case, p) for p in others)
+    [row] = store.superseded(case.harness.name)
+    assert (row["old_fingerprint"], row["new_fingerprint"]) == (old.fingerprint, gone.fingerprint)
+    assert "make test" in row["old_text"] and row["until"] == "2026-11-02"
+    again = case.harness.plan(others, case.options(store))
+    assert again.empty, again.diff()
+    case.harness.undo(store, write_id)
+    assert case.snapshot() == before
+    assert store.superseded(case.harness.name) == []
+
+
+def test_a_removal_never_deletes_the_persons_edit_of_the_entry(case: Case, store: Store) -> None:
+    """The person reworded the entry: a removal keeps it, writes no note, and says so in the plan."""
+    proposals = make_proposals()
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    _write(case, store, proposals)
+    assert case.edit(b"Deploys go through", b"Deploys (Fridays only) go through") >= 1
+    before = case.snapshot()
+    gone = _removal(old)
+    plan = case.harness.plan([*(p for p in proposals if p is not old), gone],
+                             case.options(store, replaces={gone.fingerprint: old}))
+    assert plan.superseded == [] and plan.entries == [] and plan.empty, plan.diff()
+    assert any("kept as it is" in note for note in plan.notes), plan.notes
+    assert case.snapshot() == before
 
 
 def test_capacity_is_answered(case: Case, store: Store) -> None:
@@ -264,3 +318,14 @@ def _overwrite(case: Case, path: Path, data: bytes) -> None:
 def test_registry_names_and_aliases_are_unique() -> None:
     keys = [k for cls in HARNESS_CLASSES for k in (cls.name, *cls.aliases)]
     assert len(keys) == len(set(keys))
+
+
+def test_declarations_are_class_keywords_and_a_misspelt_one_fails_at_class_creation() -> None:
+    class Declared(Harness, name="declared", aliases=("dec",), file_per_entry=True):
+        pass
+
+    assert (Declared.name, Declared.aliases, Declared.file_per_entry) == ("declared", ("dec",), True)
+    assert Harness.name == "" and Harness.file_per_entry is False  # the base keeps its defaults
+    with pytest.raises(TypeError, match=r"home\b.*a harness declares name, label, aliases, home_env"):
+        class Misspelt(Harness, name="x", home=".x"):
+            pass

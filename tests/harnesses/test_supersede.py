@@ -174,6 +174,37 @@ def test_supersedes_fingerprint_picks_the_exact_entry_when_names_repeat(store: S
     assert "pnpm test" in (home / "md" / "commands-2.md").read_text()
 
 
+@pytest.mark.parametrize("target", list(TARGETS))
+def test_an_approved_removal_deletes_the_entry_through_the_writer(target: str, approved: Store,
+                                                                 proposals: list[Proposal], home: Path,
+                                                                 project: Path) -> None:
+    """Codex notes included (the contract test writes Codex's AGENTS.md block): the removal goes
+    through ``writing`` (supersedes_fingerprint lookup, journal, history, undo) and is done once."""
+    name, folder, opts = _first_write(target, approved, home, project)
+    old = next(p for p in proposals if p.type is MemoryType.PROJECT)
+    harness = get_harness(name)
+    count = len(harness.read(folder))
+    before = {p: h for p, (h, _) in snapshot(folder).items() if not p.endswith(".lock")}
+    gone = replace(old, body="No longer holds (checked 2026-12-01): `/code/ledger-api`.", key=old.key + "|stale",
+                   evidence=(Evidence("memseed:verify", "/code/ledger-api", CHANGED, True, "1 missing"),),
+                   flags=("stale", "remove"), supersedes=old.name, supersedes_fingerprint=old.fingerprint,
+                   derived_at=CHANGED)
+    _approve(approved, [gone])
+    plan = writing.plan_write(approved, name, project=project, **opts)
+    assert [(s.old_fingerprint, s.new_fingerprint) for s in plan.superseded] == [(old.fingerprint, gone.fingerprint)]
+    assert plan.entries == []
+    outcome = writing.apply_write(approved, plan)
+    entries = harness.read(folder)
+    text = " ".join(f"{e.description} {e.body}" for e in entries)
+    assert len(entries) == count - 1 and "make test" not in text and "No longer holds" not in text
+    again = writing.plan_write(approved, name, project=project, **opts)
+    assert again.empty and not again.superseded, (again.diff(), again.notes)
+    assert not [n for n in again.notes if "memseed wrote" in n or "removal" in n], again.notes
+    assert "removed (true until 2026-12-01)" in CliRunner().invoke(main, ["history"]).output
+    writing.undo_write(approved, outcome.write_id)
+    assert {p: h for p, (h, _) in snapshot(folder).items() if not p.endswith(".lock")} == before
+
+
 def test_claude_md_block_section_is_replaced(approved: Store, proposals: list[Proposal], home: Path) -> None:
     writing.apply_write(approved, writing.plan_write(approved, "claude-code", user_facts="claude-md"))
     claude_md = home / ".claude" / "CLAUDE.md"

@@ -169,15 +169,20 @@ def test_location_signature_changes_with_any_file_and_leaves_git_to_its_cursor(t
     assert location_signature(str(tmp_path / "missing")) is None
 
 
-def test_moved_runbook_is_an_update_and_a_vanished_one_a_removal(tmp_path: Path) -> None:
+def _scanned_runbooks(tmp_path: Path) -> tuple[Path, dict[str, Proposal]]:
+    """A notes folder with two runbooks, scanned through the CLI: the folder and its proposals by name."""
     docs = tmp_path / "notes"
     docs.mkdir()
     (docs / "runbook-deploys.md").write_text("# Runbook: deploys\n\nSteps for a deploy.\n")
     (docs / "oncall-runbook-db.md").write_text("# On-call runbook: database\n\nWhat to check.\n")
     _cli("scan", str(docs), "--quiet")
+    with Store(load_settings().db_path) as store:
+        return docs, {sp.proposal.name: sp.proposal for sp in store.proposals()}
+
+
+def test_moved_runbook_is_an_update_and_a_vanished_one_a_removal(tmp_path: Path) -> None:
+    docs, first = _scanned_runbooks(tmp_path)
     settings = load_settings()
-    with Store(settings.db_path) as store:
-        first = {sp.proposal.name: sp.proposal for sp in store.proposals()}
     assert {"runbook-deploys", "runbook-on-call-runbook-database"} <= set(first)
     _cli("approve", *[p.id for p in first.values()])
     _cli("write", "--target", "markdown", "--project", str(tmp_path / "proj"))
@@ -262,3 +267,53 @@ def test_new_proposal_fields_round_trip_through_json() -> None:
     later = Proposal(type=MemoryType.PROJECT, name="x", description="d", body="b", subject="s", evidence=ev,
                      evidence_from=datetime(2026, 2, 1, tzinfo=UTC))
     assert later.evidence_from == datetime(2026, 1, 1, tzinfo=UTC)  # never later than the oldest evidence
+
+
+def test_an_approved_removal_deletes_the_entry_everywhere_and_undo_restores_it(tmp_path: Path) -> None:
+    """reseed -> approve the removal -> write -> history -> undo, through the CLI: each harness
+    loses the entry (Claude Code topic file and its MEMORY.md line, Hermes entry, markdown file),
+    the journal keeps the old text, a second write changes nothing, undo is byte-exact."""
+    docs, first = _scanned_runbooks(tmp_path)
+    settings = load_settings()
+    _cli("approve", *[p.id for p in first.values()])
+    memory, project = tmp_path / "proj", tmp_path / "work"
+    project.mkdir()
+    targets = (("markdown", "--project", str(memory)), ("claude-code", "--project", str(project)), ("hermes",))
+    for target in targets:
+        _cli("write", "--target", *target)
+    home = Path(os.environ["HOME"])
+    folders = [memory / "memory", next((home / ".claude" / "projects").glob("*work/memory")), home / ".hermes" / "memories"]
+
+    def snapshot() -> dict[Path, bytes]:
+        return {f: f.read_bytes() for folder in folders for f in sorted(folder.iterdir()) if f.suffix == ".md"}
+
+    before = snapshot()
+    gone_file = "runbook-on-call-runbook-database.md"
+    assert all((folder / gone_file).is_file() for folder in folders[:2])
+    assert "oncall-runbook-db.md" in (folders[2] / "MEMORY.md").read_text()
+    (docs / "oncall-runbook-db.md").unlink()
+    assert json.loads(_cli("reseed", "--json-summary").strip().splitlines()[-1])["new_items"] == 1
+    with Store(settings.db_path) as store:
+        [removal] = [sp.proposal for sp in store.proposals(status="undecided")]
+    assert removal.flags == ("stale", "remove")
+    _cli("approve", removal.id)
+    for target in targets:
+        _cli("write", "--target", *target)
+    after = snapshot()
+    for folder in folders[:2]:
+        assert not (folder / gone_file).exists() and (folder / "runbook-deploys.md").is_file()
+        index = (folder / "MEMORY.md").read_text()
+        assert gone_file not in index and "runbook-deploys.md" in index
+    hermes = (folders[2] / "MEMORY.md").read_text()
+    assert "oncall-runbook-db.md" not in hermes and "runbook-deploys.md" in hermes
+    assert "No longer holds" not in "".join(b.decode() for b in after.values())  # the note is never written
+    shown = _cli("history")
+    checked = removal.evidence[0].date
+    assert checked is not None and shown.count(f"removed (true until {checked.date().isoformat()})") == 3
+    for target in targets:  # done: nothing left to write, no note about an entry "not memseed's"
+        out = _cli("write", "--target", *target)
+        assert "not one memseed wrote" not in out
+    assert snapshot() == after
+    for _ in targets:  # undo the three removals, newest first
+        _cli("undo")
+    assert snapshot() == before

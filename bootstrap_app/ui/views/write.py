@@ -133,7 +133,7 @@ for tp in plans:
     # paths relative to the memory folder named just above, so the table is readable
     st.dataframe([{"file": str(c.path.relative_to(plan.root)) if c.path.is_relative_to(plan.root)
                    else str(c.path), "change": "new" if c.before is None else "changed",
-                   "bytes": len(c.after)} for c in plan.files], hide_index=True, width="stretch")
+                   "bytes": len(c.after or b"")} for c in plan.files], hide_index=True, width="stretch")
     with st.expander("Diff", expanded=len(plan.files) <= 6):
         st.code(plan.diff(), language="diff")
 
