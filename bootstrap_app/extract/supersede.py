@@ -5,7 +5,10 @@ its commands proposal keeps the subject (``repo:app:commands``) and gets a new k
 question. Asked as a new entry, the agent's memory would end up holding both "npm" and "pnpm".
 So before proposals are stored, each one that is not itself decided is matched against the
 approved proposals in the store: the same type and subject (a new manager, a new toolchain), or
-the same type and name under a new subject (a runbook whose path moved). The newest approved
+the same type and name under a new subject (a runbook whose path moved) — always within the
+same ``scope``: two checkouts that share a folder name (``~/work/api`` and ``~/oss/api``) give
+the same subject and entry name, yet each is written to its own project's memory, so one must
+never replace the other. The newest approved
 match is the entry that holds now; the new proposal then
 
 * keeps that entry's (possibly edited) ``name``, so the entry is replaced in place,
@@ -37,12 +40,12 @@ class Approved:
     decided_at: float
 
 
-def _current(approved: Iterable[Approved]) -> dict[tuple[str, str], Approved]:
-    """Per (type, subject) and per (type, name): the most recently approved entry."""
-    out: dict[tuple[str, str], Approved] = {}
+def _current(approved: Iterable[Approved]) -> dict[tuple[str, str, str], Approved]:
+    """Per (type, scope, subject) and per (type, scope, name): the most recently approved entry."""
+    out: dict[tuple[str, str, str], Approved] = {}
     for a in sorted(approved, key=lambda a: a.decided_at):
-        out[(str(a.proposal.type), "s:" + a.proposal.subject)] = a
-        out[(str(a.proposal.type), "n:" + a.proposal.name)] = a
+        out[(str(a.proposal.type), a.proposal.scope, "s:" + a.proposal.subject)] = a
+        out[(str(a.proposal.type), a.proposal.scope, "n:" + a.proposal.name)] = a
     return out
 
 
@@ -56,7 +59,7 @@ def link_updates(proposals: Sequence[Proposal], approved: Iterable[Approved],
     updates = 0
     for p in proposals:
         kind = str(p.type)
-        old = current.get((kind, "s:" + p.subject)) or current.get((kind, "n:" + p.name))
+        old = current.get((kind, p.scope, "s:" + p.subject)) or current.get((kind, p.scope, "n:" + p.name))
         if p.fingerprint in decided or old is None or old.fingerprint == p.fingerprint \
                 or p.fingerprint in superseded_now:
             out.append(p)

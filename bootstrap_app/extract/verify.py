@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bootstrap_app.signals.repo_tasks import declared_tasks, load_json
+from bootstrap_app.signals.repos import LOCKFILES
 from bootstrap_app.types import Evidence, Proposal
 
 __all__ = ["stale_references", "verify_written"]
@@ -36,6 +37,8 @@ _PATHLIKE = re.compile(r"^(?:/|\./|~/)?[\w.-]+(?:/[\w.-]+)+/?$|^[\w-]+\.(?:md|rs
 _TASK_FILES = ("Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", "Taskfile.yml", "Taskfile.yaml",
                "package.json", "tox.ini", "noxfile.py", "pyproject.toml", ".cargo/config.toml")
 _PM_BUILTIN = frozenset({"install", "i", "ci", "add", "update"})
+_BRANCH_LINE = re.compile(r"^\s*-\s*(?:Default branch|Branch)\b", re.I)
+_JS_RUNNERS = ("npm", "pnpm", "yarn", "bun")
 _CARGO_BUILTIN = frozenset({"test", "build", "clippy", "fmt", "check", "run", "doc", "bench", "publish"})
 
 
@@ -54,10 +57,10 @@ def _declared(scope: Path) -> set[str] | None:
                 if path.is_file():
                     files[f"{folder}/{path.name}"] = path.read_text("utf-8", "replace")[:16_000]
     pkg = load_json(files.get("package.json", ""))
-    runner = next((pm for lock, pm in (("pnpm-lock.yaml", "pnpm"), ("yarn.lock", "yarn"), ("bun.lockb", "bun"))
-                   if (scope / lock).exists()), "npm")
+    # the same lockfile table the scan used, so ``bun test`` (bun.lock) is checked as bun's, not npm's
+    runner = next((pm for lock, pm in LOCKFILES if pm in _JS_RUNNERS and (scope / lock).exists()), "npm")
     declared_pm = str(pkg.get("packageManager", "")).split("@")[0]
-    runner = declared_pm if declared_pm in ("npm", "pnpm", "yarn", "bun") else runner
+    runner = declared_pm if declared_pm in _JS_RUNNERS else runner
     commands = {t.command for t in declared_tasks(files, runner, pkg)}
     scripts = pkg.get("scripts") if isinstance(pkg.get("scripts"), dict) else {}
     for name in scripts or {}:  # any script, not only the kinds memseed names
@@ -70,7 +73,9 @@ def stale_references(body: str, scope: str) -> list[str]:
     root = Path(scope) if scope and scope != "global" else None
     declared: set[str] | None = None
     stale: list[str] = []
-    for ref in dict.fromkeys(re.findall(r"`([^`\n]{2,200})`", body)):
+    # a branch name is a git ref, not a path: `release/v2` on the branch line is never "missing"
+    judged = "\n".join(ln for ln in body.splitlines() if not _BRANCH_LINE.match(ln))
+    for ref in dict.fromkeys(re.findall(r"`([^`\n]{2,200})`", judged)):
         if _RUNNER.match(ref) or ref.startswith(("scripts/", "script/", "./scripts/")):
             if root is None:
                 continue

@@ -76,7 +76,11 @@ def min_versions(files: dict[str, str], pkg: dict[str, Any], pyproject: dict[str
     if m := re.search(r"^go\s+(\d+\.\d+(?:\.\d+)?)\s*$", files.get("go.mod", ""), re.M):
         out.append(f"Go {m.group(1)}")
     project = pyproject.get("project", {}) if isinstance(pyproject.get("project"), dict) else {}
-    if (v := _version(project.get("requires-python", ""))) or (v := _version(files.get(".python-version", "").strip().splitlines()[0] if files.get(".python-version") else "")):
+    # Poetry (before 2.0, and many projects still) states it as the ``python`` dependency
+    poetry = pyproject.get("tool", {}).get("poetry", {}) if isinstance(pyproject.get("tool"), dict) else {}
+    poetry_deps = poetry.get("dependencies", {}) if isinstance(poetry, dict) else {}
+    poetry_python = poetry_deps.get("python", "") if isinstance(poetry_deps, dict) else ""
+    if (v := _version(project.get("requires-python", ""))) or (v := _version(poetry_python)) or (v := _version(files.get(".python-version", "").strip().splitlines()[0] if files.get(".python-version") else "")):
         out.append(f"Python {v}")
     engines = pkg.get("engines", {}) if isinstance(pkg.get("engines"), dict) else {}
     if (v := _version(engines.get("node", ""))) or (v := _version(files.get(".nvmrc", "").strip().lstrip("v"))):

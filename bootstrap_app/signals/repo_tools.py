@@ -59,7 +59,7 @@ _SAFE_PATH = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_./-]{0,119}$")
 _PROGRAMS = frozenset("""make just task npm pnpm yarn bun npx pnpx go cargo rustup python python3 pip uv uvx
 poetry pdm hatch tox nox pytest ruff mypy pyright black isort flake8 pylint pre-commit golangci-lint gofmt
 eslint prettier jest vitest mocha tsc biome node deno mvn gradle ./gradlew ./mvnw bundle rake rspec
-mix dotnet swift ./scripts scripts ty typos mkdocs twine goreleaser""".split())  # noqa: SIM905
+mix dotnet swift ./scripts scripts ty typos mkdocs twine goreleaser turbo nx lerna""".split())  # noqa: SIM905
 _TOKEN = re.compile(r"^[A-Za-z0-9_./:=@+,%^~-]+$")
 _SETUP = re.compile(r"^(?:pip|uv pip|python -m pip|npm (?:ci|install|i)|pnpm (?:i|install)|yarn(?: install)?|bun install"
                     r"|go (?:mod download|get|install)|cargo install|rustup|uv sync|poetry install|pdm install"

@@ -28,11 +28,16 @@ names rare code pages (``shift_jis_2004`` for Russian KOI8-R) on short texts."""
 
 
 def _codec(label: str) -> str:
-    """Python's codec name for a charset label, or ``""`` when unknown."""
+    """Python's codec name for a charset label, or ``""`` when unknown or not a text charset.
+
+    The label is untrusted: ``base64``, ``zlib`` or ``rot13`` are Python codecs but not text
+    encodings (``bytes.decode`` raises LookupError), and ``undefined`` raises on every input."""
     try:
-        return codecs.lookup(label).name
-    except (LookupError, ValueError):
+        name = codecs.lookup(label).name
+        "x".encode(name).decode(name)  # bytes <-> str both ways: a text encoding that works
+    except (LookupError, ValueError, UnicodeError, TypeError):
         return ""
+    return name
 
 
 def _guess(data: bytes) -> str:

@@ -18,6 +18,7 @@ A folder of ``.msg`` files (Outlook's drag-and-drop export) is one source.
 from __future__ import annotations
 
 import os
+import stat
 import struct
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -29,7 +30,7 @@ import olefile
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.text.paths import printable
-from bootstrap_app.types import Item, Message
+from bootstrap_app.types import Item, Message, utc
 
 from ..base import ReadContext, Source
 from .charsets import decode_text
@@ -141,6 +142,9 @@ def msg_html_text(msg: _Msg) -> str:
 def read_msg(path: Path, source_id: str, ref: str, ctx: ReadContext, sent: bool = False) -> Message | None:
     """One ``.msg`` file -> Message, or None with the skip reason."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO would block the read, a device never end
+            ctx.skip(source_id, ref, f"{printable(path)}: not a regular file")
+            return None
         if not olefile.isOleFile(str(path)):
             ctx.skip(source_id, ref, f"{printable(path)}: not an Outlook message (not an OLE compound file)")
             return None
@@ -164,8 +168,12 @@ def read_msg(path: Path, source_id: str, ref: str, ctx: ReadContext, sent: bool 
     if rtf_only:
         ctx.skip(source_id, ref, f"{printable(path)}: the text is only in Outlook's compressed RTF, which is "
                                  "not read; headers kept (save it from Outlook as HTML or text for the body)")
-    return message_from_parts(headers, body, source=source_id, ref=ref, clean=ctx.clean,
+    item = message_from_parts(headers, body, source=source_id, ref=ref, clean=ctx.clean,
                               sent_hint=True if sent else None)
+    since = utc(ctx.since)
+    if since is not None and item.timestamp is not None and item.timestamp < since:
+        return None  # older than --since: passed over silently, as in .eml folders
+    return item
 
 
 class OutlookMsgSource(Source, kind="msg", priority=36,

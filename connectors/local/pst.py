@@ -20,7 +20,7 @@ from typing import Any
 
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.text.paths import printable
-from bootstrap_app.types import Item, Message
+from bootstrap_app.types import Item, Message, utc
 
 from ..base import Availability, ReadContext, Source
 from .charsets import decode_text
@@ -149,5 +149,9 @@ class PstSource(Source, kind="pst", priority=33,
         if not headers.keys() & {"from", "subject", "date"}:
             return None  # a contact, note or task: not mail
         sent = is_sent_folder(folder.rsplit("/", 1)[-1]) if folder else False
-        return message_from_parts(headers, body, source=self.id, ref=ref, clean=ctx.clean,
+        item = message_from_parts(headers, body, source=self.id, ref=ref, clean=ctx.clean,
                                   sent_hint=True if sent else None)
+        since = utc(ctx.since)
+        if since is not None and item.timestamp is not None and item.timestamp < since:
+            return None  # older than --since: passed over silently, as in .eml folders and mbox
+        return item

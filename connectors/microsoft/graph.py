@@ -16,6 +16,7 @@ Graph fit here:
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import time
@@ -82,9 +83,11 @@ class GraphClient:
         if resp is not None:
             raw = resp.headers.get("Retry-After", "")
             try:
-                return min(max(float(raw), 0.0), self.max_wait)
+                seconds = float(raw)
             except ValueError:
-                pass  # absent, or an HTTP date: fall back to backoff
+                seconds = math.nan  # absent, or an HTTP date: fall back to backoff
+            if math.isfinite(seconds):  # "nan" parses but would make the sleep raise
+                return min(max(seconds, 0.0), self.max_wait)
         return self.rng.uniform(0, min(self.max_wait, self.base_delay * 2 ** attempt))
 
     def get(self, path: str, *, params: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
@@ -113,7 +116,11 @@ class GraphClient:
                 wait = self._delay(resp, attempt)
                 self.waits.append(wait)
                 self.sleep(wait)
-        status = resp.status_code if resp is not None else "timeout"
+        if resp is None:  # every attempt timed out: the network, not Graph's quota
+            raise SourceOffline(f"Microsoft Graph did not answer within {self.timeout:g} s, "
+                                f"{self.max_attempts} times: check the network and scan again",
+                                hint="nothing from this source was saved; the next scan starts from the last complete one")
+        status = resp.status_code
         raise QuotaExceeded(f"Microsoft Graph quota exhausted: still throttling or failing after "
                             f"{self.max_attempts} attempts (HTTP {status}); wait a few minutes and scan again",
                             hint="nothing from this source was saved; the next scan starts from the last complete one")

@@ -338,3 +338,34 @@ def test_sent_on_behalf_is_kept_like_the_sender_header() -> None:
     assert "on behalf of" in message.third_party_reason  # somebody else's system wrote it
     same = message_from_graph({**data, "sender": data["from"]}, "Sent", source="outlook:", ctx=ReadContext())
     assert same.on_behalf_of == "" and same.third_party_reason == ""
+
+
+def test_a_non_numeric_retry_after_falls_back_to_backoff(signed_in: Path, ms: MSStandIn) -> None:
+    """``Retry-After: nan`` parses as a float; it must not reach the sleep (time.sleep raises on it)."""
+    import math
+
+    from connectors.microsoft.graph import GraphClient
+
+    waits: list[float] = []
+    client = GraphClient(auth.credentials(signed_in).token, sleep=waits.append)
+    ms.world.fail_next(1, 429, retry_after="nan", match="/me")
+    ms.world.fail_next(1, 503, retry_after="Wed, 21 Oct 2026 07:28:00 GMT", match="/me")
+    assert client.json("me")["mail"] == "maya@contoso.test"
+    assert len(waits) == 2 and all(math.isfinite(w) and 0 <= w <= 2 for w in waits)
+
+
+def test_a_graph_that_never_answers_is_offline_not_quota() -> None:
+    """Read timeouts on every attempt say "offline", not "quota exhausted"."""
+    import socket
+
+    from connectors.microsoft.graph import GraphClient
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(4)  # accepts connections, never answers
+        waits: list[float] = []
+        client = GraphClient(lambda: "token", root=f"http://127.0.0.1:{listener.getsockname()[1]}/v1.0/",
+                             sleep=waits.append, max_attempts=2, timeout=0.2)
+        with pytest.raises(SourceOffline, match="did not answer") as err:
+            client.json("me")
+    assert not isinstance(err.value, QuotaExceeded) and len(waits) == 1

@@ -293,3 +293,46 @@ def test_message_over_the_read_cap_is_read_partially_with_the_reason(tmp_path: P
         [item] = list(source.read(ctx))
         assert item.subject == "Big"  # type: ignore[attr-defined]
         assert [s.reason.split(": ", 1)[1] for s in ctx.skips] == [expected[source.kind]]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX-only")
+def test_outlook_msg_folder_skips_a_named_pipe(tmp_path: Path) -> None:
+    """A FIFO named like a .msg is reported, never opened (with no writer, opening it blocks)."""
+    _msg_file(tmp_path / "real.msg", transport=True)
+    pipe = tmp_path / "pipe.msg"
+    os.mkfifo(pipe)
+    keep = os.open(pipe, os.O_RDWR)  # a writer holding data, so the old code read it instead of hanging
+    try:
+        os.write(keep, b"x" * 64)
+        items, skips = _read(tmp_path)
+    finally:
+        os.close(keep)
+    assert [m.ref for m in items] == ["real.msg"]
+    assert [(s.ref, s.reason) for s in skips] == [("pipe.msg", f"{pipe}: not a regular file")]
+
+
+@pytest.mark.parametrize("label", ["base64", "zlib", "rot13", "hex", "undefined"])
+def test_a_charset_label_naming_a_non_text_codec_is_ignored(label: str) -> None:
+    """Untrusted labels that Python knows as codecs but not as text encodings fall back to
+    detection instead of raising (which cost the whole message)."""
+    assert decode_text("Grüße aus Köln".encode("cp1252"), label) == "Grüße aus Köln"
+    assert decode_text("Grüße".encode(), label) == "Grüße"
+
+
+def test_msg_and_pst_messages_older_than_since_are_passed_over(tmp_path: Path) -> None:
+    """``--since`` holds for Outlook exports as for .eml folders: older messages are not read."""
+    from types import SimpleNamespace
+
+    from connectors.local.outlook_msg import read_msg
+
+    path = _msg_file(tmp_path / "q.msg", transport=False)
+    assert read_msg(path, "msg:x", "q.msg", ReadContext(since=WHEN - timedelta(days=1))) is not None
+    late = ReadContext(since=WHEN + timedelta(days=1))
+    assert read_msg(path, "msg:x", "q.msg", late) is None and late.skips == []
+
+    record = SimpleNamespace(transport_headers=None, sender_name="Ana Ruiz", subject="Quarterly numbers",
+                             client_submit_time=WHEN.replace(tzinfo=None), plain_text_body=b"Numbers attached.")
+    src = pst_mod.PstSource(str(tmp_path / "a.pst"))
+    kept = src._message(record, "Inbox#0", "Inbox", ReadContext(since=WHEN - timedelta(days=1)))
+    assert kept is not None and kept.timestamp == WHEN and kept.subject == "Quarterly numbers"
+    assert src._message(record, "Inbox#0", "Inbox", ReadContext(since=WHEN + timedelta(days=1))) is None

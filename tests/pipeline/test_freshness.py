@@ -153,6 +153,20 @@ def test_link_updates_new_manager_moved_runbook_and_chains() -> None:
     assert n == 0 and alone.supersedes is None
 
 
+def test_link_updates_keeps_two_checkouts_of_the_same_folder_name_apart() -> None:
+    """~/work/api and ~/oss/api give the same subject and entry name; each lives in its own
+    project's memory, so the second is a new entry, while a change in the same checkout updates."""
+    from dataclasses import replace
+
+    work = replace(_p("repo:api:commands", "pm=npm", "api-commands"), type=MemoryType.PROJECT, scope="/home/u/work/api")
+    oss = replace(_p("repo:api:commands", "pm=cargo", "api-commands"), type=MemoryType.PROJECT, scope="/home/u/oss/api")
+    [other], n = link_updates([oss], [Approved(work, work.fingerprint, 1.0)])
+    assert n == 0 and other.supersedes is None and "update" not in other.flags
+    moved_on = replace(work, key="pm=pnpm")
+    [update], n = link_updates([moved_on], [Approved(work, work.fingerprint, 1.0)])
+    assert n == 1 and update.supersedes_fingerprint == work.fingerprint
+
+
 def test_location_signature_changes_with_any_file_and_leaves_git_to_its_cursor(tmp_path: Path) -> None:
     from bootstrap_app.sourcestat import location_signature
 
@@ -215,6 +229,19 @@ def test_stale_references_in_a_repository(tmp_path: Path) -> None:
             "- Changelog: `CHANGELOG.md`\n- Default branch: `main`\n- Build: `cargo build` / `go test ./...`")
     assert stale_references(body, str(repo)) == ["make fmt", "npm run e2e", "scripts/release.sh", "CHANGELOG.md"]
     assert stale_references(body, str(tmp_path / "gone")) == [str(tmp_path / "gone")]
+    # a default branch with a slash is a git ref, not a missing path
+    assert stale_references("- Default branch: `release/v2`; CI: GitHub Actions", str(repo)) == []
+
+
+def test_stale_references_use_the_runner_the_scan_named(tmp_path: Path) -> None:
+    """A bun project with the text lockfile (bun.lock) says `bun test`; that still holds."""
+    from bootstrap_app.extract.verify import stale_references
+
+    repo = tmp_path / "web"
+    repo.mkdir()
+    (repo / "package.json").write_text(json.dumps({"scripts": {"test": "bun test", "lint": "biome check ."}}))
+    (repo / "bun.lock").write_text("{}\n")
+    assert stale_references("- Test: `bun test`\n- Lint: `bun lint`\n- E2E: `bun e2e`", str(repo)) == ["bun e2e"]
 
 
 def test_a_new_manager_named_after_the_old_ones_last_1on1_is_the_manager_now() -> None:

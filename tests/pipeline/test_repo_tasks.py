@@ -154,3 +154,21 @@ def test_names_and_tools_vocabulary() -> None:
     script = "#!/bin/sh -e\n# the coverage report is printed by CI\npytest -q\n"
     [task] = declared_tasks({"scripts/test": script}, "npm", {})
     assert task.command == "scripts/test" and task.tools == ("pytest",)
+
+
+def test_poetry_python_dependency_is_the_minimum_python() -> None:
+    """A Poetry project states its Python as ``[tool.poetry.dependencies] python``, not requires-python."""
+    f = facts({"pyproject.toml": "[tool.poetry]\nname = \"w\"\n\n[tool.poetry.dependencies]\npython = \"^3.10\"\n"
+                                 "requests = \"^2.31\"\n"}, ("poetry.lock",))
+    assert f.min_versions == ("Python ^3.10",)
+    assert f.package_manager == "poetry"
+
+
+def test_monorepo_runner_behind_a_root_script_is_named() -> None:
+    """``pnpm test`` -> ``turbo run test``: the newcomer learns the task fans out to the workspace."""
+    pkg = {"name": "m", "packageManager": "pnpm@9.1.0",
+           "scripts": {"test": "turbo run test", "lint": "nx run-many -t lint"}}
+    f = facts({"package.json": json.dumps(pkg), "pnpm-workspace.yaml": "packages:\n  - 'apps/*'\n"}, ("pnpm-lock.yaml",))
+    assert f.commands["test"] == ("pnpm test", "package.json") and f.runs["test"] == "turbo run test"
+    assert f.runs["lint"] == "nx run-many -t lint"
+    assert runnable("pnpm turbo run test --filter=${{ matrix.pkg }}") == ""
