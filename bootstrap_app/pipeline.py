@@ -10,6 +10,10 @@ The steps, each a function below: ``_resolve`` (locations -> sources), ``_read_s
 source streamed through the run's consumers), ``_propose`` (owner, signals, proposals),
 ``_keep`` (gate, dedup, already decided) and ``_save``; ``_scan`` is the loop over them.
 
+What changed since the last scan (``item_digest``, reseed's ``count_new_items``) and the read
+context every source gets live in :mod:`bootstrap_app.changes`: reseed asks that question
+without running a scan; ``count_new_items`` and ``item_digest`` are still importable from here.
+
 A location that cannot be read becomes a :class:`SourceReport` with its error and the scan
 goes on; only when *no* source could be read does :class:`NoSourceReadable` end the scan.
 """
@@ -17,7 +21,6 @@ goes on; only when *no* source could be read does :class:`NoSourceReadable` end 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -27,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bootstrap_app.aliases import alias_evidence, record_suggestions
+from bootstrap_app.changes import count_new_items, item_digest, read_context
 from bootstrap_app.config import Settings
 from bootstrap_app.demo import build_demo, demo_owner_addresses
 from bootstrap_app.errors import MemseedError, NoSourceReadable, StoreError
@@ -46,31 +50,12 @@ from bootstrap_app.sourcestat import location_signature
 from bootstrap_app.store import Store
 from bootstrap_app.text.paths import is_text, printable
 from bootstrap_app.types import Item, MemoryEntry, Message, Proposal
-from connectors import registry
 from connectors.base import ReadContext, Source
 from connectors.registry import detect
 
 __all__ = ["ScanEvent", "ScanResult", "SourceReport", "count_new_items", "item_digest", "scan", "scan_demo"]
 
 _FLUSH = 2000
-
-
-def item_digest(item: Item) -> str:
-    """sha256 of ref + timestamp + headline (subject/title): enough to notice a changed item, no body."""
-    stamp = item.timestamp.isoformat() if item.timestamp else ""
-    return hashlib.sha256(f"{item.ref}\x1f{stamp}\x1f{item.headline}".encode()).hexdigest()
-
-
-def _context(settings: Settings, **kw: Any) -> ReadContext:
-    """A read context wired to the registry: logins hand out credentials, and a catch-all folder
-    walk leaves paths that another source reads to that source."""
-    home = settings.home
-    scratch = home / "scratch"  # archives are unpacked only inside the app's folder
-    with contextlib.suppress(OSError):
-        scratch.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return ReadContext(max_text_chars=settings.max_text_chars, max_file_bytes=settings.max_file_bytes,
-                       credentials=lambda provider: registry.credentials(provider, home), home=home,
-                       claimed=registry.claimed_by_other, scratch_dir=str(scratch), **kw)
 
 
 def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None]) -> tuple[
@@ -164,7 +149,7 @@ def _read_source(run: _Run, source: Source, since: datetime | None, incremental:
     report = SourceReport(source=source.id, kind=source.kind)
     run.result.reports.append(report)
     run.emit(ScanEvent("source-start", source.id, 0, source.kind))
-    ctx = _context(run.settings, since=since, cursor=run.store.cursor(source.id) if incremental else None,
+    ctx = read_context(run.settings, since=since, cursor=run.store.cursor(source.id) if incremental else None,
                    on_skip=lambda skip: run.emit(ScanEvent("skip", source.id, 0, f"{skip.ref}: {skip.reason}")),
                    on_progress=lambda _src, count: run.emit(ScanEvent("progress", source.id, count, "")),
                    should_stop=run.should_stop)
@@ -378,46 +363,6 @@ def _preview(sample: list[Item], signals: dict[str, Any], settings: Settings,
     digest = settings_digest(sample, signals, settings)
     # llm_extract sends nothing when the digest holds nothing a fact could cite
     show(llm_request(digest, model=settings_model(settings)) if digest.evidence else {})
-
-
-def count_new_items(locations: Sequence[str], store: Store, settings: Settings) -> tuple[int, list[str]]:
-    """Items that are new or changed since the last scan (reseed's cheap "anything new?").
-
-    Each source is read from its stored cursor (connectors that support one skip what they
-    already delivered); whatever still comes is compared with the digests the store recorded,
-    so a calendar re-expanded in full or an unchanged repository snapshot is not news. Cursors
-    are never advanced here. Returns (new or changed items, locations that could not be read).
-    """
-    new = 0
-    failed: list[str] = []
-    known: dict[str, dict[str, str]] = {}
-    for location in locations:
-        try:
-            sources = detect(location)
-        except MemseedError:
-            failed.append(location)
-            continue
-        for source in sources:
-            seen = store.cursor(f"stat:{source.id}")
-            signature = location_signature(source.location)
-            if seen and seen.get("signature") == signature:
-                continue  # not a file under it changed since the last scan: nothing can be new
-            ctx = _context(settings, cursor=store.cursor(source.id))
-            before = new
-            try:
-                for item in source.read(ctx):
-                    digests = known.get(item.source)
-                    if digests is None:
-                        digests = known[item.source] = store.item_digests(item.source)
-                    if digests.get(item.ref) != item_digest(item):
-                        new += 1
-                if new == before and seen and signature is not None:
-                    new += 1  # files changed yet none is new: one was deleted, which a memory may name
-            except MemseedError:
-                failed.append(location)
-            except Exception:  # a connector bug: let the full scan report it
-                new += 1
-    return new, failed
 
 
 def scan_demo(settings: Settings, store: Store | None = None, *, scale: int = 1, **kw: Any) -> ScanResult:

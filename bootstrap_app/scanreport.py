@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bootstrap_app.identity import OwnerIdentity
+from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.safety.gate import Quarantined
 from bootstrap_app.types import Proposal, Skip
 

@@ -13,8 +13,9 @@ import json
 
 import click
 
+from bootstrap_app.changes import count_new_items
 from bootstrap_app.errors import NoSourceReadable
-from bootstrap_app.pipeline import count_new_items, scan
+from bootstrap_app.pipeline import scan
 from bootstrap_app.scanreport import name_once
 
 from .common import open_settings, open_store

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from bootstrap_app.identity import OwnerIdentity
+from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.types import Item
 
 from .analyzer import Analyzer, KindRouter

@@ -12,6 +12,9 @@ against the offsets of their sent mail), else the usual offset of their sent mai
 ``UTC-06:00`` — never an IANA name guessed from an offset, and nothing at all when every sender
 in the archive carries the same offsets (rewritten headers) or Slack and mail disagree
 (see ``resolve_timezone``). The title comes from the owner's signature, else their Slack profile.
+
+The text parsers (signature blocks, Slack titles, manager mentions) live in :mod:`.signature`:
+they know nothing of owners or streams; this module is the accumulator and the late decision.
 """
 
 from __future__ import annotations
@@ -22,95 +25,27 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 
-from bootstrap_app.identity import OwnerIdentity, name_key
+from bootstrap_app.identity import name_key
+from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.text.mail import own_text
 from bootstrap_app.types import ChatMessage, Item, Message
 
 from .analyzer import Analyzer
 from .base import Ref, person_key
-from .contact_blocks import (
-    FREE_MAIL,
-    ROLE_WORDS,
-    contact_blocks,
-    domain_label,
-    org_from_domain,
-    stated_by_two,
-)
+from .contact_blocks import FREE_MAIL, contact_blocks, domain_label, org_from_domain, stated_by_two
 from .rhythms import offset_name, zone
+from .signature import MANAGER_MENTION, parse_signature, parse_slack_title
 
-__all__ = ["ROLE_WORDS", "ProfileAccumulator", "ProfileSignal", "org_from_domain", "own_text", "parse_signature",
-           "received_key"]
+__all__ = ["ProfileAccumulator", "ProfileSignal", "received_key"]
 
 _MAX_STAMPS = 4000
 _MAX_DIRECTORY = 20_000
-_TEAM_WORDS = re.compile(r"\b(?:team|group|department|dept|division|infrastructure|platform|research|"
-                         r"engineering|unit|squad|lab)\b", re.I)
-_ORG_WORDS = re.compile(r"\b(?:inc|labs?|llc|ltd|gmbh|corp|corporation|company|co|ag|plc|sa|university|"
-                        r"institute|bank|group)\b\.?", re.I)
-_SKIP_LINE = re.compile(r"(?:\+?\d[\d ()./-]{6,}|@|https?://|www\.|^(?:tel|phone|mobile|fax|cell)\b)", re.I)
-_CLOSING = re.compile(r"^(?:best|thanks|thank you|cheers|regards|kind regards|best regards|sincerely|"
-                      r"many thanks|br|ciao|viele grüße|gruß|--|—)[,!.]?\s*$", re.I)
-_MANAGER = re.compile(
-    r"(?:\bmy (?:new )?(?:manager|boss|line manager|supervisor)\b[,:]?\s+(?:is\s+)?(?P<a>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2})"
-    r"|(?P<b>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}),?\s+(?:\(|is\s+)?my (?:new )?(?:manager|boss|supervisor)"
-    r"|\breports? (?:directly )?to\s+(?P<c>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2})"
-    r"|\b(?:your |reporting |line )?(?:manager|supervisor)\s*[:=]\s*(?P<d>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){1,2}))")
 _RECEIVED = "#received"
 
 
 def received_key(key: str) -> str:
     """Where facts from *received* mail of ``key`` are filed: never one of the owner's keys."""
     return key + _RECEIVED
-
-
-_NAME_LINE = re.compile(r"^[A-Z][\w'.-]+(?:\s+[A-Z][\w'.-]*){1,3}$")
-
-
-def parse_signature(text: str, hint: str = "") -> dict[str, str]:
-    """Signer / title / team / org of the signature block closing ``text`` (else empty).
-
-    A block counts only when a name line (``Maya Okafor``) directly precedes the title line, and
-    the last such block in the closing lines is the signature (an introduction of someone above
-    the sign-off is a contact block, not the sender's signature);
-    the caller then keeps it only if that name is the owner's, so a colleague's signature in a
-    forwarded mail never becomes the owner's title. ``hint`` is the sender's domain label: a
-    part naming it is the organisation even without "Inc" or "Labs" ("Tidewater Analytics").
-    """
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    tail = lines[-8:]
-    found: dict[str, str] = {}
-    for i, line in enumerate(tail):
-        if len(line) > 90 or _SKIP_LINE.search(line):
-            continue
-        parts = [p.strip() for p in re.split(r"\s+[|·•—–-]\s+|,\s+|\s*\|\s*", line) if p.strip()]
-        title = next((p for p in parts if ROLE_WORDS.search(p) and len(p.split()) <= 6), "")
-        signer = tail[i - 1] if i else ""
-        if title and _NAME_LINE.match(signer) and not ROLE_WORDS.search(signer):
-            # a later name + title pair starts the block again: the *closing* block is the last
-            # one ("please meet Ada Quist, CDO … thanks, Ben Ortiz, Head of Sales" is Ben's)
-            found = {"signer": signer, "title": title}
-            parts = [p for p in parts if p != title]
-        elif "title" not in found:
-            continue
-        for part in parts:
-            if "team" not in found and _TEAM_WORDS.search(part) and not _ORG_WORDS.search(part) \
-                    and len(part.split()) <= 5:
-                found["team"] = re.sub(r"\s+team$", "", part, flags=re.I)
-            elif "org" not in found and len(part.split()) <= 5 and not ROLE_WORDS.search(part) and (
-                    _ORG_WORDS.search(part) or (hint and re.search(rf"\b{re.escape(hint)}\b", part, re.I))):
-                found["org"] = part
-    return found if "title" in found else {}
-
-
-def _slack_title(text: str) -> tuple[str, str]:
-    """("SRE", "Julia Computing") from "SRE at Julia Computing"; ("", "") when the free-text
-    Slack title names no role ("The Viking", "Eat Monkeys")."""
-    parts = re.split(r"\s+(?:at|@)\s+", text.strip(), maxsplit=1)
-    role = parts[0].strip(" ,.;")
-    org = parts[1].strip(" ,.;") if len(parts) > 1 else ""
-    if not role or not ROLE_WORDS.search(role) or len(role.split()) > 6:
-        return "", ""
-    return role, org if org and len(org.split()) <= 5 else ""
 
 
 @dataclass(frozen=True)
@@ -238,7 +173,7 @@ class ProfileAccumulator(Analyzer):
                     if len(self.directory_refs[who]) < 3:
                         self.directory_refs[who].append(Ref(item.source, item.ref, item.timestamp, key,
                                                             f"contact block: {title}" + (f", {org}" if org else "")))
-            for m in _MANAGER.finditer(text):
+            for m in MANAGER_MENTION.finditer(text):
                 name = next(g for g in m.groups() if g)
                 self.manager[key][name] += 1
                 # per name, the newest mention is kept: a new manager is said after the old one
@@ -376,7 +311,7 @@ class ProfileAccumulator(Analyzer):
         employer = best("org")
         employer_from = "signature" if employer else ""
         title = best("title")
-        role, org = _slack_title(slack_title)
+        role, org = parse_slack_title(slack_title)
         slack_used = False
         if not title and role:  # the signature says nothing: the owner's own Slack profile does
             title, slack_used = role, True

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bootstrap_app.identity import OwnerIdentity
+from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.safety.dangerous import find_dangerous
 from bootstrap_app.safety.gate import Quarantined
 from bootstrap_app.text import own_text

@@ -19,7 +19,8 @@ from bootstrap_app.text.paths import is_text, printable
 from bootstrap_app.types import Message
 
 from ..base import ReadContext
-from .mailparse import extract_body, message_from_parts, parse_date, parse_header_block, split_message
+from .mailbody import extract_body
+from .mailparse import message_from_parts, parse_date, parse_header_block, split_message
 from .tnef import tnef_reason
 
 __all__ = ["MAX_READ", "message_from_bytes", "read_capped", "read_message_files"]

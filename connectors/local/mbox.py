@@ -26,8 +26,9 @@ from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source
+from .mailbody import extract_body
 from .mailfolders import is_sent_folder
-from .mailparse import _MULTI_HEADERS, extract_body, message_from_parts, parse_date, parse_header_block
+from .mailparse import _MULTI_HEADERS, message_from_parts, parse_date, parse_header_block
 from .tnef import tnef_reason
 
 __all__ = ["MboxSource", "RawMessage", "iter_mbox", "read_mbox"]

@@ -22,6 +22,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from bootstrap_app.errors import AuthError, AuthRequired, QuotaExceeded, SourceError, SourceOffline
 
@@ -42,6 +43,11 @@ def graph_root() -> str:
 
 class DeltaGone(SourceError):
     """HTTP 410 on a delta link: the server dropped the sync state; start a new round."""
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
 
 
 def _error_code(resp: requests.Response) -> tuple[str, str]:
@@ -77,7 +83,16 @@ class GraphClient:
         self.waits: list[float] = []
 
     def url(self, path: str) -> str:
-        return path if path.startswith(("https://", "http://")) else self.root + path.lstrip("/")
+        """The URL to request: a path under the Graph root, or a link Graph handed back
+        (nextLink, deltaLink) — which must point at the same origin, since the request carries
+        the account's token: a link elsewhere is refused, never followed."""
+        if not path.startswith(("https://", "http://")):
+            return self.root + path.lstrip("/")
+        if _origin(path) != _origin(self.root):
+            raise SourceError(f"Microsoft Graph handed back a link outside {_origin(self.root)}; "
+                              "not following it (it would carry your token)",
+                              hint="scan again; if it repeats, report it — nothing was sent there")
+        return path
 
     def _delay(self, resp: requests.Response | None, attempt: int) -> float:
         if resp is not None:

@@ -369,3 +369,20 @@ def test_a_graph_that_never_answers_is_offline_not_quota() -> None:
         with pytest.raises(SourceOffline, match="did not answer") as err:
             client.json("me")
     assert not isinstance(err.value, QuotaExceeded) and len(waits) == 1
+
+
+def test_a_link_to_another_origin_is_refused_before_the_token_is_sent(signed_in: Path, ms: MSStandIn) -> None:
+    """nextLink/deltaLink are followed verbatim, but only at Graph's own origin: the request
+    carries the account's bearer token, so a link elsewhere must never be requested."""
+    from bootstrap_app.errors import SourceError
+    from connectors.microsoft.graph import GraphClient
+
+    client = GraphClient(auth.credentials(signed_in).token, sleep=lambda _s: None)
+    assert client.json("me")["mail"] == "maya@contoso.test"  # the root's own origin works
+    sent = client.requests
+    for elsewhere in ("https://collector.example/v1.0/me/messages?$skiptoken=x",
+                      client.root.replace("https://", "http://") + "me"):
+        with pytest.raises(SourceError, match="outside"):
+            client.get(elsewhere)
+    assert client.requests == sent  # nothing left the machine for those links
+    assert client.url(client.root + "me/messages?$skiptoken=y").startswith(client.root)

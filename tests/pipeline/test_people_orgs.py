@@ -15,7 +15,7 @@ from pathlib import Path
 from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import scan
 from bootstrap_app.signals.contact_blocks import contact_blocks, domain_label, org_from_domain, same_person
-from bootstrap_app.signals.profile import parse_signature
+from bootstrap_app.signals.signature import parse_signature
 from bootstrap_app.types import Person
 from tests.conftest import realdata_file
 

@@ -11,7 +11,7 @@ from bootstrap_app.config import load_settings
 from bootstrap_app.identity import IdentityCollector
 from bootstrap_app.pipeline import scan
 from bootstrap_app.signals import SignalBuilder
-from bootstrap_app.signals.profile import ROLE_WORDS
+from bootstrap_app.signals.contact_blocks import ROLE_WORDS
 from bootstrap_app.types import Proposal
 from connectors.base import ReadContext
 from connectors.local.slack_export import SlackExportSource

@@ -1,0 +1,84 @@
+"""What is new since the last scan: item digests, reseed's cheap check, the read context.
+
+Why apart from :mod:`bootstrap_app.pipeline`: ``memseed reseed`` (run from cron) first asks
+"has anything changed?" and only then scans. That question needs the sources, the store's
+digests and cursors, and the same read context a scan uses -- but none of the scan's identity,
+signals, extractors or safety gate. The scan records :func:`item_digest` for each item; this
+module compares against it, so both sides of the comparison live in one place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+from bootstrap_app.config import Settings
+from bootstrap_app.errors import MemseedError
+from bootstrap_app.sourcestat import location_signature
+from bootstrap_app.store import Store
+from bootstrap_app.types import Item
+from connectors import registry
+from connectors.base import ReadContext
+from connectors.registry import detect
+
+__all__ = ["count_new_items", "item_digest", "read_context"]
+
+
+def item_digest(item: Item) -> str:
+    """sha256 of ref + timestamp + headline (subject/title): enough to notice a changed item, no body."""
+    stamp = item.timestamp.isoformat() if item.timestamp else ""
+    return hashlib.sha256(f"{item.ref}\x1f{stamp}\x1f{item.headline}".encode()).hexdigest()
+
+
+def read_context(settings: Settings, **kw: Any) -> ReadContext:
+    """A read context wired to the registry: logins hand out credentials, and a catch-all folder
+    walk leaves paths that another source reads to that source."""
+    home = settings.home
+    scratch = home / "scratch"  # archives are unpacked only inside the app's folder
+    with contextlib.suppress(OSError):
+        scratch.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return ReadContext(max_text_chars=settings.max_text_chars, max_file_bytes=settings.max_file_bytes,
+                       credentials=lambda provider: registry.credentials(provider, home), home=home,
+                       claimed=registry.claimed_by_other, scratch_dir=str(scratch), **kw)
+
+
+def count_new_items(locations: Sequence[str], store: Store, settings: Settings) -> tuple[int, list[str]]:
+    """Items that are new or changed since the last scan (reseed's cheap "anything new?").
+
+    Each source is read from its stored cursor (connectors that support one skip what they
+    already delivered); whatever still comes is compared with the digests the store recorded,
+    so a calendar re-expanded in full or an unchanged repository snapshot is not news. Cursors
+    are never advanced here. Returns (new or changed items, locations that could not be read).
+    """
+    new = 0
+    failed: list[str] = []
+    known: dict[str, dict[str, str]] = {}
+    for location in locations:
+        try:
+            sources = detect(location)
+        except MemseedError:
+            failed.append(location)
+            continue
+        for source in sources:
+            seen = store.cursor(f"stat:{source.id}")
+            signature = location_signature(source.location)
+            if seen and seen.get("signature") == signature:
+                continue  # not a file under it changed since the last scan: nothing can be new
+            ctx = read_context(settings, cursor=store.cursor(source.id))
+            before = new
+            try:
+                for item in source.read(ctx):
+                    digests = known.get(item.source)
+                    if digests is None:
+                        digests = known[item.source] = store.item_digests(item.source)
+                    if digests.get(item.ref) != item_digest(item):
+                        new += 1
+                if new == before and seen and signature is not None:
+                    new += 1  # files changed yet none is new: one was deleted, which a memory may name
+            except MemseedError:
+                failed.append(location)
+            except Exception:  # a connector bug: let the full scan report it
+                new += 1
+    return new, failed

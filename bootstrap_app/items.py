@@ -1,0 +1,306 @@
+"""The records sources yield: items (mail, events, documents, repos, chat, harness memory).
+
+Why a module of its own: everything a connector needs to describe what it read lives here and
+nothing about what memseed later derives from it (proposals, evidence, decisions live in
+:mod:`bootstrap_app.proposals`). Connectors and analyzers depend only on this vocabulary.
+``MemoryType`` sits here and not with proposals because an item (``MemoryEntry``, an entry
+already in some harness's memory) carries one too; proposals build on items, not the reverse.
+
+Why frozen dataclasses and not dicts: every stage (connectors, signals, extractors, the
+safety gate, writers, the UI) passes these between each other, and notebooks inspect them.
+Immutability means a stage can never quietly edit what an earlier stage produced; it makes
+a new record with :func:`dataclasses.replace` instead.
+
+Items are source-neutral. Each has a ``source`` (a stable id such as ``mbox:/abs/path``),
+a ``ref`` unique within that source, a timezone-aware UTC ``timestamp`` (or ``None``), the
+``people`` involved, and ``authored_by_owner`` (``None`` until identity is resolved).
+Free text on items (message bodies, document text, chat text) has already passed secret
+redaction at the connector boundary.
+
+Callers import these names from :mod:`bootstrap_app.types`, the stable public path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import ClassVar, TypeAlias
+
+__all__ = [
+    "ITEM_KINDS",
+    "SENT_LABELS",
+    "ChatMessage",
+    "Document",
+    "Event",
+    "Item",
+    "MemoryEntry",
+    "MemoryType",
+    "Message",
+    "Person",
+    "Repo",
+    "Skip",
+    "is_sent_label",
+    "utc",
+]
+
+
+class MemoryType(StrEnum):
+    """The closed set of memory types shared by Claude Code and memseed."""
+
+    USER = "user"
+    FEEDBACK = "feedback"
+    PROJECT = "project"
+    REFERENCE = "reference"
+
+
+
+def utc(value: datetime | None) -> datetime | None:
+    """Return ``value`` as an aware UTC datetime; naive values are taken to be UTC."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Somebody who appears on an item. ``address`` is lower-cased (email, Slack id, git email)."""
+
+    name: str = ""
+    address: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "address", self.address.strip().lower())
+        object.__setattr__(self, "name", " ".join(self.name.split()))
+
+    @property
+    def label(self) -> str:
+        if self.name and self.address:
+            return f"{self.name} <{self.address}>"
+        return self.name or self.address
+
+
+SENT_LABELS = frozenset({"sent", "sent mail", "sent items", "sent messages", "\\sent", "gesendet",
+                         "gesendete elemente", "gesendete objekte", "envoyés", "éléments envoyés", "enviados",
+                         "inviati", "posta inviata", "verzonden", "verzonden items", "[gmail]/sent mail"})
+"""Folder / label names mail clients give the owner's sent mail (compared lower-cased)."""
+
+
+def is_sent_label(label: str) -> bool:
+    """True for a Sent folder or label: ``Sent``, ``[Gmail]/Sent Mail``, Maildir++ ``.Sent``,
+    ``INBOX.Sent Items`` (the last path component is compared, so nesting does not matter)."""
+    text = label.strip().lower()
+    if text in SENT_LABELS:
+        return True
+    last = text.rstrip("/.").replace("\\", "/")
+    for sep in ("/", "."):
+        last = last.rsplit(sep, 1)[-1]
+    return last in SENT_LABELS
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """An item a connector could not read: reported with its reason, never fatal to a scan."""
+
+    source: str
+    ref: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class _ItemBase:
+    source: str
+    ref: str
+    timestamp: datetime | None = None
+    people: tuple[Person, ...] = ()
+    authored_by_owner: bool | None = None
+
+    kind: ClassVar[str] = ""
+    """The item kind analyzers declare they consume (``message``, ``event`` ...): a class constant,
+    so routing an item to its analyzers is one dict lookup, not a chain of ``isinstance``."""
+
+    @property
+    def headline(self) -> str:
+        """One line that names the item (subject, title ...): part of its change digest."""
+        return ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Message(_ItemBase):
+    """One email. ``body`` is plain text, redacted and capped; headers are parsed."""
+
+    kind: ClassVar[str] = "message"
+
+    sender: Person = field(default_factory=Person)
+    to: tuple[Person, ...] = ()
+    cc: tuple[Person, ...] = ()
+    subject: str = ""
+    body: str = ""
+    message_id: str = ""
+    in_reply_to: str = ""
+    thread_id: str = ""
+    labels: tuple[str, ...] = ()
+    list_id: str = ""
+    is_bulk: bool = False
+    """True for newsletters, notifications, auto-replies and no-reply senders."""
+    utc_offset_minutes: int | None = None
+    """The offset the Date header was written in (``-0600`` -> -360): the sender's clock.
+    ``timestamp`` is UTC; None when the header had no zone or said ``-0000`` (unknown)."""
+    delivered_from: str = ""
+    """The host of the first ``Received`` hop that crossed from another organisation's server
+    into this mailbox (empty when the chain shows none, or there is no chain)."""
+    auth_failure: str = ""
+    """Why the receiving server's ``Authentication-Results`` do not vouch for the From domain
+    (``dmarc=fail``, ``not aligned with tidewater.io`` ...); empty when they do or are absent."""
+    on_behalf_of: str = ""
+    """The ``Sender`` address when it differs from From: somebody else's system sent it."""
+
+    @property
+    def in_sent(self) -> bool:
+        """Filed in a Sent folder / carrying a Sent label (the owner's client put it there)."""
+        return any(is_sent_label(label) for label in self.labels)
+
+    @property
+    def third_party_reason(self) -> str:
+        """Why this message is someone else's text whatever its From says; empty when nothing says so.
+
+        Headers can only take trust away here, never grant it: delivery from outside or failed
+        authentication outranks even a Sent label (an inbound message can carry a forged one).
+        A message in a mailbox that tells folders apart (it has labels) but not in Sent sits in
+        the inbox: it was received, so the owner did not write it here.
+        """
+        if self.delivered_from:
+            return f"delivered from outside ({self.delivered_from})"
+        if self.auth_failure:
+            return f"fails sender authentication ({self.auth_failure})"
+        if self.in_sent:
+            return ""
+        if self.on_behalf_of:
+            return f"sent on behalf of the From address by {self.on_behalf_of}"
+        if self.labels:
+            return "received (in the inbox, not in Sent)"
+        return ""
+
+    @property
+    def headline(self) -> str:
+        return self.subject
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event(_ItemBase):
+    """One calendar occurrence (recurring series are expanded; ``series_uid`` ties them)."""
+
+    kind: ClassVar[str] = "event"
+
+    summary: str = ""
+    start: datetime | None = None
+    end: datetime | None = None
+    all_day: bool = False
+    tzid: str = ""
+    organizer: Person | None = None
+    attendees: tuple[Person, ...] = ()
+    series_uid: str = ""
+    rrule: str = ""
+    location: str = ""
+    description: str = ""
+    status: str = ""
+    calendar_owner: str = ""
+
+    @property
+    def headline(self) -> str:
+        return self.summary
+
+
+@dataclass(frozen=True, kw_only=True)
+class Document(_ItemBase):
+    """A text document (md, txt, docx, pdf, html). ``text`` is capped and redacted."""
+
+    kind: ClassVar[str] = "document"
+
+    path: str = ""
+    title: str = ""
+    text: str = ""
+    doc_format: str = ""
+    size: int = 0
+    truncated: bool = False
+
+    @property
+    def headline(self) -> str:
+        return self.title
+
+
+@dataclass(frozen=True, kw_only=True)
+class Repo(_ItemBase):
+    """A repository snapshot: selected files (capped) and commit statistics from ``git``."""
+
+    kind: ClassVar[str] = "repo"
+
+    path: str = ""
+    name: str = ""
+    remote_url: str = ""
+    default_branch: str = ""
+    files: dict[str, str] = field(default_factory=dict)
+    """Selected config files (manifests, CI, README, CONTRIBUTING, CODEOWNERS ...) -> text."""
+    file_list: tuple[str, ...] = ()
+    languages: dict[str, int] = field(default_factory=dict)
+    """Language -> number of tracked files."""
+    commit_count: int = 0
+    authors: tuple[tuple[str, str, int], ...] = ()
+    """(name, email, commits), most commits first."""
+    recent_subjects: tuple[str, ...] = ()
+    first_commit: datetime | None = None
+    last_commit: datetime | None = None
+    git_user_email: str = ""
+
+    def __hash__(self) -> int:  # dict fields make the generated hash unusable
+        return hash((self.source, self.ref))
+
+    @property
+    def headline(self) -> str:
+        return f"{self.name} {self.commit_count}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChatMessage(_ItemBase):
+    """One chat message (Slack export). ``text`` is redacted; ``user`` is resolved when known."""
+
+    kind: ClassVar[str] = "chatmessage"
+
+    workspace: str = ""
+    channel: str = ""
+    user: Person = field(default_factory=Person)
+    text: str = ""
+    thread_ts: str = ""
+    subtype: str = ""
+    user_title: str = ""
+    """The author's Slack profile title as they typed it (free text: "Staff Engineer", "The Viking")."""
+    user_tz: str = ""
+    """The author's Slack profile timezone (IANA, e.g. ``Europe/Berlin``); set by their Slack client."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryEntry(_ItemBase):
+    """An entry that already lives in some harness's memory (read by harness_memory)."""
+
+    kind: ClassVar[str] = "memoryentry"
+
+    harness: str = ""
+    name: str = ""
+    description: str = ""
+    memory_type: MemoryType | None = None
+    body: str = ""
+    scope: str = "global"
+    path: str = ""
+
+    @property
+    def headline(self) -> str:
+        return self.name
+
+
+Item: TypeAlias = Message | Event | Document | Repo | ChatMessage | MemoryEntry
+ITEM_KINDS: frozenset[str] = frozenset(c.kind for c in (Message, Event, Document, Repo, ChatMessage, MemoryEntry))
+"""Every item kind a source may yield and an analyzer may declare."""
+
