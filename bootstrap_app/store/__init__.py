@@ -1,0 +1,27 @@
+"""SQLite state: runs, item refs, proposals, decisions, cursors, quarantine, write journal, and the
+owner's suggested / confirmed / rejected address aliases.
+
+Why SQLite: decisions must survive a crash the moment they are made (the app reruns the
+page, the CLI may be killed), the CLI and the app must see the same state, and re-seeding
+must know every fingerprint ever decided. Every mutating method commits before it returns.
+
+What is *not* stored: item bodies. Items are kept as (source, ref, digest) only; proposals
+hold redacted text and evidence excerpts of at most 200 characters.
+
+The tables and the connection live in :mod:`.schema`; the methods are grouped by what they keep —
+review state (:mod:`.review`), scan bookkeeping (:mod:`.scanstate`) and the write journal
+(:mod:`.journal`) — and combined here into :class:`Store`, the one class callers use.
+"""
+
+from __future__ import annotations
+
+from .journal import JournalFile, JournalMixin, WriteRecord
+from .review import ReviewMixin, StoredProposal
+from .scanstate import ScanStateMixin
+from .schema import SCHEMA_VERSION
+
+__all__ = ["SCHEMA_VERSION", "JournalFile", "Store", "StoredProposal", "WriteRecord"]
+
+
+class Store(ReviewMixin, ScanStateMixin, JournalMixin):
+    """The state database. Use as a context manager or call :meth:`close`."""
