@@ -176,6 +176,7 @@ def _read_source(run: _Run, source: Source, since: datetime | None, incremental:
             if run.should_stop():
                 break
         _account_aliases(run.collector, source)
+        _account_directory(run.builder, source)
         if ctx.new_cursor is not None:
             try:
                 run.store.set_cursor(source.id, ctx.new_cursor)
@@ -334,6 +335,15 @@ def _account_aliases(collector: IdentityCollector, source: Source) -> None:
         return
     for address in getattr(source, "owner_addresses", ()):
         hook(address)
+
+
+def _account_directory(builder: SignalBuilder, source: Source) -> None:
+    """An account source's directory entry of its signed-in owner (Microsoft Graph ``/me``:
+    job title, company) goes to the profile, which ranks it after the owner's own signature."""
+    facts = getattr(source, "owner_directory", None)
+    if facts:
+        builder.profile.account_directory(dict(facts), str(getattr(source, "directory_from", "directory")),
+                                          source.id)
 
 
 def _seen_before(item: Item, seen: dict[int, str]) -> bool:

@@ -70,6 +70,8 @@ def _profile(s: Signals) -> Proposal | None:
         lines.append("(Employer inferred from the email domain, not stated.)")
     if "contact block in mail" in (p.title_from, p.employer_from):
         lines.append("(Title/employer from contact blocks in other people's mail; no own signature states them.)")
+    if p.title_from.startswith("directory") or p.employer_from.startswith("directory"):
+        lines.append(f"(Title/employer from the signed-in account's {p.title_from or p.employer_from}.)")
     if p.title and p.title_from == "Slack profile":
         lines.append("(Title from their own Slack profile; no mail signature states one.)")
     desc_bits = [b for b in (p.title, p.team, p.employer) if b]

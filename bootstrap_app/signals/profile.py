@@ -11,7 +11,8 @@ The timezone comes from the calendar's zone, else the owner's own Slack profile 
 against the offsets of their sent mail), else the usual offset of their sent mail written as
 ``UTC-06:00`` — never an IANA name guessed from an offset, and nothing at all when every sender
 in the archive carries the same offsets (rewritten headers) or Slack and mail disagree
-(see ``resolve_timezone``). The title comes from the owner's signature, else their Slack profile.
+(see ``resolve_timezone``). The title comes from the owner's signature, else their account's
+directory entry, else their Slack profile.
 
 The text parsers (signature blocks, Slack titles, manager mentions) live in :mod:`.signature`:
 they know nothing of owners or streams; this module is the accumulator and the late decision.
@@ -30,6 +31,7 @@ from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.text.mail import own_text
 from bootstrap_app.types import ChatMessage, Item, Message
 
+from .account_directory import AccountDirectory
 from .analyzer import Analyzer
 from .base import Ref, person_key
 from .contact_blocks import FREE_MAIL, contact_blocks, domain_label, org_from_domain, stated_by_two
@@ -102,6 +104,8 @@ class ProfileAccumulator(Analyzer):
     directory_refs: defaultdict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
     directory_senders: defaultdict[tuple[str, str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
     """Who stated each (name, title, organisation): one sender alone is not enough to adopt it."""
+    account: AccountDirectory = field(default_factory=AccountDirectory)
+    """What the signed-in account's directory entry says of the owner (handed over by the scan)."""
 
     def _author_ref(self, key: str, ref: Ref) -> None:
         """Keep the three newest items of each author as evidence pointers."""
@@ -197,6 +201,10 @@ class ProfileAccumulator(Analyzer):
                 when = item.timestamp.date().isoformat() if item.timestamp else "undated"
                 self._author_ref(key, Ref(item.source, item.ref, item.timestamp, key,
                                           f"chat message in #{item.channel}, {when}"))
+
+    def account_directory(self, facts: dict[str, str], label: str, source: str) -> None:
+        """An account source's directory entry of its signed-in owner (title, employer)."""
+        self.account.add(facts, label, source)
 
     # -- decision ------------------------------------------------------------------------
     def owner_keys(self, owner: OwnerIdentity) -> list[str]:
@@ -308,9 +316,11 @@ class ProfileAccumulator(Analyzer):
             options = [(n, v) for (f, v), n in sig.items() if f == kind]
             return max(options)[1] if options else ""
 
-        employer = best("org")
-        employer_from = "signature" if employer else ""
-        title = best("title")
+        employer, title = best("org"), best("title")
+        # the account's own directory entry fills what the owner's signature leaves (account_directory.py)
+        title, title_from, employer, employer_from, account_refs = self.account.fill(
+            title, "signature" if title else "", employer, "signature" if employer else "")
+        refs.extend(account_refs)
         role, org = parse_slack_title(slack_title)
         slack_used = False
         if not title and role:  # the signature says nothing: the owner's own Slack profile does
@@ -319,7 +329,7 @@ class ProfileAccumulator(Analyzer):
                 employer, employer_from = org, "Slack profile"
         if slack_used or (slack_tz and tz_from.startswith("Slack")):
             refs.extend(self.slack_refs[k] for k in keys if k in self.slack_refs)
-        title_from = "Slack profile" if slack_used else ("signature" if title else "")
+        title_from = "Slack profile" if slack_used else title_from
         if not title or not employer:  # what others' mail states about the owner beats the domain
             d_title, d_org, d_refs = self.directory_entry(owner_keys)
             if d_title and not title:

@@ -9,8 +9,10 @@ source never opens the token store itself.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from bootstrap_app.errors import AuthRequired
@@ -81,6 +83,11 @@ class GraphSource(Source, auth="microsoft"):
     owner_addresses: tuple[str, ...] = ()
     """The signed-in account's address, once a read has started: the identity platform, not a
     header anyone can write, says it is the owner's (the scan hands it to identity)."""
+
+    owner_directory: Mapping[str, str] = MappingProxyType({})
+    """What the organisation's directory says of the signed-in account (``title``, ``employer``,
+    ``department``), once a read has fetched ``/me``; the scan hands it to the profile."""
+    directory_from: ClassVar[str] = "directory (Microsoft 365)"
 
     def client(self, ctx: ReadContext) -> tuple[GraphClient, MicrosoftCredentials]:
         creds = self.credentials(ctx)

@@ -46,9 +46,12 @@ class World:
     """The account the stand-in serves. Tests add mail, events and files, and turn fault knobs."""
 
     client_id: str = "00000000-test-4e5f-9a0b-memseed00001"
-    user: dict[str, str] = field(default_factory=lambda: {
+    user: dict[str, str | None] = field(default_factory=lambda: {
         "id": "a1b2c3d4e5f60001", "displayName": "Maya Okafor", "mail": "maya@contoso.test",
-        "userPrincipalName": "maya@contoso.test"})
+        "userPrincipalName": "maya@contoso.test",
+        # directory properties as Graph returns them: strings, or null when the admin set none
+        "jobTitle": "Principal Platform Engineer", "companyName": "Contoso Pharmaceuticals",
+        "department": "Platform", "officeLocation": "London 4/12"})
     pending_polls: int = 1
     access_ttl: int = 3600
     seq: int = 0

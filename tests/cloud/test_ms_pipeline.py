@@ -80,6 +80,27 @@ def test_pipeline_finds_the_owner_and_reseed_reads_only_what_is_new(account: Pat
         assert sum(r.items for r in again.reports) == 1
 
 
+@pytest.mark.parametrize("directory", [True, False])
+def test_user_role_states_the_directory_title_and_employer(account: Path, ms: MSStandIn, directory: bool) -> None:
+    """Graph's /me directory entry names the owner's title and company; without it (null, as
+    Graph answers for an account the admin filled in nothing for) the mail domain is used."""
+    if not directory:
+        ms.world.user.update(jobTitle=None, companyName=None, department=None)
+    settings = load_settings(account)
+    with Store(settings.db_path) as store:
+        result = scan(["microsoft:"], settings=settings, store=store)
+    assert not [r.error for r in result.reports if r.error]
+    role = next(p for p in result.proposals if p.name == "user-role")
+    if directory:
+        assert "Maya Okafor is a Principal Platform Engineer at Contoso Pharmaceuticals." in role.body
+        assert "directory (Microsoft 365)" in role.body
+        assert any("directory entry" in e.ref for e in role.evidence)
+    else:
+        assert "Principal Platform Engineer" not in role.body and "Pharmaceuticals" not in role.body
+        assert "directory" not in role.body
+        assert "(Employer inferred from the email domain, not stated.)" in role.body
+
+
 def test_sources_lists_the_account_and_cli_errors_are_one_line(account: Path, ms: MSStandIn) -> None:
     out = CliRunner().invoke(main, ["sources", "--json"], catch_exceptions=False)
     assert out.exit_code == 0
