@@ -28,7 +28,7 @@ from tests.cloud.google_standin import GoogleStandIn
 from tests.cloud.ms_standin import MSStandIn
 from tests.cloud.ms_world import World as MSWorld
 
-from .test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, SHOTS, DemoApp, _free_port, _shrink
+from .test_e2e_browser import CHROMIUM, SHOTS, DemoApp, _free_port, _shrink, wizard_browser
 
 pytestmark = [
     pytest.mark.browser,
@@ -92,22 +92,11 @@ def _resting_on(app_home: Path, prefix: str) -> list[str]:
 
 
 def test_demo_connects_cloud_accounts_and_scans_them(cloud_app: DemoApp) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.set_default_timeout(30_000)
-        expect.set_options(timeout=30_000)
-
-        def nav(label: str, title: str) -> None:
-            page.get_by_test_id("stSidebarNav").get_by_role("link", name=label).click()
-            expect(page.get_by_role("heading", name=title, level=1)).to_be_visible()
-
-        def settle() -> None:
-            page.wait_for_timeout(300)
-            expect(page.get_by_test_id("stStatusWidget")).to_have_count(0)
+    with wizard_browser() as wizard:
+        page, nav, settle = wizard.page, wizard.nav, wizard.settle
 
         google = page.locator(".st-key-account_google")
         microsoft = page.locator(".st-key-account_microsoft")
@@ -160,5 +149,4 @@ def test_demo_connects_cloud_accounts_and_scans_them(cloud_app: DemoApp) -> None
             card = cards.filter(has_text=names[0]).first
             card.get_by_text(re.compile(r"^Evidence \(\d+\)")).click()
             expect(card.get_by_text(prefix).first).to_be_visible()
-        browser.close()
 

@@ -21,7 +21,9 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -105,31 +107,57 @@ def _shrink(path: Path) -> None:
     small.save(path, optimize=True)
 
 
+class Wizard:
+    """The wizard in a headless Chromium page, with the two moves every browser test makes."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+
+    def nav(self, label: str, title: str) -> None:
+        """Open a page from the sidebar and wait for its heading."""
+        from playwright.sync_api import expect
+
+        self.page.get_by_test_id("stSidebarNav").get_by_role("link", name=label).click()
+        expect(self.page.get_by_role("heading", name=title, level=1)).to_be_visible()
+
+    def settle(self) -> None:
+        """Wait until Streamlit has finished rerunning the page."""
+        from playwright.sync_api import expect
+
+        self.page.wait_for_timeout(300)
+        expect(self.page.get_by_test_id("stStatusWidget")).to_have_count(0)
+
+
+@contextmanager
+def wizard_browser() -> Iterator[Wizard]:
+    """Debian's Chromium (never a downloaded one), one 1280x900 page, 30 s timeouts; closed after."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(30_000)
+            expect.set_options(timeout=30_000)
+            yield Wizard(page)
+        finally:
+            browser.close()
+
+
 def _memory_files(home: Path) -> list[Path]:
     return sorted((home / "home" / ".claude" / "projects").glob("*/memory/*.md"))
 
 
 def test_demo_wizard_end_to_end(demo_app: DemoApp) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     notes = demo_app.home / "home" / "notes"  # inside the throwaway home: the screenshots show no test paths
     notes.mkdir()
     (notes / "reading-list.md").write_text("# Reading list\n\nDesigning Data-Intensive Applications.\n")
     SHOTS.mkdir(parents=True, exist_ok=True)
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.set_default_timeout(30_000)
-        expect.set_options(timeout=30_000)
-
-        def nav(label: str, title: str) -> None:
-            page.get_by_test_id("stSidebarNav").get_by_role("link", name=label).click()
-            expect(page.get_by_role("heading", name=title, level=1)).to_be_visible()
-
-        def settle() -> None:
-            page.wait_for_timeout(300)
-            expect(page.get_by_test_id("stStatusWidget")).to_have_count(0)
+    with wizard_browser() as wizard:
+        page, nav, settle = wizard.page, wizard.nav, wizard.settle
 
         def shot(name: str, height: int = 900) -> None:
             """Screenshot for the README once tables and metrics have drawn, as a small palette PNG."""
@@ -206,7 +234,6 @@ def test_demo_wizard_end_to_end(demo_app: DemoApp) -> None:
         page.get_by_role("button", name=re.compile(r"^Undo write \d+")).click()
         expect(page.get_by_text(re.compile(r"Undid write \d+"))).to_be_visible()
         assert _memory_files(demo_app.home) == []
-        browser.close()
 
     home = demo_app.home
     demo_app.stop()
