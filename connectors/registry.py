@@ -19,7 +19,7 @@ as explicit as the list itself and undone when the block ends.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
@@ -240,11 +240,7 @@ def detect(location: str | os.PathLike[str], _depth: int = 0) -> list[Source]:
             return [cls(path)]
     if path.is_dir():
         return _walk(path, text, _depth)
-    raise UnsupportedSource(
-        f"{text}: not a source memseed can read",
-        hint="give a .mbox, .eml folder, maildir, .ics, Takeout folder/zip, git repo, "
-             "Slack export, harness memory folder, or a folder of documents",
-    )
+    raise _unsupported(text)
 
 
 def _walk(path: Path, text: str, depth: int = 0) -> list[Source]:
@@ -264,13 +260,12 @@ def _walk(path: Path, text: str, depth: int = 0) -> list[Source]:
         except (UnsupportedSource, SourceNotFound):  # an odd, unlistable or vanished child never hides the rest
             continue
     if not found:
-        raise UnsupportedSource(
-            f"{text}: not a source memseed can read",
-            hint="give a .mbox, .eml folder, maildir, .ics, Takeout folder/zip, git repo, "
-                 "Slack export, harness memory folder, or a folder of documents")
+        raise _unsupported(text)
     return found
 
 
-def detect_all(locations: Sequence[str]) -> list[Source]:
-    """Every source of several locations (errors propagate; the pipeline reports them per location)."""
-    return [source for location in locations for source in detect(location)]
+def _unsupported(text: str) -> UnsupportedSource:
+    """The one answer for a path no source recognises (a file, or a folder holding none)."""
+    return UnsupportedSource(f"{text}: not a source memseed can read",
+                             hint="give a .mbox, .eml folder, maildir, .ics, Takeout folder/zip, git repo, "
+                                  "Slack export, harness memory folder, or a folder of documents")
