@@ -8,7 +8,7 @@ import json
 import click
 
 from bootstrap_app.aliases import confirm_alias, list_aliases, reject_alias
-from bootstrap_app.sourceinfo import source_catalog
+from bootstrap_app.sourceinfo import short_scope, source_catalog
 
 from .common import open_settings, open_store
 
@@ -62,7 +62,7 @@ def sources_cmd(ctx: click.Context, forget: tuple[str, ...], confirm: tuple[str,
         click.echo(f"  {u.uri:22} {u.description}{aliases}")
         if u.auth:
             state = f"signed in as {u.account}" if u.available and u.account else (u.detail or "not available")
-            scopes = ", ".join(scope.rstrip("/").rsplit("/", 1)[-1] for scope in u.scopes)  # gmail.readonly
+            scopes = ", ".join(short_scope(scope) for scope in u.scopes)  # gmail.readonly
             click.echo(f"  {'':22} {state}{'; scopes: ' + scopes if scopes else ''}")
     click.echo("\nRemembered sources (re-read by `memseed reseed`):")
     if not catalog.remembered:
