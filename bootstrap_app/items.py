@@ -27,22 +27,8 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import ClassVar, TypeAlias
 
-__all__ = [
-    "ITEM_KINDS",
-    "SENT_LABELS",
-    "ChatMessage",
-    "Document",
-    "Event",
-    "Item",
-    "MemoryEntry",
-    "MemoryType",
-    "Message",
-    "Person",
-    "Repo",
-    "Skip",
-    "is_sent_label",
-    "utc",
-]
+__all__ = ["ITEM_KINDS", "SENT_LABELS", "ChatMessage", "Document", "Event", "Item", "MemoryEntry",
+           "MemoryType", "Message", "Person", "Repo", "Skip", "is_sent_label", "utc"]
 
 
 class MemoryType(StrEnum):
@@ -121,11 +107,13 @@ class _ItemBase:
     kind: ClassVar[str] = ""
     """The item kind analyzers declare they consume (``message``, ``event`` ...): a class constant,
     so routing an item to its analyzers is one dict lookup, not a chain of ``isinstance``."""
+    headline_field: ClassVar[str] = ""
+    """The field that names the item in one line (``subject``, ``title`` ...); none by default."""
 
     @property
     def headline(self) -> str:
         """One line that names the item (subject, title ...): part of its change digest."""
-        return ""
+        return str(getattr(self, self.headline_field)) if self.headline_field else ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -133,6 +121,7 @@ class Message(_ItemBase):
     """One email. ``body`` is plain text, redacted and capped; headers are parsed."""
 
     kind: ClassVar[str] = "message"
+    headline_field: ClassVar[str] = "subject"
 
     sender: Person = field(default_factory=Person)
     to: tuple[Person, ...] = ()
@@ -184,34 +173,27 @@ class Message(_ItemBase):
             return "received (in the inbox, not in Sent)"
         return ""
 
-    @property
-    def headline(self) -> str:
-        return self.subject
-
 
 @dataclass(frozen=True, kw_only=True)
 class Event(_ItemBase):
     """One calendar occurrence (recurring series are expanded; ``series_uid`` ties them)."""
 
     kind: ClassVar[str] = "event"
+    headline_field: ClassVar[str] = "summary"
 
     summary: str = ""
+    location: str = ""
+    description: str = ""
+    status: str = ""
     start: datetime | None = None
     end: datetime | None = None
     all_day: bool = False
     tzid: str = ""
-    organizer: Person | None = None
-    attendees: tuple[Person, ...] = ()
     series_uid: str = ""
     rrule: str = ""
-    location: str = ""
-    description: str = ""
-    status: str = ""
+    organizer: Person | None = None
+    attendees: tuple[Person, ...] = ()
     calendar_owner: str = ""
-
-    @property
-    def headline(self) -> str:
-        return self.summary
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -219,6 +201,7 @@ class Document(_ItemBase):
     """A text document (md, txt, docx, pdf, html). ``text`` is capped and redacted."""
 
     kind: ClassVar[str] = "document"
+    headline_field: ClassVar[str] = "title"
 
     path: str = ""
     title: str = ""
@@ -226,10 +209,6 @@ class Document(_ItemBase):
     doc_format: str = ""
     size: int = 0
     truncated: bool = False
-
-    @property
-    def headline(self) -> str:
-        return self.title
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -286,6 +265,7 @@ class MemoryEntry(_ItemBase):
     """An entry that already lives in some harness's memory (read by harness_memory)."""
 
     kind: ClassVar[str] = "memoryentry"
+    headline_field: ClassVar[str] = "name"
 
     harness: str = ""
     name: str = ""
@@ -294,10 +274,6 @@ class MemoryEntry(_ItemBase):
     body: str = ""
     scope: str = "global"
     path: str = ""
-
-    @property
-    def headline(self) -> str:
-        return self.name
 
 
 Item: TypeAlias = Message | Event | Document | Repo | ChatMessage | MemoryEntry

@@ -25,14 +25,7 @@ from typing import Any
 
 from bootstrap_app.items import MemoryType
 
-__all__ = [
-    "Decision",
-    "DecisionStatus",
-    "Evidence",
-    "Proposal",
-    "fingerprint_of",
-    "slugify",
-]
+__all__ = ["Decision", "DecisionStatus", "Evidence", "Proposal", "fingerprint_of", "slugify"]
 
 
 _SLUG_STRIP = re.compile(r"[^a-z0-9]+")

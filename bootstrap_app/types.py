@@ -15,43 +15,8 @@ stage produced (it makes a new record with :func:`dataclasses.replace` instead).
 
 from __future__ import annotations
 
-from bootstrap_app.items import (
-    ITEM_KINDS,
-    SENT_LABELS,
-    ChatMessage,
-    Document,
-    Event,
-    Item,
-    MemoryEntry,
-    MemoryType,
-    Message,
-    Person,
-    Repo,
-    Skip,
-    is_sent_label,
-    utc,
-)
-from bootstrap_app.proposals import Decision, DecisionStatus, Evidence, Proposal, fingerprint_of, slugify
+from bootstrap_app import items, proposals
+from bootstrap_app.items import *  # noqa: F403 - every name items.__all__ lists
+from bootstrap_app.proposals import *  # noqa: F403 - every name proposals.__all__ lists
 
-__all__ = [
-    "ITEM_KINDS",
-    "SENT_LABELS",
-    "ChatMessage",
-    "Decision",
-    "DecisionStatus",
-    "Document",
-    "Event",
-    "Evidence",
-    "Item",
-    "MemoryEntry",
-    "MemoryType",
-    "Message",
-    "Person",
-    "Proposal",
-    "Repo",
-    "Skip",
-    "fingerprint_of",
-    "is_sent_label",
-    "slugify",
-    "utc",
-]
+__all__ = [*items.__all__, *proposals.__all__]
