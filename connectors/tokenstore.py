@@ -18,9 +18,6 @@ import stat
 from pathlib import Path
 from types import ModuleType
 
-import keyring
-import keyring.errors
-
 from bootstrap_app.errors import AuthError
 
 __all__ = ["ENV_STORE", "delete_secret", "load_secret", "save_secret", "token_path"]
@@ -42,6 +39,8 @@ def _keyring() -> ModuleType | None:
     """
     if os.environ.get(ENV_STORE, "").lower() == "file":
         return None
+    import keyring  # here, not at the top: ~40 ms that every CLI start would pay for a login
+
     backend = keyring.get_keyring()
     if getattr(backend, "priority", 0) < 1 or "plaintext" in type(backend).__module__.lower():
         return None
@@ -57,7 +56,7 @@ def save_secret(home: Path, name: str, value: str) -> str:
     """Store ``value``; returns where it went (``"keyring"`` or the file's path)."""
     ring = _keyring()
     if ring is not None:
-        with contextlib.suppress(keyring.errors.KeyringError):  # locked or broken: use the file
+        with contextlib.suppress(ring.errors.KeyringError):  # locked or broken: use the file
             ring.set_password(_SERVICE, _account(home, name), value)
             return "keyring"
     path = token_path(home, name)
@@ -78,7 +77,7 @@ def load_secret(home: Path, name: str) -> str | None:
     """The stored value, or None. A token file others can read raises :class:`AuthError`."""
     ring = _keyring()
     if ring is not None:
-        with contextlib.suppress(keyring.errors.KeyringError):
+        with contextlib.suppress(ring.errors.KeyringError):
             value = ring.get_password(_SERVICE, _account(home, name))
             if value is not None:
                 return str(value)
@@ -98,7 +97,7 @@ def delete_secret(home: Path, name: str) -> bool:
     removed = False
     ring = _keyring()
     if ring is not None:
-        with contextlib.suppress(keyring.errors.KeyringError):
+        with contextlib.suppress(ring.errors.KeyringError):
             ring.delete_password(_SERVICE, _account(home, name))
             removed = True
     path = token_path(home, name)

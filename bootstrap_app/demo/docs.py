@@ -18,8 +18,6 @@ import zipfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import docx
-
 from .cast import DEMO_ANCHOR, rng_for, workdays
 from .docs_text import DESIGN_PDF_LINES, NOTES_MD, RFC_SECTIONS, RUNBOOK_MD, VENDOR_MD, meeting_note
 from .persona import PERSONA
@@ -90,6 +88,8 @@ def _normalise_zip(path: Path) -> None:
 
 
 def _write_docx(path: Path, *, title: str, author: str, created: datetime) -> None:
+    import docx  # here, not at the top: ~40 ms that every CLI start would pay for one demo file
+
     document = docx.Document()
     props = document.core_properties
     props.author = author

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import re
 
-import phonenumbers
-
 from bootstrap_app.text import card_spans, normalize
 
 __all__ = ["PII_KINDS", "pii_flags", "pii_kinds"]
@@ -82,6 +80,8 @@ def _has_phone(text: str) -> bool:
     if not hints:
         return False
     text = " ; ".join(hints)  # the matcher only needs the digit runs, not the whole mail
+    import phonenumbers  # here, not at the top: ~20 ms of start-up that only digit-rich text needs
+
     for region in _REGIONS:
         for match in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
             digits = re.sub(r"\D", "", match.raw_string)

@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-import phonenumbers
-
 from bootstrap_app.text.secrets import redact_secrets
 from bootstrap_app.text.unicode import strip_invisible
 
@@ -61,6 +59,8 @@ def _redact_personal(text: str) -> str:
     """
     if sum(ch.isdigit() for ch in text) < 7:
         return text
+    import phonenumbers  # here, not at the top: ~20 ms of start-up that only digit-rich text needs
+
     spans: list[tuple[int, int, str]] = []
     spans += [(start, end, "[REDACTED:card]") for start, end in card_spans(text)]
     for region in _PHONE_REGIONS:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 import warnings
+from typing import TYPE_CHECKING
 
-from bs4 import BeautifulSoup, Comment, Tag
-from bs4.element import Declaration, Doctype, ProcessingInstruction
+if TYPE_CHECKING:
+    from bs4 import Tag
 
 __all__ = ["html_to_text", "is_hidden"]
 
@@ -67,6 +68,11 @@ def html_to_text(html: str) -> str:
     """
     if not html or not html.strip():
         return ""
+    # bs4 is imported here, not at the top: with soupsieve it is ~80 ms that every CLI start
+    # would pay, and only HTML bodies and pages need it.
+    from bs4 import BeautifulSoup, Comment, Tag
+    from bs4.element import Declaration, Doctype, ProcessingInstruction
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # MarkupResemblesLocatorWarning and friends
         soup = BeautifulSoup(html, "html.parser")
