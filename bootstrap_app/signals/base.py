@@ -16,8 +16,8 @@ from bootstrap_app.identity import name_key
 from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.types import Evidence, Person
 
-__all__ = ["BULK_LOCAL", "Ref", "is_bulk_address", "is_owner_key", "is_person", "person_key", "prefer_past",
-           "refs_to_evidence"]
+__all__ = ["BULK_LOCAL", "RECEIVED_SUFFIX", "Ref", "is_bulk_address", "is_owner_key", "is_person", "person_key",
+           "prefer_past", "received_key", "refs_to_evidence"]
 
 # Address shapes only, each a convention shared across mail systems (none is a word taken from a
 # mailbox we test on): no-reply and notification senders, RFC 2142 role mailboxes (info, sales,
@@ -72,6 +72,14 @@ def person_key(person: Person) -> str:
         return person.address
     key = name_key(person.name)
     return f"name:{key}" if key else ""
+
+
+RECEIVED_SUFFIX = "#received"
+
+
+def received_key(key: str) -> str:
+    """Where facts from *received* mail of ``key`` are filed: never one of the owner's keys."""
+    return key + RECEIVED_SUFFIX
 
 
 def is_owner_key(key: str, owner: OwnerIdentity) -> bool:

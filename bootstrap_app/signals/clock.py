@@ -1,0 +1,157 @@
+"""The owner's clock: timezone and weekday working hours from *when* people write.
+
+Why a module of its own: this is the one part of the profile that works on times alone. Per
+author it keeps activity timestamps (a uniform reservoir sample, with the sender's Date-header
+offset when the mail said) and how often each offset occurs; at the end it decides, for the
+keys that turned out to be the owner's, the usual mail offset, whether a named zone fits it,
+the timezone (calendar, then Slack, then the mail offset) and the working-hours window. It
+knows nothing of signatures, titles or employers: :mod:`.profile` feeds it and asks it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta, timezone
+
+from .base import RECEIVED_SUFFIX
+from .rhythms import offset_name, zone
+
+__all__ = ["ActivityClock"]
+
+_MAX_STAMPS = 4000
+
+
+@dataclass
+class ActivityClock:
+    """Activity times per author key, and the timezone / working-hours decisions over them."""
+
+    stamps: defaultdict[str, list[tuple[float, int | None]]] = field(default_factory=lambda: defaultdict(list))
+    """Per author: (UTC timestamp, the sender's UTC offset in minutes when the mail said)."""
+    seen: Counter[str] = field(default_factory=Counter)
+    offset_counts: defaultdict[str, Counter[int]] = field(default_factory=lambda: defaultdict(Counter))
+    """Per sender: how often each Date-header offset occurs (the owner's is decided late)."""
+    rng: random.Random = field(default_factory=lambda: random.Random(7))
+    latest: dict[str, float] = field(default_factory=dict)
+    """Per author: the newest mail/chat timestamp (the reservoir of ``stamps`` may miss it)."""
+
+    def stamp(self, key: str, when: datetime | None, offset: int | None = None) -> None:
+        """One activity time of ``key``; ``offset`` is the sender's clock (mail Date header)."""
+        if not key or when is None:
+            return
+        self.seen[key] += 1
+        value = when.timestamp()
+        if value > self.latest.get(key, float("-inf")):
+            self.latest[key] = value
+        bucket = self.stamps[key]
+        if len(bucket) < _MAX_STAMPS:
+            bucket.append((value, offset))
+        else:  # reservoir sampling keeps the sample uniform without holding everything
+            j = self.rng.randrange(self.seen[key])
+            if j < _MAX_STAMPS:
+                bucket[j] = (value, offset)
+        if offset is not None:
+            self.offset_counts[key][offset] += 1
+
+    def last_activity(self, keys: list[str]) -> datetime | None:
+        """When any of ``keys`` last sent mail or posted in chat (None when never seen)."""
+        values = [self.latest[k] for k in keys if k in self.latest]
+        return datetime.fromtimestamp(max(values), UTC) if values else None
+
+    def mail_offset(self, keys: list[str]) -> tuple[int | None, str]:
+        """The owner's usual Date-header offset, or (None, why not).
+
+        Never an IANA zone: an offset says "UTC-06:00", not Chicago versus Mexico City. And an
+        offset counts only when it tells the owner apart from everyone else: when at least 97%
+        of the mail from 8 or more other domains carries the very offsets the owner's mail
+        does, the archive rewrote every Date header into one zone (the Enron corpus did, to US
+        Pacific time) and the offsets say nothing about where the owner is.
+        """
+        mine: Counter[int] = Counter()
+        for k in keys:
+            mine.update(self.offset_counts.get(k, Counter()))
+        total = sum(mine.values())
+        if total < 5:
+            return None, "too few sent mails with a dated offset"
+        if all(off == 0 for off in mine):
+            return None, "sent mail is stamped +0000 (servers do that)"
+        own = set(keys)
+        others = [(k, c) for k, c in self.offset_counts.items() if k not in own]
+        everyone: Counter[int] = Counter()
+        for _, c in others:
+            everyone.update(c)
+        # one clock for the whole archive: its most common offset, plus the one an hour away
+        # when that is next (the same zone in summer / winter time)
+        top = [off for off, _ in everyone.most_common(2)]
+        clock = {top[0]} | ({top[1]} if len(top) > 1 and abs(top[0] - top[1]) == 60 else set()) if top else set()
+        domains = {k.removesuffix(RECEIVED_SUFFIX).rpartition("@")[2] for k, _ in others if "@" in k}
+        n_others = sum(everyone.values())
+        same = sum(n for off, n in everyone.items() if off in clock)
+        usual = {off for off, n in mine.items() if n >= 0.05 * total}
+        if len(domains) >= 8 and n_others >= 30 and same >= 0.97 * n_others and usual <= clock:
+            return None, (f"{same} of {n_others} mails from {len(domains)} other domains carry the same "
+                          "offsets: the archive rewrote the Date headers")
+        return mine.most_common(1)[0][0], "Date headers of sent mail"
+
+    def zone_matches_mail(self, keys: list[str], tz_name: str) -> bool:
+        """True when ``tz_name`` gives the offset of at least 80% of the owner's dated mails."""
+        tz = zone(tz_name)
+        samples = [(ts, off) for k in keys for ts, off in self.stamps.get(k, []) if off is not None]
+        if tz is None or not samples:
+            return False
+        hits = 0
+        for ts, off in samples:
+            delta = datetime.fromtimestamp(ts, tz).utcoffset()
+            hits += int(delta is not None and int(delta.total_seconds() // 60) == off)
+        return hits >= 0.8 * len(samples)
+
+    def resolve_timezone(self, keys: list[str], tz_calendar: str, tz_slack: str = "") -> tuple[str, str, str]:
+        """(timezone, where from, why none).
+
+        The calendar's zone first (Slack agreeing is noted). Else the owner's Slack zone when
+        their sent mail's offsets match it, or when no mail offset says anything; the mail
+        offset alone (``UTC-06:00``) when Slack names no zone. When Slack and the mail offsets
+        disagree nothing is proposed: one of them is stale and we cannot tell which.
+        """
+        if tz_calendar:
+            if tz_slack and zone(tz_slack) and zone(tz_calendar) and tz_slack == tz_calendar:
+                return tz_calendar, "calendar, matching the Slack profile", ""
+            return tz_calendar, "calendar", ""
+        offset, why = self.mail_offset(keys)
+        if tz_slack:
+            if offset is None:
+                return tz_slack, "Slack profile", ""
+            if self.zone_matches_mail(keys, tz_slack):
+                return tz_slack, "Slack profile, matching the Date headers of sent mail", ""
+            return "", "", (f"sent mail is written at {offset_name(offset)}, which does not fit the Slack "
+                            f"profile's {tz_slack}")
+        if offset is None:
+            return "", "", why
+        return offset_name(offset), why, ""
+
+    def working_hours(self, keys: list[str], tz_name: str) -> tuple[tuple[str, str] | None, int]:
+        """Weekday activity window in ``tz_name``. For a mail offset (``UTC+02:00``) each mail's
+        own offset is used, so a summer-time switch inside the data does not shift the hours."""
+        tz = zone(tz_name) or UTC
+        own_clock = tz_name.startswith("UTC") and tz_name != "UTC"
+        minutes: list[int] = []
+        for k in keys:
+            for ts, off in self.stamps.get(k, []):
+                local = datetime.fromtimestamp(ts, timezone(timedelta(minutes=off)) if own_clock and off is not None
+                                               else tz)
+                if local.weekday() < 5:
+                    minutes.append(local.hour * 60 + local.minute)
+        if len(minutes) < 12:
+            return None, len(minutes)
+        minutes.sort()
+        # The window holding 96% of weekday activity. The 10th-90th percentile window was
+        # tried first and cuts off the first and last hour of an ordinary day (mail and chat
+        # bunch up mid-day), so only the outer 2% on each side — a stray late mail — is dropped.
+        lo = minutes[round(0.02 * (len(minutes) - 1))]
+        hi = minutes[round(0.98 * (len(minutes) - 1))]
+
+        def fmt(m: int) -> str:
+            m = int(round(m / 30.0) * 30) % (24 * 60)
+            return f"{m // 60:02d}:{m % 60:02d}"
+        return (fmt(lo), fmt(hi)), len(minutes)
