@@ -103,28 +103,35 @@ def _format_rejected(exc: Exception) -> bool:
     return any(word in text for word in ("response_format", "json_schema", "structured", "schema"))
 
 
+# What each transport failure of the ``openai`` client means, and what to do about it: (its
+# exception class name, message, hint); ``{status}``, ``{model}`` and ``{exc}`` are filled in.
+# First match wins, so a subclass (APITimeoutError) stands before its base (APIConnectionError).
+# Any other status error (a 400 for the response format ...) is the caller's to judge.
+_TRANSPORT_ERRORS = (
+    ("AuthenticationError", "the LLM server refused the API key ({status})", NO_KEY_HINT),
+    ("RateLimitError", "the LLM server is rate limiting and retries ran out",
+     "wait a minute and scan again, or run with --llm off"),
+    ("NotFoundError", "the LLM server does not know model {model!r} or the endpoint",
+     "set llm_model (and llm_base_url) in config.toml"),
+    ("APITimeoutError", "the LLM server did not answer in time",
+     "raise llm_timeout in config.toml, or run with --llm off"),
+    ("APIConnectionError", "cannot reach the LLM server: {exc}",
+     "check llm_base_url and the network, or run with --llm off"),
+)
+
+
 def _call(client: Any, payload: dict[str, Any]) -> str:
     """Send ``payload``; map every transport failure to an LLMError with a hint."""
     import openai
 
     try:
         completion = client.chat.completions.create(**payload)
-    except openai.AuthenticationError as exc:
-        raise LLMError(f"the LLM server refused the API key ({exc.status_code})", hint=NO_KEY_HINT) from exc
-    except openai.RateLimitError as exc:
-        raise LLMError("the LLM server is rate limiting and retries ran out",
-                       hint="wait a minute and scan again, or run with --llm off") from exc
-    except openai.NotFoundError as exc:
-        raise LLMError(f"the LLM server does not know model {payload.get('model')!r} or the endpoint",
-                       hint="set llm_model (and llm_base_url) in config.toml") from exc
-    except openai.APITimeoutError as exc:
-        raise LLMError("the LLM server did not answer in time",
-                       hint="raise llm_timeout in config.toml, or run with --llm off") from exc
-    except openai.APIConnectionError as exc:
-        raise LLMError(f"cannot reach the LLM server: {exc}",
-                       hint="check llm_base_url and the network, or run with --llm off") from exc
-    except openai.APIStatusError:
-        raise  # the caller decides about 400s (format fallback); wrapped in _complete
+    except openai.APIError as exc:
+        for name, message, hint in _TRANSPORT_ERRORS:
+            if isinstance(exc, getattr(openai, name)):
+                text = message.format(status=getattr(exc, "status_code", ""), model=payload.get("model"), exc=exc)
+                raise LLMError(text, hint=hint) from exc
+        raise  # the caller decides about status errors (format fallback); wrapped in _complete
     if not completion.choices:
         raise LLMError("the LLM answered with no choices", hint="try again, or run with --llm off")
     choice = completion.choices[0]
