@@ -38,6 +38,27 @@ def _uv_lock(packages: list[tuple[str, str]]) -> str:
     return "\n".join(head)
 
 
+_CI_WORKFLOW = """name: CI
+on:
+  push:
+    branches: [{branch}]
+  pull_request:
+jobs:
+  {job}:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+{steps}"""
+
+
+def _ci_workflow(branch: str, job: str, setup: str, commands: list[str]) -> str:
+    """The GitHub Actions workflow both repositories keep: on a push to ``branch`` and on pull
+    requests, one ``job`` that checks out, takes the ``setup`` steps (YAML lines), then runs
+    each of ``commands`` (the repository analyzer reads the test and lint commands from here)."""
+    runs = "".join(f"      - run: {command}\n" for command in commands)
+    return _CI_WORKFLOW.format(branch=branch, job=job, steps=setup + runs)
+
+
 _LEDGER_PKGS = [("fastapi", "0.115.4"), ("pydantic", "2.9.2"), ("pytest", "8.3.3"), ("ruff", "0.7.2"),
                 ("sqlalchemy", "2.0.36"), ("uvicorn", "0.32.0")]
 
@@ -92,21 +113,8 @@ format:
 run:
 \tuv run uvicorn ledger_api.api:app --reload
 """,
-    ".github/workflows/ci.yml": f"""name: CI
-on:
-  push:
-    branches: [{_LEDGER['default_branch']}]
-  pull_request:
-jobs:
-  test:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-      - uses: astral-sh/setup-uv@v3
-      - run: uv sync --locked
-      - run: {_LEDGER['lint']}
-      - run: {_LEDGER['test']}
-""",
+    ".github/workflows/ci.yml": _ci_workflow(_LEDGER["default_branch"], "test", "      - uses: astral-sh/setup-uv@v3\n",
+                                             ["uv sync --locked", _LEDGER["lint"], _LEDGER["test"]]),
     ".github/CODEOWNERS": "* @maya-okafor @priya-raman\n",
     "README.md": f"""# ledger-api
 
@@ -272,24 +280,11 @@ done
 echo "health check failed, rolling back" >&2
 exit 1
 """,
-    ".github/workflows/ci.yml": f"""name: CI
-on:
-  push:
-    branches: [{_CONSOLE['default_branch']}]
-  pull_request:
-jobs:
-  build:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
+    ".github/workflows/ci.yml": _ci_workflow(_CONSOLE["default_branch"], "build", """\
       - uses: pnpm/action-setup@v4
       - uses: actions/setup-node@v4
-        with: {{ node-version: 20, cache: pnpm }}
-      - run: pnpm install --frozen-lockfile
-      - run: {_CONSOLE['lint']}
-      - run: {_CONSOLE['test']}
-      - run: {_CONSOLE['build']}
-""",
+        with: { node-version: 20, cache: pnpm }
+""", ["pnpm install --frozen-lockfile", _CONSOLE["lint"], _CONSOLE["test"], _CONSOLE["build"]]),
     ".github/CODEOWNERS": "* @maya-okafor @tom-becker\n",
     "src/config.ts": console_config(),
     "src/stages.ts": 'export type Stage = "canary" | "half" | "full" | "rolled-back";\n\n'

@@ -32,54 +32,54 @@ from .repo_files import CONSOLE_FILES, EXECUTABLE, LEDGER_FILES, console_config,
 
 __all__ = ["CONSOLE_STORY", "LEDGER_STORY", "git_env", "write_repos"]
 
-# (author key, subject, paths touched)
-LEDGER_STORY: list[tuple[str, str, tuple[str, ...]]] = [
-    ("maya", "chore: scaffold ledger-api with uv", ("pyproject.toml", "uv.lock", ".python-version", ".gitignore",
-                                                   "src/ledger_api/__init__.py", "src/ledger_api/settings.py",
-                                                   "README.md")),
-    ("maya", "feat: add account and posting models", ("src/ledger_api/models.py",)),
-    ("maya", "test: cover the double-entry balance invariant", ("tests/test_models.py", "tests/conftest.py")),
-    ("maya", "chore: configure ruff and pytest", ("pyproject.toml", "Makefile")),
-    ("maya", "ci: run uv run pytest on GitHub Actions", (".github/workflows/ci.yml",)),
-    ("maya", "docs: add CONTRIBUTING with Conventional Commits", ("CONTRIBUTING.md",)),
-    ("maya", "chore: add CODEOWNERS", (".github/CODEOWNERS",)),
-    ("maya", "feat: add health endpoint", ("src/ledger_api/api.py",)),
-    ("priya", "feat(postings): support reversals", ("src/ledger_api/postings.py",)),
-    ("priya", "test(postings): add reversal tests", ("tests/test_postings.py",)),
-    ("maya", "fix(tests): order fixture query by posting id", ("tests/conftest.py",)),
-    ("maya", "feat: add nightly reconciliation job", ("src/ledger_api/reconcile.py",)),
-    ("priya", "fix(reconcile): skip closed accounts", ("src/ledger_api/reconcile.py",)),
-    ("maya", "perf: index postings on account_id and created_at", ("migrations/0007_postings_index.sql",)),
-    ("maya", "feat(checks): add index check for on-call", ("src/ledger_api/checks.py",)),
-    ("maya", "docs: describe local setup in README", ("README.md",)),
-    ("priya", "chore(deps): bump fastapi and pydantic", ("pyproject.toml", "uv.lock")),
-    ("maya", "feat(events): add event store for RFC-012", ("src/ledger_api/events.py",)),
-    ("maya", "feat(events): snapshot balances every 500 events", ("src/ledger_api/events.py",)),
-    ("priya", "test(events): replay from snapshot", ("tests/test_events.py",)),
-    ("maya", "refactor(api): tidy health endpoint", ("src/ledger_api/api.py",)),
-    ("priya", "test(postings): reversal keeps references", ("tests/test_postings.py",)),
-    ("maya", "fix(models): compare amounts as Decimal", ("src/ledger_api/models.py",)),
-    ("maya", "chore: refresh uv.lock", ("uv.lock",)),
-    ("maya", "docs: link the on-call runbook from README", ("README.md",)),
+# (author key, subject, the paths it touches separated by spaces)
+LEDGER_STORY: list[tuple[str, str, str]] = [
+    ("maya", "chore: scaffold ledger-api with uv",
+     "pyproject.toml uv.lock .python-version .gitignore src/ledger_api/__init__.py "
+     "src/ledger_api/settings.py README.md"),
+    ("maya", "feat: add account and posting models", "src/ledger_api/models.py"),
+    ("maya", "test: cover the double-entry balance invariant", "tests/test_models.py tests/conftest.py"),
+    ("maya", "chore: configure ruff and pytest", "pyproject.toml Makefile"),
+    ("maya", "ci: run uv run pytest on GitHub Actions", ".github/workflows/ci.yml"),
+    ("maya", "docs: add CONTRIBUTING with Conventional Commits", "CONTRIBUTING.md"),
+    ("maya", "chore: add CODEOWNERS", ".github/CODEOWNERS"),
+    ("maya", "feat: add health endpoint", "src/ledger_api/api.py"),
+    ("priya", "feat(postings): support reversals", "src/ledger_api/postings.py"),
+    ("priya", "test(postings): add reversal tests", "tests/test_postings.py"),
+    ("maya", "fix(tests): order fixture query by posting id", "tests/conftest.py"),
+    ("maya", "feat: add nightly reconciliation job", "src/ledger_api/reconcile.py"),
+    ("priya", "fix(reconcile): skip closed accounts", "src/ledger_api/reconcile.py"),
+    ("maya", "perf: index postings on account_id and created_at", "migrations/0007_postings_index.sql"),
+    ("maya", "feat(checks): add index check for on-call", "src/ledger_api/checks.py"),
+    ("maya", "docs: describe local setup in README", "README.md"),
+    ("priya", "chore(deps): bump fastapi and pydantic", "pyproject.toml uv.lock"),
+    ("maya", "feat(events): add event store for RFC-012", "src/ledger_api/events.py"),
+    ("maya", "feat(events): snapshot balances every 500 events", "src/ledger_api/events.py"),
+    ("priya", "test(events): replay from snapshot", "tests/test_events.py"),
+    ("maya", "refactor(api): tidy health endpoint", "src/ledger_api/api.py"),
+    ("priya", "test(postings): reversal keeps references", "tests/test_postings.py"),
+    ("maya", "fix(models): compare amounts as Decimal", "src/ledger_api/models.py"),
+    ("maya", "chore: refresh uv.lock", "uv.lock"),
+    ("maya", "docs: link the on-call runbook from README", "README.md"),
 ]
 
-CONSOLE_STORY: list[tuple[str, str, tuple[str, ...]]] = [
+CONSOLE_STORY: list[tuple[str, str, str]] = [
     ("maya", "chore: scaffold deploy-console with pnpm and TypeScript",
-     ("package.json", "pnpm-lock.yaml", "tsconfig.json", ".gitignore", "src/config.ts", "README.md")),
-    ("maya", "chore: add eslint and prettier config", ("eslint.config.js", ".prettierrc")),
-    ("maya", "feat: add deploy stage state machine", ("src/stages.ts",)),
-    ("maya", "test: cover stage transitions with vitest", ("src/stages.test.ts", "vitest.config.ts")),
-    ("maya", "ci: lint, test and build on GitHub Actions", (".github/workflows/ci.yml",)),
-    ("maya", "feat: add scripts/deploy.sh", ("scripts/deploy.sh",)),
-    ("tom", "feat(ui): staged rollout screen", ("src/ui/rollout.ts",)),
-    ("maya", "fix(deploy): retry health check before promotion", ("scripts/deploy.sh",)),
-    ("tom", "feat(stages): rollback from any stage", ("src/stages.ts",)),
-    ("tom", "test: canary-to-full transition", ("src/stages.test.ts",)),
-    ("maya", "fix(deploy): use the new ingress health check URL", ("scripts/deploy.sh",)),
-    ("maya", "docs: describe the deploy flow in README", ("README.md",)),
-    ("tom", "chore(deps): move to pnpm 9 and regenerate the lockfile", ("package.json", "pnpm-lock.yaml")),
-    ("maya", "feat(approvals): approval gate before the full stage", ("src/approvals.ts",)),
-    ("maya", "chore: add CODEOWNERS", (".github/CODEOWNERS",)),
+     "package.json pnpm-lock.yaml tsconfig.json .gitignore src/config.ts README.md"),
+    ("maya", "chore: add eslint and prettier config", "eslint.config.js .prettierrc"),
+    ("maya", "feat: add deploy stage state machine", "src/stages.ts"),
+    ("maya", "test: cover stage transitions with vitest", "src/stages.test.ts vitest.config.ts"),
+    ("maya", "ci: lint, test and build on GitHub Actions", ".github/workflows/ci.yml"),
+    ("maya", "feat: add scripts/deploy.sh", "scripts/deploy.sh"),
+    ("tom", "feat(ui): staged rollout screen", "src/ui/rollout.ts"),
+    ("maya", "fix(deploy): retry health check before promotion", "scripts/deploy.sh"),
+    ("tom", "feat(stages): rollback from any stage", "src/stages.ts"),
+    ("tom", "test: canary-to-full transition", "src/stages.test.ts"),
+    ("maya", "fix(deploy): use the new ingress health check URL", "scripts/deploy.sh"),
+    ("maya", "docs: describe the deploy flow in README", "README.md"),
+    ("tom", "chore(deps): move to pnpm 9 and regenerate the lockfile", "package.json pnpm-lock.yaml"),
+    ("maya", "feat(approvals): approval gate before the full stage", "src/approvals.ts"),
+    ("maya", "chore: add CODEOWNERS", ".github/CODEOWNERS"),
 ]
 
 
@@ -117,12 +117,12 @@ def _prefix(text: str, touch: int, touches: int) -> str:
     return "".join(lines[: max(1, len(lines) * touch // touches)])
 
 
-def _stream(branch: str, files: dict[str, str], story: list[tuple[str, str, tuple[str, ...]]],
+def _stream(branch: str, files: dict[str, str], story: list[tuple[str, str, str]],
             dates: list[datetime], extra: Callable[[int], tuple[str, str, str, str]]) -> bytes:
     """The fast-import stream: story commits at evenly spaced slots, extra commits between."""
     touches: dict[str, int] = defaultdict(int)
     for _who, _subject, paths in story:
-        for path in paths:
+        for path in paths.split():
             touches[path] += 1
     seen: dict[str, int] = defaultdict(int)
     slots = {len(dates) * i // len(story): i for i in range(len(story))}
@@ -131,7 +131,7 @@ def _stream(branch: str, files: dict[str, str], story: list[tuple[str, str, tupl
         if slot in slots:
             who, subject, paths = story[slots[slot]]
             changes = []
-            for path in paths:
+            for path in paths.split():
                 seen[path] += 1
                 changes.append((path, _prefix(files[path], seen[path], touches[path])))
         else:
@@ -153,7 +153,7 @@ def _stream(branch: str, files: dict[str, str], story: list[tuple[str, str, tupl
     return bytes(out)
 
 
-def _build(repo: Path, name: str, files: dict[str, str], story: list[tuple[str, str, tuple[str, ...]]],
+def _build(repo: Path, name: str, files: dict[str, str], story: list[tuple[str, str, str]],
            scale: int, days: int, extra: Callable[[int], tuple[str, str, str, str]]) -> Path:
     facts = next(r for r in PERSONA["repos"] if r["name"] == name)
     branch = str(facts["default_branch"])
