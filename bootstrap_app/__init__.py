@@ -11,8 +11,9 @@ A notebook session, step by step::
         print(plan_write(store, "claude-code").diff())
 
 Every name is imported eagerly, in layer order (see docs/architecture.md): the core types,
-errors and text rules first, then the engine. The LLM helpers need the optional ``llm`` extra
-only when called (``openai`` is imported inside them).
+errors and text rules first, then the engine. Heavy third-party libraries that one command or
+file format needs (``openai`` for the LLM helpers, bs4, python-docx, keyring ...) are imported
+inside the functions that use them, so importing the package (and every CLI start) stays cheap.
 """
 
 from __future__ import annotations
