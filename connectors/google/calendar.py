@@ -72,7 +72,6 @@ def to_event(ev: dict[str, Any], calendar: dict[str, Any], source: str, ctx: Rea
 class GoogleCalendarSource(GoogleSource, kind="google-calendar",
                            description="Google Calendar account, read-only (`memseed auth google` first)",
                            uri_schemes=("google-calendar", "gcal"),
-                           uri_form="google-calendar:[ACCOUNT]",
                            cursor_doc="account and one nextSyncToken per calendar id"):
     """Google Calendar through the Calendar API (read-only), every calendar in the list."""
 

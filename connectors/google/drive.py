@@ -64,7 +64,6 @@ def _stamp(value: str) -> float:
 class GoogleDriveSource(GoogleSource, kind="google-drive",
                         description="Google Drive documents you own or edited (`memseed auth google` first)",
                         uri_schemes=("google-drive", "gdrive"),
-                        uri_form="google-drive:[ACCOUNT]",
                         cursor_doc="account and the Drive changes page token taken before the last read"):
     """Google Drive documents the owner owns or edited (read-only)."""
 

@@ -121,8 +121,6 @@ def to_message(msg: dict[str, Any], label_names: dict[str, str], source: str, ct
 
 class GmailSource(GoogleSource, kind="gmail",
                   description="Gmail account, read-only (`memseed auth google` first)",
-                  uri_schemes=("gmail",),
-                  uri_form="gmail:[ACCOUNT]",
                   cursor_doc="account, historyId taken before the last full read, send-as aliases"):
     """A Gmail account through the Gmail API (read-only)."""
 

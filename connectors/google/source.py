@@ -13,13 +13,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from bootstrap_app.errors import AuthRequired
 
-from ..base import ReadContext, Source
+from ..base import AccountSource, ReadContext
 from .client import GoogleSession
 
 __all__ = ["GoogleSource", "ResumeState"]
@@ -56,7 +55,7 @@ class ResumeState:
             self.path.unlink(missing_ok=True)
 
 
-class GoogleSource(Source, auth="google"):
+class GoogleSource(AccountSource, auth="google"):
     """Base of ``gmail:``, ``google-calendar:`` and ``google-drive:`` (``SCHEME:[ACCOUNT]``)."""
 
     def __init__(self, location: str | os.PathLike[str]) -> None:
@@ -65,11 +64,6 @@ class GoogleSource(Source, auth="google"):
         if not sep or scheme not in self.uri_schemes:
             rest = text  # given just the account part
         super().__init__(f"{self.uri_schemes[0]}:{rest.strip().lower()}")
-        self.account = rest.strip().lower()
-
-    @cached_property
-    def id(self) -> str:
-        return self.location
 
     def session(self, ctx: ReadContext) -> GoogleSession:
         return GoogleSession(ctx.credentials(self.auth), label=self.id.rstrip(":"), sleep=ctx.sleep)
