@@ -40,7 +40,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
-from bootstrap_app.errors import AuthRequired
+from bootstrap_app.errors import AuthRequired, SourceNotFound
 from bootstrap_app.text import redact_secrets
 from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Skip
@@ -198,6 +198,14 @@ class Source:
         if ":" not in loc or os.path.exists(loc):
             loc = str(Path(loc).expanduser().resolve())
         return printable(f"{self.kind}:{loc}")
+
+    def local_path(self, what: str = "file or folder") -> Path:
+        """The location as a path that exists, or :class:`SourceNotFound` naming it: the first
+        step of a path-shaped source's read (a path that vanished since detection, a typo)."""
+        path = Path(self.location)
+        if not path.exists():
+            raise SourceNotFound(f"{printable(path)}: no such {what}", hint="check the path")
+        return path
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

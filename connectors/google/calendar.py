@@ -81,9 +81,8 @@ class GoogleCalendarSource(GoogleSource, kind="google-calendar",
         calendars = self._calendars(session, api)
         primary = next((c for c in calendars if c.get("primary")), None)
         account = str(primary.get("id", "")) if primary else ""
-        self.check_account(account)
-        cur = ctx.cursor or {}
-        tokens: dict[str, str] = dict(cur.get("tokens", {})) if cur.get("account") == account else {}
+        cur = self.cursor_for(ctx, account)
+        tokens: dict[str, str] = dict(cur.get("tokens", {}))
         now = datetime.now(UTC)
         window = (utc(ctx.since) or now - timedelta(days=DAYS_BACK), now + timedelta(days=DAYS_AHEAD))
         new_tokens: dict[str, str] = {}

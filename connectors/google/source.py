@@ -18,7 +18,7 @@ from typing import Any
 
 from bootstrap_app.errors import AuthRequired
 
-from ..base import AccountSource, ReadContext
+from ..base import AccountSource, Cursor, ReadContext
 from .client import GoogleSession
 
 __all__ = ["GoogleSource", "ResumeState"]
@@ -73,6 +73,14 @@ class GoogleSource(AccountSource, auth="google"):
         if self.account and actual and self.account != actual.lower():
             raise AuthRequired(f"{self.id}: signed in to Google as {actual}, not {self.account}",
                                hint=f"run `memseed auth google` and sign in as {self.account}")
+
+    def cursor_for(self, ctx: ReadContext, account: str) -> Cursor:
+        """The saved cursor if it was taken for ``account`` (the signed-in one, first checked
+        against the URI's), else an empty one: a history id, sync token or changes token from
+        another account's data is no cursor here, and reading from it would skip or mix data."""
+        self.check_account(account)
+        cur = ctx.cursor or {}
+        return cur if cur.get("account") == account else {}
 
     def resume_state(self, ctx: ReadContext) -> ResumeState:
         return ResumeState(ctx.home, self.id)

@@ -216,3 +216,25 @@ def test_account_source_defaults_and_composite() -> None:
                                                   ("toy-calendar:bo@example.org", "m2")]
     assert [(s.source, s.reason) for s in ctx.skips] == [("toy-calendar:bo@example.org", "unreadable")]
     assert ctx.new_cursor is None
+
+
+@pytest.mark.parametrize("kind,suffix", [("eml", ".eml"), ("msg", ".msg")])
+def test_one_message_per_file_folders_are_told_by_one_rule(kind: str, suffix: str, tmp_path: Path) -> None:
+    """A file named *.eml / *.msg, or a folder whose visible files are at least half such files
+    and that holds no git repository (a project folder with one saved message is not a mail export)."""
+    cls = next(c for c in ALL if c.kind == kind)
+    export = tmp_path / "export"
+    (export / "sub").mkdir(parents=True)
+    for name in (f"a{suffix}", f"B{suffix.upper()}", "notes.txt", ".hidden.txt", ".x.txt"):
+        (export / name).write_bytes(b"x")
+    assert cls.sniff(export) and cls.sniff(export / f"a{suffix}") and not cls.sniff(export / "notes.txt")
+    (export / "c.txt").write_bytes(b"x")
+    (export / "d.txt").write_bytes(b"x")
+    assert not cls.sniff(export)  # two of five visible files
+    (export / "c.txt").unlink()
+    assert cls.sniff(export)  # two of four: half is enough; hidden files and sub-folders do not count
+    (export / "sub" / ".git").mkdir()
+    assert not cls.sniff(export)
+    with pytest.raises(SourceNotFound, match=r"gone: no such file or folder") as caught:
+        list(cls(tmp_path / "gone").read(ReadContext()))
+    assert caught.value.hint == "check the path"
