@@ -52,7 +52,12 @@ class ActivityClock:
             if j < _MAX_STAMPS:
                 bucket[j] = (value, offset)
         if offset is not None:
-            self.offset_counts[key][offset] += 1
+            self.note_offset(key, offset)
+
+    def note_offset(self, key: str, offset: int) -> None:
+        """A Date-header offset on ``key``'s mail that is not counted as activity (a newsletter):
+        it still tells which clocks the archive carries (see :meth:`mail_offset`)."""
+        self.offset_counts[key][offset] += 1
 
     def last_activity(self, keys: list[str]) -> datetime | None:
         """When any of ``keys`` last sent mail or posted in chat (None when never seen)."""

@@ -109,7 +109,7 @@ class ProfileAccumulator(Analyzer):
                 delta = item.timestamp.utcoffset()  # items built with a local time (notebooks, tests)
                 offset = int(delta.total_seconds() // 60) if delta is not None else None
             if key and offset is not None and item.is_bulk:
-                self.clock.offset_counts[key][offset] += 1  # newsletters show what other clocks say
+                self.clock.note_offset(key, offset)  # newsletters show what other clocks say
             if item.is_bulk or not key:
                 return
             self.clock.stamp(key, item.timestamp, offset)
