@@ -40,6 +40,7 @@ def _keyring() -> ModuleType | None:
     if os.environ.get(ENV_STORE, "").lower() == "file":
         return None
     import keyring  # here, not at the top: ~40 ms that every CLI start would pay for a login
+    import keyring.errors  # the caller catches ring.errors.KeyringError
 
     backend = keyring.get_keyring()
     if getattr(backend, "priority", 0) < 1 or "plaintext" in type(backend).__module__.lower():
