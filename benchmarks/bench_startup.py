@@ -54,7 +54,7 @@ def _sample(code: str, env: dict[str, str]) -> tuple[float, float]:
     """(CPU seconds, wall seconds) of one fresh interpreter running ``code``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
@@ -88,7 +88,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7, help="fresh interpreters per row (min is kept)")
     args = parser.parse_args()
     rows = [("python (bare interpreter)", "pass"), ("import click", "import click"),
-            ("import bootstrap_app.cli", "import bootstrap_app.cli")]
+            ("import bootstrap_app.cli", "import bootstrap_app.cli"),
+            ("memseed --help", "from bootstrap_app.cli import main; main(['--help'], prog_name='memseed')")]
     with tempfile.TemporaryDirectory(prefix="memseed-startup-") as tmp:
         envs = {"cached bytecode": _env(Path(tmp), bytecode=True), "no bytecode": _env(Path(tmp), bytecode=False)}
         print(f"start-up, min of {args.runs} fresh interpreters (after one warm-up):")
