@@ -45,6 +45,7 @@ __all__ = [
     "Cursor",
     "ReadContext",
     "Source",
+    "short_scope",
 ]
 
 Cursor = dict[str, Any]
@@ -64,6 +65,14 @@ class Availability:
     """One line: why not, or what it will read ("not signed in: run `memseed auth google`")."""
     account: str = ""
     scopes: tuple[str, ...] = ()
+
+
+def short_scope(scope: str) -> str:
+    """``https://www.googleapis.com/auth/gmail.readonly`` -> ``gmail.readonly`` (``Mail.Read`` stays).
+
+    The one rule for naming a scope to a person: the sign-in's own error (a box left unticked),
+    `memseed auth --status`, `memseed sources` and the app all show scopes through it."""
+    return scope.rstrip("/").rsplit("/", 1)[-1]
 
 
 @dataclass

@@ -26,7 +26,7 @@ from typing import Any
 
 from bootstrap_app.errors import AuthError, AuthRequired
 
-from ..base import Availability
+from ..base import Availability, short_scope
 from ..tokenstore import delete_secret, load_secret, save_secret
 from .client import GoogleSession
 
@@ -215,7 +215,7 @@ def login(home: Path, *, echo: Callable[[str], None] = print, client_secrets: st
     except Warning as exc:  # oauthlib's "Scope has changed": boxes unticked, or more than read-only
         granted = set(getattr(exc, "new_scope", None) or ())
         _require_scopes(granted)
-        extra = ", ".join(sorted(s.rsplit("/", 1)[-1] for s in granted - set(SCOPES)))
+        extra = ", ".join(sorted(short_scope(s) for s in granted - set(SCOPES)))
         raise AuthError(f"Google: the sign-in also carries permissions memseed did not ask for ({extra})",
                         hint="remove this app's access at https://myaccount.google.com/permissions, "
                              "then run `memseed auth google` again (memseed keeps read-only access only)") from exc
@@ -239,7 +239,7 @@ def _require_scopes(granted: Any) -> None:
     """Refuse a sign-in missing a read scope (Google lets a person untick each box): better
     one clear error now than a 403 on every scan of that service."""
     have = set(granted.split() if isinstance(granted, str) else granted)
-    lacking = [s.rsplit("/", 1)[-1] for s in SCOPES if s not in have]
+    lacking = [short_scope(s) for s in SCOPES if s not in have]
     if lacking:
         raise AuthError(f"Google: consent given without {', '.join(lacking)}",
                         hint="run `memseed auth google` again and tick every box on the consent screen")
