@@ -34,8 +34,8 @@ from ..local.mailparse import (
     _AUTO_HEADERS,
     _LIST_HEADERS,
     decode_bytes,
+    header_list,
     message_from_parts,
-    parse_header_block,
 )
 from .client import Gone, GoogleSession
 from .source import GoogleSource
@@ -78,11 +78,9 @@ def labels_header(label_ids: list[str], names: dict[str, str]) -> str:
 
 
 def _headers(payload: dict[str, Any]) -> dict[str, str]:
-    """The API's header list as mailparse's dict, through the very parser the mbox reader uses
-    (same unfolding, same first-wins and To/Cc joining): a subject with two spaces keeps them,
-    as in the Takeout twin."""
-    block = "\n".join(f"{h.get('name', '')}: {h.get('value', '')}" for h in payload.get("headers", []) or [])
-    return parse_header_block(block.encode("utf-8"))
+    """The API's header list as mailparse's dict (:func:`~connectors.local.mailparse.header_list`,
+    the parser the mbox reader uses): a subject with two spaces keeps them, as in the Takeout twin."""
+    return header_list(payload.get("headers") or [])
 
 
 def _part_text(part: dict[str, Any]) -> tuple[str, str]:
