@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from bootstrap_app.types import Item
 
@@ -33,7 +33,11 @@ class MicrosoftSource(GraphSource, kind="microsoft",
     @classmethod
     def from_uri(cls, uri: str) -> list[Source]:
         account = uri.partition(":")[2].strip()
-        return [part(f"{part.uri_schemes[0]}:{account}") for part in cls.PARTS]
+        parts = [part(f"{part.uri_schemes[0]}:{account}") for part in cls.PARTS]
+        shared: dict[str, Any] = {}  # one /me read for the three (see GraphSource.account_cache)
+        for part in parts:
+            part.account_cache = shared
+        return list(parts)
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         """Only when a caller did not expand the URI: each part reads in full, no cursor kept."""

@@ -128,6 +128,7 @@ class OutlookCalendarSource(GraphSource, kind="outlook-calendar",
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         client, creds = self.client(ctx)
+        me = self.me(client, ctx)  # directory facts, once per account (shared with mail and OneDrive)
         cursor = ctx.cursor or {}
         window = _window(ctx)
         saved = cursor.get("delta") if _still_fits(cursor, window, ctx) else None
@@ -156,4 +157,4 @@ class OutlookCalendarSource(GraphSource, kind="outlook-calendar",
             if link:
                 if cancelled:
                     ctx.skip(self.id, "isCancelled", f"{cancelled} cancelled occurrences left out")
-                ctx.new_cursor = {"delta": link, "window": list(window)}
+                ctx.new_cursor = {"delta": link, "window": list(window), "me": me}

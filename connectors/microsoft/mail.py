@@ -123,6 +123,7 @@ class OutlookMailSource(GraphSource, kind="outlook",
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         client, _ = self.client(ctx)
+        me = self.me(client, ctx)  # directory facts and the account's own addresses, once per account
         saved = dict((ctx.cursor or {}).get("folders") or {})
         links: dict[str, str] = {}
         for folder, label in FOLDERS:
@@ -130,7 +131,7 @@ class OutlookMailSource(GraphSource, kind="outlook",
             if link is None:  # stopped by the person: keep the old cursor
                 return
             links[folder] = link
-        ctx.new_cursor = {"folders": links}
+        ctx.new_cursor = {"folders": links, "me": me}
 
     def _folder(self, client: GraphClient, folder: str, label: str, saved: str | None,
                 ctx: ReadContext) -> Generator[Message, None, str | None]:

@@ -57,6 +57,11 @@ def parse_graph_time(value: Any) -> datetime | None:
     return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
 
 
+_SELECT_ME = "id,mail,userPrincipalName,displayName,jobTitle,companyName,department"
+_DIRECTORY = {"jobTitle": "title", "companyName": "employer", "department": "department"}
+"""Graph's directory properties -> the profile's names for them."""
+
+
 class GraphSource(Source, auth="microsoft"):
     """Base of the Microsoft Graph sources; the location is the URI (``outlook:`` ...)."""
 
@@ -88,6 +93,38 @@ class GraphSource(Source, auth="microsoft"):
     """What the organisation's directory says of the signed-in account (``title``, ``employer``,
     ``department``), once a read has fetched ``/me``; the scan hands it to the profile."""
     directory_from: ClassVar[str] = "directory (Microsoft 365)"
+
+    @cached_property
+    def account_cache(self) -> dict[str, Any]:
+        """What the sources of one account share within a scan: the ``/me`` entry.
+        :meth:`MicrosoftSource.from_uri <connectors.microsoft.MicrosoftSource.from_uri>` hands its
+        three parts one dict, so ``microsoft:`` asks Graph for ``/me`` once, not three times."""
+        return {}
+
+    def me(self, client: GraphClient, ctx: ReadContext) -> dict[str, Any]:
+        """The signed-in account's ``/me`` entry (``id``, ``mail``, ``upn``, ``directory``), read at
+        most once per account and scan: from this source's cursor (a reseed asks nothing), else
+        from a sibling source that already read it, else one ``GET /me``. Sets
+        :attr:`owner_directory` (job title, employer, department for the profile) and adds the
+        account's mail address and user principal name to :attr:`owner_addresses` (the identity
+        platform, not a header, says they are the owner's). Every Graph source calls it, so
+        ``outlook:`` alone gets the directory facts as ``onedrive:`` does; the caller keeps the
+        entry in its new cursor."""
+        saved = (ctx.cursor or {}).get("me")
+        entry = saved if isinstance(saved, dict) and saved.get("id") and "directory" in saved else None
+        entry = entry or self.account_cache.get("me")
+        if entry is None:
+            data = client.json("me", params={"$select": _SELECT_ME})
+            entry = {"id": str(data.get("id") or ""), "mail": str(data.get("mail") or ""),
+                     "upn": str(data.get("userPrincipalName") or ""),
+                     "directory": {ours: str(data[theirs]) for theirs, ours in _DIRECTORY.items()
+                                   if isinstance(data.get(theirs), str) and data[theirs].strip()}}
+        self.account_cache["me"] = entry
+        directory = entry.get("directory")
+        self.owner_directory = MappingProxyType(dict(directory) if isinstance(directory, dict) else {})
+        own = (str(entry.get("mail") or "").lower(), str(entry.get("upn") or "").lower())
+        self.owner_addresses = tuple(dict.fromkeys([*self.owner_addresses, *(a for a in own if "@" in a)]))
+        return dict(entry)
 
     def client(self, ctx: ReadContext) -> tuple[GraphClient, MicrosoftCredentials]:
         creds = self.credentials(ctx)

@@ -71,8 +71,9 @@ def test_mail_sent_first_then_inbox_and_incremental(signed_in: Path, ms: MSStand
     assert not sent.delivered_from and not sent.third_party_reason
     assert [m.is_bulk for m in inbox].count(True) == 1  # the no-reply digest
     assert inbox[0].cc[0].address == PEERS[1][1]
-    # one page of 100 per folder: 2 requests for 27 messages
-    assert first_requests == 2
+    # /me (directory facts, the account's addresses), then one page of 100 per folder for 27 messages
+    assert first_requests == 3 and ms.world.graph_requests("/v1.0/me?") == 1
+    assert source.owner_directory["title"] == "Principal Platform Engineer"
     assert set(ctx.new_cursor["folders"]) == {"sentitems", "inbox"}
 
     ms.world.add_message("inbox", subject="new question", sender=PEERS[2], to=[OWNER], body="ping",
@@ -83,7 +84,8 @@ def test_mail_sent_first_then_inbox_and_incremental(signed_in: Path, ms: MSStand
     ctx2 = _ctx(signed_in, cursor=ctx.new_cursor)
     again = list(source.read(ctx2))
     assert [m.subject for m in again] == ["new question"]
-    assert ms.world.graph_requests() - before == 2  # one delta link per folder
+    assert ms.world.graph_requests() - before == 2  # one delta link per folder; /me came from the cursor
+    assert ms.world.graph_requests("/v1.0/me?") == 1
     assert ms.world.graph_requests("$deltatoken") >= 2
     ctx3 = _ctx(signed_in, cursor=ctx2.new_cursor)
     assert list(source.read(ctx3)) == []
