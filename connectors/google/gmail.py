@@ -229,12 +229,12 @@ class _GmailRead:
             requests.append((m["id"], req))
         if not requests:
             return
-        self.session.batch(requests, on_result=got.__setitem__, on_missing=lambda _id: None)
+        self.session.batch(requests, on_result=got.__setitem__, on_error=self.refused)
         names = self.label_names()
         for m in refs:
             body = got.get(m["id"])
             if body is None:
-                continue  # deleted while we read
+                continue  # refused or deleted while we read: reported by refused()
             self.seen_ids.add(m["id"])
             try:
                 item = to_message(body, names, self.source.id, self.ctx)
@@ -249,6 +249,10 @@ class _GmailRead:
             self.count += 1
             yield item
         self.ctx.progress(self.source.id, self.count)
+
+    def refused(self, message_id: str, reason: str) -> None:
+        """One message Google would not hand out: reported with its reason, the read goes on."""
+        self.ctx.skip(self.source.id, message_id, f"{self.source.id}: message {message_id} skipped: {reason}")
 
     def incremental(self, cur: dict[str, Any], now: str) -> Iterator[Item]:
         """Messages added since the cursor's history id; none asked for when the mailbox's
