@@ -90,8 +90,8 @@ class ReadContext:
     new_cursor: Cursor | None = None
     skips: list[Skip] = field(default_factory=list)
     credentials: Callable[[str], Any] = _no_credentials
-    """``ctx.credentials("google")`` -> the provider's credentials; raises AuthRequired when not
-    signed in. Handed in by the caller so a connector never reads token storage itself."""
+    """``ctx.credentials("google")`` -> the provider's credentials (``"google:ACCOUNT"``: that one of
+    several signed-in accounts); raises AuthRequired when not signed in. Handed in by the caller so a connector never reads token storage itself."""
     home: Path | None = None
     """The app dir, for the rare source that keeps state files of its own."""
     sleep: Callable[[float], None] = time.sleep
