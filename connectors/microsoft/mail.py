@@ -56,6 +56,9 @@ HEADERS_SELECT = "internetMessageHeaders"
 INBOX_DAYS = 400
 """Inbox history read on a first scan (sent items are read in full: they are the owner's words).
 The window is part of the delta link, so later rounds keep it; ``--since`` overrides both."""
+_CONTENT = frozenset({"internetMessageId", "subject", "from", "sender", "sentDateTime", "receivedDateTime", "body"})
+"""A delta entry with none of these is a change notice (Graph may send only the id and what
+changed, e.g. ``isRead``): nothing to read, and the message itself came in an earlier round."""
 _MSGID = re.compile(r"<[^<>\s@]+@[^<>\s]+>")
 _HEADERS = {"Prefer": 'outlook.body-content-type="text", odata.maxpagesize=100'}
 
@@ -145,8 +148,8 @@ class OutlookMailSource(GraphSource, kind="outlook",
         count = 0
         for page, link in client.delta(initial, saved, params=params, headers=_HEADERS):
             for data in page:
-                if "@removed" in data or data.get("isDraft"):
-                    continue
+                if "@removed" in data or data.get("isDraft") or not _CONTENT.intersection(data):
+                    continue  # gone, a draft, or a change notice (read, flagged) of a message already read
                 if label != "Sent" and "internetMessageHeaders" not in data:
                     completed = self._with_headers(client, data, folder, ctx)
                     if completed is None:

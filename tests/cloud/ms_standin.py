@@ -285,6 +285,8 @@ class _Handler(BaseHTTPRequestHandler):
         return True
 
     def _present(self, key: str, obj: dict[str, Any], state: dict[str, Any], prefer: str) -> dict[str, Any]:
+        if state.get("since") and obj.get("_changed"):  # a later round: only what changed (Graph's way)
+            return {"id": obj["id"], **{k: obj[k] for k in obj["_changed"]}}
         out = dict(obj)
         if key.startswith("mail/") and 'outlook.body-content-type="text"' in prefer:
             text = html.unescape(re.sub(r"<[^>]+>", "", out["body"]["content"])).strip()

@@ -139,6 +139,14 @@ class World:
             }, msg_id)
             return msg_id
 
+    def mark_read(self, folder: str, msg_id: str) -> None:
+        """The owner opened the message: a change, which a later delta round reports the way Graph
+        often does for a flag change — the id, ``isRead`` and ``parentFolderId``, nothing else."""
+        with self.lock:
+            coll = self.coll(f"mail/{folder}")
+            obj = dict(coll.items[msg_id][1] or {})
+            coll.put(self, {**obj, "isRead": True, "_changed": ["isRead", "parentFolderId"]}, msg_id)
+
     def delete_message(self, folder: str, msg_id: str) -> None:
         with self.lock:
             self.coll(f"mail/{folder}").put(self, None, msg_id)

@@ -89,6 +89,11 @@ def test_mail_sent_first_then_inbox_and_incremental(signed_in: Path, ms: MSStand
     assert ms.world.graph_requests("$deltatoken") >= 2
     ctx3 = _ctx(signed_in, cursor=ctx2.new_cursor)
     assert list(source.read(ctx3)) == []
+    # the owner reads a mail: the next round reports the change as id + isRead only — no item, no GET
+    ms.world.mark_read("inbox", items[14].ref)
+    before = ms.world.graph_requests()
+    ctx4 = _ctx(signed_in, cursor=ctx3.new_cursor)
+    assert list(source.read(ctx4)) == [] and ms.world.graph_requests() - before == 2 and not ctx4.skips
 
 
 def test_paging_follows_next_links_and_429_retry_after_is_honoured(signed_in: Path, ms: MSStandIn) -> None:
