@@ -25,6 +25,7 @@ from connectors.microsoft.calendar import iana_zone
 
 from .ms_fixtures import OWNER, PEERS, populate
 from .ms_standin import MSStandIn
+from .ms_world import headers_for
 
 
 def _ctx(home: Path, cursor: dict[str, Any] | None = None, **kw: Any) -> ReadContext:
@@ -265,14 +266,20 @@ def test_a_graph_message_equals_its_export_twin(signed_in: Path, ms: MSStandIn) 
                          body="Can we move the budget review to Friday?", when=when,
                          internet_id="<CAF=budget.42@fabrikam.test>")
     graph = next(iter(OutlookMailSource("outlook:").read(_ctx(signed_in))))
-    raw = (b"Message-ID: <CAF=budget.42@fabrikam.test>\r\nDate: Mon, 14 Sep 2026 18:05:00 +0200\r\n"
+    # the export holds the same header block Exchange kept (the Received chain from the sender's server)
+    trace = "".join(f"{k}: {v}\r\n" for k, v in headers_for("inbox", PEERS[0], [OWNER], "Budget review", when,
+                                                            "<CAF=budget.42@fabrikam.test>")
+                    if k in ("Received", "Authentication-Results"))
+    raw = (trace.encode() + b"Message-ID: <CAF=budget.42@fabrikam.test>\r\nDate: Mon, 14 Sep 2026 18:05:00 +0200\r\n"
            b"From: Ravi Shah <ravi@fabrikam.test>\r\nTo: Maya Okafor <maya@contoso.test>\r\n"
            b"Cc: Lena Vogel <lena@contoso.test>\r\nSubject: Budget review\r\n"
            b"Content-Type: text/plain; charset=utf-8\r\n\r\nCan we move the budget review to Friday?\r\n")
     block, body, _ = split_message(raw)
     twin = message_from_parts(parse_header_block(block), body.decode(), source="eml:/x", ref="1",
                               clean=ReadContext().clean)
-    same = ("sender", "to", "cc", "subject", "body", "message_id", "timestamp", "people", "is_bulk")
+    same = ("sender", "to", "cc", "subject", "body", "message_id", "timestamp", "people", "is_bulk",
+            "delivered_from", "auth_failure", "authored_by_owner")
+    assert graph.delivered_from == "mail.fabrikam.test"
     assert {f: getattr(graph, f) for f in same} == {f: getattr(twin, f) for f in same}
 
 
