@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from functools import cached_property
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from bootstrap_app.errors import AuthRequired
 from bootstrap_app.types import Person
 
-from ..base import ReadContext, Source
+from ..base import AccountSource, ReadContext
 from .auth import MicrosoftCredentials
 from .graph import GraphClient
 
@@ -62,20 +61,11 @@ _DIRECTORY = {"jobTitle": "title", "companyName": "employer", "department": "dep
 """Graph's directory properties -> the profile's names for them."""
 
 
-class GraphSource(Source, auth="microsoft"):
+class GraphSource(AccountSource, auth="microsoft"):
     """Base of the Microsoft Graph sources; the location is the URI (``outlook:`` ...)."""
 
     scope: ClassVar[str] = ""
     """The delegated permission this source needs (named in a 403's message)."""
-
-    @cached_property
-    def account(self) -> str:
-        """The account named in the URI, or "" for the signed-in one."""
-        return self.location.partition(":")[2].strip().lower()
-
-    @cached_property
-    def id(self) -> str:
-        return f"{self.uri_schemes[0]}:{self.account}"
 
     def credentials(self, ctx: ReadContext) -> MicrosoftCredentials:
         creds = ctx.credentials(self.auth)
@@ -94,20 +84,13 @@ class GraphSource(Source, auth="microsoft"):
     ``department``), once a read has fetched ``/me``; the scan hands it to the profile."""
     directory_from: ClassVar[str] = "directory (Microsoft 365)"
 
-    @cached_property
-    def account_cache(self) -> dict[str, Any]:
-        """What the sources of one account share within a scan: the ``/me`` entry.
-        :meth:`MicrosoftSource.from_uri <connectors.microsoft.MicrosoftSource.from_uri>` hands its
-        three parts one dict, so ``microsoft:`` asks Graph for ``/me`` once, not three times."""
-        return {}
-
     def me(self, client: GraphClient, ctx: ReadContext) -> dict[str, Any]:
         """The signed-in account's ``/me`` entry (``id``, ``mail``, ``upn``, ``directory``), read at
         most once per account and scan: from this source's cursor (a reseed asks nothing), else
-        from a sibling source that already read it, else one ``GET /me``. Sets
-        :attr:`owner_directory` (job title, employer, department for the profile) and adds the
-        account's mail address and user principal name to :attr:`owner_addresses` (the identity
-        platform, not a header, says they are the owner's). Every Graph source calls it, so
+        from a sibling source that already read it (:attr:`AccountSource.account_cache`), else one
+        ``GET /me``. Sets :attr:`owner_directory` (job title, employer, department for the
+        profile) and adds the account's mail address and user principal name to
+        :attr:`owner_addresses` (the identity platform, not a header, says they are the owner's). Every Graph source calls it, so
         ``outlook:`` alone gets the directory facts as ``onedrive:`` does; the caller keeps the
         entry in its new cursor."""
         saved = (ctx.cursor or {}).get("me")
