@@ -119,7 +119,7 @@ def _still_fits(cursor: dict[str, Any], window: tuple[str, str], ctx: ReadContex
 
 class OutlookCalendarSource(GraphSource, kind="outlook-calendar",
                             description="Outlook / Microsoft 365 calendar (Microsoft Graph, read-only)",
-                            cursor_doc="calendarView delta link and the window it covers, of the last complete read"):
+                            cursor_doc="calendarView delta link and the window it covers, of the last complete read; /me entry"):
     """Calendar of a Microsoft account: occurrences in the analysis window, then deltas."""
 
     scope: ClassVar[str] = "Calendars.Read"

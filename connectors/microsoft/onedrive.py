@@ -55,7 +55,7 @@ def _by_owner(item: dict[str, Any], me: dict[str, str]) -> bool:
 
 class OneDriveSource(GraphSource, kind="onedrive",
                      description="OneDrive documents you created or edited (Microsoft Graph, read-only)",
-                     cursor_doc="drive root delta link of the last complete read, and the owner's Graph id"):
+                     cursor_doc="drive root delta link of the last complete read; /me entry (the owner's Graph id)"):
     """Documents in a Microsoft account's OneDrive that the owner created or edited."""
 
     scope: ClassVar[str] = "Files.Read"
