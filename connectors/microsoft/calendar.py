@@ -127,7 +127,7 @@ class OutlookCalendarSource(GraphSource, kind="outlook-calendar",
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         client, creds = self.client(ctx)
         me = self.me(client, ctx)  # directory facts, once per account (shared with mail and OneDrive)
-        cursor = ctx.cursor or {}
+        cursor = self.saved_cursor(ctx)
         window = _window(ctx)
         saved = cursor.get("delta") if _still_fits(cursor, window, ctx) else None
         if saved:

@@ -125,7 +125,7 @@ class OutlookMailSource(GraphSource, kind="outlook",
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         client, _ = self.client(ctx)
         me = self.me(client, ctx)  # directory facts and the account's own addresses, once per account
-        saved = dict((ctx.cursor or {}).get("folders") or {})
+        saved = dict(self.saved_cursor(ctx).get("folders") or {})
         links: dict[str, str] = {}
         for folder, label in FOLDERS:
             link = yield from self._folder(client, folder, label, saved.get(folder), ctx)

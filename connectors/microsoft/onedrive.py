@@ -62,7 +62,7 @@ class OneDriveSource(GraphSource, kind="onedrive",
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         client, _ = self.client(ctx)
-        cursor = ctx.cursor or {}
+        cursor = self.saved_cursor(ctx)
         me = self.me(client, ctx)  # the owner's Graph id decides which files are theirs
         count = 0
         for page, link in client.delta("me/drive/root/delta", cursor.get("delta"), headers=_HEADERS):

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from bootstrap_app.errors import AuthRequired
 from bootstrap_app.types import Person
 
-from ..base import AccountSource, ReadContext
+from ..base import AccountSource, Cursor, ReadContext
 from .auth import MicrosoftCredentials
 from .graph import GraphClient
 
@@ -93,7 +93,7 @@ class GraphSource(AccountSource, auth="microsoft"):
         :attr:`owner_addresses` (the identity platform, not a header, says they are the owner's). Every Graph source calls it, so
         ``outlook:`` alone gets the directory facts as ``onedrive:`` does; the caller keeps the
         entry in its new cursor."""
-        saved = (ctx.cursor or {}).get("me")
+        saved = self.saved_cursor(ctx).get("me")
         entry = saved if isinstance(saved, dict) and saved.get("id") and "directory" in saved else None
         entry = entry or self.account_cache.get("me")
         if entry is None:
@@ -109,10 +109,28 @@ class GraphSource(AccountSource, auth="microsoft"):
         self.owner_addresses = tuple(dict.fromkeys([*self.owner_addresses, *(a for a in own if "@" in a)]))
         return dict(entry)
 
+    signed_in: str = ""
+    """The account the read runs as (the URI's, else the signed-in one), once :meth:`client` ran."""
+
+    def saved_cursor(self, ctx: ReadContext) -> Cursor:
+        """``ctx.cursor`` if it was taken for the account this read runs as, else an empty one.
+
+        Why: ``outlook:`` names no account, so after signing in as someone else its cursor holds
+        the other mailbox's delta links and ``/me`` entry; following them would mix two people's
+        data. The cursor's ``/me`` entry (mail and user principal name) says whose it is; a
+        cursor without one (older) is taken as it is."""
+        cur = ctx.cursor or {}
+        me = cur.get("me")
+        if not isinstance(me, dict) or not self.signed_in:
+            return cur
+        owners = {str(me.get(key) or "").lower() for key in ("mail", "upn")} - {""}
+        return cur if not owners or self.signed_in in owners else {}
+
     def client(self, ctx: ReadContext) -> tuple[GraphClient, MicrosoftCredentials]:
         creds = self.credentials(ctx)
         account = self.account
         signed_in = (account or creds.account).lower()
+        self.signed_in = signed_in
         self.owner_addresses = (signed_in,) if "@" in signed_in else ()
         return GraphClient(lambda: creds.token(account), scope=self.scope,
                            sleep=ctx.sleep), creds

@@ -151,12 +151,6 @@ def test_revoked_consent_and_offline_are_one_line_errors(signed_in: Path, ms: MS
     assert ctx.new_cursor is None and len(str(err.value).splitlines()) == 2
 
 
-def test_account_in_the_uri_must_be_signed_in(signed_in: Path, ms: MSStandIn) -> None:
-    assert OutlookMailSource("outlook:Maya@Contoso.test").id == "outlook:maya@contoso.test"
-    with pytest.raises(AuthRequired, match=r"other@contoso\.test is not signed in"):
-        list(OutlookMailSource("outlook:other@contoso.test").read(_ctx(signed_in)))
-
-
 def test_calendar_windows_zones_become_iana(signed_in: Path, ms: MSStandIn) -> None:
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
     day = (now - dt.timedelta(days=10)).replace(hour=9, minute=0, second=0)
@@ -297,13 +291,6 @@ def test_long_retry_after_is_capped_and_a_403_names_the_permission(signed_in: Pa
     with pytest.raises(AuthError, match=r"lacks the Mail\.Read permission") as err:
         client.json("me")
     assert "memseed auth microsoft" in str(err.value).splitlines()[0]
-
-
-def test_sources_name_the_signed_in_address_for_identity(signed_in: Path, ms: MSStandIn) -> None:
-    source = OutlookMailSource("outlook:")
-    assert source.owner_addresses == ()
-    list(source.read(_ctx(signed_in)))
-    assert source.owner_addresses == ("maya@contoso.test",)
 
 
 def test_sent_items_in_full_inbox_over_the_recent_window(signed_in: Path, ms: MSStandIn) -> None:
