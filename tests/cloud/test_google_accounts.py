@@ -7,6 +7,8 @@ one of them at Google shows which sign-in a read really used.
 from __future__ import annotations
 
 import json
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,7 @@ from connectors.tokenstore import load_secret, save_secret
 
 from .conftest import MAYA
 from .google_standin import GoogleStandIn
+from .test_google_auth import _client_file, _consent_screen, _login_in_thread
 
 SAM = "sam@example.com"
 
@@ -75,6 +78,36 @@ def test_status_lists_each_account_and_logout_forgets_one(google: GoogleStandIn,
     assert refused.exit_code != 0 and "signs out all its accounts at once" in refused.output
     assert runner.invoke(main, ["auth", "--logout", f"google:{MAYA}"]).exit_code == 0
     assert load_secret(home, "google") is None and not auth.status(home).ok  # the last one: record gone
+
+
+def _sign_in(google: GoogleStandIn, home: Path, client: Path, code: str) -> tuple[str, list[str]]:
+    """One `memseed auth google` through the consent flow; (account, lines it printed)."""
+    worker, lines, result, seen = _login_in_thread(google, home, client)
+    params, port = _consent_screen(lines, seen)
+    urllib.request.urlopen(f"http://127.0.0.1:{port}/?state={params['state'][0]}&code={code}&scope="
+                           + urllib.parse.quote(" ".join(auth.SCOPES)), timeout=10).read()
+    worker.join(20)
+    assert "account" in result, result
+    return str(result["account"]), lines
+
+
+def test_signing_in_again_adds_an_account_and_keeps_the_first_as_default(
+        google: GoogleStandIn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEMSEED_GOOGLE_CREDENTIALS")
+    monkeypatch.setenv("OAUTHLIB_INSECURE_TRANSPORT", "1")  # the stand-in's token endpoint is http
+    home = load_settings(None).home
+    client = _client_file(google, tmp_path / "client.json")
+    google.world.codes.update({"code-m": "refresh-maya", "code-s": "refresh-sam", "code-s2": "refresh-sam2"})
+    assert _sign_in(google, home, client, "code-m")[0] == MAYA
+    google.world.account = SAM  # the next consent is given by Sam's account
+    account, lines = _sign_in(google, home, client, "code-s")
+    assert account == SAM and any(f"`google:{SAM}` reads this one" in line for line in lines)
+    logins = parse_logins(json.loads(load_secret(home, "google") or "{}"))
+    assert logins.names() == [MAYA, SAM] and logins.default == MAYA
+    assert logins.entry(SAM)["credentials"]["refresh_token"] == "refresh-sam"  # type: ignore[index]
+    _sign_in(google, home, client, "code-s2")  # Sam again: renewed in place, not a third account
+    logins = parse_logins(json.loads(load_secret(home, "google") or "{}"))
+    assert logins.names() == [MAYA, SAM] and logins.entry(SAM)["credentials"]["refresh_token"] == "refresh-sam2"  # type: ignore[index]
 
 
 def test_logins_record_shapes() -> None:
