@@ -17,7 +17,7 @@ from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.store import Store
 from connectors import registry
-from connectors.base import Availability
+from connectors.base import Availability, short_scope
 
 __all__ = ["AccountInfo", "KindInfo", "RememberedSource", "SourceCatalog", "UriInfo", "account_overview",
            "from_env", "short_scope", "source_catalog"]
@@ -86,11 +86,6 @@ def source_catalog(settings: Settings, store: Store, *, remembered: bool = True)
                             state.scopes, cls.auth, cls.uri_schemes[1:]))
     rows = [_remembered(store, row) for row in store.sources()] if remembered else []
     return SourceCatalog(kinds, uris, rows)
-
-
-def short_scope(scope: str) -> str:
-    """``https://www.googleapis.com/auth/gmail.readonly`` -> ``gmail.readonly`` (``Mail.Read`` stays)."""
-    return scope.rstrip("/").rsplit("/", 1)[-1]
 
 
 def from_env(state: Availability) -> bool:

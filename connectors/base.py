@@ -53,6 +53,7 @@ __all__ = [
     "Cursor",
     "ReadContext",
     "Source",
+    "short_scope",
 ]
 
 Cursor = dict[str, Any]
@@ -74,6 +75,14 @@ class Availability:
     scopes: tuple[str, ...] = ()
 
 
+def short_scope(scope: str) -> str:
+    """``https://www.googleapis.com/auth/gmail.readonly`` -> ``gmail.readonly`` (``Mail.Read`` stays).
+
+    The one rule for naming a scope to a person: the sign-in's own error (a box left unticked),
+    `memseed auth --status`, `memseed sources` and the app all show scopes through it."""
+    return scope.rstrip("/").rsplit("/", 1)[-1]
+
+
 @dataclass
 class ReadContext:
     """What a connector needs from the scan: limits, cursor, and where to report skips."""
@@ -89,8 +98,8 @@ class ReadContext:
     new_cursor: Cursor | None = None
     skips: list[Skip] = field(default_factory=list)
     credentials: Callable[[str], Any] = _no_credentials
-    """``ctx.credentials("google")`` -> the provider's credentials; raises AuthRequired when not
-    signed in. Handed in by the caller so a connector never reads token storage itself."""
+    """``ctx.credentials("google")`` -> the provider's credentials (``"google:ACCOUNT"``: that one of
+    several signed-in accounts); raises AuthRequired when not signed in. Handed in by the caller so a connector never reads token storage itself."""
     home: Path | None = None
     """The app dir, for the rare source that keeps state files of its own."""
     sleep: Callable[[float], None] = time.sleep
@@ -258,6 +267,13 @@ class AccountSource(Source):
     def id(self) -> str:
         return f"{self.uri_schemes[0]}:{self.account}"
 
+    @cached_property
+    def account_cache(self) -> dict[str, Any]:
+        """What the sources of one account share within a scan (Graph's ``/me`` entry): the parts
+        :meth:`AccountComposite.from_uri` hands out get one dict, so ``microsoft:`` asks for
+        ``/me`` once, not once per part. A source on its own has a dict of its own."""
+        return {}
+
 
 class AccountComposite(AccountSource):
     """A whole account (``google:``, ``microsoft:``) that stands for several sources of it.
@@ -274,7 +290,11 @@ class AccountComposite(AccountSource):
     @classmethod
     def from_uri(cls, uri: str) -> list[Source]:
         account = uri.partition(":")[2].strip()
-        return [part(f"{part.uri_schemes[0]}:{account}") for part in cls.parts]
+        parts = [part(f"{part.uri_schemes[0]}:{account}") for part in cls.parts]
+        shared: dict[str, Any] = {}  # one account: its parts share what they learn of it
+        for part in parts:
+            part.account_cache = shared
+        return list(parts)
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         """Only when a caller did not expand the URI: each part reads in full, no cursor kept."""

@@ -102,7 +102,8 @@ class AuthProvider(Protocol):
 
     def logout(self, home: Path) -> bool: ...
 
-    def credentials(self, home: Path) -> Any: ...
+    def credentials(self, home: Path, account: str = "") -> Any: ...
+    """``account`` is passed only when a URI names one (a login keeping several, like Google's)."""
 
 
 AUTH_PROVIDERS: dict[str, AuthProvider] = {"google": google_auth, "microsoft": microsoft_auth}  # type: ignore[dict-item]
@@ -159,11 +160,13 @@ def availability(cls: type[Source], home: Path | None = None) -> Availability:
 
 
 def credentials(provider: str, home: Path | None) -> Any:
-    """Credentials of login ``provider`` (what :attr:`ReadContext.credentials` hands to sources)."""
-    found = AUTH_PROVIDERS.get(provider)
+    """Credentials of login ``provider`` (what :attr:`ReadContext.credentials` hands to sources);
+    ``"google:ACCOUNT"`` asks for one of several signed-in accounts of that login."""
+    name, _, account = provider.partition(":")
+    found = AUTH_PROVIDERS.get(name)
     if found is None or home is None:
-        raise AuthRequired(f"{provider}: not signed in", hint=f"run `memseed auth {provider}` first")
-    return found.credentials(home)
+        raise AuthRequired(f"{name}: not signed in", hint=f"run `memseed auth {name}` first")
+    return found.credentials(home, account=account) if account else found.credentials(home)
 
 
 def _sniffs(cls: type[Source], path: Path) -> bool:

@@ -8,6 +8,7 @@ nothing here knows what a Google or Microsoft login involves.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import click
@@ -41,8 +42,9 @@ PROVIDER_OPTIONS: dict[str, list[click.Option]] = {
 
 @click.group("auth", invoke_without_command=True)
 @click.option("--status", "show_status", is_flag=True, help="Show which accounts are signed in, with their scopes.")
-@click.option("--logout", "logout", metavar="[PROVIDER]", is_flag=False, flag_value="*", default=None,
-              help="Forget the stored sign-in of PROVIDER (all providers when none is named).")
+@click.option("--logout", "logout", metavar="[PROVIDER[:ACCOUNT]]", is_flag=False, flag_value="*", default=None,
+              help="Forget the stored sign-in of PROVIDER (all providers when none is named; "
+                   "google:ACCOUNT forgets one Google account).")
 @click.pass_context
 def auth_cmd(ctx: click.Context, show_status: bool, logout: str | None) -> None:
     """Connect an account (read-only), show the sign-ins, or sign out.
@@ -60,12 +62,16 @@ def auth_cmd(ctx: click.Context, show_status: bool, logout: str | None) -> None:
     home = open_settings(ctx).home
     if logout is not None:
         names = list(AUTH_PROVIDERS) if logout == "*" else [logout]
-        for name in names:
+        for named in names:
+            name, _, account = named.partition(":")
             provider = AUTH_PROVIDERS.get(name)
             if provider is None:
                 raise AuthError(f"no login named {name!r}", hint=f"one of: {', '.join(AUTH_PROVIDERS)}")
-            gone = provider.logout(home)
-            click.echo(f"{name}: {'signed out' if gone else 'was not signed in'}")
+            if account and "account" not in inspect.signature(provider.logout).parameters:
+                raise AuthError(f"{name} signs out all its accounts at once",
+                                hint=f"run `memseed auth --logout {name}`")
+            gone = provider.logout(home, account=account) if account else provider.logout(home)  # type: ignore[call-arg]
+            click.echo(f"{named}: {'signed out' if gone else 'was not signed in'}")
             state = provider.status(home)
             if from_env(state):  # the stored sign-in is gone, but memseed still reads the account
                 click.echo(f"{name}: still signed in as {state.account or 'the account'} by the "
@@ -74,11 +80,14 @@ def auth_cmd(ctx: click.Context, show_status: bool, logout: str | None) -> None:
         return
     if show_status or not ctx.invoked_subcommand:
         for name, provider in AUTH_PROVIDERS.items():
-            state = provider.status(home)
-            who = f"signed in as {state.account}" if state.ok and state.account else state.detail
-            click.echo(f"{name:10} {who}")
-            if state.ok and state.scopes:
-                click.echo(f"{'':10} scopes: {', '.join(short_scope(s) for s in state.scopes)}")
+            every = getattr(provider, "statuses", None)  # a login with several accounts lists each
+            for state in every(home) if every is not None else [provider.status(home)]:
+                who = f"signed in as {state.account}" if state.ok and state.account else state.detail
+                note = f" ({state.detail.removeprefix('signed in ').strip('()')})" \
+                    if state.ok and state.detail.startswith("signed in (") else ""
+                click.echo(f"{name:10} {who}{note}")
+                if state.ok and state.scopes:
+                    click.echo(f"{'':10} scopes: {', '.join(short_scope(s) for s in state.scopes)}")
 
 
 def _provider_command(name: str) -> click.Command:

@@ -6,6 +6,10 @@ to a port on this machine. Over SSH that port is forwarded (we print the exact c
 Only read-only scopes are asked for; the authorized-user JSON (it holds the refresh token)
 goes to the token store (keyring, else a 0600 file), never next to the project.
 
+Several accounts may be signed in at once (each ``memseed auth google`` adds one; see
+:mod:`.logins`): ``credentials(home, account)`` hands out the one a ``google:ACCOUNT`` URI
+names, the default (the first signed in) otherwise; :func:`statuses` lists each.
+
 ``MEMSEED_GOOGLE_CREDENTIALS`` names an ``authorized_user`` JSON used as-is (its ``token_uri``
 honoured, the access token refreshed in memory and never written back): no browser, no store.
 ``MEMSEED_GOOGLE_API_ROOT`` replaces both Google API hosts (a loopback stand-in in tests and
@@ -26,9 +30,10 @@ from typing import Any
 
 from bootstrap_app.errors import AuthError, AuthRequired
 
-from ..base import Availability
+from ..base import Availability, short_scope
 from ..tokenstore import delete_secret, load_secret, save_secret
 from .client import GoogleSession
+from .logins import Logins, parse_logins
 
 __all__ = [
     "ENV_CREDENTIALS",
@@ -39,6 +44,7 @@ __all__ = [
     "name",
     "scopes",
     "status",
+    "statuses",
 ]
 
 name = "google"
@@ -76,10 +82,16 @@ def _stored(home: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def credentials(home: Path | None) -> Any:
-    """``google.oauth2.credentials.Credentials`` for the signed-in account (never written back).
+def _logins(home: Path) -> Logins:
+    return parse_logins(_stored(home))
 
-    Raises :class:`AuthRequired` when nobody is signed in."""
+
+def credentials(home: Path | None, account: str = "") -> Any:
+    """``google.oauth2.credentials.Credentials`` for ``account`` (the default account when "";
+    never written back). ``MEMSEED_GOOGLE_CREDENTIALS`` wins over any stored account (the source
+    then checks the address it answers for).
+
+    Raises :class:`AuthRequired` when nobody, or not that account, is signed in."""
     missing = _libraries()
     if missing:
         raise AuthError(f"Google: client library {missing} is not installed", hint="pip install memseed")
@@ -93,9 +105,13 @@ def credentials(home: Path | None) -> Any:
         except (OSError, ValueError) as exc:
             raise AuthError(f"Google: {ENV_CREDENTIALS}={env} is not a readable authorized_user JSON ({exc})",
                             hint="point it at a file with client_id, client_secret, refresh_token") from exc
-    data = _stored(home) if home is not None else None
-    if not data or "credentials" not in data:
+    logins = _logins(home) if home is not None else Logins()
+    if not logins:
         raise AuthRequired("Google: not signed in", hint=_RELOGIN)
+    data = logins.entry(account)
+    if data is None or "credentials" not in data:
+        raise AuthRequired(f"Google account {account} is not signed in: run `memseed auth google` and sign in "
+                           f"as {account}", hint=f"signed in: {', '.join(logins.names())}")
     try:
         return _from_info(Credentials, data["credentials"])
     except ValueError as exc:
@@ -128,18 +144,47 @@ def status(home: Path) -> Availability:
         return Availability(True, f"credentials from ${ENV_CREDENTIALS}", account=str(creds.account or ""),
                             scopes=SCOPES)
     try:
-        data = _stored(home)
+        logins = _logins(home)
     except AuthError as exc:
         return Availability(False, str(exc).splitlines()[0])
-    if not data:
+    if not logins:
         return Availability(False, f"not signed in: {_RELOGIN}")
-    granted = tuple(data.get("credentials", {}).get("scopes") or SCOPES)
-    return Availability(True, "signed in", account=str(data.get("account", "")), scopes=granted)
+    others = [a for a in logins.names() if a != logins.default]
+    detail = "signed in" + (f"; also {', '.join(others)} (read one with google:ACCOUNT)" if others else "")
+    return _account_state(logins, logins.default, detail)
 
 
-def logout(home: Path) -> bool:
-    """Forget the stored sign-in (the grant itself stays until revoked in the Google account)."""
-    return delete_secret(home, _SECRET)
+def _account_state(logins: Logins, account: str, detail: str) -> Availability:
+    granted = tuple((logins.entry(account) or {}).get("credentials", {}).get("scopes") or SCOPES)
+    return Availability(True, detail, account=str((logins.entry(account) or {}).get("account") or account),
+                        scopes=granted)
+
+
+def statuses(home: Path) -> list[Availability]:
+    """One state per signed-in account, the default first (what `memseed auth --status` lists)."""
+    try:
+        logins = _logins(home)
+    except AuthError:
+        logins = Logins()
+    if os.environ.get(ENV_CREDENTIALS, "").strip() or len(logins.accounts) < 2:
+        return [status(home)]
+    return [_account_state(logins, a, "signed in (default)" if a == logins.default else "signed in")
+            for a in logins.names()]
+
+
+def logout(home: Path, account: str = "") -> bool:
+    """Forget the stored sign-in of ``account``, or of every account when none is named (the
+    grant itself stays until revoked in the Google account)."""
+    if not account:
+        return delete_secret(home, _SECRET)
+    logins = _logins(home)
+    if logins.entry(account) is None:
+        return False
+    rest = logins.without(account)
+    if not rest:
+        return delete_secret(home, _SECRET)
+    save_secret(home, _SECRET, json.dumps(rest.to_record()))
+    return True
 
 
 def _free_port() -> int:
@@ -215,7 +260,7 @@ def login(home: Path, *, echo: Callable[[str], None] = print, client_secrets: st
     except Warning as exc:  # oauthlib's "Scope has changed": boxes unticked, or more than read-only
         granted = set(getattr(exc, "new_scope", None) or ())
         _require_scopes(granted)
-        extra = ", ".join(sorted(s.rsplit("/", 1)[-1] for s in granted - set(SCOPES)))
+        extra = ", ".join(sorted(short_scope(s) for s in granted - set(SCOPES)))
         raise AuthError(f"Google: the sign-in also carries permissions memseed did not ask for ({extra})",
                         hint="remove this app's access at https://myaccount.google.com/permissions, "
                              "then run `memseed auth google` again (memseed keeps read-only access only)") from exc
@@ -230,8 +275,16 @@ def login(home: Path, *, echo: Callable[[str], None] = print, client_secrets: st
     account = _account_of(creds)
     info = json.loads(creds.to_json())
     info["account"] = account
-    where = save_secret(home, _SECRET, json.dumps({"account": account, "credentials": info}))
+    try:
+        logins = _logins(home)
+    except AuthError:
+        logins = Logins()  # a damaged or over-exposed record is replaced by this sign-in
+    logins = logins.with_account(account, {"account": account, "credentials": info})
+    where = save_secret(home, _SECRET, json.dumps(logins.to_record()))
     echo(f"Signed in to Google as {account or '(unknown address)'}; token stored in {where}.")
+    if len(logins.accounts) > 1:
+        echo(f"{len(logins.accounts)} Google accounts are signed in; `google:` reads {logins.default}, "
+             f"`google:{account}` reads this one.")
     return account
 
 
@@ -239,7 +292,7 @@ def _require_scopes(granted: Any) -> None:
     """Refuse a sign-in missing a read scope (Google lets a person untick each box): better
     one clear error now than a 403 on every scan of that service."""
     have = set(granted.split() if isinstance(granted, str) else granted)
-    lacking = [s.rsplit("/", 1)[-1] for s in SCOPES if s not in have]
+    lacking = [short_scope(s) for s in SCOPES if s not in have]
     if lacking:
         raise AuthError(f"Google: consent given without {', '.join(lacking)}",
                         hint="run `memseed auth google` again and tick every box on the consent screen")

@@ -239,10 +239,15 @@ class GoogleSession:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def batch(self, requests: Sequence[tuple[str, Any]], *, size: int = 50, units: float = 5.0,
-              on_result: Callable[[str, Any], None], on_missing: Callable[[str], None]) -> None:
+              on_result: Callable[[str, Any], None], on_error: Callable[[str, str], None]) -> None:
         """Run (key, request) pairs in batches of at most ``size``; ``on_result(key, body)`` per
-        success, ``on_missing(key)`` per 404. Rate-limited inner calls are re-queued and the
-        batch size halved; a whole-batch failure is retried with backoff, also halved."""
+        success. Rate-limited and failing (5xx) inner calls are re-queued and the batch size
+        halved; a whole-batch failure is retried with backoff, also halved.
+
+        One part Google refuses for itself (404: deleted between listing and fetching; 400; a
+        403 that is not about quota or scopes) is ``on_error(key, reason)`` and the batch goes
+        on: one bad message never stops a mailbox. What concerns every call (the sign-in, a
+        missing scope, the quota) still raises its one-line error."""
         from googleapiclient.errors import HttpError
         from googleapiclient.http import BatchHttpRequest
 
@@ -259,13 +264,16 @@ class GoogleSession:
                      by_key: dict[str, Any] = by_key, last_error: list[Any] = last_error) -> None:
                 if exc is None:
                     on_result(request_id, response)
-                elif int(exc.resp.status) == 404:
-                    on_missing(request_id)
                 elif is_retryable(exc):
                     failed.append((request_id, by_key[request_id]))
                     last_error.append(exc)
+                elif int(exc.resp.status) == 404:
+                    on_error(request_id, "Google no longer has it (deleted since it was listed)")
                 else:
-                    raise translate(exc, self.label) or exc
+                    err = translate(exc, self.label) or exc
+                    if type(err) is not SourceError:  # sign-in, scope, quota: every call would fail
+                        raise err
+                    on_error(request_id, str(err).splitlines()[0])
 
             batch = BatchHttpRequest(callback=done, batch_uri=self.batch_uri())
             for key, request in chunk:

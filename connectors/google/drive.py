@@ -8,6 +8,15 @@ applies); other files (md, txt, pdf, docx, html) are downloaded when under
 ``ctx.max_file_bytes``. The text is extracted by the same code as local folders
 (:func:`connectors.local.folder.read_document`) from a private temporary copy, deleted at once.
 
+Shared drives: a file in a team's shared drive has no owner (the drive owns it), so
+``'me' in owners`` never finds it and the default ``corpora=user`` listing never shows it. Each
+shared drive the person is a member of (``drives.list``) is listed on its own
+(``corpora=drive`` with ``driveId`` — Drive's advice over ``allDrives``, which is slower and may
+answer with ``incompleteSearch``), and only files the owner modified (``modifiedByMe``) are kept:
+the same "owned or edited" rule as in My Drive. Every call that may touch such a file says
+``supportsAllDrives`` (without it Drive answers 404 for them), and the change feed asks for
+``includeItemsFromAllDrives`` so a reseed sees edits there too.
+
 Incremental: the cursor keeps a ``changes`` page token taken *before* the full listing; a
 reseed reads the change feed since then and fetches only changed files.
 """
@@ -43,15 +52,19 @@ DOWNLOADS: dict[str, str] = {
     "application/pdf": ".pdf",
     "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ".docx",
 }
-FIELDS = ("id,name,mimeType,modifiedTime,size,ownedByMe,modifiedByMe,webViewLink,trashed,"
+FIELDS = ("id,name,mimeType,modifiedTime,size,ownedByMe,modifiedByMe,webViewLink,trashed,driveId,"
           "owners(displayName,emailAddress),lastModifyingUser(displayName,emailAddress)")
 YEARS_BACK = 3
 
 
-def drive_query(since: datetime) -> str:
+def drive_query(since: datetime, *, shared_drive: bool = False) -> str:
+    """Drive's ``q`` for documents modified since ``since``: in My Drive / Shared with me those the
+    owner owns or may write; in a shared drive (no owners there) all of them, and the caller
+    keeps what the owner modified."""
     kinds = " or ".join(f"mimeType = '{m}'" for m in (*EXPORTS, *DOWNLOADS))
     stamp = since.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
-    return f"trashed = false and ('me' in owners or 'me' in writers) and modifiedTime > '{stamp}' and ({kinds})"
+    mine = "" if shared_drive else "('me' in owners or 'me' in writers) and "
+    return f"trashed = false and {mine}modifiedTime > '{stamp}' and ({kinds})"
 
 
 def _stamp(value: str) -> float:
@@ -78,7 +91,8 @@ class GoogleDriveSource(GoogleSource, kind="google-drive",
         if cur.get("page_token"):
             files, token = self._changes(session, api, str(cur["page_token"]), since)
         else:
-            token = str(session.call(api.changes().getStartPageToken(), units=1).get("startPageToken", ""))
+            token = str(session.call(api.changes().getStartPageToken(supportsAllDrives=True),
+                                     units=1).get("startPageToken", ""))
             files = self._list(session, api, since)
         count = 0
         with tempfile.TemporaryDirectory(prefix="memseed-drive-") as tmp:  # mode 0700
@@ -96,16 +110,31 @@ class GoogleDriveSource(GoogleSource, kind="google-drive",
 
     @staticmethod
     def _list(session: GoogleSession, api: Any, since: datetime) -> list[dict[str, Any]]:
-        files: list[dict[str, Any]] = []
+        """My Drive and Shared with me, then each shared drive the owner is a member of."""
+        def pages(**kw: Any) -> Iterator[dict[str, Any]]:
+            page = None
+            while True:
+                answer = session.call(api.files().list(pageSize=1000, pageToken=page, spaces="drive",
+                                                       orderBy="modifiedTime desc", supportsAllDrives=True,
+                                                       fields=f"nextPageToken,files({FIELDS})", **kw), units=1)
+                yield from answer.get("files", []) or []
+                page = answer.get("nextPageToken")
+                if not page:
+                    return
+
+        files = {str(f["id"]): f for f in pages(q=drive_query(since), corpora="user")}
         page = None
         while True:
-            answer = session.call(api.files().list(q=drive_query(since), pageSize=1000, pageToken=page,
-                                                   spaces="drive", corpora="user", orderBy="modifiedTime desc",
-                                                   fields=f"nextPageToken,files({FIELDS})"), units=1)
-            files.extend(answer.get("files", []) or [])
+            answer = session.call(api.drives().list(pageSize=100, pageToken=page,
+                                                    fields="nextPageToken,drives(id,name)"), units=1)
+            for drive in answer.get("drives", []) or []:
+                for meta in pages(q=drive_query(since, shared_drive=True), corpora="drive",
+                                  driveId=str(drive["id"]), includeItemsFromAllDrives=True):
+                    if meta.get("modifiedByMe"):  # the owner edited it: the rule of My Drive, too
+                        files.setdefault(str(meta["id"]), meta)
             page = answer.get("nextPageToken")
             if not page:
-                return files
+                return list(files.values())
 
     @staticmethod
     def _changes(session: GoogleSession, api: Any, token: str, since: datetime) -> tuple[list[dict[str, Any]], str]:
@@ -114,6 +143,7 @@ class GoogleDriveSource(GoogleSource, kind="google-drive",
         while True:
             answer = session.call(api.changes().list(
                 pageToken=page, pageSize=1000, includeRemoved=False, restrictToMyDrive=False, spaces="drive",
+                includeItemsFromAllDrives=True, supportsAllDrives=True,
                 fields=f"nextPageToken,newStartPageToken,changes(fileId,removed,file({FIELDS}))"), units=1)
             for change in answer.get("changes", []) or []:
                 meta = change.get("file")
@@ -140,7 +170,7 @@ class GoogleDriveSource(GoogleSource, kind="google-drive",
                 ctx.skip(source_id, fid, f"{display}: {size / 2**20:.1f} MB is over the "
                                          f"{ctx.max_file_bytes / 2**20:.0f} MB per-file cap")
                 return None
-            request = api.files().get_media(fileId=fid)
+            request = api.files().get_media(fileId=fid, supportsAllDrives=True)
         try:
             data = session.call(request, units=1)
         except (QuotaExceeded, SourceOffline):

@@ -34,8 +34,8 @@ from ..local.mailparse import (
     _AUTO_HEADERS,
     _LIST_HEADERS,
     decode_bytes,
+    header_list,
     message_from_parts,
-    parse_header_block,
 )
 from .client import Gone, GoogleSession
 from .source import GoogleSource
@@ -78,11 +78,9 @@ def labels_header(label_ids: list[str], names: dict[str, str]) -> str:
 
 
 def _headers(payload: dict[str, Any]) -> dict[str, str]:
-    """The API's header list as mailparse's dict, through the very parser the mbox reader uses
-    (same unfolding, same first-wins and To/Cc joining): a subject with two spaces keeps them,
-    as in the Takeout twin."""
-    block = "\n".join(f"{h.get('name', '')}: {h.get('value', '')}" for h in payload.get("headers", []) or [])
-    return parse_header_block(block.encode("utf-8"))
+    """The API's header list as mailparse's dict (:func:`~connectors.local.mailparse.header_list`,
+    the parser the mbox reader uses): a subject with two spaces keeps them, as in the Takeout twin."""
+    return header_list(payload.get("headers") or [])
 
 
 def _part_text(part: dict[str, Any]) -> tuple[str, str]:
@@ -228,12 +226,12 @@ class _GmailRead:
             requests.append((m["id"], req))
         if not requests:
             return
-        self.session.batch(requests, on_result=got.__setitem__, on_missing=lambda _id: None)
+        self.session.batch(requests, on_result=got.__setitem__, on_error=self.refused)
         names = self.label_names()
         for m in refs:
             body = got.get(m["id"])
             if body is None:
-                continue  # deleted while we read
+                continue  # refused or deleted while we read: reported by refused()
             self.seen_ids.add(m["id"])
             try:
                 item = to_message(body, names, self.source.id, self.ctx)
@@ -248,6 +246,10 @@ class _GmailRead:
             self.count += 1
             yield item
         self.ctx.progress(self.source.id, self.count)
+
+    def refused(self, message_id: str, reason: str) -> None:
+        """One message Google would not hand out: reported with its reason, the read goes on."""
+        self.ctx.skip(self.source.id, message_id, f"{self.source.id}: message {message_id} skipped: {reason}")
 
     def incremental(self, cur: dict[str, Any], now: str) -> Iterator[Item]:
         """Messages added since the cursor's history id; none asked for when the mailbox's

@@ -66,7 +66,9 @@ class GoogleSource(AccountSource, auth="google"):
         super().__init__(f"{self.uri_schemes[0]}:{rest.strip().lower()}")
 
     def session(self, ctx: ReadContext) -> GoogleSession:
-        return GoogleSession(ctx.credentials(self.auth), label=self.id.rstrip(":"), sleep=ctx.sleep)
+        """A session on the account the URI names (``gmail:ACCOUNT``), else on the default one."""
+        login = f"{self.auth}:{self.account}" if self.account else self.auth
+        return GoogleSession(ctx.credentials(login), label=self.id.rstrip(":"), sleep=ctx.sleep)
 
     def check_account(self, actual: str) -> None:
         """A URI naming an account must match the signed-in one (never read someone else's)."""

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from datetime import datetime
 from email.header import decode_header, make_header
 from email.utils import getaddresses, parsedate_to_datetime
+from typing import Any
 
 from bootstrap_app.text.mail import trim_quoted
 from bootstrap_app.types import Message, Person, utc
@@ -34,7 +35,9 @@ from .delivery import auth_failure, external_hop
 __all__ = [
     "decode_bytes",
     "decode_words",
+    "delivery_evidence",
     "gmail_labels",
+    "header_list",
     "is_bulk",
     "message_from_parts",
     "parse_date",
@@ -87,6 +90,17 @@ def parse_header_block(block: bytes) -> dict[str, str]:
         elif key in _STACKED_HEADERS and value:
             headers[key] = f"{headers[key]}\n{value}"
     return headers
+
+
+def header_list(pairs: Any) -> dict[str, str]:
+    """An API's header list (``[{"name": ..., "value": ...}]``: Gmail's ``payload.headers``,
+    Graph's ``internetMessageHeaders``) as :func:`parse_header_block`'s dict, through that very
+    parser: same unfolding, first-wins, To/Cc joining and stacked ``Received`` as an export
+    reader gets from the raw message. Anything that is not such a list gives ``{}``."""
+    if not isinstance(pairs, list):
+        return {}
+    block = "\n".join(f"{h.get('name', '')}: {h.get('value', '')}" for h in pairs if isinstance(h, dict))
+    return parse_header_block(block.encode("utf-8"))
 
 
 def split_message(data: bytes) -> tuple[bytes, bytes, bool]:
@@ -241,6 +255,14 @@ def is_bulk(headers: dict[str, str], sender: Person) -> bool:
     return bool(local and _BULK_LOCAL.match(local))
 
 
+def delivery_evidence(headers: dict[str, str], sender: Person) -> tuple[str, str]:
+    """(external relay host, authentication failure) of a message's parsed headers: the one
+    delivery judgment every mail reader applies (exports, Gmail, Outlook), see :mod:`.delivery`.
+    Either being non-empty makes the message someone else's text whatever its From or folder."""
+    return (external_hop(headers.get("received", "")),
+            auth_failure(headers.get("authentication-results", ""), sender.address))
+
+
 def decode_bytes(data: bytes, charset: str | None) -> str:
     """Decode with the declared charset; legacy, missing and lying charsets: see :mod:`.charsets`."""
     return decode_text(data, charset)
@@ -269,8 +291,7 @@ def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, 
         labels = (folder,)
     if sent_hint and "Sent" not in labels:  # a sent folder says what a Gmail label would
         labels = (*labels, "Sent")
-    relay = external_hop(headers.get("received", ""))
-    failure = auth_failure(headers.get("authentication-results", ""), sender.address)
+    relay, failure = delivery_evidence(headers, sender)
     behalf = next((p.address for p in parse_people(headers.get("sender", ""))
                    if p.address and senders and p.address != sender.address), "")
     authored = sent_hint

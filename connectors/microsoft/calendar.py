@@ -119,14 +119,15 @@ def _still_fits(cursor: dict[str, Any], window: tuple[str, str], ctx: ReadContex
 
 class OutlookCalendarSource(GraphSource, kind="outlook-calendar",
                             description="Outlook / Microsoft 365 calendar (Microsoft Graph, read-only)",
-                            cursor_doc="calendarView delta link and the window it covers, of the last complete read"):
+                            cursor_doc="calendarView delta link and the window it covers, of the last complete read; /me entry"):
     """Calendar of a Microsoft account: occurrences in the analysis window, then deltas."""
 
     scope: ClassVar[str] = "Calendars.Read"
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         client, creds = self.client(ctx)
-        cursor = ctx.cursor or {}
+        me = self.me(client, ctx)  # directory facts, once per account (shared with mail and OneDrive)
+        cursor = self.saved_cursor(ctx)
         window = _window(ctx)
         saved = cursor.get("delta") if _still_fits(cursor, window, ctx) else None
         if saved:
@@ -154,4 +155,4 @@ class OutlookCalendarSource(GraphSource, kind="outlook-calendar",
             if link:
                 if cancelled:
                     ctx.skip(self.id, "isCancelled", f"{cancelled} cancelled occurrences left out")
-                ctx.new_cursor = {"delta": link, "window": list(window)}
+                ctx.new_cursor = {"delta": link, "window": list(window), "me": me}

@@ -19,7 +19,6 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, ClassVar
 
 from bootstrap_app.errors import SourceError
@@ -33,8 +32,6 @@ from .source import GraphSource, parse_graph_time
 __all__ = ["OneDriveSource", "drive_path"]
 
 _HEADERS = {"Prefer": "odata.maxpagesize=200"}
-_SELECT_ME = "id,mail,userPrincipalName,displayName,jobTitle,companyName,department"
-_DIRECTORY = {"jobTitle": "title", "companyName": "employer", "department": "department"}
 
 
 def drive_path(item: dict[str, Any]) -> str:
@@ -58,24 +55,15 @@ def _by_owner(item: dict[str, Any], me: dict[str, str]) -> bool:
 
 class OneDriveSource(GraphSource, kind="onedrive",
                      description="OneDrive documents you created or edited (Microsoft Graph, read-only)",
-                     cursor_doc="drive root delta link of the last complete read, and the owner's Graph id"):
+                     cursor_doc="drive root delta link of the last complete read; /me entry (the owner's Graph id)"):
     """Documents in a Microsoft account's OneDrive that the owner created or edited."""
 
     scope: ClassVar[str] = "Files.Read"
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         client, _ = self.client(ctx)
-        cursor = ctx.cursor or {}
-        me: dict[str, Any] = dict(cursor.get("me") or {})
-        if not me.get("id") or "directory" not in me:  # (a cursor saved before the directory was read)
-            data = client.json("me", params={"$select": _SELECT_ME})
-            # the directory entry rides on the /me read the drive needs anyway: no extra request
-            me = {"id": str(data.get("id") or ""), "mail": str(data.get("mail") or ""),
-                  "upn": str(data.get("userPrincipalName") or ""),
-                  "directory": {ours: str(data[theirs]) for theirs, ours in _DIRECTORY.items()
-                                if isinstance(data.get(theirs), str) and data[theirs].strip()}}
-        directory = me.get("directory")
-        self.owner_directory = MappingProxyType(dict(directory) if isinstance(directory, dict) else {})
+        cursor = self.saved_cursor(ctx)
+        me = self.me(client, ctx)  # the owner's Graph id decides which files are theirs
         count = 0
         for page, link in client.delta("me/drive/root/delta", cursor.get("delta"), headers=_HEADERS):
             for item in page:

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from bootstrap_app.errors import AuthRequired
 from bootstrap_app.types import Person
 
-from ..base import AccountSource, ReadContext
+from ..base import AccountSource, Cursor, ReadContext
 from .auth import MicrosoftCredentials
 from .graph import GraphClient
 
@@ -56,6 +56,11 @@ def parse_graph_time(value: Any) -> datetime | None:
     return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
 
 
+_SELECT_ME = "id,mail,userPrincipalName,displayName,jobTitle,companyName,department"
+_DIRECTORY = {"jobTitle": "title", "companyName": "employer", "department": "department"}
+"""Graph's directory properties -> the profile's names for them."""
+
+
 class GraphSource(AccountSource, auth="microsoft"):
     """Base of the Microsoft Graph sources; the location is the URI (``outlook:`` ...)."""
 
@@ -79,10 +84,53 @@ class GraphSource(AccountSource, auth="microsoft"):
     ``department``), once a read has fetched ``/me``; the scan hands it to the profile."""
     directory_from: ClassVar[str] = "directory (Microsoft 365)"
 
+    def me(self, client: GraphClient, ctx: ReadContext) -> dict[str, Any]:
+        """The signed-in account's ``/me`` entry (``id``, ``mail``, ``upn``, ``directory``), read at
+        most once per account and scan: from this source's cursor (a reseed asks nothing), else
+        from a sibling source that already read it (:attr:`AccountSource.account_cache`), else one
+        ``GET /me``. Sets :attr:`owner_directory` (job title, employer, department for the
+        profile) and adds the account's mail address and user principal name to
+        :attr:`owner_addresses` (the identity platform, not a header, says they are the owner's). Every Graph source calls it, so
+        ``outlook:`` alone gets the directory facts as ``onedrive:`` does; the caller keeps the
+        entry in its new cursor."""
+        saved = self.saved_cursor(ctx).get("me")
+        entry = saved if isinstance(saved, dict) and saved.get("id") and "directory" in saved else None
+        entry = entry or self.account_cache.get("me")
+        if entry is None:
+            data = client.json("me", params={"$select": _SELECT_ME})
+            entry = {"id": str(data.get("id") or ""), "mail": str(data.get("mail") or ""),
+                     "upn": str(data.get("userPrincipalName") or ""),
+                     "directory": {ours: str(data[theirs]) for theirs, ours in _DIRECTORY.items()
+                                   if isinstance(data.get(theirs), str) and data[theirs].strip()}}
+        self.account_cache["me"] = entry
+        directory = entry.get("directory")
+        self.owner_directory = MappingProxyType(dict(directory) if isinstance(directory, dict) else {})
+        own = (str(entry.get("mail") or "").lower(), str(entry.get("upn") or "").lower())
+        self.owner_addresses = tuple(dict.fromkeys([*self.owner_addresses, *(a for a in own if "@" in a)]))
+        return dict(entry)
+
+    signed_in: str = ""
+    """The account the read runs as (the URI's, else the signed-in one), once :meth:`client` ran."""
+
+    def saved_cursor(self, ctx: ReadContext) -> Cursor:
+        """``ctx.cursor`` if it was taken for the account this read runs as, else an empty one.
+
+        Why: ``outlook:`` names no account, so after signing in as someone else its cursor holds
+        the other mailbox's delta links and ``/me`` entry; following them would mix two people's
+        data. The cursor's ``/me`` entry (mail and user principal name) says whose it is; a
+        cursor without one (older) is taken as it is."""
+        cur = ctx.cursor or {}
+        me = cur.get("me")
+        if not isinstance(me, dict) or not self.signed_in:
+            return cur
+        owners = {str(me.get(key) or "").lower() for key in ("mail", "upn")} - {""}
+        return cur if not owners or self.signed_in in owners else {}
+
     def client(self, ctx: ReadContext) -> tuple[GraphClient, MicrosoftCredentials]:
         creds = self.credentials(ctx)
         account = self.account
         signed_in = (account or creds.account).lower()
+        self.signed_in = signed_in
         self.owner_addresses = (signed_in,) if "@" in signed_in else ()
         return GraphClient(lambda: creds.token(account), scope=self.scope,
                            sleep=ctx.sleep), creds

@@ -202,11 +202,42 @@ def _public(meta: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in meta.items() if not k.startswith("_")}
 
 
+def _flag(query: dict[str, list[str]], name: str) -> bool:
+    return query.get(name, ["false"])[0].lower() == "true"
+
+
+def _corpus(world: World, query: dict[str, list[str]]) -> list[dict[str, Any]] | Answer:
+    """The files a ``files.list`` may see, as Drive decides it: ``corpora=user`` (the default) is
+    My Drive and Shared with me, never a shared drive's files; ``drive`` (with ``driveId``) and
+    ``allDrives`` need ``includeItemsFromAllDrives`` and ``supportsAllDrives``."""
+    corpora = query.get("corpora", ["user"])[0]
+    if corpora == "user":
+        return [m for m in world.files.values() if not m.get("driveId")]
+    if not (_flag(query, "includeItemsFromAllDrives") and _flag(query, "supportsAllDrives")):
+        return _err(400, "The includeItemsFromAllDrives and supportsAllDrives parameters must be true for "
+                         f"corpora={corpora}.", "invalid", "INVALID_ARGUMENT", "files.list")
+    if corpora == "drive":
+        drive = query.get("driveId", [""])[0]
+        if drive not in world.drives:
+            return _err(404, f"Shared drive not found: {drive}", "notFound", "NOT_FOUND", "files.list")
+        return [m for m in world.files.values() if m.get("driveId") == drive]
+    if corpora == "allDrives":
+        return list(world.files.values())
+    return _err(400, f"Invalid Value: corpora={corpora}", "invalid", "INVALID_ARGUMENT", "files.list")
+
+
 def _drive(world: World, rest: list[str], query: dict[str, list[str]]) -> Answer:
+    if rest == ["drives"]:
+        listed = [{"kind": "drive#drive", "id": d, "name": n} for d, n in world.drives.items()]
+        page, nxt = _page(listed, query, "pageSize", 10)
+        return _ok({"drives": page, **({"nextPageToken": nxt} if nxt else {})}, "drives.list")
     if rest == ["files"]:
         q = query.get("q", [""])[0]
+        corpus = _corpus(world, query)
+        if isinstance(corpus, tuple):
+            return corpus
         try:
-            hits = [m for m in world.files.values() if not q or _drive_filter(q, m)]
+            hits = [m for m in corpus if not q or _drive_filter(q, m)]
         except (AssertionError, KeyError, IndexError, AttributeError) as exc:
             return _err(400, f"Invalid Value: {q} ({exc!r})", "invalid", "INVALID_ARGUMENT", "files.list")
         page, nxt = _page(hits, query, "pageSize", 100)
@@ -219,6 +250,8 @@ def _drive(world: World, rest: list[str], query: dict[str, list[str]]) -> Answer
         return 200, {"Content-Type": query["mimeType"][0]}, data, "files.export"
     if len(rest) == 2 and rest[0] == "files":
         meta = world.files.get(rest[1])
+        if meta is not None and meta.get("driveId") and not _flag(query, "supportsAllDrives"):
+            meta = None  # a shared drive's file is invisible to an app that does not declare support
         if meta is None:
             return _err(404, f"File not found: {rest[1]}.", "notFound", "NOT_FOUND", "files.get")
         if query.get("alt", [""])[0] == "media":
@@ -236,7 +269,9 @@ def _drive(world: World, rest: list[str], query: dict[str, list[str]]) -> Answer
     if rest == ["changes"]:
         token = query["pageToken"][0]
         since, _, offset = token.partition(":")
-        changed = sorted((v, fid) for fid, v in world.file_changed.items() if v > int(since))
+        everywhere = _flag(query, "includeItemsFromAllDrives") and _flag(query, "supportsAllDrives")
+        changed = sorted((v, fid) for fid, v in world.file_changed.items()
+                         if v > int(since) and (everywhere or not world.files[fid].get("driveId")))
         items = [{"kind": "drive#change", "changeType": "file", "fileId": fid, "removed": False,
                   "file": _public(world.files[fid])} for _, fid in changed]
         size = int(query.get("pageSize", ["100"])[0])

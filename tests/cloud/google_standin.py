@@ -136,9 +136,10 @@ class GoogleStandIn:
         return status, out_headers, payload
 
     def _fault(self, fault: Fault) -> tuple[int, dict[str, str], bytes]:
-        reason = fault.reason or {429: "rateLimitExceeded", 500: "backendError"}.get(fault.status, "error")
-        state = {401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 429: "RESOURCE_EXHAUSTED",
-                 500: "INTERNAL"}.get(fault.status, "UNAVAILABLE")
+        reason = fault.reason or {404: "notFound", 429: "rateLimitExceeded",
+                                   500: "backendError"}.get(fault.status, "error")
+        state = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
+                 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL"}.get(fault.status, "UNAVAILABLE")
         status, headers, payload = error(fault.status, "fault injected by the stand-in", reason, state)
         if fault.retry_after is not None:
             headers["Retry-After"] = fault.retry_after

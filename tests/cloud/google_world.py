@@ -81,6 +81,8 @@ class World:
     files: dict[str, dict[str, Any]] = field(default_factory=dict)
     contents: dict[str, dict[str, bytes]] = field(default_factory=dict)
     drive_version: int = 1
+    drives: dict[str, str] = field(default_factory=dict)
+    """Shared drives the account is a member of (id -> name); their files carry ``driveId``."""
     file_changed: dict[str, int] = field(default_factory=dict)
 
     # -- mail -----------------------------------------------------------------------------

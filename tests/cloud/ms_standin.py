@@ -11,7 +11,8 @@ id_token and client_info; refresh-token grant; ``invalid_grant`` once revoked).
 Graph: ``/me``, ``/me/mailFolders/{folder}/messages/delta``, ``/me/calendarView/delta``,
 ``/me/drive/root/delta`` (pages by an opaque ``$skiptoken`` nextLink, rounds end in a
 ``$deltatoken`` deltaLink that returns only later changes), ``/me/drive/items/{id}/content``
-(302 to a download URL), ``$select``, ``$filter=receivedDateTime ge``, the ``Prefer`` headers
+(302 to a download URL), ``/me/messages/{id}`` (404 once deleted), ``$select`` (and
+``internetMessageHeaders`` only when selected, as Graph documents), ``$filter=receivedDateTime ge``, the ``Prefer`` headers
 for text bodies, UTC times and page size. Fault knobs: the next N Graph requests fail with
 429 (+ ``Retry-After``) or 503, a collection's delta link answers 410, tokens can be revoked.
 """
@@ -29,7 +30,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 from zoneinfo import ZoneInfo
 
 from cryptography import x509
@@ -203,6 +204,8 @@ class _Handler(BaseHTTPRequestHandler):
         route = path.removeprefix("/v1.0/")
         if route == "me":
             self._send(200, _select(world.user, query.get("$select", "")))
+        elif m := re.fullmatch(r"me/messages/([^/]+)", route):
+            self._message(unquote(m.group(1)), query)
         elif m := re.fullmatch(r"me/mailFolders/(\w+)/messages/delta", route):
             self._delta(f"mail/{m.group(1)}", route, query)
         elif route == "me/calendarView/delta":
@@ -255,6 +258,23 @@ class _Handler(BaseHTTPRequestHandler):
             body["@odata.deltaLink"] = f"{link}?$deltatoken={b64(done)}"
         self._send(200, body)
 
+    def _message(self, msg_id: str, query: dict[str, str]) -> None:
+        """``GET /me/messages/{id}``: the message in whichever folder holds it (404 once deleted);
+        ``internetMessageHeaders`` only when ``$select`` names it, as Graph documents."""
+        world = self.server.world
+        with world.lock:
+            found = next((o for key, c in world.collections.items() if key.startswith("mail/")
+                          for i, (_s, o) in c.items.items() if i == msg_id and o is not None), None)
+        if found is None:
+            self._send(404, {"error": {"code": "ErrorItemNotFound",
+                                       "message": "The specified object was not found in the store."}})
+            return
+        select = query.get("$select", "")
+        out = _select(found, select)
+        if "internetMessageHeaders" in select.split(","):
+            out["internetMessageHeaders"] = found["_headers"]
+        self._send(200, {"@odata.context": f"{self.base}/v1.0/$metadata#users('me')/messages/$entity", **out})
+
     def _keep(self, key: str, obj: dict[str, Any], state: dict[str, Any]) -> bool:
         if key.startswith("mail/") and (m := re.fullmatch(r"receivedDateTime ge (\S+)", state.get("filter") or "")):
             return str(obj["receivedDateTime"]) >= m.group(1)
@@ -265,6 +285,8 @@ class _Handler(BaseHTTPRequestHandler):
         return True
 
     def _present(self, key: str, obj: dict[str, Any], state: dict[str, Any], prefer: str) -> dict[str, Any]:
+        if state.get("since") and obj.get("_changed"):  # a later round: only what changed (Graph's way)
+            return {"id": obj["id"], **{k: obj[k] for k in obj["_changed"]}}
         out = dict(obj)
         if key.startswith("mail/") and 'outlook.body-content-type="text"' in prefer:
             text = html.unescape(re.sub(r"<[^>]+>", "", out["body"]["content"])).strip()
@@ -277,7 +299,11 @@ class _Handler(BaseHTTPRequestHandler):
                     value = value.replace(tzinfo=zone).astimezone(dt.UTC).replace(tzinfo=None)
                 out[name] = {"dateTime": value.strftime("%Y-%m-%dT%H:%M:%S.0000000"),
                              "timeZone": "UTC" if in_utc else obj["_zone"]}
-        return _select(out, state.get("select", ""))
+        picked = _select(out, state.get("select", ""))
+        if key.startswith("mail/") and "internetMessageHeaders" in state.get("select", "").split(",") \
+                and self.server.world.headers_on_delta:  # returned only when $select names it
+            picked["internetMessageHeaders"] = obj["_headers"]
+        return picked
 
 
 class _Server(ThreadingHTTPServer):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import email.utils
 import html
 import json
 import threading
@@ -17,13 +18,50 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-__all__ = ["TENANT_ID", "World", "b64"]
+__all__ = ["TENANT_ID", "World", "b64", "headers_for"]
 
 TENANT_ID = "9188040d-6c67-4c5b-b112-36a304b66dad"
 
 
 def b64(data: dict[str, Any]) -> str:
     return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+
+
+_STORE = "AM0PR01MB6410.eurprd01.prod.outlook.com"
+"""The owner's mailbox server; Exchange Online hops are all under outlook.com."""
+_EDGE = "AM0PR01CA0101.mail.protection.outlook.com"
+
+
+def headers_for(folder: str, sender: tuple[str, str], to: list[tuple[str, str]], subject: str,
+                when: dt.datetime, internet_id: str, *, relay: tuple[str, str] | None = None,
+                auth: str = "") -> list[tuple[str, str]]:
+    """The header block Exchange Online keeps for a message (newest ``Received`` first).
+
+    A sent item was submitted by the owner's client (MAPI, link-local hop); mail from inside the
+    tenant hops between Exchange servers only; mail from another domain arrives through the edge
+    from ``relay`` (host, ip: the sender domain's own server by default) with the edge's
+    ``Authentication-Results`` (``auth``, by default a pass for the sender's domain)."""
+    date = email.utils.format_datetime(when.astimezone(dt.UTC))
+    own = [("Date", date), ("From", email.utils.formataddr(sender)),
+           ("To", ", ".join(email.utils.formataddr(p) for p in to)), ("Subject", subject),
+           ("Message-ID", internet_id), ("Content-Type", "text/html; charset=utf-8")]
+    if folder == "sentitems":
+        return [("Received", f"from {_STORE} ([fe80::3c1a:77ff:fe2b:91d0]) by {_STORE} "
+                             f"([fe80::3c1a:77ff:fe2b:91d0%4]) with mapi id 15.20.8182.012; {date}"), *own]
+    domain = sender[1].rpartition("@")[2].lower()
+    if domain == "contoso.test" and relay is None:
+        return [("Received", f"from AM0PR01MB7000.eurprd01.prod.outlook.com (2603:10a6:208:1::5) by {_STORE} "
+                             f"(2603:10a6:20b:1c1::9) with Microsoft SMTP Server id 15.20.8182.12; {date}"),
+                ("Authentication-Results", "dkim=none (message not signed) header.d=none;dmarc=none action=none "
+                                           "header.from=contoso.test;"), *own]
+    host, ip = relay or (f"mail.{domain}", "198.51.100.20")
+    verdict = auth or (f"spf=pass (sender IP is {ip}) smtp.mailfrom={domain}; dkim=pass (signature was verified) "
+                       f"header.d={domain};dmarc=pass action=none header.from={domain};compauth=pass reason=100")
+    return [("Received", f"from {_EDGE} (2603:10a6:208:10b::42) by {_STORE} (2603:10a6:20b:1c1::9) with "
+                         f"Microsoft SMTP Server id 15.20.8182.12; {date}"),
+            ("Received", f"from {host} ({host} [{ip}]) by {_EDGE} (10.167.16.4) with Microsoft SMTP Server "
+                         f"(version=TLS1_2) id 15.20.8182.12 via Frontend Transport; {date}"),
+            ("Authentication-Results", verdict), *own]
 
 
 @dataclass
@@ -56,6 +94,9 @@ class World:
     access_ttl: int = 3600
     seq: int = 0
     revoked: bool = False
+    headers_on_delta: bool = True
+    """False: delta pages leave ``internetMessageHeaders`` out even when selected (as they do for
+    an updated message), so a client must GET the message for them."""
     collections: dict[str, _Collection] = field(default_factory=dict)
     contents: dict[str, bytes] = field(default_factory=dict)
     log: list[tuple[str, str]] = field(default_factory=list)
@@ -73,14 +114,20 @@ class World:
     # -- content -------------------------------------------------------------------------
     def add_message(self, folder: str, *, subject: str, sender: tuple[str, str], to: list[tuple[str, str]],
                     body: str, when: dt.datetime, cc: list[tuple[str, str]] = (),  # type: ignore[assignment]
-                    internet_id: str = "", conversation: str = "", categories: tuple[str, ...] = ()) -> str:
+                    internet_id: str = "", conversation: str = "", categories: tuple[str, ...] = (),
+                    headers: list[tuple[str, str]] | None = None) -> str:
+        """``headers``: the message's RFC 5322 header block as Graph's ``internetMessageHeaders``
+        returns it; by default what Exchange Online records for such a message (see :func:`headers_for`)."""
         with self.lock:
             n = self.seq + 1
             msg_id = f"AAMkAD{folder[:3]}{n:06d}="
             stamp = when.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            internet_id = internet_id or f"<m{n}.{folder}@contoso.test>"
+            if headers is None:
+                headers = headers_for(folder, sender, to, subject, when, internet_id)
             addr = lambda p: {"emailAddress": {"name": p[0], "address": p[1]}}  # noqa: E731
             self.coll(f"mail/{folder}").put(self, {
-                "id": msg_id, "internetMessageId": internet_id or f"<m{n}.{folder}@contoso.test>",
+                "id": msg_id, "internetMessageId": internet_id,
                 "conversationId": conversation or f"AAQkAD-conv-{n}", "subject": subject,
                 "from": addr(sender), "sender": addr(sender), "toRecipients": [addr(p) for p in to],
                 "ccRecipients": [addr(p) for p in cc], "sentDateTime": stamp, "receivedDateTime": stamp,
@@ -88,8 +135,17 @@ class World:
                 "bodyPreview": body[:255], "categories": list(categories), "isDraft": False,
                 "inferenceClassification": "focused", "parentFolderId": folder,
                 "importance": "normal", "hasAttachments": False, "webLink": f"https://outlook.test/{n}",
+                "_headers": [{"name": k, "value": v} for k, v in headers],
             }, msg_id)
             return msg_id
+
+    def mark_read(self, folder: str, msg_id: str) -> None:
+        """The owner opened the message: a change, which a later delta round reports the way Graph
+        often does for a flag change — the id, ``isRead`` and ``parentFolderId``, nothing else."""
+        with self.lock:
+            coll = self.coll(f"mail/{folder}")
+            obj = dict(coll.items[msg_id][1] or {})
+            coll.put(self, {**obj, "isRead": True, "_changed": ["isRead", "parentFolderId"]}, msg_id)
 
     def delete_message(self, folder: str, msg_id: str) -> None:
         with self.lock:

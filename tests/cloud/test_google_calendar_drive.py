@@ -125,3 +125,42 @@ def test_a_meeting_on_two_calendars_is_kept_as_the_owners_whatever_the_list_orde
     google.world.calendars.reverse()  # the colleague's calendar listed first
     events = [e for e in GoogleCalendarSource("gcal:").read(_ctx()) if e.summary == "Planning"]  # type: ignore[attr-defined]
     assert len(events) == 1 and events[0].calendar_owner == MAYA  # type: ignore[attr-defined]
+
+
+def test_shared_drive_documents_the_owner_edited_are_read(google: GoogleStandIn) -> None:
+    """A team's shared drive owns its files (no 'me' in owners): each drive the owner is a member
+    of is listed with corpora=drive, files she modified are read (downloads say
+    supportsAllDrives), the rest are passed over, and the change feed covers shared drives."""
+    from datetime import UTC, datetime, timedelta
+
+    from .google_demo import _docx
+
+    stamp = (datetime.now(UTC) - timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    google.world.drives["0AEngTeam"] = "Engineering"
+    team = {"modifiedTime": stamp, "trashed": False, "driveId": "0AEngTeam", "ownedByMe": False,
+            "_me_owners": False, "_me_writers": False}
+    google.world.add_file({**team, "id": "team-doc", "name": "Release process", "modifiedByMe": True,
+                           "mimeType": "application/vnd.google-apps.document",
+                           "webViewLink": "https://docs.example/team-doc"},
+                          {"text/markdown": b"# Release process\n\nWe cut releases on Tuesdays.\n"})
+    charter = _docx("The platform team reviews every schema change.")
+    google.world.add_file({**team, "id": "team-docx", "name": "review.docx", "modifiedByMe": True,
+                           "size": str(len(charter)),
+                           "mimeType": "application/vnd.openxmlformats-officedocument.wordprocessingml.document"},
+                          {"media": charter})
+    google.world.add_file({**team, "id": "team-other", "name": "Budget", "modifiedByMe": False,
+                           "mimeType": "application/vnd.google-apps.document"}, {"text/markdown": b"# Budget\n"})
+    docs = list(GoogleDriveSource("gdrive:").read(ctx := _ctx()))
+    by_ref = {d.ref: d for d in docs}
+    assert {"doc1", "shared1", "team-doc", "team-docx"} <= set(by_ref) and "team-other" not in by_ref
+    assert "Tuesdays" in by_ref["team-doc"].text and "schema change" in by_ref["team-docx"].text  # type: ignore[attr-defined]
+    assert by_ref["team-doc"].authored_by_owner is None  # edited, not owned: as a file shared with her
+    assert google.stats["drives.list"] == 1 and google.stats["files.list"] == 2  # My Drive + one shared drive
+    assert not [s for s in ctx.skips if s.ref.startswith("team-")]
+
+    google.reset_stats()
+    google.world.add_file({**google.world.files["team-doc"], "modifiedTime": datetime.now(UTC).strftime(
+        "%Y-%m-%dT%H:%M:%S.000Z")}, {"text/markdown": b"# Release process\n\nWe cut releases on Wednesdays.\n"})
+    changed = list(GoogleDriveSource("gdrive:").read(_ctx(cursor=ctx.new_cursor)))
+    assert [d.ref for d in changed] == ["team-doc"] and "Wednesdays" in changed[0].text  # type: ignore[attr-defined]
+    assert google.stats["files.list"] == 0 and google.stats["drives.list"] == 0

@@ -104,3 +104,36 @@ def test_retry_after_on_an_inner_call_is_honoured(google: GoogleStandIn) -> None
     baseline, items, _, sleeps = _throttled_read(google, 429, 1, match="/messages/", retry_after="3")
     assert len(items) == len(baseline) and google.stats["inner"] == len(baseline) + 1
     assert sleeps == [3.0]
+
+
+def test_a_message_google_refuses_is_skipped_with_its_reason_and_the_mailbox_goes_on(google: GoogleStandIn) -> None:
+    """A 404 (deleted between list and get) or 400 on one part of a batch is that message's
+    problem: reported through ctx.skip, the rest read, the cursor kept. A 429 on another part
+    still takes the retry path."""
+    baseline, _ = _read([])
+    by_header = {m.parsed().get("Message-ID", "").strip(): m.id for m in google.world.mails.values()}
+    read = [by_header[i.ref] for i in baseline if i.ref in by_header]  # type: ignore[attr-defined]
+    deleted, refused, throttled = read[3], read[-2], read[len(read) // 2]
+    google.reset_stats()
+    google.fault(404, 1, match=f"/messages/{deleted}?")
+    google.fault(400, 1, match=f"/messages/{refused}?", reason="invalidArgument")
+    google.fault(429, 1, match=f"/messages/{throttled}?")
+    sleeps: list[float] = []
+    items, ctx = _read(sleeps)
+    assert len(items) == len(baseline) - 2 and ctx.new_cursor is not None
+    got = {by_header.get(i.ref) for i in items}  # type: ignore[attr-defined]
+    assert deleted not in got and refused not in got and throttled in got
+    reasons = {s.ref: s.reason for s in ctx.skips}
+    assert "deleted since it was listed" in reasons[deleted]
+    assert "HTTP 400" in reasons[refused] and "invalidArgument" in reasons[refused]
+    assert google.stats["inner"] == len(baseline) + 1  # only the throttled part went again
+    assert len(sleeps) == 1
+
+
+def test_a_part_refused_for_the_whole_sign_in_still_stops_the_read(google: GoogleStandIn) -> None:
+    """A missing scope on one part is every part's problem: one clear error, no cursor."""
+    from bootstrap_app.errors import AuthRequired
+
+    google.fault(403, 1, match="/messages/", reason="insufficientPermissions")
+    with pytest.raises(AuthRequired, match="missing scope"):
+        _read([])

@@ -101,6 +101,25 @@ def test_user_role_states_the_directory_title_and_employer(account: Path, ms: MS
         assert "(Employer inferred from the email domain, not stated.)" in role.body
 
 
+@pytest.mark.parametrize("uris,me_reads", [
+    (["outlook:"], 1), (["outlook-calendar:"], 1), (["onedrive:"], 1), (["microsoft:"], 1),
+    (["outlook:", "onedrive:"], 2),  # two URIs are two accounts' worth of sources: each asks once
+])
+def test_every_graph_source_reads_the_directory_once_per_account(account: Path, ms: MSStandIn, uris: list[str],
+                                                                 me_reads: int) -> None:
+    """``/me`` (job title, employer) reaches the profile whichever Graph source runs, read once
+    per account: ``microsoft:``'s three parts share it, and a reseed takes it from the cursors."""
+    settings = load_settings(account)
+    with Store(settings.db_path) as store:
+        result = scan(uris, settings=settings, store=store)
+        assert ms.world.graph_requests("/v1.0/me?") == me_reads
+        role = next(p for p in result.proposals if p.name == "user-role")
+        assert "Principal Platform Engineer at Contoso Pharmaceuticals" in role.body
+        assert "directory (Microsoft 365)" in role.body
+        scan(uris, settings=settings, store=store, incremental=True)
+        assert ms.world.graph_requests("/v1.0/me?") == me_reads  # cursors keep the entry: no new /me
+
+
 def test_sources_lists_the_account_and_cli_errors_are_one_line(account: Path, ms: MSStandIn) -> None:
     out = CliRunner().invoke(main, ["sources", "--json"], catch_exceptions=False)
     assert out.exit_code == 0
