@@ -160,6 +160,27 @@ def test_text_cap_and_cursor(tmp_path: Path) -> None:
     assert not later
 
 
+def test_a_document_copied_in_with_an_old_mtime_is_read(tmp_path: Path) -> None:
+    """``cp -p``/rsync/unzip keep a file's old modification time; the copy still changes its
+    inode-change time, which the cursor keeps too, so the late file is read and the rest is not."""
+    from tests.connectors.test_mail_exports import later_ctime
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.md").write_text("# A\nfirst")
+    os.utime(root / "a.md", (1_700_000_000, 1_700_000_000))
+    (root / "b.md").write_text("# B\nsecond")
+    os.utime(root / "b.md", (1_700_000_100, 1_700_000_100))
+    later_ctime(root / "b.md", root / "a.md")
+    docs, ctx = _read(root)
+    assert set(docs) == {"a.md", "b.md"}
+    (root / "old.md").write_text("# Old\nwritten long ago, copied in today")
+    os.utime(root / "old.md", (1_600_000_000, 1_600_000_000))
+    later_ctime(root / "old.md", root / "b.md")
+    again, _ = _read(root, cursor=ctx.new_cursor)
+    assert set(again) == {"b.md", "old.md"}  # b.md has the cursor's own times: read again, never lost
+
+
 def test_footprint_folder_is_walked_not_swallowed(tmp_path: Path) -> None:
     root = tmp_path / "footprint"
     _docs(root / "documents")

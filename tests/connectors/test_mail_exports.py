@@ -239,12 +239,22 @@ def test_sent_folder_names(name: str, sent: bool) -> None:
     assert is_sent_folder(name) is sent
 
 
+def later_ctime(path: Path, than: Path) -> Path:
+    """``path`` with an inode-change time after ``than``'s: the file system stamps ctime from a
+    clock that ticks every few milliseconds, so two files written at once may share one. Setting
+    the same times again moves ctime on without touching the content or the mtime."""
+    st = path.stat()
+    while path.stat().st_ctime_ns <= than.stat().st_ctime_ns:
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    return path
+
+
 @pytest.mark.parametrize("suffix", [".eml", ".emlx"])
 def test_message_files_resume_by_mtime_and_a_stopped_read_keeps_the_cursor(tmp_path: Path, suffix: str) -> None:
     """.eml folders and Apple Mail mailboxes share one reader (connectors/local/mailfiles.py):
-    the cursor is the newest file mtime; older files are passed over (one with the cursor's own
-    mtime is read again: an equal mtime does not prove it was seen), and a stopped read leaves
-    no cursor."""
+    the cursor is the newest file mtime and inode-change time; files older in both are passed
+    over (one with the cursor's own times is read again: an equal time does not prove it was
+    seen), a file copied in late with an old mtime is read, and a stopped read leaves no cursor."""
     folder = tmp_path / ("Box.mbox" if suffix == ".emlx" else "box")
 
     def put(name: str, data: bytes, mtime: float) -> Path:
@@ -257,20 +267,30 @@ def test_message_files_resume_by_mtime_and_a_stopped_read_keeps_the_cursor(tmp_p
         os.utime(path, (mtime, mtime))
         return path
 
-    put("1", _mail("Jon <jon@prairie.example>", OWNER, "First", n=1), 1_700_000_000)
-    put("2", _mail("Li <li@x.example>", OWNER, "Second", n=2), 1_700_000_100)
+    first = put("1", _mail("Jon <jon@prairie.example>", OWNER, "First", n=1), 1_700_000_000)
+    second = later_ctime(put("2", _mail("Li <li@x.example>", OWNER, "Second", n=2), 1_700_000_100), first)
     [source] = detect(folder)
     assert source.kind == suffix.lstrip(".")
     ctx = ReadContext()
     assert sorted(m.subject for m in source.read(ctx)) == ["First", "Second"]  # type: ignore[attr-defined]
-    assert ctx.new_cursor == {"mtime": 1_700_000_100}
+    assert ctx.new_cursor == {"mtime": 1_700_000_100, "ctime": second.stat().st_ctime}
     again = ReadContext(cursor=ctx.new_cursor)
     assert [m.subject for m in source.read(again)] == ["Second"]  # type: ignore[attr-defined]
     assert again.new_cursor == ctx.new_cursor
-    put("3", _mail("Jon <jon@prairie.example>", OWNER, "Third", n=3, body="x" * 64), 1_700_000_200)
+    third = later_ctime(put("3", _mail("Jon <jon@prairie.example>", OWNER, "Third", n=3, body="x" * 64),
+                            1_700_000_200), second)
     newer = ReadContext(cursor=ctx.new_cursor)
     assert [m.subject for m in source.read(newer)] == ["Second", "Third"]  # type: ignore[attr-defined]
-    assert newer.new_cursor == {"mtime": 1_700_000_200}
+    assert newer.new_cursor == {"mtime": 1_700_000_200, "ctime": third.stat().st_ctime}
+    # copied in late with its old modification time kept (cp -p, rsync -t, unzip): still read,
+    # because copying it in changed its inode-change time; the files read before are not
+    late = later_ctime(put("0", _mail("Ana <ana@x.example>", OWNER, "Late", n=4), 1_600_000_000), third)
+    latest = ReadContext(cursor=newer.new_cursor)
+    # (Third holds the cursor's own mtime: read again, as above; First and Second are not)
+    assert [m.subject for m in source.read(latest)] == ["Late", "Third"]  # type: ignore[attr-defined]
+    assert latest.new_cursor == {"mtime": 1_700_000_200, "ctime": late.stat().st_ctime}
+    # a cursor written before the inode-change time was kept reads everything once (never lose a file)
+    assert len(list(source.read(ReadContext(cursor={"mtime": 1_700_000_200})))) == 4
     stopped = ReadContext(should_stop=lambda: True)
     assert list(source.read(stopped)) == [] and stopped.new_cursor is None
 
