@@ -356,3 +356,34 @@ def test_msg_and_pst_messages_older_than_since_are_passed_over(tmp_path: Path) -
     kept = src._message(record, "Inbox#0", "Inbox", ReadContext(since=WHEN - timedelta(days=1)))
     assert kept is not None and kept.timestamp == WHEN and kept.subject == "Quarterly numbers"
     assert src._message(record, "Inbox#0", "Inbox", ReadContext(since=WHEN + timedelta(days=1))) is None
+
+
+def test_pst_message_body_is_capped_before_it_is_decoded() -> None:
+    """libpff hands a message body over whole; the reader keeps only what the text cap can use
+    (cut at a UTF-8 character boundary) before decoding, and reports a body over the per-file
+    cap. Decoding it whole let bytes far past the cap (an inlined attachment) decide the
+    charset of the text that is kept."""
+    from types import SimpleNamespace
+
+    text = "Grüße aus Köln, die Zahlen kommen morgen. " * 5_000  # ~220 KB of UTF-8
+    body = text.encode() + b"\x81\x8d\x90" * 40_000  # then ~120 KB that is no UTF-8 at all
+    record = SimpleNamespace(transport_headers=None, sender_name="Ana Ruiz", subject="Zahlen",
+                             client_submit_time=WHEN.replace(tzinfo=None), plain_text_body=body)
+    ctx = ReadContext(max_text_chars=1_001, max_file_bytes=256 * 1024)
+    item = pst_mod.PstSource("a.pst")._message(record, "Inbox#0", "Inbox", ctx)
+    assert item is not None and item.body.startswith("Grüße aus Köln")
+    assert len(item.body) <= 1_001 and "Ã" not in item.body
+    assert [s.ref for s in ctx.skips] == ["Inbox#0"]
+    assert "over the 0.2 MB per-file cap; read partially" in ctx.skips[0].reason
+    small = ReadContext(max_text_chars=1_001)  # under the file cap: capped silently, like every reader
+    assert pst_mod.PstSource("a.pst")._message(record, "Inbox#0", "Inbox", small) is not None and small.skips == []
+
+
+@pytest.mark.parametrize("text", ["aé", "a€", "a😀", "ü€😀x", "abc"])
+def test_pst_body_cut_lands_on_a_character_boundary(text: str) -> None:
+    data = text.encode()
+    for limit in range(len(data) + 1):
+        cut = pst_mod._utf8_cut(data, limit)
+        assert len(cut) <= limit and data.startswith(cut)
+        assert text.startswith(cut.decode("utf-8"))  # never a split character
+        assert len(cut) > limit - 4  # never more than one character given up
