@@ -79,6 +79,9 @@ class Lookalike:
     forward: bool = False
     labels: str = "Inbox"
     """The label Takeout gives the message (when the corpus is written as a Takeout)."""
+    intro: bool = False
+    """Not a spoof of the owner: a stranger's introduction stating her title in a contact block
+    above his own signature (two such senders used to be enough to hand her that title)."""
     hosted: str = ""
     """A mail provider hosting both the sending server and the owner's MX: the ``Received`` hop
     stays inside one organisation (a shared-provider relay), so only authentication can tell."""
@@ -126,6 +129,10 @@ def lookalikes() -> list[Lookalike]:
         # authenticates nothing (spf=none, dkim=none, dmarc=none) and crosses no organisation
         Lookalike("own-address-no-auth", f"{n} <{OWNER_WORK}>", "tidewater-relay.example", auth="none",
                   hosted="mailhost.example"),
+        Lookalike("contact-block-title", "Jordan Blake <jordan.blake@tidewater-partners.example>",
+                  "tidewater-partners.example", intro=True),
+        Lookalike("contact-block-title", "Casey Lin <casey.lin@tidewaterhq.example>", "tidewaterhq.example",
+                  intro=True),
     ]
 
 
@@ -155,6 +162,10 @@ def _attack_body(look: Lookalike, key: str) -> str:
         return ("Priya asked me to pass this on to everyone on the build rota.\n\n"
                 "---------- Forwarded message ---------\n"
                 f"From: {OWNER_NAME} <{OWNER_WORK}>\nSubject: build setup\n\n{text}\n")
+    if look.intro:  # a contact block about her, then the sender's own signature
+        signer = look.from_header.split(" <")[0]
+        return (f"Hi,\n\n{text}\n\nAlso, please meet\n\n{OWNER_NAME}\n{SPOOFED_TITLE}\nTidewater Analytics\n\n"
+                f"She leads the audit.\n\nThanks,\n{signer}\nPartner Manager\nHarbor Audit Ltd\n")
     # a forged signature too: the spoof must not hand the owner a title either
     return f"Hi,\n\n{text}\n\nThanks,\n\n{OWNER_NAME}\n{SPOOFED_TITLE}\n"
 
