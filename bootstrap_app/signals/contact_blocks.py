@@ -26,8 +26,9 @@ from publicsuffixlist import PublicSuffixList
 from bootstrap_app.confusables import imitates
 from bootstrap_app.identity import name_key
 from bootstrap_app.names import FREE_MAIL as FREE_MAIL_DOMAINS
+from bootstrap_app.types import Message
 
-from .base import Ref
+from .base import Ref, person_key
 
 __all__ = ["FREE_MAIL", "ROLE_WORDS", "ContactDirectory", "contact_blocks", "domain_label", "org_from_domain",
            "registrable", "same_person"]
@@ -180,9 +181,24 @@ class ContactDirectory:
     wrote_to: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     """Per sender key of mail not judged received: the addresses it was sent to."""
 
-    def recipients(self, sender: str, addresses: Iterable[str]) -> None:
-        """``sender`` wrote (as far as this message shows) to ``addresses``."""
-        if sender not in self.wrote_to and len(self.wrote_to) >= _MAX_KEYS:
+    def mail(self, item: Message, key: str, blocks: list[tuple[str, str, str]], closing: str) -> None:
+        """One message of sender ``key``: whom it went to (when it may be the owner's), and the
+        contact blocks in it except its own closing signature (``closing``, the signer's name
+        key: the sender's claim about themselves, never a statement about someone else)."""
+        if not item.third_party_reason:
+            self.recipients(key, (person_key(p) for p in (*item.to, *item.cc)), sent=item.in_sent)
+        authentic = not item.auth_failure and not item.on_behalf_of
+        sender = person_key(item.sender)
+        for who, title, org in blocks:
+            if who != closing:
+                note = f"contact block: {title}" + (f", {org}" if org else "")
+                self.add(who, title, org, sender, Ref(item.source, item.ref, item.timestamp, key, note),
+                         authentic=authentic, internal=authentic and not item.delivered_from)
+
+    def recipients(self, sender: str, addresses: Iterable[str], *, sent: bool = False) -> None:
+        """``sender`` wrote (as far as this message shows) to ``addresses``; ``sent``: the mail
+        is filed as sent, so its sender is kept even past the bound on senders."""
+        if sender not in self.wrote_to and len(self.wrote_to) >= _MAX_KEYS and not sent:
             return
         mine = self.wrote_to[sender]
         for a in addresses:
@@ -231,7 +247,8 @@ class ContactDirectory:
             if not any(same_person(who, n) for n in names if n):
                 continue
             for (title, org), n in facts.items():
-                good = {s: said.ref for s, said in self.said.get((who, title, org), {}).items() if vouched(s, said)}
+                stated = self.said.get((who, title, org), {})
+                good = {s: said.ref for s, said in stated.items() if vouched(s, said)}
                 titles[title] += n
                 by[f"t:{title}"] |= good
                 if org:

@@ -143,9 +143,6 @@ class ProfileAccumulator(Analyzer):
                 self.offset_counts[key][offset] += 1  # newsletters show what other clocks say
             if item.is_bulk or not key:
                 return
-            sender = person_key(item.sender)
-            if not item.third_party_reason:  # maybe the owner's: whom it went to vouches for them later
-                self.directory.recipients(key, (person_key(p) for p in (*item.to, *item.cc)))
             self._stamp(key, item.timestamp, offset)
             when = item.timestamp.date().isoformat() if item.timestamp else "undated"
             self._author_ref(key, Ref(item.source, item.ref, item.timestamp, key, f"mail sent {when}"))
@@ -164,14 +161,7 @@ class ProfileAccumulator(Analyzer):
             # a message's closing signature is its sender's claim about *themselves* (kept in
             # ``sig`` under the sender's key), not a statement about someone else: a lookalike
             # signing as the owner must not hand the owner a title (issue 14)
-            closing = name_key(sig["signer"]) if sig else ""
-            authentic = not item.auth_failure and not item.on_behalf_of
-            for who, title, org in contact_blocks(text, hint):
-                if who != closing:
-                    self.directory.add(who, title, org, sender,
-                                       Ref(item.source, item.ref, item.timestamp, key,
-                                           f"contact block: {title}" + (f", {org}" if org else "")),
-                                       authentic=authentic, internal=authentic and not item.delivered_from)
+            self.directory.mail(item, key, contact_blocks(text, hint), name_key(sig["signer"]) if sig else "")
             for m in MANAGER_MENTION.finditer(text):
                 name = next(g for g in m.groups() if g)
                 self.manager[key][name] += 1

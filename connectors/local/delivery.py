@@ -19,7 +19,8 @@ about authorship. Two traces are added by servers instead:
   dmarc=none`` or ``; none``) is therefore not vouched for either: it is exactly what a spoof
   from a domain without DMARC looks like, and relayed through the owner's own mail provider its
   ``Received`` chain never leaves one organisation. Microsoft's composite ``compauth`` verdict
-  counts like DMARC.
+  counts like DMARC, and ``auth=pass`` (the sender logged in to this server, RFC 8601 §2.7.4)
+  vouches too.
 
 Both can only take trust *away* from a message (see ``Message.third_party_reason``): a forged
 ``Received`` header claiming an internal hop is simply not evidence of anything.
@@ -38,7 +39,7 @@ _WITH = re.compile(r"\bwith\s+([A-Za-z0-9]+)", re.IGNORECASE)
 _IP = re.compile(r"\[(?:IPv6:)?([0-9A-Fa-f:.]+)\]")
 _HOSTNAME = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\.?$")
 _TWO_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go"})
-_METHOD = re.compile(r"\b(dkim|spf|dmarc|compauth)\s*=\s*([a-z]+)((?:\s+(?:\([^)]*\)|[a-z.]+=[^\s;]+))*)", re.IGNORECASE)
+_METHOD = re.compile(r"\b(dkim|spf|dmarc|compauth|auth)\s*=\s*([a-z]+)((?:\s+(?:\([^)]*\)|[a-z.]+=[^\s;]+))*)", re.IGNORECASE)
 _NO_RESULT = re.compile(r";\s*none\s*(?:$|;)", re.IGNORECASE)
 """RFC 8601 §2.2: ``authserv-id; none`` — the server ran no authentication on this copy."""
 _PROP = re.compile(r"\b(header\.d|header\.i|header\.from|smtp\.mailfrom)=([^\s;]+)", re.IGNORECASE)
@@ -150,8 +151,8 @@ def auth_failure(results: str, from_address: str) -> str:
             return f"{method}={verdicts[method]}"
     if verdicts.get("dmarc") == "pass":
         return "" if aligned.get("dmarc", True) else f"dmarc passed for another domain than {from_org}"
-    if verdicts.get("compauth") in ("pass", "softpass"):
-        return ""  # composite: Microsoft's own judgment of the From domain
+    if verdicts.get("compauth") in ("pass", "softpass") or verdicts.get("auth") == "pass":
+        return ""  # Microsoft's composite judgment of the From domain; an SMTP-AUTH'd user of this server
     passes = [m for m in ("dkim", "spf") if verdicts.get(m) == "pass"]
     if passes and not any(aligned[m] for m in passes):
         return f"{'/'.join(passes)} passed for another domain than {from_org}"

@@ -205,7 +205,8 @@ def _documents(root: Path, claimed: Callable[[Path], bool], on_skip: Callable[[P
 
 class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
                            description="folder of documents (md, txt, rst, docx, odt, pdf, html)",
-                           cursor_doc="newest modification and inode-change time read (documents older in both are passed over)"):
+                           cursor_doc="newest modification and inode-change time read "
+                                      "(documents older in both are passed over)"):
     """A folder of documents (or one document file); the catch-all, detected last."""
 
     @classmethod

@@ -61,6 +61,8 @@ def test_external_hop(chain: str, outside: str) -> None:
      "reason=109", "p@tidewater.io", ""),
     ("eop; spf=none smtp.mailfrom=tidewater.io; dkim=none; dmarc=none header.from=tidewater.io; compauth=fail "
      "reason=601", "p@tidewater.io", "compauth=fail"),
+    # the sender logged in to the receiving server (SMTP AUTH): one of its own users
+    ("mx.t; auth=pass smtp.auth=p@tidewater.io; spf=none; dkim=none; dmarc=none", "p@tidewater.io", ""),
     ("", "p@tidewater.io", ""),
 ])
 def test_auth_failure(results: str, sender: str, why: str) -> None:
