@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.errors import SourceError
 from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Document, Item, Person
 
@@ -221,9 +221,7 @@ class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
         return has_docs
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
-        root = Path(self.location)
-        if not root.exists():
-            raise SourceNotFound(f"{root}: no such file or folder", hint="check the path")
+        root = self.local_path()
         marks = ChangeCursor.load(ctx.cursor)  # a file copied in with an old mtime is still read
         since = ctx.since.timestamp() if ctx.since else 0.0
         count, stopped = 0, False
