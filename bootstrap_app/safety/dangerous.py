@@ -99,11 +99,11 @@ _RULES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
 """(class, trigger substrings — the rule runs only when one occurs in the lower-cased text —, regex)."""
 DANGER_CLASSES = tuple(dict.fromkeys(cls for cls, _need, _rx in _RULES))
 
-# A narrow skip names what it skips: a code span, a quoted name, or an identifier (test_x,
-# tests/test_api.py::test_y, TestUploader.test_retry) — never an English word ("suite", "flaky").
-_NAME = r"(?:`[^`\n]{2,120}`|\"[^\"\n]{2,120}\"|[A-Za-z][\w-]*(?:[_:./][\w-]+)+|[A-Z][a-z0-9]+[A-Z]\w*)"
-_NAMED = re.compile(rf"\s*(?:(?:named|called)\s+)?{_NAME}(?:\s*(?:,|and|or)\s*{_NAME})*")
-_NAME_IN = re.compile(_NAME)
+# A narrow skip names what it skips: a test function, class, file or parametrized case
+# (test_x, TestUploader.test_retry, tests/test_api.py::test_y, test_x[py3]), bare or quoted —
+# never an English word ("suite", "flaky"), a folder, or a pattern (`tests/*`, `-k ''`).
+_TOKEN = re.compile(r"`[^`\n]+`|\"[^\"\n]+\"|'[^'\n]+'|[^\s,;]+")
+_IDENT = re.compile(r"[A-Za-z_][\w.:-]*(?:\[[^\]\s]*\])?")
 _WHOLESALE = re.compile(r"\b(?:all|every|entire|whole|any|globally|everywhere)\b", re.IGNORECASE)
 _CONDITION = re.compile(r"\b(?:when|whenever|if|unless|while|until|only|as\s+long\s+as)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[;!?\n]|\.(?:\s|$)|,\s*(?:and|but|then|also)\b")
@@ -140,6 +140,24 @@ def _forbidden(text: str, start: int) -> bool:
     return len(between.split()) <= 6 and not _REQUIRES.search(between)
 
 
+def _test_name(token: str) -> bool:
+    """Whether ``token`` names one test (or one test file), not a word, a folder or a pattern."""
+    name = token.strip("`'\"").rstrip(".,:;)")
+    if not 2 <= len(name) <= 120 or any(c in name for c in "*?"):
+        return False
+    if "/" in name or "\\" in name:  # a path: a test file, or a test inside one
+        return "::" in name or bool(re.search(r"\.\w+$", name))
+    return bool(_IDENT.fullmatch(name)) and bool(re.search(r"[_.:]|[a-z][A-Z]", name))
+
+
+def _names_after(rest: str) -> bool:
+    """``rest`` (the text after "test"/"tests") begins with one or more test names."""
+    tokens = _TOKEN.findall(rest)
+    if tokens and tokens[0].lower() in ("named", "called"):
+        tokens = tokens[1:]
+    return bool(tokens) and _test_name(tokens[0])
+
+
 def _narrow_skip(text: str, m: re.Match[str]) -> bool:
     """True when the skip ``m`` matched is one named test (or a few) under a stated condition:
     "skip the flaky test `test_upload_retry` in CI only when the S3 mock is down". That is an
@@ -155,8 +173,12 @@ def _narrow_skip(text: str, m: re.Match[str]) -> bool:
     before = _CLAUSE_START.split(text[max(0, m.start() - 160):m.start()])[-1]
     if _WHOLESALE.search(f"{before} {filler} {rest}"):
         return False
-    named = (bool(re.match(r"[_:./]\w", rest))  # the object word is itself a path/identifier (tests/x.py::y)
-             or bool(_NAME_IN.search(filler)) or bool(_NAMED.match(rest)))
+    if re.match(r"[_:./]\w", rest):  # the object word is the head of a path/identifier (tests/x.py::y)
+        head = words[-1] + rest.split()[0]
+        named = _test_name(head)
+        rest = rest[len(head) - len(words[-1]):]
+    else:
+        named = any(_test_name(t) for t in _TOKEN.findall(filler)) or _names_after(rest)
     return named and bool(_CONDITION.search(f"{before} {rest}"))
 
 
