@@ -217,7 +217,9 @@ class ContactDirectory:
         prev = senders.get(sender)
         if prev is None and len(senders) < _MAX_SENDERS:
             senders[sender] = _Said(ref, authentic, internal)
-        elif prev is not None:  # any authentic statement of the sender's own counts
+        elif prev is not None:  # any authentic statement of the sender's own counts, and is cited
+            if (authentic, internal) > (prev.authentic, prev.internal):
+                prev.ref = ref
             prev.authentic |= authentic
             prev.internal |= internal
 
