@@ -171,15 +171,17 @@ def _narrow_skip(text: str, m: re.Match[str]) -> bool:
     end = _CLAUSE_END.search(text, m.end())
     rest = text[m.end():end.start() if end else len(text)]
     before = _CLAUSE_START.split(text[max(0, m.start() - 160):m.start()])[-1]
-    if _WHOLESALE.search(f"{before} {filler} {rest}"):
-        return False
     if re.match(r"[_:./]\w", rest):  # the object word is the head of a path/identifier (tests/x.py::y)
         head = words[-1] + rest.split()[0]
         named = _test_name(head)
         rest = rest[len(head) - len(words[-1]):]
     else:
         named = any(_test_name(t) for t in _TOKEN.findall(filler)) or _names_after(rest)
-    return named and bool(_CONDITION.search(f"{before} {rest}"))
+    # what widens the skip ("all", "every") counts outside the condition, not inside it ("when
+    # any runner is busy" is when, not what)
+    cond_after, cond_before = _CONDITION.search(rest), _CONDITION.search(before)
+    scope = f"{'' if cond_before else before} {filler} {rest[:cond_after.start()] if cond_after else rest}"
+    return named and bool(cond_after or cond_before) and not _WHOLESALE.search(scope)
 
 
 def find_dangerous(text: str) -> list[DangerFinding]:

@@ -39,7 +39,7 @@ _WITH = re.compile(r"\bwith\s+([A-Za-z0-9]+)", re.IGNORECASE)
 _IP = re.compile(r"\[(?:IPv6:)?([0-9A-Fa-f:.]+)\]")
 _HOSTNAME = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\.?$")
 _TWO_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go"})
-_METHOD = re.compile(r"\b(dkim|spf|dmarc|compauth|auth)\s*=\s*([a-z]+)((?:\s+(?:\([^)]*\)|[a-z.]+=[^\s;]+))*)", re.IGNORECASE)
+_METHOD = re.compile(r"(?<![\w.])(dkim|spf|dmarc|compauth|auth)\s*=\s*([a-z]+)((?:\s+(?:\([^)]*\)|[a-z.]+=[^\s;]+))*)", re.IGNORECASE)
 _NO_RESULT = re.compile(r";\s*none\s*(?:$|;)", re.IGNORECASE)
 """RFC 8601 §2.2: ``authserv-id; none`` — the server ran no authentication on this copy."""
 _PROP = re.compile(r"\b(header\.d|header\.i|header\.from|smtp\.mailfrom)=([^\s;]+)", re.IGNORECASE)

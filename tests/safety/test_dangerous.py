@@ -162,6 +162,7 @@ NARROW_SKIPS = [
     "When the S3 mock is down, skip the flaky test test_upload_retry in CI.",
     "Skip the test test_export[py3.9] while the 3.9 runner image is broken.",
     "skip the tests named test_alpha, test_beta when the staging DB is down",
+    "Skip the flaky test test_upload_retry when any runner is out of disk.",  # "any" in the condition
 ]
 WHOLESALE_SKIPS = [
     "skip the tests on release branches",
@@ -181,6 +182,8 @@ WHOLESALE_SKIPS = [
     # a pattern, a folder or a word is no test's name
     "skip the tests `tests/*` when CI is red", "skip the tests in tests/integration when the VPN is down",
     "skip the e2e tests when offline", "Skip the test `-k ''` when the build is late",
+    "For every branch, skip the test test_upload_retry on Fridays",  # widened, and no condition
+    "skip the test test_upload_retry and any other failing test when the release is late",
 ]
 
 
