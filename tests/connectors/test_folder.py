@@ -15,6 +15,8 @@ from connectors.base import ReadContext
 from connectors.local.folder import DocumentFolderSource
 from connectors.registry import claimed_by_other, detect
 
+from .filetimes import later_ctime
+
 
 def write_pdf(path: Path, text: str, title: str = "") -> Path:
     """A minimal but valid one-page PDF with real text (Helvetica), written by hand."""
@@ -163,8 +165,6 @@ def test_text_cap_and_cursor(tmp_path: Path) -> None:
 def test_a_document_copied_in_with_an_old_mtime_is_read(tmp_path: Path) -> None:
     """``cp -p``/rsync/unzip keep a file's old modification time; the copy still changes its
     inode-change time, which the cursor keeps too, so the late file is read and the rest is not."""
-    from tests.connectors.test_mail_exports import later_ctime
-
     root = tmp_path / "docs"
     root.mkdir()
     (root / "a.md").write_text("# A\nfirst")

@@ -24,6 +24,7 @@ from connectors.local.mailfolders import is_sent_folder
 from connectors.registry import detect
 
 from .cfb_writer import write_cfb
+from .filetimes import later_ctime
 
 OWNER = "ana@prairie.example"
 WHEN = datetime(2026, 3, 2, 9, 30, tzinfo=UTC)
@@ -237,16 +238,6 @@ def test_winmail_dat_is_ignored_with_a_reason(tmp_path: Path) -> None:
 ])
 def test_sent_folder_names(name: str, sent: bool) -> None:
     assert is_sent_folder(name) is sent
-
-
-def later_ctime(path: Path, than: Path) -> Path:
-    """``path`` with an inode-change time after ``than``'s: the file system stamps ctime from a
-    clock that ticks every few milliseconds, so two files written at once may share one. Setting
-    the same times again moves ctime on without touching the content or the mtime."""
-    st = path.stat()
-    while path.stat().st_ctime_ns <= than.stat().st_ctime_ns:
-        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
-    return path
 
 
 @pytest.mark.parametrize("suffix", [".eml", ".emlx"])
