@@ -156,6 +156,8 @@ class _Said:
     ``Sender`` of somebody else: the From address is not a known forgery."""
     internal: bool
     """Authentic and not delivered from outside: mail inside the mailbox owner's organisation."""
+    n: int = 1
+    """How often this sender stated it (only vouched senders' counts rank the titles)."""
 
 
 @dataclass
@@ -222,6 +224,7 @@ class ContactDirectory:
                 prev.ref = ref
             prev.authentic |= authentic
             prev.internal |= internal
+            prev.n += 1
 
     def entry(self, names: set[str], owner_keys: Iterable[str], owner_addresses: Iterable[str]
               ) -> tuple[str, str, list[Ref]]:
@@ -248,14 +251,14 @@ class ContactDirectory:
         for who, facts in self.facts.items():
             if not any(same_person(who, n) for n in names if n):
                 continue
-            for (title, org), n in facts.items():
-                stated = self.said.get((who, title, org), {})
-                good = {s: said.ref for s, said in stated.items() if vouched(s, said)}
+            for title, org in facts:
+                stated = [(s, said) for s, said in self.said.get((who, title, org), {}).items() if vouched(s, said)]
+                n = sum(said.n for _, said in stated)  # a stranger's volume does not rank
                 titles[title] += n
-                by[f"t:{title}"] |= good
+                by[f"t:{title}"] |= {s: said.ref for s, said in stated}
                 if org:
                     orgs[org] += n
-                    by[f"o:{org}"] |= good
+                    by[f"o:{org}"] |= {s: said.ref for s, said in stated}
         title = next((t for t, _ in titles.most_common() if len(by[f"t:{t}"]) >= 2), "")
         org = next((o for o, _ in orgs.most_common() if len(by[f"o:{o}"]) >= 2), "")
         cited = [*by[f"t:{title}"].values(), *by[f"o:{org}"].values()] if title or org else []

@@ -160,3 +160,25 @@ def test_contact_blocks_in_an_inbox_only_archive_ignore_lookalikes() -> None:
                 for i, (n, d) in enumerate((("Jun", "harbor.example"), ("Noa", "cera.example")))]
     _owner, signals = build(looks + partners, owners=[owner.address])
     assert signals.profile.title == "Head of Data"
+
+
+def test_a_strangers_volume_does_not_pick_between_vouched_titles() -> None:
+    """Which vouched title wins is counted over vouched statements only: a stranger repeating one
+    of them a hundred times does not outvote the people the owner writes to."""
+    from dataclasses import replace
+
+    start = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    mates = [Person(f"{n} Ortiz", f"{n.lower()}@harbor.example") for n in ("Ben", "Cy", "Di", "Ed")]
+    own = [mail(i, ADA, mates[i % 4], start + timedelta(days=i), body="ok\n\nAda", labels=("Sent",)) for i in range(8)]
+
+    def says(i: int, sender: Person, title: str) -> Message:
+        return replace(mail(i, sender, ADA, start + timedelta(days=9, hours=i), labels=("Inbox",),
+                            body=_block("Ada Quist", title, "Tidewater Analytics Ltd", sender)),
+                       delivered_from="mx.harbor.example")
+
+    vouched = [says(20, mates[0], "Head of Data"), says(21, mates[1], "Head of Data"), says(22, mates[1], "Head of Data"),
+               says(23, mates[2], "Data Director"), says(24, mates[3], "Data Director")]
+    loud = Person("Mel Vance", "mel@tidewater-analytics.example")
+    noise = [says(30 + i, loud, "Data Director") for i in range(20)]
+    _owner, signals = build(own + vouched + noise, owners=[ADA.address])
+    assert signals.profile.title == "Head of Data"
