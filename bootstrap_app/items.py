@@ -143,7 +143,8 @@ class Message(_ItemBase):
     into this mailbox (empty when the chain shows none, or there is no chain)."""
     auth_failure: str = ""
     """Why the receiving server's ``Authentication-Results`` do not vouch for the From domain
-    (``dmarc=fail``, ``not aligned with tidewater.io`` ...); empty when they do or are absent."""
+    (``dmarc=fail``, ``not aligned with tidewater.io``, nothing authenticated ...); empty when
+    they do or are absent (see :mod:`connectors.local.delivery`)."""
     on_behalf_of: str = ""
     """The ``Sender`` address when it differs from From: somebody else's system sent it."""
 
@@ -164,7 +165,7 @@ class Message(_ItemBase):
         if self.delivered_from:
             return f"delivered from outside ({self.delivered_from})"
         if self.auth_failure:
-            return f"fails sender authentication ({self.auth_failure})"
+            return f"not vouched for by sender authentication ({self.auth_failure})"
         if self.in_sent:
             return ""
         if self.on_behalf_of:

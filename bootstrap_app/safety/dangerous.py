@@ -12,7 +12,10 @@ Classes (the quarantine reason is ``dangerous:<class>``):
 ``remote-code``         running or installing code fetched from a URL (``pip install https://…``)
 ``package-registry``    adding a package index / registry / proxy (``--extra-index-url``)
 ``disable-verification`` turning off TLS or host-key checks (``http.sslVerify false``, ``-k``)
-``disable-checks``      skipping hooks, tests or signing (``--no-verify``, "skip the tests")
+``disable-checks``      skipping hooks, tests, linting, type checks or signing (``--no-verify``, "skip
+                        the tests"); a skip that names its test(s) *and* says when ("skip the flaky
+                        test `test_x` in CI only when the mock is down") is a maintained exception
+                        and passes, unless "all"/"every"/"globally" widens it (``_narrow_skip``)
 ``exfiltration``        sending credentials or data somewhere (".env to ops@…", ``curl -d @~/.ssh``)
 ``weaken-permissions``  loosening permissions (``chmod 777``, ``NOPASSWD``, ``setenforce 0``)
 
@@ -80,7 +83,7 @@ _RULES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
     ("disable-checks", ("test", "hook", "check", "lint", "sign", "review"), rf"\b(?:skip(?:ping)?|disabl(?:e|ing)|bypass(?:ing)?|turn(?:ing)?\s+off|comment(?:ing)?\s+out"
                        rf"|remov(?:e|ing)|delet(?:e|ing))\s+{_W}(?:the\s+)?"
                        r"(?:pre-commit\s+|git\s+|commit\s+)?(?:tests?|test\s+suite|hooks?|ci\s+checks?|checks|linters?"
-                       r"|signing|signatures?|code\s+review)\b"),
+                       r"|linting|type[\s-]?check(?:s|ing|er)?|signing|signatures?|code\s+review)\b"),
     ("exfiltration", ("send", "mail", "forward", "post", "upload", "paste", "share", "copy", "transfer", "sync", "push", "leak"), rf"\b(?:send|e-?mail|mail|forward|post|upload|paste|share|copy|transfer|sync|push|leak)\w*"
                      rf"\s+{_W}[~/\w.-]*?{_SECRETS}[^\n]{{0,80}}?\b(?:to|into|at|on)\s+(?:https?://|[\w.+-]+@|[\w-]+\.[\w.-]+)"),
     ("exfiltration", ("@",), r"\b(?:curl|wget|http)\b[^\n]{0,120}?(?:-d|--data(?:-binary)?|-F|--form|-T|--upload-file)"
@@ -95,6 +98,16 @@ _RULES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
 ))
 """(class, trigger substrings — the rule runs only when one occurs in the lower-cased text —, regex)."""
 DANGER_CLASSES = tuple(dict.fromkeys(cls for cls, _need, _rx in _RULES))
+
+# A narrow skip names what it skips: a test function, class, file or parametrized case
+# (test_x, TestUploader.test_retry, tests/test_api.py::test_y, test_x[py3]), bare or quoted —
+# never an English word ("suite", "flaky"), a folder, or a pattern (`tests/*`, `-k ''`).
+_TOKEN = re.compile(r"`[^`\n]+`|\"[^\"\n]+\"|'[^'\n]+'|[^\s,;]+")
+_IDENT = re.compile(r"[A-Za-z_][\w.:-]*(?:\[[^\]\s]*\])?")
+_WHOLESALE = re.compile(r"\b(?:all|every|entire|whole|any|globally|everywhere)\b", re.IGNORECASE)
+_CONDITION = re.compile(r"\b(?:when|whenever|if|unless|while|until|only|as\s+long\s+as)\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[;!?\n]|\.(?:\s|$)|,\s*(?:and|but|then|also)\b")
+_CLAUSE_START = re.compile(r"[;!?\n]|\.\s")
 
 _NEGATION = re.compile(r"\b(?:never|don'?t|do\s+not|doesn'?t|must\s+not|mustn'?t|should\s+not|shouldn'?t|cannot"
                        r"|can'?t|no\s+one|nobody|avoid|stop|refuse|forbid(?:den)?|prohibited|not\s+allowed)\b"
@@ -127,6 +140,50 @@ def _forbidden(text: str, start: int) -> bool:
     return len(between.split()) <= 6 and not _REQUIRES.search(between)
 
 
+def _test_name(token: str) -> bool:
+    """Whether ``token`` names one test (or one test file), not a word, a folder or a pattern."""
+    name = token.strip("`'\"").rstrip(".,:;)")
+    if not 2 <= len(name) <= 120 or any(c in name for c in "*?"):
+        return False
+    if "/" in name or "\\" in name:  # a path: a test file, or a test inside one
+        return "::" in name or bool(re.search(r"\.\w+$", name))
+    return bool(_IDENT.fullmatch(name)) and bool(re.search(r"[_.:]|[a-z][A-Z]", name))
+
+
+def _names_after(rest: str) -> bool:
+    """``rest`` (the text after "test"/"tests") begins with one or more test names."""
+    tokens = _TOKEN.findall(rest)
+    if tokens and tokens[0].lower() in ("named", "called"):
+        tokens = tokens[1:]
+    return bool(tokens) and _test_name(tokens[0])
+
+
+def _narrow_skip(text: str, m: re.Match[str]) -> bool:
+    """True when the skip ``m`` matched is one named test (or a few) under a stated condition:
+    "skip the flaky test `test_upload_retry` in CI only when the S3 mock is down". That is an
+    owner's maintained exception, not verification turned off; "skip the tests on release
+    branches", "skip all tests when …", an unconditional "skip test_x", and any skip of hooks,
+    linting, type checks or signing stay dangerous."""
+    words = m.group(0).split()
+    if not words[-1].lower().startswith("test"):
+        return False
+    filler = " ".join(words[1:-1])
+    end = _CLAUSE_END.search(text, m.end())
+    rest = text[m.end():end.start() if end else len(text)]
+    before = _CLAUSE_START.split(text[max(0, m.start() - 160):m.start()])[-1]
+    if re.match(r"[_:./]\w", rest):  # the object word is the head of a path/identifier (tests/x.py::y)
+        head = words[-1] + rest.split()[0]
+        named = _test_name(head)
+        rest = rest[len(head) - len(words[-1]):]
+    else:
+        named = any(_test_name(t) for t in _TOKEN.findall(filler)) or _names_after(rest)
+    # what widens the skip ("all", "every") counts outside the condition, not inside it ("when
+    # any runner is busy" is when, not what)
+    cond_after, cond_before = _CONDITION.search(rest), _CONDITION.search(before)
+    scope = f"{'' if cond_before else before} {filler} {rest[:cond_after.start()] if cond_after else rest}"
+    return named and bool(cond_after or cond_before) and not _WHOLESALE.search(scope)
+
+
 def find_dangerous(text: str) -> list[DangerFinding]:
     """Every dangerous step in ``text`` that the sentence does not forbid, one per class."""
     # invisible characters out first: "cu\u200brl … | s\u00adh" reads as curl | sh, and the gate
@@ -138,6 +195,8 @@ def find_dangerous(text: str) -> list[DangerFinding]:
         if cls in found or not any(t in low for t in need):
             continue
         for m in rx.finditer(norm):
+            if cls == "disable-checks" and _narrow_skip(norm, m):
+                continue
             if not _forbidden(norm, m.start()):
                 found[cls] = DangerFinding(cls, " ".join(m.group(0).split())[:120])
                 break

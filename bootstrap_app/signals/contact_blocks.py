@@ -9,24 +9,29 @@ domain is found with the Public Suffix List (the ``publicsuffixlist`` package sh
 copy and never fetches), so ``mail.tidewater.co.uk`` gives ``tidewater``, not ``co``.
 
 Contact blocks contribute only names, titles and organisation names — facts a third party may
-supply — never the text around them.
+supply — never the text around them — and only what two *vouched* senders state
+(:class:`ContactDirectory`: people the owner writes to, her own organisation's internal mail).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from publicsuffixlist import PublicSuffixList
 
+from bootstrap_app.confusables import imitates
 from bootstrap_app.identity import name_key
+from bootstrap_app.names import FREE_MAIL as FREE_MAIL_DOMAINS
+from bootstrap_app.types import Message
 
-from .base import Ref
+from .base import Ref, person_key
 
-__all__ = ["FREE_MAIL", "ROLE_WORDS", "contact_blocks", "domain_label", "org_from_domain", "same_person",
-           "stated_by_two"]
+__all__ = ["FREE_MAIL", "ROLE_WORDS", "ContactDirectory", "contact_blocks", "domain_label", "org_from_domain",
+           "registrable", "same_person"]
 
 FREE_MAIL = frozenset({"gmail", "googlemail", "aol", "yahoo", "hotmail", "outlook", "live", "icloud", "me",
                        "gmx", "web", "proton", "protonmail", "fastmail", "msn", "mail", "mac", "ymail", "zoho",
@@ -43,6 +48,9 @@ _ORG = re.compile(r"\b(?:inc|labs?|llc|ltd|gmbh|corp|corporation|company|co|ag|p
                   r"group|n\.a|holdings|partners|associates|foundation|systems|technologies|analytics)\b\.?", re.I)
 _HONORIFIC = re.compile(r"^(?:mr|mrs|ms|miss|dr|prof|sir|dame)\.?\s+", re.I)
 _NAME = re.compile(r"^[A-Z][\w'’-]+\.?(?:\s+[A-Z][\w'’.-]*){1,3}$")
+_MAX_KEYS = 20_000
+_MAX_SENDERS = 16
+_MAX_RECIPIENTS = 5_000
 _NOISE = re.compile(r"\d{3}|@|https?://|www\.|^(?:tel|phone|mobile|fax|cell|email|e-mail)\b|[:;!?]", re.I)
 
 
@@ -59,6 +67,12 @@ def domain_label(address_or_domain: str) -> str:
         return ""
     private = _psl().privatesuffix(domain) or ""
     return private.split(".")[0] if private else ""
+
+
+def registrable(address_or_domain: str) -> str:
+    """The registrable domain of an address (``a@mail.tidewater.co.uk`` -> ``tidewater.co.uk``)."""
+    domain = address_or_domain.rpartition("@")[2].strip(".").lower()
+    return (_psl().privatesuffix(domain) or "") if "." in domain else ""
 
 
 def org_from_domain(address: str) -> str:
@@ -132,26 +146,120 @@ def contact_blocks(text: str, hint: str = "") -> list[tuple[str, str, str]]:
     return out
 
 
-def stated_by_two(directory: Mapping[str, Counter[tuple[str, str]]],
-                  senders: Mapping[tuple[str, str, str], set[str]], refs: Mapping[str, list[Ref]],
-                  names: set[str]) -> tuple[str, str, list[Ref]]:
-    """(title, organisation, refs) the contact blocks most often state for one of ``names``
-    (nicknames included), each only when two different senders state it: one outside mail
-    could write anything about the owner."""
-    titles: Counter[str] = Counter()
-    orgs: Counter[str] = Counter()
-    said: defaultdict[str, set[str]] = defaultdict(set)
-    cited: list[Ref] = []
-    for who, facts in directory.items():
-        if any(same_person(who, n) for n in names if n):
-            for (title, org), n in facts.items():
-                by = senders.get((who, title, org), set())
+@dataclass
+class _Said:
+    """One sender's statement of a contact block: how well its delivery vouched for the sender."""
+
+    ref: Ref
+    authentic: bool
+    """No failed or unverified sender authentication (``Message.auth_failure`` empty) and no
+    ``Sender`` of somebody else: the From address is not a known forgery."""
+    internal: bool
+    """Authentic and not delivered from outside: mail inside the mailbox owner's organisation."""
+    n: int = 1
+    """How often this sender stated it (only vouched senders' counts rank the titles)."""
+
+
+@dataclass
+class ContactDirectory:
+    """What contact blocks in mail state about people, who stated it, and whom each sender wrote to.
+
+    Why a statement needs *vouched* senders and not just two of them: anybody can send mail, and an
+    attacker with two lookalike domains (each passing its own DKIM) is two senders. A sender
+    vouches only when the owner's own mail went to them and their mail was not a forgery (the
+    owner chose to correspond with them), or when their mail is their organisation's internal
+    mail and that organisation is the owner's (a stranger cannot deliver inside it). A footprint
+    with no mail of the owner's at all (an inbox-only export) cannot tell correspondents apart;
+    there a sender counts when its delivery is not a known forgery and its address imitates none
+    of the owner's (:func:`~bootstrap_app.confusables.imitates`: lookalike domains are out). Which
+    sender is the owner is decided late, so recipients are kept for every sender whose mail
+    was not judged received (``Message.third_party_reason``), bounded.
+    """
+
+    facts: defaultdict[str, Counter[tuple[str, str]]] = field(default_factory=lambda: defaultdict(Counter))
+    """Per name key: (title, organisation) as contact blocks state them."""
+    said: defaultdict[tuple[str, str, str], dict[str, _Said]] = field(default_factory=lambda: defaultdict(dict))
+    """Per (name key, title, organisation): the senders who stated it."""
+    wrote_to: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    """Per sender key of mail not judged received: the addresses it was sent to."""
+
+    def mail(self, item: Message, key: str, blocks: list[tuple[str, str, str]], closing: str) -> None:
+        """One message of sender ``key``: whom it went to (when it may be the owner's), and the
+        contact blocks in it except its own closing signature (``closing``, the signer's name
+        key: the sender's claim about themselves, never a statement about someone else)."""
+        if not item.third_party_reason:
+            self.recipients(key, (person_key(p) for p in (*item.to, *item.cc)), sent=item.in_sent)
+        authentic = not item.auth_failure and not item.on_behalf_of
+        sender = person_key(item.sender)
+        for who, title, org in blocks:
+            if who != closing:
+                note = f"contact block: {title}" + (f", {org}" if org else "")
+                self.add(who, title, org, sender, Ref(item.source, item.ref, item.timestamp, key, note),
+                         authentic=authentic, internal=authentic and not item.delivered_from)
+
+    def recipients(self, sender: str, addresses: Iterable[str], *, sent: bool = False) -> None:
+        """``sender`` wrote (as far as this message shows) to ``addresses``; ``sent``: the mail
+        is filed as sent, so its sender is kept even past the bound on senders."""
+        if sender not in self.wrote_to and len(self.wrote_to) >= _MAX_KEYS and not sent:
+            return
+        mine = self.wrote_to[sender]
+        for a in addresses:
+            if len(mine) >= _MAX_RECIPIENTS:
+                break
+            if a:
+                mine.add(a)
+
+    def add(self, who: str, title: str, org: str, sender: str, ref: Ref, *, authentic: bool,
+            internal: bool) -> None:
+        """``sender``'s mail (``ref``) states that ``who`` is ``title`` at ``org``."""
+        if who not in self.facts and len(self.facts) >= _MAX_KEYS:
+            return
+        self.facts[who][(title, org)] += 1
+        senders = self.said[(who, title, org)]
+        prev = senders.get(sender)
+        if prev is None and len(senders) < _MAX_SENDERS:
+            senders[sender] = _Said(ref, authentic, internal)
+        elif prev is not None:  # any authentic statement of the sender's own counts, and is cited
+            if (authentic, internal) > (prev.authentic, prev.internal):
+                prev.ref = ref
+            prev.authentic |= authentic
+            prev.internal |= internal
+            prev.n += 1
+
+    def entry(self, names: set[str], owner_keys: Iterable[str], owner_addresses: Iterable[str]
+              ) -> tuple[str, str, list[Ref]]:
+        """(title, organisation, refs) the contact blocks most often state for one of ``names``
+        (nicknames included), each only when two different vouched senders state it."""
+        wrote: set[str] = set()
+        for k in owner_keys:
+            wrote |= self.wrote_to.get(k, set())
+        owned = frozenset(owner_addresses)
+        orgs_own = {registrable(a) for a in owned if domain_label(a) not in FREE_MAIL} - {""}
+
+        def vouched(sender: str, s: _Said) -> bool:
+            if s.authentic and sender in wrote:
+                return True  # she writes to them
+            if s.internal and registrable(sender) in orgs_own:
+                return True  # her own organisation, delivered inside it
+            # no mail of hers to tell correspondents by (an inbox-only export): a sender whose
+            # delivery is not a known forgery and whose address imitates none of hers
+            return not wrote and s.authentic and not imitates(sender, owned, FREE_MAIL_DOMAINS)
+
+        titles: Counter[str] = Counter()
+        orgs: Counter[str] = Counter()
+        by: defaultdict[str, dict[str, Ref]] = defaultdict(dict)
+        for who, facts in self.facts.items():
+            if not any(same_person(who, n) for n in names if n):
+                continue
+            for title, org in facts:
+                stated = [(s, said) for s, said in self.said.get((who, title, org), {}).items() if vouched(s, said)]
+                n = sum(said.n for _, said in stated)  # a stranger's volume does not rank
                 titles[title] += n
-                said[f"t:{title}"] |= by
+                by[f"t:{title}"] |= {s: said.ref for s, said in stated}
                 if org:
                     orgs[org] += n
-                    said[f"o:{org}"] |= by
-            cited.extend(refs.get(who, []))
-    title = next((t for t, _ in titles.most_common() if len(said[f"t:{t}"]) >= 2), "")
-    org = next((o for o, _ in orgs.most_common() if len(said[f"o:{o}"]) >= 2), "")
-    return title, org, cited[:3]
+                    by[f"o:{org}"] |= {s: said.ref for s, said in stated}
+        title = next((t for t, _ in titles.most_common() if len(by[f"t:{t}"]) >= 2), "")
+        org = next((o for o, _ in orgs.most_common() if len(by[f"o:{o}"]) >= 2), "")
+        cited = [*by[f"t:{title}"].values(), *by[f"o:{org}"].values()] if title or org else []
+        return title, org, list(dict.fromkeys(cited))[:3]

@@ -30,13 +30,12 @@ from .account_directory import AccountDirectory
 from .analyzer import Analyzer
 from .base import Ref, person_key, received_key
 from .clock import ActivityClock
-from .contact_blocks import FREE_MAIL, contact_blocks, domain_label, org_from_domain, stated_by_two
+from .contact_blocks import FREE_MAIL, ContactDirectory, contact_blocks, domain_label, org_from_domain
 from .rhythms import zone
 from .signature import MANAGER_MENTION, parse_signature, parse_slack_title
 
 __all__ = ["ProfileAccumulator", "ProfileSignal"]
 
-_MAX_DIRECTORY = 20_000
 
 
 @dataclass(frozen=True)
@@ -82,11 +81,8 @@ class ProfileAccumulator(Analyzer):
     """Per chat author: (Slack profile title, Slack tz) as their messages carry them."""
     slack_refs: dict[str, Ref] = field(default_factory=dict)
     """Per chat author: their newest message carrying a Slack profile (cited first, as current)."""
-    directory: defaultdict[str, Counter[tuple[str, str]]] = field(default_factory=lambda: defaultdict(Counter))
-    """Per name key: (title, organisation) as contact blocks in anyone's mail state them."""
-    directory_refs: defaultdict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
-    directory_senders: defaultdict[tuple[str, str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
-    """Who stated each (name, title, organisation): one sender alone is not enough to adopt it."""
+    directory: ContactDirectory = field(default_factory=ContactDirectory)
+    """What contact blocks in anyone's mail state, who stated it, whom each sender wrote to."""
     account: AccountDirectory = field(default_factory=AccountDirectory)
     """What the signed-in account's directory entry says of the owner (handed over by the scan)."""
 
@@ -130,18 +126,7 @@ class ProfileAccumulator(Analyzer):
             # a message's closing signature is its sender's claim about *themselves* (kept in
             # ``sig`` under the sender's key), not a statement about someone else: a lookalike
             # signing as the owner must not hand the owner a title (issue 14)
-            closing = name_key(sig["signer"]) if sig else ""
-            for who, title, org in contact_blocks(text, hint):
-                if who == closing:
-                    continue
-                if who in self.directory or len(self.directory) < _MAX_DIRECTORY:
-                    self.directory[who][(title, org)] += 1
-                    senders = self.directory_senders[(who, title, org)]
-                    if len(senders) < 5:
-                        senders.add(key)
-                    if len(self.directory_refs[who]) < 3:
-                        self.directory_refs[who].append(Ref(item.source, item.ref, item.timestamp, key,
-                                                            f"contact block: {title}" + (f", {org}" if org else "")))
+            self.directory.mail(item, key, contact_blocks(text, hint), name_key(sig["signer"]) if sig else "")
             for m in MANAGER_MENTION.finditer(text):
                 name = next(g for g in m.groups() if g)
                 self.manager[key][name] += 1
@@ -224,7 +209,7 @@ class ProfileAccumulator(Analyzer):
             refs.extend(self.slack_refs[k] for k in keys if k in self.slack_refs)
         title_from = "Slack profile" if slack_used else title_from
         if not title or not employer:  # what others' mail states about the owner beats the domain
-            d_title, d_org, d_refs = self.directory_entry(owner_keys)
+            d_title, d_org, d_refs = self.directory.entry(owner_keys, keys, owner.addresses)
             if d_title and not title:
                 title, title_from = d_title, "contact block in mail"
                 refs.extend(d_refs)
@@ -251,11 +236,6 @@ class ProfileAccumulator(Analyzer):
             timezone_from=tz_from, timezone_note=tz_note, hours=hours, hours_samples=samples,
             manager_mentions=tuple(mentions.most_common(3)), refs=tuple(refs),
             activity_refs=tuple(r for k in keys for r in self.author_refs.get(k, []))[:6])
-
-    def directory_entry(self, names: set[str]) -> tuple[str, str, list[Ref]]:
-        """(title, organisation, refs) contact blocks state for any of ``names`` (see
-        :func:`~.contact_blocks.stated_by_two`)."""
-        return stated_by_two(self.directory, self.directory_senders, self.directory_refs, names)
 
     def title_of(self, key: str, name: str) -> str:
         """The job title a contact's own signature states (a title is allowed third-party data)."""

@@ -12,7 +12,15 @@ about authorship. Two traces are added by servers instead:
 - ``Authentication-Results`` (RFC 8601): the receiving server's verdict on DKIM, SPF and DMARC.
   Only the topmost one is read (the one the receiving server wrote; lower ones are whatever the
   sender put there). A failing method, or passes that do not align with the From domain, mean
-  the server does not vouch for the From address.
+  the server does not vouch for the From address. ``none`` is not a failure (no SPF record, no
+  signature, no DMARC policy) — but the header itself is evidence: a border server stamps it on
+  mail it *receives* (RFC 8601 §5), while a sent copy is stored by the owner's own client and
+  carries none. A received copy that no method authenticated (``spf=none; dkim=none;
+  dmarc=none`` or ``; none``) is therefore not vouched for either: it is exactly what a spoof
+  from a domain without DMARC looks like, and relayed through the owner's own mail provider its
+  ``Received`` chain never leaves one organisation. Microsoft's composite ``compauth`` verdict
+  counts like DMARC, and ``auth=pass`` (the sender logged in to this server, RFC 8601 §2.7.4)
+  vouches too.
 
 Both can only take trust *away* from a message (see ``Message.third_party_reason``): a forged
 ``Received`` header claiming an internal hop is simply not evidence of anything.
@@ -31,7 +39,9 @@ _WITH = re.compile(r"\bwith\s+([A-Za-z0-9]+)", re.IGNORECASE)
 _IP = re.compile(r"\[(?:IPv6:)?([0-9A-Fa-f:.]+)\]")
 _HOSTNAME = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\.?$")
 _TWO_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go"})
-_METHOD = re.compile(r"\b(dkim|spf|dmarc)\s*=\s*([a-z]+)((?:\s+(?:\([^)]*\)|[a-z.]+=[^\s;]+))*)", re.IGNORECASE)
+_METHOD = re.compile(r"(?<![\w.])(dkim|spf|dmarc|compauth|auth)\s*=\s*([a-z]+)((?:\s+(?:\([^)]*\)|[a-z.]+=[^\s;]+))*)", re.IGNORECASE)
+_NO_RESULT = re.compile(r";\s*none\s*(?:$|;)", re.IGNORECASE)
+"""RFC 8601 §2.2: ``authserv-id; none`` — the server ran no authentication on this copy."""
 _PROP = re.compile(r"\b(header\.d|header\.i|header\.from|smtp\.mailfrom)=([^\s;]+)", re.IGNORECASE)
 
 
@@ -121,8 +131,9 @@ def external_hop(received: str) -> str:
 
 
 def auth_failure(results: str, from_address: str) -> str:
-    """Why the topmost Authentication-Results do not vouch for ``from_address``; "" when they do
-    (or say nothing)."""
+    """Why the topmost Authentication-Results do not vouch for ``from_address``: a failing
+    method, passes for another domain, or nothing authenticated at all; "" when one aligned
+    method passed (or there is no such header: a sent copy carries none)."""
     if not results or "@" not in from_address:
         return ""
     from_org = org_domain(from_address.rpartition("@")[2])
@@ -135,12 +146,18 @@ def auth_failure(results: str, from_address: str) -> str:
         verdicts[method] = verdict
         domains = [v.rpartition("@")[2] for _k, v in _PROP.findall(props)]
         aligned[method] = not domains or any(org_domain(d) == from_org for d in domains)
-    for method in ("dmarc", "dkim", "spf"):
+    for method in ("dmarc", "compauth", "dkim", "spf"):
         if verdicts.get(method) in ("fail", "softfail", "permerror", "quarantine", "reject"):
             return f"{method}={verdicts[method]}"
     if verdicts.get("dmarc") == "pass":
         return "" if aligned.get("dmarc", True) else f"dmarc passed for another domain than {from_org}"
+    if verdicts.get("compauth") in ("pass", "softpass") or verdicts.get("auth") == "pass":
+        return ""  # Microsoft's composite judgment of the From domain; an SMTP-AUTH'd user of this server
     passes = [m for m in ("dkim", "spf") if verdicts.get(m) == "pass"]
     if passes and not any(aligned[m] for m in passes):
         return f"{'/'.join(passes)} passed for another domain than {from_org}"
+    if not passes:  # a received copy that nothing authenticated (see the module docstring)
+        said = ", ".join(f"{m}={v}" for m, v in verdicts.items())
+        if said or _NO_RESULT.search(results):
+            return f"nothing authenticated the sender ({said or 'none'})"
     return ""

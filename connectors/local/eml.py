@@ -72,7 +72,7 @@ def read_message_file(path: Path, source_id: str, ref: str, ctx: ReadContext,
 
 class EmlSource(Source, kind="eml", priority=35,
                 description="folder of .eml files, a single .eml, or a maildir",
-                cursor_doc="newest message-file modification time read"):
+                cursor_doc="newest message-file modification and inode-change time read"):
     """``.eml`` files (a folder of them, or one) and maildirs."""
 
     @classmethod

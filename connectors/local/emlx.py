@@ -71,7 +71,7 @@ def _has_emlx(folder: Path, depth: int = 0) -> bool:
 
 class EmlxSource(Source, kind="emlx", priority=34,
                  description="Apple Mail mailbox (.mbox folder of .emlx files)",
-                 cursor_doc="newest .emlx modification time read"):
+                 cursor_doc="newest .emlx modification and inode-change time read"):
     """An Apple Mail mailbox folder (``<Name>.mbox`` holding ``.emlx`` files), or one ``.emlx``."""
 
     @classmethod

@@ -32,7 +32,7 @@ from bootstrap_app.types import Document, Item, Person
 from ..base import ReadContext, Source
 from .docmeta import OLE_MAGIC, OdtUnreadable, front_matter_people, html_people, people_from_names, read_odt
 from .htmltext import html_to_text
-from .walk import skips_under, walk_files
+from .walk import ChangeCursor, skips_under, walk_files
 
 __all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "read_document"]
 
@@ -205,7 +205,8 @@ def _documents(root: Path, claimed: Callable[[Path], bool], on_skip: Callable[[P
 
 class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
                            description="folder of documents (md, txt, rst, docx, odt, pdf, html)",
-                           cursor_doc="newest modification time read (documents older than it are passed over)"):
+                           cursor_doc="newest modification and inode-change time read "
+                                      "(documents older in both are passed over)"):
     """A folder of documents (or one document file); the catch-all, detected last."""
 
     @classmethod
@@ -221,9 +222,9 @@ class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         root = self.local_path()
-        after = float((ctx.cursor or {}).get("mtime", 0) or 0)
+        marks = ChangeCursor.load(ctx.cursor)  # a file copied in with an old mtime is still read
         since = ctx.since.timestamp() if ctx.since else 0.0
-        newest, count, stopped = after, 0, False
+        count, stopped = 0, False
         recoded: list[str] = []
 
         try:
@@ -237,10 +238,12 @@ class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
                 except OSError as exc:
                     ctx.skip(self.id, ref, f"{path}: unreadable ({exc.strerror or exc})")
                     continue
-                doc = read_document(path, self.id, ref, ctx, after=max(after, since), recoded=recoded, st=st)
+                if marks.seen(st):
+                    continue
+                doc = read_document(path, self.id, ref, ctx, after=since, recoded=recoded, st=st)
                 if doc is None:
                     continue
-                newest = max(newest, st.st_mtime)  # exact float mtime, not the rounded datetime
+                marks.note(st)
                 count += 1
                 if count % 100 == 0:
                     ctx.progress(self.id, count)
@@ -253,7 +256,7 @@ class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
                                             f"encoding: {', '.join(recoded[:10])}")
         ctx.progress(self.id, count)
         if not stopped:
-            ctx.new_cursor = {"mtime": newest}
+            ctx.new_cursor = marks.cursor()
 
 
 def read_document(path: Path, source_id: str, ref: str, ctx: ReadContext, *, after: float = 0.0,

@@ -4,7 +4,7 @@ Why one module: both keep a message per file and differ only in how the file wra
 bytes (``.emlx`` puts a byte count in front and a property list behind). Everything else — a
 capped read that never blocks on a FIFO, the header check, the ``since`` filter, conversion
 through :mod:`.mailparse`, the reasons given for a partial read, and the incremental read by
-file modification time — is the same, and is written here once so the two cannot drift.
+file modification and inode-change time — is the same, and is written here once so the two cannot drift.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ..base import ReadContext
 from .mailbody import extract_body
 from .mailparse import message_from_parts, parse_date, parse_header_block, split_message
 from .tnef import tnef_reason
+from .walk import ChangeCursor
 
 __all__ = ["MAX_READ", "message_from_bytes", "read_capped", "read_message_files"]
 
@@ -82,13 +83,13 @@ def read_message_files(source_id: str, root: Path, files: Iterable[tuple[Path, b
                        ) -> Iterator[Message]:
     """Messages from ``(file, sent-folder hint)`` pairs under ``root``, read by ``read``.
 
-    Incremental by modification time: the cursor is the newest mtime seen, and files older than
-    it are passed over. Files come in name order, so a read that stops early leaves the cursor
-    where it was. Refs are paths relative to ``root``; a name that is not valid UTF-8, or a file
+    Incremental by modification and inode-change time (:class:`~.walk.ChangeCursor`: a file
+    copied in with an old mtime is still read). Files come in name order, so a read that stops
+    early leaves the cursor where it was. Refs are paths relative to ``root``; a name that is not valid UTF-8, or a file
     that cannot be stat'ed, is skipped with the reason.
     """
-    since_mtime = float((ctx.cursor or {}).get("mtime", 0) or 0)
-    newest, count, stopped = since_mtime, 0, False
+    marks = ChangeCursor.load(ctx.cursor)
+    count, stopped = 0, False
     try:
         for path, hint in files:
             if ctx.should_stop():
@@ -104,9 +105,9 @@ def read_message_files(source_id: str, root: Path, files: Iterable[tuple[Path, b
             except OSError as exc:
                 ctx.skip(source_id, ref, f"{printable(path)}: unreadable ({exc.strerror or exc})")
                 continue
-            if since_mtime and st.st_mtime < since_mtime:
+            if marks.seen(st):
                 continue
-            newest = max(newest, st.st_mtime)
+            marks.note(st)
             item = read(path, ref, st, hint)
             if item is None:
                 continue
@@ -119,4 +120,4 @@ def read_message_files(source_id: str, root: Path, files: Iterable[tuple[Path, b
                           hint="check the folder's permissions") from exc
     ctx.progress(source_id, count)
     if not stopped:
-        ctx.new_cursor = {"mtime": newest}
+        ctx.new_cursor = marks.cursor()

@@ -6,7 +6,9 @@ folder tree is walked and each message becomes a :class:`~bootstrap_app.types.Me
 from its original internet headers when it has them (mail that came from outside), else from
 the sender name, subject and submit time libpff exposes. Messages in a folder named like a
 sent folder (``Sent Items``, ``Gesendete Elemente`` ...) are marked ``Sent``. A damaged
-message is skipped with its reason; a file libpff cannot open at all is a source error.
+message is skipped with its reason; a file libpff cannot open at all is a source error. A body
+is decoded only as far as the text cap can use it, and one over the per-file cap is reported
+as read partially, as the other readers do.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from .mailparse import message_from_parts, parse_header_block
 __all__ = ["PstSource", "load_pypff"]
 
 _MAX_DEPTH = 64
+_MAX_HEADERS = 1024 * 1024
+"""Bytes of a message's transport headers kept (real header blocks are a few KB)."""
 
 
 def load_pypff() -> Any | None:
@@ -40,16 +44,32 @@ def load_pypff() -> Any | None:
         return None
 
 
-def _text(value: Any) -> str:
+def _text(value: Any, limit: int | None = None) -> str:
+    """A libpff string or byte value as text; ``limit`` caps the bytes *before* decoding."""
     if value is None:
         return ""
     if isinstance(value, bytes):
-        return decode_text(value.rstrip(b"\x00"), None)
-    return str(value)
+        data = value.rstrip(b"\x00")
+        return decode_text(_utf8_cut(data, limit) if limit is not None and len(data) > limit else data, None)
+    text = str(value)
+    return text[:limit] if limit is not None else text
+
+
+def _utf8_cut(data: bytes, limit: int) -> bytes:
+    """``data[:limit]``, moved back to a character boundary when the cut splits a UTF-8 sequence,
+    so a body that is UTF-8 still decodes as UTF-8 (a split last character would send it to the
+    charset guess and garble all of it). Bytes that are no UTF-8 are cut where they are."""
+    cut = data[:limit]
+    for back in range(1, min(4, len(cut)) + 1):
+        byte = cut[-back]
+        if byte & 0xC0 != 0x80:  # not a continuation byte: the start of the last character
+            need = 1 if byte < 0x80 else 2 if byte >> 5 == 0b110 else 3 if byte >> 4 == 0b1110 else 4
+            return cut if need <= back else cut[:-back]
+    return cut
 
 
 def _headers(message: Any) -> dict[str, str]:
-    transport = _text(getattr(message, "transport_headers", None))
+    transport = _text(getattr(message, "transport_headers", None), _MAX_HEADERS)
     headers = parse_header_block(transport.encode("utf-8")) if transport.strip() else {}
     if headers.keys() & {"from", "date"}:
         return headers
@@ -140,12 +160,19 @@ class PstSource(Source, kind="pst", priority=33,
     def _message(self, message: Any, ref: str, folder: str, ctx: ReadContext) -> Message | None:
         try:
             headers = _headers(message)
-            body = _text(getattr(message, "plain_text_body", None))
+            # libpff hands the body over whole (it has no partial read); only what the text cap
+            # can use is decoded — up to 4 UTF-8 bytes a character, and never past the file cap
+            raw = getattr(message, "plain_text_body", None)
+            body = _text(raw, min(4 * ctx.max_text_chars, ctx.max_file_bytes))
         except Exception as exc:  # a damaged record never stops the file
             ctx.skip(self.id, ref, f"{folder}: message unreadable ({exc})")
             return None
         if not headers.keys() & {"from", "subject", "date"}:
             return None  # a contact, note or task: not mail
+        size = len(raw) if isinstance(raw, bytes | str) else 0
+        if size > ctx.max_file_bytes:
+            ctx.skip(self.id, ref, f"{folder}: message body of {size / 2**20:.1f} MB is over the "
+                                   f"{ctx.max_file_bytes / 2**20:.1f} MB per-file cap; read partially")
         sent = is_sent_folder(folder.rsplit("/", 1)[-1]) if folder else False
         item = message_from_parts(headers, body, source=self.id, ref=ref, clean=ctx.clean,
                                   sent_hint=True if sent else None)

@@ -6,17 +6,22 @@ and it hands out names that are not valid UTF-8 as strings that break the first 
 walk keeps its own stack, never follows symlinked folders (so a link loop cannot trap it),
 stops descending below :data:`MAX_DEPTH` levels, and reports every folder or file it leaves
 out through ``on_skip(path, reason)``, so the scan can list it and go on.
+
+:class:`ChangeCursor` is the incremental-read rule of the readers that keep one item per file
+(``.eml``/maildir/``.emlx`` folders, document folders).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bootstrap_app.text.paths import is_text, printable
 
-__all__ = ["MAX_DEPTH", "files_named", "holds_files_named", "skips_under", "walk_files"]
+__all__ = ["MAX_DEPTH", "ChangeCursor", "files_named", "holds_files_named", "skips_under", "walk_files"]
 
 MAX_DEPTH = 40
 """Folders below this many levels are not entered (a real document tree is rarely over 15)."""
@@ -71,6 +76,52 @@ def walk_files(root: Path, on_skip: Callable[[Path, str], None], *,
                 continue
             yield path
         stack.extend((d, depth + 1) for d in reversed(subdirs))
+
+
+@dataclass
+class ChangeCursor:
+    """Which files a folder read has not seen: modification time *and* inode-change time.
+
+    Why not the modification time alone: ``cp -p``, ``rsync -t``, ``unzip`` and most backup
+    restores keep a file's old mtime, so a file copied in after the last read can be older than
+    the cursor and was passed over for good. Placing a file anywhere sets its ``st_ctime``
+    (inode change on POSIX; creation on Windows) to the time it arrived, and nothing a user
+    copies can set it back. A file is passed over only when *both* times are before the
+    cursor's; an equal time is read again (it does not prove the file was seen). Only the two
+    newest times are kept, so the cursor stays two numbers however large the folder is.
+
+    The new ctime mark is never later than the moment the read began: a file placed while the
+    read walks the folder (possibly behind the walk) is read next time. A cursor from before
+    ctime was kept reads the folder once in full, to pick up whatever the old rule missed.
+    A chmod or rename also moves ctime: such a file is read again, which is harmless.
+    """
+
+    mtime: float = 0.0
+    ctime: float = 0.0
+    newest_mtime: float = 0.0
+    newest_ctime: float = 0.0
+    started: float = field(default_factory=time.time)
+
+    @classmethod
+    def load(cls, cursor: Mapping[str, object] | None) -> ChangeCursor:
+        def num(key: str) -> float:
+            value = (cursor or {}).get(key, 0)
+            return float(value) if isinstance(value, int | float) else 0.0
+        mtime, ctime = num("mtime"), num("ctime")
+        return cls(mtime, ctime, mtime, ctime)
+
+    def seen(self, st: os.stat_result) -> bool:
+        """True when the last read already covered a file with this stat (pass it over)."""
+        return bool(self.mtime and self.ctime) and st.st_mtime < self.mtime and st.st_ctime < self.ctime
+
+    def note(self, st: os.stat_result) -> None:
+        """Count a file this read covers."""
+        self.newest_mtime = max(self.newest_mtime, st.st_mtime)  # exact float, not a rounded datetime
+        self.newest_ctime = max(self.newest_ctime, st.st_ctime)
+
+    def cursor(self) -> dict[str, float]:
+        """The cursor to store after a read that went through the whole folder."""
+        return {"mtime": self.newest_mtime, "ctime": min(self.newest_ctime, self.started)}
 
 
 def files_named(root: Path, suffix: str, on_skip: Callable[[Path, str], None]) -> Iterable[Path]:

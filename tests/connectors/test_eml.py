@@ -43,7 +43,7 @@ def test_eml_folder_with_bad_files(tmp_path: Path) -> None:
     reasons = {s.ref: s.reason for s in ctx.skips}
     assert "empty file" in reasons["empty.eml"] and "not an email" in reasons["junk.eml"]
     assert ctx.new_cursor and ctx.new_cursor["mtime"] > 0
-    assert list(EmlSource(tmp_path).read(ReadContext(cursor={"mtime": 4e9}))) == []
+    assert list(EmlSource(tmp_path).read(ReadContext(cursor={"mtime": 4e9, "ctime": 4e9}))) == []
 
 
 def test_maildir_with_sent_folder(tmp_path: Path) -> None:

@@ -15,6 +15,8 @@ from connectors.base import ReadContext
 from connectors.local.folder import DocumentFolderSource
 from connectors.registry import claimed_by_other, detect
 
+from .filetimes import later_ctime
+
 
 def write_pdf(path: Path, text: str, title: str = "") -> Path:
     """A minimal but valid one-page PDF with real text (Helvetica), written by hand."""
@@ -158,6 +160,25 @@ def test_text_cap_and_cursor(tmp_path: Path) -> None:
     assert list(again) == ["long.md"]  # same mtime is read again (never lose a file)
     later, _ = _read(root, since=datetime(2999, 1, 1, tzinfo=UTC))
     assert not later
+
+
+def test_a_document_copied_in_with_an_old_mtime_is_read(tmp_path: Path) -> None:
+    """``cp -p``/rsync/unzip keep a file's old modification time; the copy still changes its
+    inode-change time, which the cursor keeps too, so the late file is read and the rest is not."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "a.md").write_text("# A\nfirst")
+    os.utime(root / "a.md", (1_700_000_000, 1_700_000_000))
+    (root / "b.md").write_text("# B\nsecond")
+    os.utime(root / "b.md", (1_700_000_100, 1_700_000_100))
+    later_ctime(root / "b.md", root / "a.md")
+    docs, ctx = _read(root)
+    assert set(docs) == {"a.md", "b.md"}
+    (root / "old.md").write_text("# Old\nwritten long ago, copied in today")
+    os.utime(root / "old.md", (1_600_000_000, 1_600_000_000))
+    later_ctime(root / "old.md", root / "b.md")
+    again, _ = _read(root, cursor=ctx.new_cursor)
+    assert set(again) == {"b.md", "old.md"}  # b.md has the cursor's own times: read again, never lost
 
 
 def test_footprint_folder_is_walked_not_swallowed(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from connectors.local.mailfolders import is_sent_folder
 from connectors.registry import detect
 
 from .cfb_writer import write_cfb
+from .filetimes import later_ctime
 
 OWNER = "ana@prairie.example"
 WHEN = datetime(2026, 3, 2, 9, 30, tzinfo=UTC)
@@ -242,9 +243,9 @@ def test_sent_folder_names(name: str, sent: bool) -> None:
 @pytest.mark.parametrize("suffix", [".eml", ".emlx"])
 def test_message_files_resume_by_mtime_and_a_stopped_read_keeps_the_cursor(tmp_path: Path, suffix: str) -> None:
     """.eml folders and Apple Mail mailboxes share one reader (connectors/local/mailfiles.py):
-    the cursor is the newest file mtime; older files are passed over (one with the cursor's own
-    mtime is read again: an equal mtime does not prove it was seen), and a stopped read leaves
-    no cursor."""
+    the cursor is the newest file mtime and inode-change time; files older in both are passed
+    over (one with the cursor's own times is read again: an equal time does not prove it was
+    seen), a file copied in late with an old mtime is read, and a stopped read leaves no cursor."""
     folder = tmp_path / ("Box.mbox" if suffix == ".emlx" else "box")
 
     def put(name: str, data: bytes, mtime: float) -> Path:
@@ -257,20 +258,30 @@ def test_message_files_resume_by_mtime_and_a_stopped_read_keeps_the_cursor(tmp_p
         os.utime(path, (mtime, mtime))
         return path
 
-    put("1", _mail("Jon <jon@prairie.example>", OWNER, "First", n=1), 1_700_000_000)
-    put("2", _mail("Li <li@x.example>", OWNER, "Second", n=2), 1_700_000_100)
+    first = put("1", _mail("Jon <jon@prairie.example>", OWNER, "First", n=1), 1_700_000_000)
+    second = later_ctime(put("2", _mail("Li <li@x.example>", OWNER, "Second", n=2), 1_700_000_100), first)
     [source] = detect(folder)
     assert source.kind == suffix.lstrip(".")
     ctx = ReadContext()
     assert sorted(m.subject for m in source.read(ctx)) == ["First", "Second"]  # type: ignore[attr-defined]
-    assert ctx.new_cursor == {"mtime": 1_700_000_100}
+    assert ctx.new_cursor == {"mtime": 1_700_000_100, "ctime": second.stat().st_ctime}
     again = ReadContext(cursor=ctx.new_cursor)
     assert [m.subject for m in source.read(again)] == ["Second"]  # type: ignore[attr-defined]
     assert again.new_cursor == ctx.new_cursor
-    put("3", _mail("Jon <jon@prairie.example>", OWNER, "Third", n=3, body="x" * 64), 1_700_000_200)
+    third = later_ctime(put("3", _mail("Jon <jon@prairie.example>", OWNER, "Third", n=3, body="x" * 64),
+                            1_700_000_200), second)
     newer = ReadContext(cursor=ctx.new_cursor)
     assert [m.subject for m in source.read(newer)] == ["Second", "Third"]  # type: ignore[attr-defined]
-    assert newer.new_cursor == {"mtime": 1_700_000_200}
+    assert newer.new_cursor == {"mtime": 1_700_000_200, "ctime": third.stat().st_ctime}
+    # copied in late with its old modification time kept (cp -p, rsync -t, unzip): still read,
+    # because copying it in changed its inode-change time; the files read before are not
+    late = later_ctime(put("0", _mail("Ana <ana@x.example>", OWNER, "Late", n=4), 1_600_000_000), third)
+    latest = ReadContext(cursor=newer.new_cursor)
+    # (Third holds the cursor's own mtime: read again, as above; First and Second are not)
+    assert [m.subject for m in source.read(latest)] == ["Late", "Third"]  # type: ignore[attr-defined]
+    assert latest.new_cursor == {"mtime": 1_700_000_200, "ctime": late.stat().st_ctime}
+    # a cursor written before the inode-change time was kept reads everything once (never lose a file)
+    assert len(list(source.read(ReadContext(cursor={"mtime": 1_700_000_200})))) == 4
     stopped = ReadContext(should_stop=lambda: True)
     assert list(source.read(stopped)) == [] and stopped.new_cursor is None
 
@@ -336,3 +347,34 @@ def test_msg_and_pst_messages_older_than_since_are_passed_over(tmp_path: Path) -
     kept = src._message(record, "Inbox#0", "Inbox", ReadContext(since=WHEN - timedelta(days=1)))
     assert kept is not None and kept.timestamp == WHEN and kept.subject == "Quarterly numbers"
     assert src._message(record, "Inbox#0", "Inbox", ReadContext(since=WHEN + timedelta(days=1))) is None
+
+
+def test_pst_message_body_is_capped_before_it_is_decoded() -> None:
+    """libpff hands a message body over whole; the reader keeps only what the text cap can use
+    (cut at a UTF-8 character boundary) before decoding, and reports a body over the per-file
+    cap. Decoding it whole let bytes far past the cap (an inlined attachment) decide the
+    charset of the text that is kept."""
+    from types import SimpleNamespace
+
+    text = "Grüße aus Köln, die Zahlen kommen morgen. " * 5_000  # ~220 KB of UTF-8
+    body = text.encode() + b"\x81\x8d\x90" * 40_000  # then ~120 KB that is no UTF-8 at all
+    record = SimpleNamespace(transport_headers=None, sender_name="Ana Ruiz", subject="Zahlen",
+                             client_submit_time=WHEN.replace(tzinfo=None), plain_text_body=body)
+    ctx = ReadContext(max_text_chars=1_001, max_file_bytes=256 * 1024)
+    item = pst_mod.PstSource("a.pst")._message(record, "Inbox#0", "Inbox", ctx)
+    assert item is not None and item.body.startswith("Grüße aus Köln")
+    assert len(item.body) <= 1_001 and "Ã" not in item.body
+    assert [s.ref for s in ctx.skips] == ["Inbox#0"]
+    assert "over the 0.2 MB per-file cap; read partially" in ctx.skips[0].reason
+    small = ReadContext(max_text_chars=1_001)  # under the file cap: capped silently, like every reader
+    assert pst_mod.PstSource("a.pst")._message(record, "Inbox#0", "Inbox", small) is not None and small.skips == []
+
+
+@pytest.mark.parametrize("text", ["aé", "a€", "a😀", "ü€😀x", "abc"])
+def test_pst_body_cut_lands_on_a_character_boundary(text: str) -> None:
+    data = text.encode()
+    for limit in range(len(data) + 1):
+        cut = pst_mod._utf8_cut(data, limit)
+        assert len(cut) <= limit and data.startswith(cut)
+        assert text.startswith(cut.decode("utf-8"))  # never a split character
+        assert len(cut) > limit - 4  # never more than one character given up

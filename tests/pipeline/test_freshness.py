@@ -178,6 +178,15 @@ def test_location_signature_changes_with_any_file_and_leaves_git_to_its_cursor(t
     with (folder / "a.mbox").open("a") as fh:
         fh.write("From y\n\nmore\n")
     assert location_signature(str(folder)) != first
+    # the same size and the old mtime kept (cp -p / rsync -t over it): still a change
+    kept, one = location_signature(str(folder)), location_signature(str(folder / "a.mbox"))
+    st = (folder / "a.mbox").stat()
+    head = "From z\n\nHELLO\n"
+    (folder / "new.tmp").write_text(head + "x" * (st.st_size - len(head)))
+    assert (folder / "new.tmp").stat().st_size == st.st_size
+    os.replace(folder / "new.tmp", folder / "a.mbox")
+    os.utime(folder / "a.mbox", ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert location_signature(str(folder)) != kept and location_signature(str(folder / "a.mbox")) != one
     assert location_signature(str(folder / "a.mbox")) is not None
     assert location_signature(str(_shop(tmp_path))) is None  # a git working copy: HEAD decides
     assert location_signature(str(tmp_path / "missing")) is None

@@ -79,6 +79,12 @@ class Lookalike:
     forward: bool = False
     labels: str = "Inbox"
     """The label Takeout gives the message (when the corpus is written as a Takeout)."""
+    intro: bool = False
+    """Not a spoof of the owner: a stranger's introduction stating her title in a contact block
+    above his own signature (two such senders used to be enough to hand her that title)."""
+    hosted: str = ""
+    """A mail provider hosting both the sending server and the owner's MX: the ``Received`` hop
+    stays inside one organisation (a shared-provider relay), so only authentication can tell."""
 
     @property
     def address(self) -> str:
@@ -119,6 +125,14 @@ def lookalikes() -> list[Lookalike]:
         Lookalike("own-address-auth-fail", f"{n} <{OWNER_WORK}>", "tidewater-ops.example", auth="fail"),
         Lookalike("forged-sent-label", f"{n} <{OWNER_WORK}>", "tidewater-build.example", auth="fail",
                   extra=(("X-Gmail-Labels", "Sent"),)),
+        # her domain publishes no SPF/DKIM/DMARC: a spoof relayed through her own mail provider
+        # authenticates nothing (spf=none, dkim=none, dmarc=none) and crosses no organisation
+        Lookalike("own-address-no-auth", f"{n} <{OWNER_WORK}>", "tidewater-relay.example", auth="none",
+                  hosted="mailhost.example"),
+        Lookalike("contact-block-title", "Jordan Blake <jordan.blake@tidewater-partners.example>",
+                  "tidewater-partners.example", intro=True),
+        Lookalike("contact-block-title", "Casey Lin <casey.lin@tidewaterhq.example>", "tidewaterhq.example",
+                  intro=True),
     ]
 
 
@@ -129,13 +143,15 @@ def _raw(headers: list[tuple[str, str]], body: str) -> bytes:
 
 
 def _inbound_headers(relay_host: str, relay_ip: str, when: datetime, mail_domain: str, auth: str,
-                     from_domain: str) -> list[tuple[str, str]]:
+                     from_domain: str, mx: str = f"mx.{OWNER_DOMAIN}") -> list[tuple[str, str]]:
     stamp = format_datetime(when)
-    verdict = (f"mx.{OWNER_DOMAIN}; dkim=pass header.d={mail_domain}; spf=pass smtp.mailfrom={mail_domain}; "
-               f"dmarc=pass header.from={from_domain}") if auth == "pass" else (
-               f"mx.{OWNER_DOMAIN}; dkim=none; spf=softfail smtp.mailfrom={mail_domain}; "
-               f"dmarc=fail (p=reject) header.from={from_domain}")
-    return [("Received", f"from {relay_host} ({relay_host} [{relay_ip}]) by mx.{OWNER_DOMAIN} "
+    verdict = {"pass": f"{mx}; dkim=pass header.d={mail_domain}; spf=pass smtp.mailfrom={mail_domain}; "
+                       f"dmarc=pass header.from={from_domain}",
+               "fail": f"{mx}; dkim=none; spf=softfail smtp.mailfrom={mail_domain}; "
+                       f"dmarc=fail (p=reject) header.from={from_domain}",
+               "none": f"{mx}; spf=none smtp.mailfrom={from_domain}; dkim=none (message not signed); "
+                       f"dmarc=none header.from={from_domain}"}[auth]
+    return [("Received", f"from {relay_host} ({relay_host} [{relay_ip}]) by {mx} "
                          f"with ESMTPS id 4Xy{when.day:02d}; {stamp}"),
             ("Authentication-Results", verdict)]
 
@@ -146,6 +162,10 @@ def _attack_body(look: Lookalike, key: str) -> str:
         return ("Priya asked me to pass this on to everyone on the build rota.\n\n"
                 "---------- Forwarded message ---------\n"
                 f"From: {OWNER_NAME} <{OWNER_WORK}>\nSubject: build setup\n\n{text}\n")
+    if look.intro:  # a contact block about her, then the sender's own signature
+        signer = look.from_header.split(" <")[0]
+        return (f"Hi,\n\n{text}\n\nAlso, please meet\n\n{OWNER_NAME}\n{SPOOFED_TITLE}\nTidewater Analytics\n\n"
+                f"She leads the audit.\n\nThanks,\n{signer}\nPartner Manager\nHarbor Audit Ltd\n")
     # a forged signature too: the spoof must not hand the owner a title either
     return f"Hi,\n\n{text}\n\nThanks,\n\n{OWNER_NAME}\n{SPOOFED_TITLE}\n"
 
@@ -191,12 +211,12 @@ def write_corpus(path: Path, *, takeout_labels: bool = True) -> dict[str, tuple[
                 when += timedelta(hours=3)
                 msgid = f"<look-{n}-{k}@{look.domain}>"
                 from_domain = look.address.rpartition("@")[2]
-                relay = f"mail-out{n}.{look.domain}"
+                relay = f"out-{n}.{look.hosted}" if look.hosted else f"mail-out{n}.{look.domain}"
                 headers = [("From", look.from_header), ("To", f"{OWNER_NAME} <{OWNER_WORK}>"),
                            ("Subject", ("Fwd: build setup" if look.forward else "Build setup for ingest-service")),
                            ("Date", format_datetime(when)), ("Message-ID", msgid), *look.extra]
                 headers = _inbound_headers(relay, f"198.51.100.{n + 10}", when, look.domain, look.auth,
-                                           from_domain) + headers
+                                           from_domain, f"mx.{look.hosted or OWNER_DOMAIN}") + headers
                 if takeout_labels:  # Takeout writes its label header first (above any forged one)
                     headers.insert(0, ("X-Gmail-Labels", look.labels))
                 box.add(_raw(headers, _attack_body(look, key)))

@@ -146,3 +146,54 @@ def test_invisible_characters_do_not_hide_a_step() -> None:
     "Avoid delays: git commit --no-verify"])
 def test_a_negation_that_does_not_forbid_the_step_is_not_a_prohibition(text: str) -> None:
     assert find_dangerous(text)
+
+
+# A skip is narrow when it names the test(s) it skips *and* says when: a maintained exception the
+# owner keeps in memory. Without a name, with "all"/"every", or with no condition, it turns the
+# verification off wholesale (and hooks, linting, type checks, signing are never "one test").
+NARROW_SKIPS = [
+    "Skip the flaky test `test_upload_retry` in CI only when the S3 mock is down.",
+    "skip the flaky test test_upload_retry in CI only when the S3 mock is down",
+    "Skip the `test_migrations` test when the DB image is not pulled.",
+    "Disable the test TestUploader.test_retry on Windows only if the network share is missing.",
+    "Skip the slow tests test_big_merge and test_full_sync unless RUN_SLOW=1 is set.",
+    "Skip tests/test_sync.py::test_large_batch when running on the ARM runners.",
+    "Comment out the test `test_legacy_export` while the v1 exporter is being rewritten.",
+    "When the S3 mock is down, skip the flaky test test_upload_retry in CI.",
+    "Skip the test test_export[py3.9] while the 3.9 runner image is broken.",
+    "skip the tests named test_alpha, test_beta when the staging DB is down",
+    "Skip the flaky test test_upload_retry when any runner is out of disk.",  # "any" in the condition
+]
+WHOLESALE_SKIPS = [
+    "skip the tests on release branches",
+    "Skip all tests when CI is slow.",
+    "skip the flaky test suite when CI is red",
+    "skip every test in CI when the build is late",
+    "skip the flaky tests when CI is red",
+    "Skip the test `test_upload_retry`.",  # named, but always
+    "skip all the tests except test_auth when the release is late",
+    "skip the pre-commit hooks when the hook for test_x is slow",
+    "disable linting globally when a deadline is near",
+    "turn off type checking for the repo",
+    "Skip the flaky test test_upload_retry when the mock is down, and commit with --no-verify.",
+    "Skip the flaky test test_upload_retry when the mock is down; also skip the tests on hotfix branches.",
+    "skip test_upload_retry and all other tests when the release is late",
+    "When the release is late, skip the tests.",
+    # a pattern, a folder or a word is no test's name
+    "skip the tests `tests/*` when CI is red", "skip the tests in tests/integration when the VPN is down",
+    "skip the e2e tests when offline", "Skip the test `-k ''` when the build is late",
+    "For every branch, skip the test test_upload_retry on Fridays",  # widened, and no condition
+    "skip the test test_upload_retry and any other failing test when the release is late",
+]
+
+
+@pytest.mark.parametrize("text", NARROW_SKIPS)
+def test_a_narrow_conditional_test_skip_is_not_dangerous(text: str) -> None:
+    assert find_dangerous(text) == []
+    result = gate([_owner_rule(text)])  # the owner's convention reaches review, not quarantine
+    assert [q.reason for q in result.quarantined] == [] and len(result.passed) == 1
+
+
+@pytest.mark.parametrize("text", WHOLESALE_SKIPS)
+def test_skipping_verification_wholesale_is_dangerous(text: str) -> None:
+    assert "disable-checks" in [f.cls for f in find_dangerous(text)]

@@ -45,7 +45,24 @@ def test_external_hop(chain: str, outside: str) -> None:
     ("mx.t; dmarc=pass header.from=other.example", "p@tidewater.io",
      "dmarc passed for another domain than tidewater.io"),
     ("mx.t; dkim=pass header.i=@mail.tidewater.io", "p@tidewater.io", ""),
-    ("mx.t; none", "p@tidewater.io", ""),
+    # RFC 8601: "none" is no policy/record/signature, not a failure; but a received copy that
+    # nothing authenticated is not vouched for (see test_nothing_authenticated_*)
+    ("mx.t; none", "p@tidewater.io", "nothing authenticated the sender (none)"),
+    ("mx.t; spf=none smtp.mailfrom=tidewater.io; dkim=none (message not signed); dmarc=none header.from=tidewater.io",
+     "p@tidewater.io", "nothing authenticated the sender (spf=none, dkim=none, dmarc=none)"),
+    ("mx.t; spf=neutral smtp.mailfrom=tidewater.io; dkim=temperror header.d=tidewater.io", "p@tidewater.io",
+     "nothing authenticated the sender (spf=neutral, dkim=temperror)"),
+    # one aligned pass vouches, whatever the other methods say
+    ("mx.t; spf=none smtp.mailfrom=tidewater.io; dkim=pass header.d=tidewater.io; dmarc=none", "p@tidewater.io", ""),
+    ("mx.t; spf=pass smtp.mailfrom=p@tidewater.io; dkim=none; dmarc=none header.from=tidewater.io",
+     "p@tidewater.io", ""),
+    # Microsoft's composite authentication vouches / fails like DMARC
+    ("eop; spf=none smtp.mailfrom=tidewater.io; dkim=none; dmarc=none header.from=tidewater.io; compauth=pass "
+     "reason=109", "p@tidewater.io", ""),
+    ("eop; spf=none smtp.mailfrom=tidewater.io; dkim=none; dmarc=none header.from=tidewater.io; compauth=fail "
+     "reason=601", "p@tidewater.io", "compauth=fail"),
+    # the sender logged in to the receiving server (SMTP AUTH): one of its own users
+    ("mx.t; auth=pass smtp.auth=p@tidewater.io; spf=none; dkim=none; dmarc=none", "p@tidewater.io", ""),
     ("", "p@tidewater.io", ""),
 ])
 def test_auth_failure(results: str, sender: str, why: str) -> None:
@@ -118,3 +135,35 @@ def test_imitates(address: str, original: str) -> None:
 ])
 def test_external_hop_does_not_believe_the_helo_name(chain: str, outside: str) -> None:
     assert external_hop(chain) == outside
+
+
+_NONE = ("Authentication-Results: mx.google.com; spf=none (google.com: p@t.io does not designate permitted sender "
+         "hosts) smtp.mailfrom=p@t.io; dkim=none; dmarc=none header.from=t.io\n")
+_SHARED_HOP = ("Received: from mail-sor-f41.google.com (mail-sor-f41.google.com. [209.85.220.41]) by mx.google.com "
+               "with SMTPS id x\n")
+
+
+def test_nothing_authenticated_inbound_copy_is_third_party() -> None:
+    """The owner's address on a received copy (the receiving server stamped Authentication-Results)
+    that no method authenticated: a spoof from a domain without SPF/DKIM/DMARC looks exactly like
+    this, and a hop inside one shared provider does not show it came from outside."""
+    spoof = _msg(_SHARED_HOP + _NONE + "From: P <p@t.io>\nTo: P <p@t.io>\n")
+    assert spoof.delivered_from == ""  # the chain alone cannot tell
+    assert spoof.third_party_reason.startswith("not vouched for by sender authentication (nothing authenticated")
+    assert spoof.authored_by_owner is False
+    # a Sent label on it (a plain mbox keeps whatever X-Gmail-Labels the sender typed) changes nothing
+    forged = _msg("X-Gmail-Labels: Sent\n" + _SHARED_HOP + _NONE + "From: P <p@t.io>\n")
+    assert forged.in_sent and forged.authored_by_owner is False and forged.third_party_reason
+    # one aligned pass and the copy is vouched for (her own mail to herself)
+    signed = _msg(_SHARED_HOP + _NONE.replace("dkim=none", "dkim=pass header.d=t.io") + "From: P <p@t.io>\n")
+    assert signed.third_party_reason == ""
+
+
+def test_sent_folder_mail_without_authentication_results_is_the_owners() -> None:
+    """A sent copy is stored by the owner's own client/submission server and never received, so
+    it carries no Authentication-Results at all: Sent-folder mail of an export stays hers."""
+    submitted = ("Received: from [192.168.1.20] (cpe.isp.example [203.0.113.9]) by smtp.t.io with ESMTPSA id q\n"
+                 "From: P <p@t.io>\nTo: Q <q@partner.example>\n")
+    for msg in (_msg(submitted, sent_hint=True), _msg("X-Gmail-Labels: Sent\n" + submitted),
+                _msg("From: P <p@t.io>\n", sent_hint=True)):
+        assert msg.third_party_reason == "" and msg.authored_by_owner is True

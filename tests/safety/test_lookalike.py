@@ -3,11 +3,13 @@
 The corpus (:mod:`tests.safety.lookalike`) is written by code: hyphen, digit and homoglyph
 domains, punycode, free-mail addresses with the owner's name, display-name spoofs, Reply-To and
 Sender tricks, a forward quoting the owner, and the owner's own address on mail that arrived
-from outside, failed DMARC or carries a forged Sent label — each message carrying a dangerous
-instruction. Through the heuristic pipeline and through the LLM path (a loopback
-OpenAI-compatible model that echoes every attack as a proposal, citing every block it was
-shown): 0 lookalikes adopted as the owner, 0 poisoned proposals, and the owner's real second
-address (found only as a sender in her Sent folder) still found. Figures print with ``-s``.
+from outside, failed DMARC, carries a forged Sent label or authenticates nothing through her own
+mail provider (spf/dkim/dmarc=none), and strangers stating her title in a contact block —
+each message carrying a dangerous instruction. Through the heuristic pipeline and through the
+LLM path (a loopback OpenAI-compatible model that echoes every attack as a proposal, citing
+every block it was shown): 0 lookalikes adopted as the owner, 0 poisoned proposals, and the
+owner's real second address (found only as a sender in her Sent folder) still found. Figures
+print with ``-s``.
 """
 
 from __future__ import annotations
@@ -72,7 +74,9 @@ def test_connector_marks_every_lookalike_message_as_received(
     assert set(hostile) <= set(by_id)
     for msgid in hostile:
         msg = by_id[msgid]
-        assert msg.third_party_reason.startswith("delivered from outside"), (msgid, msg.third_party_reason)
+        look = hostile[msgid][0]
+        why = "not vouched for by sender authentication" if look.hosted else "delivered from outside"
+        assert msg.third_party_reason.startswith(why), (msgid, msg.third_party_reason)
         assert msg.authored_by_owner is not True  # a forged Sent label does not make it the owner's
     own = [i for i in items if i.message_id.startswith("<own-")]
     assert own and all(not i.third_party_reason for i in own)  # authenticated submission is not "outside"
@@ -176,7 +180,7 @@ def test_every_trick_class_kept_out(tmp_path: Path, hermetic: Path) -> None:
     claims = [i for s in detect(path) for i in s.read(ReadContext())
               if isinstance(i, Message) and i.message_id in hostile]
     as_owner = collections.Counter(hostile[m.message_id][0].trick for m in claims if result.owner.mark(m).authored_by_owner)
-    assert sum(tried.values()) == 2 * len(L.lookalikes()) and len(tried) == 13
+    assert sum(tried.values()) == 2 * len(L.lookalikes()) and len(tried) == 15
     assert adopted == collections.Counter() and as_owner == collections.Counter()
     assert _poisoned(result.proposals) == []
     print("\n[lookalikes by class] " + ", ".join(f"{t}: {n} tried, 0 adopted" for t, n in sorted(tried.items())))
