@@ -31,7 +31,16 @@ from bootstrap_app.items import (
     is_sent_label,
     utc,
 )
-from bootstrap_app.proposals import Decision, DecisionStatus, Evidence, Proposal, fingerprint_of, slugify
+from bootstrap_app.proposals import (
+    Decision,
+    DecisionStatus,
+    Evidence,
+    Proposal,
+    fingerprint_of,
+    legacy_repo_subject,
+    repo_subject,
+    slugify,
+)
 
 __all__ = [
     "ITEM_KINDS",
@@ -52,6 +61,8 @@ __all__ = [
     "Skip",
     "fingerprint_of",
     "is_sent_label",
+    "legacy_repo_subject",
+    "repo_subject",
     "slugify",
     "utc",
 ]

@@ -112,8 +112,11 @@ class ReviewMixin(StoreBase):
         key = id_or_fingerprint.strip().lower()
         if not key:
             raise UnknownProposal("empty proposal id", hint="run `memseed review --list` to see ids")
-        rows = self._db.execute(self._SELECT + " WHERE p.fingerprint LIKE ? LIMIT 3",
-                                (key.replace("%", "").replace("_", "") + "%",)).fetchall()
+        pattern = key.replace("%", "").replace("_", "") + "%"
+        rows = self._db.execute(self._SELECT + " WHERE p.fingerprint LIKE ? LIMIT 3", (pattern,)).fetchall()
+        if not rows:  # an id from before a store migration re-keyed it (see store.migrations)
+            rows = self._db.execute(self._SELECT + " JOIN fingerprint_renames r ON r.new = p.fingerprint "
+                                    "WHERE r.old LIKE ? LIMIT 3", (pattern,)).fetchall()
         if not rows:
             raise UnknownProposal(f"no proposal with id {id_or_fingerprint!r}",
                                   hint="run `memseed review --list` to see ids")
