@@ -5,7 +5,7 @@ Public Suffix List), the signature the organisation ("Tidewater Analytics"). The
 inbox (clean skip when absent) has no signature of its owner with a title, but letters and an
 assistant's mail carry the owner's contact block: title and employer come from there, not the
 domain. Which lines those are is worked out at test time by a plain reading of the mailbox
-(:mod:`tests.pipeline.mail_oracle`); no one from the corpus is named here.
+(:mod:`tests.mail_oracle`); no one from the corpus is named here.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from bootstrap_app.signals.contact_blocks import contact_blocks, domain_label, o
 from bootstrap_app.signals.signature import parse_signature
 from bootstrap_app.types import Person
 from tests.conftest import realdata_by_digest
+from tests.mail_oracle import TUNING_INBOX, MailOracle
 
-from .mail_oracle import TUNING_INBOX, MailOracle
 from .synth import mail
 from .test_signals import build
 

@@ -8,7 +8,7 @@ other people, other noise senders) and the other real calendars.
 
 What is asserted is what a person reading the proposals would check, judged by an oracle that
 reads the raw files with the standard library and shares no code or word list with memseed
-(:mod:`tests.pipeline.mail_oracle`); no name or address of the corpus is typed here, and the
+(:mod:`tests.mail_oracle`); no name or address of the corpus is typed here, and the
 mailboxes are picked by their digest in the real-data manifest (their file names name people):
 
 - the owner is the mailbox's most frequent recipient, named as on the owner's own mail;
@@ -41,8 +41,7 @@ from bootstrap_app.pipeline import scan
 from bootstrap_app.scanreport import ScanResult
 from bootstrap_app.store import Store
 from tests.conftest import realdata_by_digest, realdata_file
-
-from .mail_oracle import HELD_OUT_INBOX, TUNING_INBOX, MailOracle
+from tests.mail_oracle import HELD_OUT_INBOX, TUNING_INBOX, MailOracle
 
 pytestmark = pytest.mark.realdata
 

@@ -35,7 +35,7 @@ _WORD = re.compile(r"[a-z]+")
 
 
 def _name_words(display: str) -> tuple[str, ...]:
-    """``Kaminski, Vince J </O=…>`` -> ("vince", "j", "kaminski"): first names first."""
+    """``Marrow, Theo J </O=…>`` -> ("theo", "j", "marrow"): first names first."""
     text = _BRACKETS.sub(" ", display).strip()
     if "@" in text:
         return ()
@@ -89,7 +89,7 @@ class MailOracle:
 
     def block_lines(self, path: Path) -> Counter[str]:
         """Lines that follow the owner's name in other people's mail (a contact block's title and
-        organisation: ``Mr. V. Name`` / ``Managing Director`` / ``Org Corp.``), counted."""
+        organisation: ``Mr. T. Name`` / ``Managing Director`` / ``Org Corp.``), counted."""
         first = self.name_words[0][:4] if self.name_words else ""
         found: Counter[str] = Counter()
         for m in mailbox.mbox(str(path)):
