@@ -125,6 +125,10 @@ class ReviewMixin(StoreBase):
                                   hint="type more characters of the id")
         return self._row_to_stored(rows[0])
 
+    def renamed_ids(self) -> dict[str, str]:
+        """old short id -> new short id of every proposal a store migration re-keyed."""
+        return {old[:8]: new[:8] for old, new in self._db.execute("SELECT old, new FROM fingerprint_renames")}
+
     # -- decisions ---------------------------------------------------------------------
     def decide(self, fingerprint: str, status: DecisionStatus | str,
                edited: dict[str, str] | None = None) -> Decision:

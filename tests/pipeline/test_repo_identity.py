@@ -116,8 +116,9 @@ def test_an_old_store_keeps_its_decisions_after_the_upgrade(tmp_path: Path) -> N
         convention = next(p for p in old if p.name != "api-commands")
         store.decide(commands.fingerprint, DecisionStatus.APPROVED)
         store.decide(convention.fingerprint, DecisionStatus.REJECTED)
-        write = store.begin_write("markdown")
-        store.finish_write(write, "applied", [(commands.fingerprint, "/m/api-commands.md")])
+    _cli("write", "--target", "claude-code", "--project", str(repo))  # written under the old id
+    memory = next((Path(os.environ["HOME"]) / ".claude" / "projects").glob("*api/memory"))
+    assert f"memseed_id: {commands.id}" in (memory / "api-commands.md").read_text()
     _downgrade_to_schema_1(settings.db_path)
 
     with Store(settings.db_path) as store:
@@ -128,8 +129,12 @@ def test_an_old_store_keeps_its_decisions_after_the_upgrade(tmp_path: Path) -> N
         assert by_name[convention.name].decision is not None
         assert by_name[convention.name].decision.status is DecisionStatus.REJECTED
         new_fp = by_name["api-commands"].fingerprint
-        assert new_fp != commands.fingerprint and set(store.written("markdown")) == {new_fp}
+        assert new_fp != commands.fingerprint and set(store.written("claude-code")) == {new_fp}
         assert store.get(commands.id).fingerprint == new_fp  # the id the person saw still works
+    # writing again finds the entry memseed wrote under the old id: no second file, no "removed" note
+    out = _cli("write", "--target", "claude-code", "--project", str(repo))
+    assert "removed since" not in out and sorted(f.name for f in memory.iterdir()) == ["MEMORY.md", "api-commands.md"]
+    assert f"memseed_id: {new_fp[:8]}" in (memory / "api-commands.md").read_text()
     # a reseed of the same repository asks nothing again
     _commit(repo)
     outcome = json.loads(_cli("reseed", "--json-summary"))
