@@ -129,21 +129,21 @@ def repo_subject(path: str, name: str, topic: str) -> str:
 
 
 def legacy_repo_subject(subject: str, scope: str) -> str | None:
-    """The new subject for a subject in the old ``repo:<folder name>:<topic>`` form, or None.
+    """The new subject for a subject in the old ``repo:<folder name>[:<topic>]`` form, or None.
 
     Old only when the middle part is a bare folder name equal to the last part of the
     proposal's absolute ``scope`` (the checkout path the old proposal was scoped to): then the
     fact is about that checkout, and :func:`repo_subject` names it. Anything else (already a
     path, an LLM subject, no scope) is left as it is.
     """
-    if not subject.startswith("repo:") or subject.count(":") < 2 \
-            or not (scope.startswith("/") or PureWindowsPath(scope).is_absolute()):
+    if not subject.startswith("repo:") or not (scope.startswith("/") or PureWindowsPath(scope).is_absolute()):
         return None
-    name, _, topic = subject[len("repo:"):].rpartition(":")
+    rest = subject[len("repo:"):]
+    name, _, topic = rest.rpartition(":") if ":" in rest else (rest, "", "")
     folder = re.split(r"[\\/]", scope.rstrip("/\\"))[-1]
-    if not name or "/" in name or "\\" in name or not topic or name != folder:
+    if not name or "/" in name or "\\" in name or name != folder:
         return None
-    return repo_subject(scope, name, topic)
+    return repo_subject(scope, name, topic) if topic else f"repo:{scope}"
 
 
 @dataclass(frozen=True)

@@ -150,5 +150,6 @@ def test_legacy_subject_rule() -> None:
     assert legacy_repo_subject("repo:api:commands", "/home/u/oss/web") is None  # another folder
     assert legacy_repo_subject("repo:/home/u/oss/api:commands", "/home/u/oss/api") is None  # already new
     assert legacy_repo_subject("repo:api:commands", "global") is None
+    assert legacy_repo_subject("repo:api", "/home/u/oss/api") == "repo:/home/u/oss/api"  # an LLM's short form
     assert legacy_repo_subject("person:a@b.example", "/x/api") is None
     assert json.dumps(legacy_repo_subject("repo:api:signoff", "C:\\src\\api")) == json.dumps("repo:C:\\src\\api:signoff")
