@@ -93,6 +93,8 @@ LATEST = STEPS[-1][0]
 
 def migrate(db: sqlite3.Connection) -> None:
     """Run every step newer than the store's ``user_version``, each in its own transaction."""
+    if db.execute("PRAGMA user_version").fetchone()[0] >= LATEST:
+        return  # up to date: no write lock taken (the app opens the store on every page)
     for version, step in STEPS:
         db.execute("BEGIN IMMEDIATE")
         try:
