@@ -6,8 +6,8 @@ that *imitates* a proven address carries a warning. The test is a skeleton compa
 spirit of Unicode TR#39: punycode labels decoded, NFKC, common Cyrillic/Greek homoglyphs and
 digit-for-letter swaps folded, ``rn`` read as ``m``, hyphens and dots dropped; two domains imitate
 each other when their skeletons are equal or one edit apart, two local parts at the same domain
-when their skeletons are equal (one edit apart is how ordinary aliases differ: ``kaminski``,
-``j.kaminski``). A free-mail domain never imitates anything (``gmail.com`` is not a copy of ``acme.com``).
+when their skeletons are equal (one edit apart is how ordinary aliases differ: ``marrow``,
+``t.marrow``). A free-mail domain never imitates anything (``gmail.com`` is not a copy of ``acme.com``).
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def imitates(address: str, owned: set[str] | frozenset[str], free_mail: frozense
         if not own_domain:
             continue
         if domain == own_domain:
-            # the same skeleton only: "kaminski" next to "j.kaminski" is an ordinary alias
+            # the same skeleton only: "marrow" next to "t.marrow" is an ordinary alias
             if local != own_local and skeleton(local) == skeleton(own_local):
                 return own
             continue

@@ -199,7 +199,7 @@ class IdentityCollector:
     def _names_from_local_parts(self, addresses: Iterable[str]) -> Counter[str]:
         """No display name for the owner's address: find names elsewhere that fit its local part.
 
-        ``j.kaminski@enron.com`` fits "Kaminski, Vince J" (shown on other headers) by surname
+        ``t.marrow@halvard.example`` fits "Marrow, Theo J" (shown on other headers) by surname
         and initial; the more of the local part a name explains, and the more often it is
         seen, the better.
         """
@@ -221,18 +221,18 @@ class IdentityCollector:
         return best
 
     def _surname_candidates(self, reasons: dict[str, str], domains: set[str]) -> tuple[dict[str, str], list[str]]:
-        """No name anywhere (Enron headers carry none): candidates by surname, and a name.
+        """No name anywhere (some exports' headers carry none): candidates by surname, and a name.
 
-        The longest part of the owner's local part (``kaminski`` in ``j.kaminski``) is taken as
+        The longest part of the owner's local part (``marrow`` in ``t.marrow``) is taken as
         the surname; addresses at the owner's domains or at free-mail providers whose local part
-        holds its first six letters are *suggested* (``vkamins``, ``vkaminski@aol.com``: a
+        holds its first six letters are *suggested* (``tmarro``, ``tmarrow@aol.com``: a
         stranger can register either), and the most used first.last-shaped one names the owner
-        (``vince.kaminski`` -> Vince Kaminski; a name is only a label, it grants no authorship of
+        (``theo.marrow`` -> Theo Marrow; a name is only a label, it grants no authorship of
         addressed mail).
         """
         locals_ = [re.sub(r"[^a-z]", "", a.partition("@")[0]) for a in reasons]
         parts = [p for a in reasons for p in re.split(r"[^a-z]+", a.partition("@")[0]) if p]
-        # the part most of the owner's local parts contain (kaminski in vkaminski and j.kaminski)
+        # the part most of the owner's local parts contain (marrow in tmarrow and t.marrow)
         surname = max(parts, key=lambda p: (sum(p in loc for loc in locals_), len(p)), default="")
         if len(surname) < 5:
             return {}, []

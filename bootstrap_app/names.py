@@ -1,4 +1,4 @@
-"""Names and the addresses built from them: normalising "Kaminski, Vince J", matching local parts.
+"""Names and the addresses built from them: normalising "Marrow, Theo J", matching local parts.
 
 Used by identity to *suggest* aliases (never to prove one) and by the signal analyzers to merge
 people shown by name only. Kept apart from :mod:`bootstrap_app.identity` so the rules of proof
@@ -19,7 +19,7 @@ FREE_MAIL = frozenset({"gmail.com", "googlemail.com", "aol.com", "yahoo.com", "h
 
 
 def normal_name(raw: str) -> str:
-    """``"Kaminski, Vince J"`` -> ``"Vince J Kaminski"``; strips quotes and ``(...)`` notes."""
+    """``"Marrow, Theo J"`` -> ``"Theo J Marrow"``; strips quotes and ``(...)`` notes."""
     text = re.sub(r"\(.*?\)|<.*?>|[\"']", " ", raw or "")
     text = " ".join(text.split()).strip(" ,;")
     if text.count(",") == 1 and "@" not in text:
@@ -50,7 +50,7 @@ def name_key(raw: str) -> str:
 
 
 def local_part_matches(local: str, toks: tuple[str, ...]) -> bool:
-    """``vkaminski``, ``vince.j.kaminski``, ``kamins`` match Vince J Kaminski; ``wkaminski`` not."""
+    """``tmarrow``, ``theo.j.marrow``, ``marrow`` match Theo J Marrow; ``wmarrow`` not."""
     if len(toks) < 2 or len(toks[-1]) < 3:
         return False
     last, others = toks[-1], toks[:-1]

@@ -289,17 +289,18 @@ def _updates(run: _Run, proposals: list[Proposal], decided: set[str]) -> list[Pr
     return kept
 
 
-def _save(run: _Run, final: list[Proposal], readable: list[str]) -> None:
+def _save(run: _Run, final: list[Proposal], readable: dict[str, list[Source]]) -> None:
     run.result.proposals = final
     try:
         run.store.save_proposals(run.run_id, final)
         run.store.add_quarantine(run.run_id, [(q.reason, q.source, q.ref, q.excerpt)
                                               for q in run.result.quarantined])
-        for location in readable:
+        for location, parts in readable.items():
             if not is_text(location):
                 continue  # a location that is not valid UTF-8 cannot be stored; it is scanned when given again
             run.store.remember_source(str(Path(location).expanduser().resolve()) if Path(location).exists()
-                                      else location, scanned=True)
+                                      else location, scanned=True,
+                                      parts=[(s.id, s.kind) for s in parts if is_text(s.id)])
     except (sqlite3.Error, OSError) as exc:
         raise StoreError(f"the proposals could not be saved ({exc})",
                          hint="free disk space (or check the app folder's permissions) and run the scan again") \
@@ -315,15 +316,17 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     run = _Run.start(settings, store, run_id, owners, use_llm, existing_memory, emit, should_stop)
     sources, failed = _resolve(locations, emit)
     run.result.reports.extend(failed)
-    readable: list[str] = []
+    parts: dict[str, list[Source]] = {}  # what each location resolved to, kept for `memseed sources`
+    readable: set[str] = set()
     for location, source in sources:
         if should_stop():
             break
-        if _read_source(run, source, since, incremental).error is None and location not in readable:
-            readable.append(location)
+        parts.setdefault(location, []).append(source)
+        if _read_source(run, source, since, incremental).error is None:
+            readable.add(location)
     if not readable:
         return _nothing_readable(run)
-    _save(run, _keep(run, _propose(run, llm, llm_preview)), readable)
+    _save(run, _keep(run, _propose(run, llm, llm_preview)), {loc: parts[loc] for loc in parts if loc in readable})
     return run.result
 
 

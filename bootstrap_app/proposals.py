@@ -21,11 +21,13 @@ import unicodedata
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
+from pathlib import PureWindowsPath
 from typing import Any
 
 from bootstrap_app.items import MemoryType
 
-__all__ = ["Decision", "DecisionStatus", "Evidence", "Proposal", "fingerprint_of", "slugify"]
+__all__ = ["Decision", "DecisionStatus", "Evidence", "Proposal", "fingerprint_of", "legacy_repo_subject",
+           "repo_subject", "slugify"]
 
 
 _SLUG_STRIP = re.compile(r"[^a-z0-9]+")
@@ -101,6 +103,39 @@ def fingerprint_of(memory_type: MemoryType | str, subject: str, key: str = "") -
     """
     raw = "\x1f".join([str(MemoryType(memory_type)), _normalise_key(subject), _normalise_key(key)])
     return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:20]
+
+
+def repo_subject(path: str, name: str, topic: str) -> str:
+    """The subject of a fact about one repository checkout: ``repo:<checkout path>:<topic>``.
+
+    Why the path and not the folder name (what memseed used before schema 3): two checkouts
+    called ``api`` (``~/work/api``, ``~/oss/api``) with the same commands got one fingerprint,
+    so deciding one decided the other and the second was never proposed. Why the path and not
+    the remote URL + root commit: the entry is written to *that checkout's* project memory
+    (Claude Code keys project memory by path), so two clones or worktrees of one remote are two
+    places that each need the entry; keyed by remote they would collide again. A moved
+    checkout is asked about again, which is right: its memory folder did not move with it.
+    ``name`` is the fallback when a repository has no path (a snapshot from elsewhere).
+    """
+    return f"repo:{path or name}:{topic}"
+
+
+def legacy_repo_subject(subject: str, scope: str) -> str | None:
+    """The new subject for a subject in the old ``repo:<folder name>[:<topic>]`` form, or None.
+
+    Old only when the middle part is a bare folder name equal to the last part of the
+    proposal's absolute ``scope`` (the checkout path the old proposal was scoped to): then the
+    fact is about that checkout, and :func:`repo_subject` names it. Anything else (already a
+    path, an LLM subject, no scope) is left as it is.
+    """
+    if not subject.startswith("repo:") or not (scope.startswith("/") or PureWindowsPath(scope).is_absolute()):
+        return None
+    rest = subject[len("repo:"):]
+    name, _, topic = rest.rpartition(":") if ":" in rest else (rest, "", "")
+    folder = re.split(r"[\\/]", scope.rstrip("/\\"))[-1]
+    if not name or "/" in name or "\\" in name or name != folder:
+        return None
+    return repo_subject(scope, name, topic) if topic else f"repo:{scope}"
 
 
 @dataclass(frozen=True)

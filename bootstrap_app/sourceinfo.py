@@ -5,6 +5,12 @@ URI forms, whether each URI can be read right now (a cloud source is never shown
 when its login is missing) — and from the store: the sources remembered for ``reseed`` with
 their last sync and the number of items read from them. The CLI and the Sources page only
 format what :func:`source_catalog` returns.
+
+Why remembered sources come from the store and not from the disk: listing them used to detect
+every location again (a walk of each remembered folder, per listing, slow on a big document
+folder or a maildir). The last scan recorded what each location resolved to (``parts``) and
+every item it read, so the counts and the last sync are the store's. Only ``check=True``
+(``memseed sources --check``) looks at the disk, to say whether each location is still readable.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from connectors import registry
 from connectors.base import Availability, short_scope
 
 __all__ = ["AccountInfo", "KindInfo", "RememberedSource", "SourceCatalog", "UriInfo", "account_overview",
-           "from_env", "short_scope", "source_catalog"]
+           "from_env", "remembered_sources", "short_scope", "source_catalog"]
 
 
 @dataclass(frozen=True)
@@ -62,21 +68,40 @@ class SourceCatalog:
         return asdict(self)
 
 
-def _remembered(store: Store, row: dict[str, Any]) -> RememberedSource:
-    """A remembered location with the items read from it (summed over the sources it holds)."""
+def _under(location: str, source_id: str) -> bool:
+    """``kind:/path`` (or ``kind:/path/sub``, ``kind:/path!part``) is a source at ``location``."""
+    rest = source_id.partition(":")[2]
+    return rest == location or rest.startswith((location.rstrip("/") + "/", location + "!"))
+
+
+def _remembered(store: Store, row: dict[str, Any], *, check: bool = False,
+                item_sources: list[str] | None = None) -> RememberedSource:
+    """A remembered location with the items its last scan read (summed over the sources it holds).
+
+    From the store alone: the parts the last scan recorded, or, for a location scanned before
+    they were recorded, the item sources whose path lies under it. ``check``: detect the
+    location again (the disk) and report it unreadable when it no longer is.
+    """
     location = str(row["location"])
-    try:
-        found = registry.detect(location)
-    except MemseedError as exc:
-        return RememberedSource(location, row["added"], row["last_scanned"], 0,
-                                error=str(exc.args[0]) if exc.args else type(exc).__name__)
-    return RememberedSource(location, row["added"], row["last_scanned"],
-                            sum(store.item_count(s.id) for s in found),
-                            tuple(dict.fromkeys(s.kind for s in found)))
+    if check:
+        try:
+            found = registry.detect(location)
+        except MemseedError as exc:
+            return RememberedSource(location, row["added"], row["last_scanned"], 0,
+                                    error=str(exc.args[0]) if exc.args else type(exc).__name__)
+        parts = [(s.id, s.kind) for s in found]
+    elif row.get("parts") is not None:
+        parts = list(row["parts"])
+    else:
+        ids = item_sources if item_sources is not None else store.item_sources()
+        parts = [(i, i.partition(":")[0]) for i in ids if _under(location, i)]
+    return RememberedSource(location, row["added"], row["last_scanned"], store.items_under(i for i, _ in parts),
+                            tuple(dict.fromkeys(kind for _, kind in parts)))
 
 
-def source_catalog(settings: Settings, store: Store, *, remembered: bool = True) -> SourceCatalog:
-    """Kinds, URI forms with their availability (account, scopes), and remembered sources."""
+def source_catalog(settings: Settings, store: Store, *, remembered: bool = True, check: bool = False) -> SourceCatalog:
+    """Kinds, URI forms with their availability (account, scopes), and remembered sources
+    (from the store; ``check`` also detects each location again to report unreadable ones)."""
     home: Path = settings.home
     kinds = [KindInfo(cls.kind, cls.description) for cls in registry.by_shape()]
     uris = []
@@ -84,8 +109,14 @@ def source_catalog(settings: Settings, store: Store, *, remembered: bool = True)
         state = registry.availability(cls, home)
         uris.append(UriInfo(form, cls.kind, cls.description, state.ok, state.detail, state.account,
                             state.scopes, cls.auth, cls.uri_schemes[1:]))
-    rows = [_remembered(store, row) for row in store.sources()] if remembered else []
-    return SourceCatalog(kinds, uris, rows)
+    return SourceCatalog(kinds, uris, remembered_sources(store, check=check) if remembered else [])
+
+
+def remembered_sources(store: Store, *, check: bool = False) -> list[RememberedSource]:
+    """Every remembered location with its kinds, items and last sync (see the module docstring)."""
+    stored = store.sources()
+    item_sources = store.item_sources() if any(r["parts"] is None for r in stored) and not check else None
+    return [_remembered(store, row, check=check, item_sources=item_sources) for row in stored]
 
 
 def from_env(state: Availability) -> bool:

@@ -122,6 +122,7 @@ def plan_write(store: Store, target: str, project: Path | str | None = None, **o
         opts["root"] = Path(opts["root"])
     options = WriteOptions(project=Path(project).expanduser() if project else None,
                            written=frozenset(written), last_after=store.last_after, replaces=replaces,
+                           renamed_ids=store.renamed_ids(),
                            **{k: v for k, v in opts.items() if v is not None})
     plan = harness.plan(entries, options)
     for p in entries:

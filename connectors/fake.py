@@ -2,9 +2,10 @@
 
 Why ship a fake: the source contract is easiest to learn from a source with nothing else in
 it, and tests of the pipeline (cursors, skips, a source that fails mid-read) need one whose
-items they choose. ``FakeSource`` is a real source in every respect — registered like the
-others, detected by shape (a file named ``*.fake.jsonl``), incremental through its cursor —
-so what passes with it passes with a real connector.
+items they choose. ``FakeSource`` is a real source in every respect — detected by shape (a
+file named ``*.fake.jsonl``), incremental through its cursor — so what passes with it passes
+with a real connector. It is not in :data:`connectors.registry.SOURCES` (people never see a
+test source in ``memseed sources``); a test adds it with ``registry.extended(FakeSource)``.
 
 One line per message::
 

@@ -13,7 +13,9 @@ provider of that name answers whether it is signed in and hands out credentials;
 itself never touches token storage.
 
 Tests and notebooks may add sources of their own for a while with :func:`extended`, which is
-as explicit as the list itself and undone when the block ends.
+as explicit as the list itself and undone when the block ends. The shipped test source
+(:class:`connectors.fake.FakeSource`) is *not* in the list: people reading ``memseed sources``
+or the app's Sources page must only see what reads their data; its tests add it this way.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from typing import Any, Protocol
 from bootstrap_app.errors import AuthRequired, SourceNotFound, UnsupportedSource
 
 from .base import Availability, Source
-from .fake import FakeSource
 from .google import auth as google_auth
 from .google.account import GoogleAccountSource
 from .google.calendar import GoogleCalendarSource
@@ -81,7 +82,6 @@ SOURCES: tuple[type[Source], ...] = (
     OutlookMailSource,
     OutlookCalendarSource,
     OneDriveSource,
-    FakeSource,
     GoogleAccountSource,
     GmailSource,
     GoogleCalendarSource,

@@ -73,3 +73,18 @@ def realdata_file(*parts: str) -> Path:
     if not path.exists():
         pytest.fail(f"real data folder {REALDATA} is present but {path} is not")
     return path
+
+
+def realdata_by_digest(prefix: str) -> Path:
+    """The real-data file whose sha256 in the folder's ``MANIFEST.tsv`` starts with ``prefix``.
+
+    Why by digest: some corpus files are named after the person whose mail they hold, and the
+    repository never types a corpus person's name. A skip when the folder is absent, a failure
+    when it is there but no (or more than one) file has that digest.
+    """
+    manifest = realdata_file("MANIFEST.tsv")
+    rows = [line.split("\t") for line in manifest.read_text(encoding="utf-8").splitlines()[1:] if line.strip()]
+    paths = sorted({row[0] for row in rows if len(row) > 2 and row[2].startswith(prefix)})
+    if len(paths) != 1:
+        pytest.fail(f"{manifest}: {len(paths)} files with sha256 {prefix}…, expected one")
+    return realdata_file(*paths[0].split("/"))

@@ -21,10 +21,12 @@ __all__ = ["COMMANDS", "sources_cmd"]
               help="This suggested address is mine: count its mail as mine from the next scan on.")
 @click.option("--reject-alias", "reject", metavar="ADDRESS", multiple=True,
               help="This suggested address is not mine: never suggest it again.")
+@click.option("--check", is_flag=True,
+              help="Also look at each remembered source on disk and say whether it is still readable.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.pass_context
 def sources_cmd(ctx: click.Context, forget: tuple[str, ...], confirm: tuple[str, ...], reject: tuple[str, ...],
-                as_json: bool) -> None:
+                check: bool, as_json: bool) -> None:
     """List the source kinds and URI forms memseed reads, the sources it remembers, and the
     addresses that only look like yours.
 
@@ -33,11 +35,13 @@ def sources_cmd(ctx: click.Context, forget: tuple[str, ...], confirm: tuple[str,
     which scopes. An address is yours only on strong evidence (given with --owner, the sender
     of mail in your Sent folder, a repository's git user.email ...). Lookalikes — your name at
     another domain, your surname at a free-mail provider — are listed as suggested aliases with
-    their evidence until you confirm or reject them.
+    their evidence until you confirm or reject them. Item counts and the last sync come from
+    the last scan; --check also looks at each remembered location on disk.
 
     \b
     Examples:
       memseed sources
+      memseed sources --check
       memseed sources --forget ~/Takeout
       memseed sources --confirm-alias me@fastmail.com --reject-alias me@tidewater-io.example
     """
@@ -46,7 +50,7 @@ def sources_cmd(ctx: click.Context, forget: tuple[str, ...], confirm: tuple[str,
         for location in forget:
             store.forget_source(location)
         decided = [confirm_alias(store, a) for a in confirm] + [reject_alias(store, a) for a in reject]
-        catalog = source_catalog(settings, store)
+        catalog = source_catalog(settings, store, check=check)
         owner_aliases = list_aliases(store)
     for alias in decided:
         click.echo(f"{alias.address}: {alias.status}", err=True)
@@ -68,7 +72,7 @@ def sources_cmd(ctx: click.Context, forget: tuple[str, ...], confirm: tuple[str,
     if not catalog.remembered:
         click.echo("  none yet: run `memseed scan SOURCE...`")
     for r in catalog.remembered:
-        what = f"{r.items} items" + (f", {', '.join(r.kinds)}" if r.kinds else "")
+        what = f"{r.items} items at the last scan" + (f", {', '.join(r.kinds)}" if r.kinds else "")
         if r.error:
             what = f"unreadable now: {r.error}"
         click.echo(f"  {r.location}  (last synced {r.last_scanned or 'never'}; {what})")

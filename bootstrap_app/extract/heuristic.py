@@ -22,7 +22,7 @@ from bootstrap_app.signals import (
     Signals,
     refs_to_evidence,
 )
-from bootstrap_app.types import MemoryType, Proposal, slugify
+from bootstrap_app.types import MemoryType, Proposal, repo_subject, slugify
 
 from .repo_text import repo_body, repo_key, repo_summary
 
@@ -181,10 +181,11 @@ def _repo_rule(s: Signals, f: RepoFacts, ids: tuple[str, str, str], description:
                why: str, how: str, confidence: float = 0.7) -> Proposal | None:
     """One feedback entry for a convention of repository ``f``, in the feedback shape (the rule,
     **Why:**, **How to apply:**) and scoped to the repo's folder. ``ids`` is (name suffix,
-    subject topic, key): the entry is ``<repo>-<suffix>``, its subject ``repo:<repo>:<topic>``."""
+    subject topic, key): the entry is ``<repo>-<suffix>``, its subject ``repo:<checkout path>:<topic>``
+    (:func:`~bootstrap_app.types.repo_subject`)."""
     suffix, topic, key = ids
     return _proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-{suffix}", description=description,
-                     body=f"{rule}\n**Why:** {why}\n**How to apply:** {how}", subject=f"repo:{f.name}:{topic}",
+                     body=f"{rule}\n**Why:** {why}\n**How to apply:** {how}", subject=repo_subject(f.path, f.name, topic),
                      key=key, scope=f.path or "global", confidence=confidence)
 
 
@@ -197,7 +198,7 @@ def _repo(s: Signals, f: RepoFacts) -> list[Proposal | None]:
         summary = repo_summary(f)
         out.append(_proposal(s, f.refs, type=MemoryType.PROJECT, name=f"{f.name}-commands",
                              description=f"{f.name}: {summary}" if summary else f"How to build and test {f.name}",
-                             body=repo_body(f, _first(s.profile.name)), subject=f"repo:{f.name}:commands",
+                             body=repo_body(f, _first(s.profile.name)), subject=repo_subject(f.path, f.name, "commands"),
                              key=repo_key(f), scope=f.path or "global",
                              confidence=0.75 if not unverified else 0.65,
                              flags=("unverified-path",) if unverified else ()))

@@ -42,7 +42,7 @@ from bootstrap_app.safety.dangerous import find_dangerous
 from bootstrap_app.safety.injection import scan_text
 from bootstrap_app.text.clean import clean_text
 from bootstrap_app.text.unicode import shared_run, word_list
-from bootstrap_app.types import Evidence, Item, MemoryType, Proposal
+from bootstrap_app.types import Evidence, Item, MemoryType, Proposal, legacy_repo_subject
 
 from . import prompts
 from .digest import Digest, llm_request, settings_digest, settings_model
@@ -307,9 +307,12 @@ def proposals_from_reply(facts: Sequence[dict[str, Any]], digest: Digest) -> tup
         scope = "global" if scope_name.lower() == "global" else digest.scopes.get(scope_name, "global")
         if not any(e.authored_by_owner for e in evidence):
             flags.append("third-party-evidence")
+        # "repo:<name>:…" about a scoped repository names that checkout, as memseed's own repo facts
+        # do: two checkouts with one folder name must stay two questions (types.repo_subject)
+        subject = legacy_repo_subject(values["subject"], scope) or values["subject"]
         proposals.append(Proposal(
             type=MemoryType(fact["type"]), name=values["name"], description=values["description"],
-            body=values["body"], subject=values["subject"], key=values["key"], scope=scope,
+            body=values["body"], subject=subject, key=values["key"], scope=scope,
             confidence=min(MAX_LLM_CONFIDENCE, float(fact["confidence"])), evidence=evidence,
             flags=tuple(dict.fromkeys(flags)),
         ))

@@ -1,14 +1,14 @@
 """Facts that change: a new proposal about something already approved is an *update*, not a twin.
 
 A proposal's fingerprint is type + subject + key, so when a repository moves from npm to pnpm
-its commands proposal keeps the subject (``repo:app:commands``) and gets a new key: a new
+its commands proposal keeps the subject (``repo:<checkout path>:commands``) and gets a new key: a new
 question. Asked as a new entry, the agent's memory would end up holding both "npm" and "pnpm".
 So before proposals are stored, each one that is not itself decided is matched against the
 approved proposals in the store: the same type and subject (a new manager, a new toolchain), or
 the same type and name under a new subject (a runbook whose path moved) — always within the
 same ``scope``: two checkouts that share a folder name (``~/work/api`` and ``~/oss/api``) give
-the same subject and entry name, yet each is written to its own project's memory, so one must
-never replace the other. The newest approved
+the same entry name (and, in stores from before schema 3, the same subject), yet each is
+written to its own project's memory, so one must never replace the other. The newest approved
 match is the entry that holds now; the new proposal then
 
 * keeps that entry's (possibly edited) ``name``, so the entry is replaced in place,

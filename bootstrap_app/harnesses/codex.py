@@ -42,6 +42,7 @@ from .base import (
 from .block import plan_block
 from .codex_read import REPLACES, read_codex_home
 from .common import LABELS, count_files, derived_date, flatten, guard_imports, one_line, read_text, scan_entry
+from .plan import follow_renames
 
 __all__ = ["AGENTS_BUDGET", "CodexHarness", "codex_home", "memories_enabled"]
 
@@ -144,6 +145,7 @@ class CodexHarness(Harness, name="codex",
         folder = home / NOTES
         refuse_symlinks(folder, home)
         existing = self._existing_notes(folder)
+        follow_renames(existing, options)
         stamp = (options.now or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H-%M-%S")
         used: set[str] = set()
         for p in entries:

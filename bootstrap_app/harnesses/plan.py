@@ -27,6 +27,7 @@ __all__ = [
     "Supersession",
     "WriteOptions",
     "WriteOutcome",
+    "follow_renames",
     "home_or",
     "is_removal",
     "new_entries",
@@ -62,6 +63,16 @@ class WriteOptions:
     """What memseed last wrote to a path (``Store.last_after``): tells our files from others'."""
     replaces: Mapping[str, Proposal] = field(default_factory=dict)
     """new fingerprint -> the entry memseed wrote earlier that it supersedes (replaced in place)."""
+    renamed_ids: Mapping[str, str] = field(default_factory=dict)
+    """old short id -> new short id of proposals a store migration re-keyed: a file memseed wrote
+    under the old id (``memseed_id:``/``memseed-id:``) is still that entry's file."""
+
+
+def follow_renames(owned: dict[str, Any], options: WriteOptions) -> None:
+    """Make entries found under an id a store migration retired findable under the new id too."""
+    for old, new in options.renamed_ids.items():
+        if old in owned and new not in owned:
+            owned[new] = owned[old]
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from bootstrap_app.types import MemoryEntry, MemoryType, Proposal
 
 from .base import FileChange, WriteOptions, is_removal
 from .common import flatten, infer_type, read_text, scan_entry
+from .plan import follow_renames
 
 __all__ = ["FolderPlan", "IndexStyle", "parse_topic", "plan_folder", "read_folder", "render_topic"]
 
@@ -228,6 +229,7 @@ def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions
     replaced = False
     appended: list[str] = []
     owned = _owned(folder)
+    follow_renames(owned, options)
     swapped: list[tuple[Proposal, Proposal, str, str]] = []
     for p in entries:
         scan_entry(f"{p.name}\n{flatten(p.description)}\n{p.body}", f"entry {p.id} ({p.name})")

@@ -1,8 +1,8 @@
 """Who works where, as mail states it: contact blocks, and organisations from mail domains.
 
 A person's employer and title are best taken from what is *written* about them — their own
-signature first, then a contact block in someone else's mail ("Vincent J. Kaminski / Managing
-Director and Head of Research / Enron Corp." in an assistant's mail, the address block of a letter
+signature first, then a contact block in someone else's mail ("Theodore J. Marrow / Managing
+Director and Head of Research / Halvard Corp." in an assistant's mail, the address block of a letter
 to them) — and only last from the mail domain, which gives the registrable name
 ("tidewater") and not the organisation ("Tidewater Analytics"). The registrable part of a
 domain is found with the Public Suffix List (the ``publicsuffixlist`` package ships its own
@@ -85,7 +85,7 @@ def org_from_domain(address: str) -> str:
 
 def same_person(a: str, b: str) -> bool:
     """Two name keys (:func:`name_key`) of one person: one token equal, the other a nickname
-    prefix of it (``kaminski vince`` / ``kaminski vincent``, ``chris germany`` / ``christopher germany``)."""
+    prefix of it (``marrow theo`` / ``marrow theodore``, ``roe nadia`` / ``roe nadine`` is not one)."""
     if not a or not b:
         return False
     if a == b:

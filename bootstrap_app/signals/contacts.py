@@ -165,7 +165,7 @@ class ContactsAccumulator(Analyzer):
                 if nk := name_key(n):
                     by_name[nk].add(key)
         alias = {f"name:{nk}": next(iter(addrs)) for nk, addrs in by_name.items() if len(addrs) == 1}
-        # "Lu, Zimin" shown without an address is zimin.lu@... when exactly one address fits
+        # "Roe, Nadia" shown without an address is nadia.roe@... when exactly one address fits
         by_local: defaultdict[str, set[str]] = defaultdict(set)
         for key in self.sent.keys() | {r for _, r in self.pairs}:
             if "@" in key and (nk := name_key(" ".join(re.split(r"[._-]+", key.partition("@")[0])))):
@@ -241,7 +241,7 @@ class ContactsAccumulator(Analyzer):
 
 
 def _name_from_address(key: str) -> str:
-    """``zimin.lu@enron.com`` -> ``Zimin Lu`` (only for first.last shaped local parts)."""
+    """``nadia.roe@halvard.example`` -> ``Nadia Roe`` (only for first.last shaped local parts)."""
     parts = [p for p in re.split(r"[._-]+", key.partition("@")[0]) if p]
     if "@" not in key or len(parts) < 2 or any(not p.isalpha() for p in parts):
         return ""

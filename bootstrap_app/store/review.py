@@ -112,8 +112,11 @@ class ReviewMixin(StoreBase):
         key = id_or_fingerprint.strip().lower()
         if not key:
             raise UnknownProposal("empty proposal id", hint="run `memseed review --list` to see ids")
-        rows = self._db.execute(self._SELECT + " WHERE p.fingerprint LIKE ? LIMIT 3",
-                                (key.replace("%", "").replace("_", "") + "%",)).fetchall()
+        pattern = key.replace("%", "").replace("_", "") + "%"
+        rows = self._db.execute(self._SELECT + " WHERE p.fingerprint LIKE ? LIMIT 3", (pattern,)).fetchall()
+        if not rows:  # an id from before a store migration re-keyed it (see store.migrations)
+            rows = self._db.execute(self._SELECT + " JOIN fingerprint_renames r ON r.new = p.fingerprint "
+                                    "WHERE r.old LIKE ? LIMIT 3", (pattern,)).fetchall()
         if not rows:
             raise UnknownProposal(f"no proposal with id {id_or_fingerprint!r}",
                                   hint="run `memseed review --list` to see ids")
@@ -121,6 +124,10 @@ class ReviewMixin(StoreBase):
             raise UnknownProposal(f"id {id_or_fingerprint!r} matches several proposals",
                                   hint="type more characters of the id")
         return self._row_to_stored(rows[0])
+
+    def renamed_ids(self) -> dict[str, str]:
+        """old short id -> new short id of every proposal a store migration re-keyed."""
+        return {old[:8]: new[:8] for old, new in self._db.execute("SELECT old, new FROM fingerprint_renames")}
 
     # -- decisions ---------------------------------------------------------------------
     def decide(self, fingerprint: str, status: DecisionStatus | str,

@@ -55,6 +55,21 @@ class ScanStateMixin(StoreBase):
             return int(self._db.execute("SELECT COUNT(*) FROM items").fetchone()[0])
         return int(self._db.execute("SELECT COUNT(*) FROM items WHERE source=?", (source,)).fetchone()[0])
 
+    def items_under(self, source_ids: Iterable[str]) -> int:
+        """Items recorded for these sources and their parts (an archive's ``id!part`` sources):
+        what ``memseed sources`` shows, from the primary-key index, without touching the disk."""
+        total = 0
+        for source in dict.fromkeys(source_ids):
+            total += int(self._db.execute(
+                "SELECT (SELECT COUNT(*) FROM items WHERE source=?) + "
+                "(SELECT COUNT(*) FROM items WHERE source > ? AND source < ?)",
+                (source, source + "!", source + "!\U0010ffff")).fetchone()[0])
+        return total
+
+    def item_sources(self) -> list[str]:
+        """Every source id items were recorded under (distinct; read from the index)."""
+        return [r[0] for r in self._db.execute("SELECT DISTINCT source FROM items")]
+
     # -- cursors and remembered sources ------------------------------------------------
     def set_cursor(self, source: str, cursor: dict[str, Any]) -> None:
         self._db.execute(
@@ -66,18 +81,26 @@ class ScanStateMixin(StoreBase):
         row = self._db.execute("SELECT cursor FROM cursors WHERE source=?", (source,)).fetchone()
         return json.loads(row[0]) if row else None
 
-    def remember_source(self, location: str, scanned: bool = False) -> None:
+    def remember_source(self, location: str, scanned: bool = False,
+                        parts: Iterable[tuple[str, str]] | None = None) -> None:
+        """Remember ``location`` for reseed; ``scanned``: it was just read, and ``parts`` the
+        (source id, kind) it resolved to, kept so listing it later needs no walk of the disk."""
+        data = json.dumps([list(p) for p in parts]) if parts is not None else None
         self._db.execute(
-            "INSERT INTO sources(location, added, last_scanned) VALUES (?, ?, ?) "
-            "ON CONFLICT(location) DO UPDATE SET last_scanned=COALESCE(excluded.last_scanned, last_scanned)",
-            (location, now(), now() if scanned else None))
+            "INSERT INTO sources(location, added, last_scanned, parts) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(location) DO UPDATE SET last_scanned=COALESCE(excluded.last_scanned, last_scanned), "
+            "parts=COALESCE(excluded.parts, parts)",
+            (location, now(), now() if scanned else None, data))
 
     def forget_source(self, location: str) -> None:
         self._db.execute("DELETE FROM sources WHERE location=?", (location,))
 
     def sources(self) -> list[dict[str, Any]]:
-        rows = self._db.execute("SELECT location, added, last_scanned FROM sources ORDER BY added").fetchall()
-        return [{"location": r[0], "added": r[1], "last_scanned": r[2]} for r in rows]
+        """Remembered locations: ``location``, ``added``, ``last_scanned`` and ``parts`` (a list of
+        (source id, kind) from the last scan, or None when it was never scanned since schema 2)."""
+        rows = self._db.execute("SELECT location, added, last_scanned, parts FROM sources ORDER BY added").fetchall()
+        return [{"location": r[0], "added": r[1], "last_scanned": r[2],
+                 "parts": [tuple(p) for p in json.loads(r[3])] if r[3] else None} for r in rows]
 
     # -- owner aliases -----------------------------------------------------------------
     def suggest_aliases(self, suggestions: dict[str, str]) -> None:

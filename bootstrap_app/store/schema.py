@@ -5,8 +5,10 @@ journal) is a mixin that only needs ``self._db`` and :meth:`StoreBase.transactio
 tables and the "is this file from a newer memseed?" check in one place means a schema change is
 one diff, and a mixin can never open the database differently from the rest.
 
-Tables are created with ``IF NOT EXISTS`` and ``PRAGMA user_version`` records
-:data:`SCHEMA_VERSION`, so an older store opens unchanged and a newer one is refused with a hint.
+Tables are created with ``IF NOT EXISTS``; changes to existing tables are numbered steps in
+:mod:`.migrations`, and ``PRAGMA user_version`` records the last step run
+(:data:`SCHEMA_VERSION`): an older store is brought up to date when opened, a newer one is
+refused with a hint.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from pathlib import Path
 from typing import Self
 
 from ..errors import StoreError
+from .migrations import LATEST, migrate
 
 __all__ = ["SCHEMA_VERSION", "StoreBase", "now"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = LATEST
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -66,7 +69,12 @@ CREATE TABLE IF NOT EXISTS cursors (
 CREATE TABLE IF NOT EXISTS sources (
     location TEXT PRIMARY KEY,
     added TEXT NOT NULL,
-    last_scanned TEXT
+    last_scanned TEXT,
+    parts TEXT
+);
+CREATE TABLE IF NOT EXISTS fingerprint_renames (
+    old TEXT PRIMARY KEY,
+    new TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS aliases (
     address TEXT PRIMARY KEY,
@@ -143,7 +151,7 @@ class StoreBase:
                     hint="upgrade memseed, or point MEMSEED_HOME at another folder",
                 )
             self._db.executescript(_SCHEMA)
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            migrate(self._db)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open state store {self.path}: {exc}",
                              hint="move the file aside; memseed will start a fresh store") from exc

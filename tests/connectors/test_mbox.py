@@ -6,6 +6,7 @@ import mailbox
 from collections import Counter
 from datetime import UTC, datetime
 from email.message import EmailMessage
+from email.utils import getaddresses
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,8 @@ from bootstrap_app.types import Message
 from connectors.base import ReadContext
 from connectors.local.mbox import MboxSource, iter_mbox, read_mbox
 from connectors.registry import detect
-from tests.conftest import realdata_file
+from tests.conftest import realdata_by_digest, realdata_file
+from tests.mail_oracle import HELD_OUT_INBOX, TUNING_INBOX
 
 
 def _msg(i: int, *, sender: str = "Jon Reyes <jon@example.com>", labels: str = "", **extra: str) -> EmailMessage:
@@ -193,28 +195,31 @@ def test_secrets_in_bodies_are_redacted(tmp_path: Path) -> None:
     assert "AKIAABCDEFGHIJKLMNOP" not in item.body and "hunter2hunter2" not in item.body
 
 
+def _stdlib_senders(path: Path) -> Counter[str]:
+    """Messages per From address, counted with the standard library alone (the oracle)."""
+    return Counter(getaddresses([str(m["From"] or "")])[0][1].lower() for m in mailbox.mbox(str(path)))
+
+
 @pytest.mark.realdata
-@pytest.mark.parametrize(("name", "count", "senders", "top"), [
-    ("enron-kaminski-v-inbox.mbox", 560, 271, ("vkaminski@aol.com", 56)),
-    ("enron-germany-c-inbox.mbox", 326, 133, ("navigator@nisource.com", 28)),
-])
-def test_real_enron_mailboxes(name: str, count: int, senders: int, top: tuple[str, int]) -> None:
-    path = realdata_file("email", "enron", name)
+@pytest.mark.parametrize(("digest", "count"), [(TUNING_INBOX, 560), (HELD_OUT_INBOX, 326)],
+                         ids=["tuning", "held-out"])
+def test_real_enron_mailboxes(digest: str, count: int) -> None:
+    """Every message is read (the manifest's file count), each sender counted as the standard
+    library counts them; the corpus's people are never typed here (see tests/mail_oracle.py)."""
+    path = realdata_by_digest(digest)
     items, ctx = _read(path)
     assert len(items) == count and not ctx.skips
     by_sender = Counter(i.sender.address for i in items)
-    assert len(by_sender) == senders and by_sender.most_common(1)[0] == top
+    assert by_sender == _stdlib_senders(path) and len(by_sender) > 100
     assert all(i.timestamp is not None and i.timestamp.tzinfo is UTC for i in items)
 
 
 @pytest.mark.realdata
-def test_real_kaminski_contacts_and_lkml() -> None:
-    items, _ = _read(realdata_file("email", "enron", "enron-kaminski-v-inbox.mbox"))
-    by_sender = Counter(i.sender.address for i in items)
-    assert by_sender["shirley.crenshaw@enron.com"] == 13
-    lkml, ctx = _read(realdata_file("email", "notmuch", "notmuch-lkml-corpus.mbox"))
+def test_real_lkml_senders() -> None:
+    path = realdata_file("email", "notmuch", "notmuch-lkml-corpus.mbox")
+    lkml, ctx = _read(path)
     assert len(lkml) == 210 and not ctx.skips
-    assert Counter(i.sender.address for i in lkml)["joe@perches.com"] == 53
+    assert Counter(i.sender.address for i in lkml) == _stdlib_senders(path)
     assert all(i.is_bulk for i in lkml if i.list_id)
 
 

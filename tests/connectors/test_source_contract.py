@@ -27,7 +27,8 @@ from connectors import registry
 from connectors.base import DECLARATIONS, AccountComposite, AccountSource, Availability, ReadContext, Source
 from connectors.fake import FakeSource, fake_line
 
-ALL = registry.registered()
+ALL = sorted((*registry.registered(), FakeSource), key=lambda cls: cls.priority)
+"""The shipped sources and the test source (not registered for users; see test_fake_is_not_listed)."""
 
 
 @pytest.mark.parametrize("cls", ALL, ids=lambda c: c.kind)
@@ -45,7 +46,8 @@ def test_kinds_and_schemes_are_unique() -> None:
     assert [s for s, n in schemes.items() if n > 1] == []
 
 
-@pytest.mark.parametrize("cls", registry.by_shape(), ids=lambda c: c.kind)
+@pytest.mark.parametrize("cls", [c for c in ALL if c in registry.by_shape() or c is FakeSource],
+                         ids=lambda c: c.kind)
 def test_sniff_is_quiet_on_missing_and_foreign_paths(cls: type[Source], tmp_path: Path) -> None:
     assert cls.sniff(tmp_path / "missing") is False
     odd = tmp_path / "odd.bin"
@@ -113,7 +115,8 @@ def _msg(n: int) -> Message:
 def test_fake_source_round_trips_and_reads_only_new_lines(tmp_path: Path) -> None:
     path = tmp_path / "box.fake.jsonl"
     path.write_text("\n".join([fake_line(_msg(1)), "{not json", fake_line(_msg(2))]) + "\n", encoding="utf-8")
-    [source] = registry.detect(path)
+    with registry.extended(FakeSource):
+        [source] = registry.detect(path)
     assert isinstance(source, FakeSource)
     items, ctx = _read_all(source)
     assert [i.ref for i in items] == ["m1", "m2"]  # type: ignore[attr-defined]

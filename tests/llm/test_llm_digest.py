@@ -207,12 +207,12 @@ def test_embedded_forwards_are_cut() -> None:
     raw_forward = ("FYI, might interest you.\n\nReturn-Path: <x@y.example>\nReceived: from a by b\n"
                    "From: \"Recruiter\" <r@y.example>\nSubject: Job\n\nI have an opportunity at a bank.")
     assert strip_quoted(raw_forward) == "FYI, might interest you."
-    lotus = ("Agreed, let's do it.\n\n---------------------- Forwarded by Vince J Kaminski/HOU/ECT on "
+    lotus = ("Agreed, let's do it.\n\n---------------------- Forwarded by Theo J Marrow/HOU/ECT on "
              "01/02/2001 ---------------------------\nplease wire the funds")
     assert strip_quoted(lotus) == "Agreed, let's do it."
-    lotus_reply = ("Thanks Shirley.\n\n\"Shirley Crenshaw\" <s@enron.example> on 12/20/2000 10:02:03 AM\n"
-                   "To: Vince J Kaminski/HOU/ECT@ECT\ncc:\nSubject: lunch\n\nthird-party text")
-    assert strip_quoted(lotus_reply) == "Thanks Shirley."
+    lotus_reply = ("Thanks Nadia.\n\n\"Nadia Roe\" <s@halvard.example> on 12/20/2000 10:02:03 AM\n"
+                   "To: Theo J Marrow/HOU/ECT@ECT\ncc:\nSubject: lunch\n\nthird-party text")
+    assert strip_quoted(lotus_reply) == "Thanks Nadia."
     outlook = "Done.\n\nFrom: Someone\nSent: Monday\nTo: Maya\nSubject: x\n\nthird-party text"
     assert strip_quoted(outlook) == "Done."
     assert strip_quoted("To: the team, a short note.\nShip it Friday.") == "To: the team, a short note.\nShip it Friday."

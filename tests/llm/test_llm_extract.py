@@ -280,3 +280,14 @@ def test_slow_server_times_out_with_a_hint(llm_server: FakeLLM, llm_settings: Se
     with pytest.raises(LLMError, match="did not answer in time") as info:
         llm_proposals(footprint_items(), footprint_signals(), settings=slow)
     assert "llm_timeout" in info.value.hint
+
+
+def test_a_repo_subject_names_the_checkout(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    """The model writes ``repo:<name>:…`` (the prompt's form); scoped to a checkout, the subject
+    names that checkout's path, as memseed's own repository facts do: two checkouts with one
+    folder name stay two questions."""
+    llm_server.reply_proposals([_fact(subject="repo:ledger-api:test-runner"),
+                                _fact(name="ledger-tools", subject="repo:ledger-api", key="uv")])
+    proposals = llm_proposals(footprint_items(), footprint_signals(), settings=llm_settings)
+    assert [p.subject for p in proposals] == ["repo:/home/maya/src/ledger-api:test-runner",
+                                              "repo:/home/maya/src/ledger-api"]

@@ -22,7 +22,8 @@ from bootstrap_app.signals import SignalBuilder
 from bootstrap_app.types import Message
 from connectors.base import ReadContext
 from connectors.local.mbox import read_mbox
-from tests.conftest import realdata_file
+from tests.conftest import realdata_by_digest
+from tests.mail_oracle import TUNING_INBOX
 
 OWNER = "ana@prairie.example"
 
@@ -88,14 +89,14 @@ def test_rewritten_archive_offsets_propose_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.realdata
-def test_kaminski_offsets_are_the_corpus_not_the_man() -> None:
-    path = realdata_file("email", "enron", "enron-kaminski-v-inbox.mbox")
+def test_tuning_inbox_offsets_are_the_corpus_not_the_owner() -> None:
+    path = realdata_by_digest(TUNING_INBOX)
     items: list[Message] = list(read_mbox(path, "mbox:k", ReadContext()))
     offsets = {m.utc_offset_minutes for m in items}
     assert offsets == {-420, -480}  # every header in US Pacific time, whoever wrote it
     profile = _signals(path).profile
     # no zone is guessed. (The export files every message in the Inbox, so since issue 14 none of
-    # them counts as his sent mail and the note says so; the rewritten-archive rule itself is
+    # them counts as the owner's sent mail and the note says so; the rewritten-archive rule itself is
     # covered by test_rewritten_archive_offsets_propose_nothing.)
     assert profile.timezone == "" and profile.timezone_note == "too few sent mails with a dated offset"
 

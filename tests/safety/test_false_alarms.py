@@ -29,11 +29,12 @@ from bootstrap_app.pipeline import scan
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.safety.injection import scan_text
 from bootstrap_app.types import Evidence, MemoryType, Proposal
-from tests.conftest import realdata_file
+from tests.conftest import realdata_by_digest
+from tests.mail_oracle import HELD_OUT_INBOX, TUNING_INBOX, MailOracle
 from tests.safety import corpus as C
 
-ENRON = {"enron-kaminski-v-inbox.mbox": "vince.kaminski@enron.com",
-         "enron-germany-c-inbox.mbox": "chris.germany@enron.com"}
+ENRON = {"tuning": TUNING_INBOX, "held-out": HELD_OUT_INBOX}
+"""The Enron inboxes by their digest in the real-data manifest (their file names name people)."""
 
 
 def _bodies(path: Path) -> list[str]:
@@ -66,8 +67,9 @@ def test_clean_bipia_has_zero_false_alarms() -> None:
 
 @pytest.mark.parametrize("name", sorted(ENRON))
 def test_enron_false_alarm_rate_is_bounded(name: str, hermetic: Path) -> None:
-    path = realdata_file("email", "enron", name)
-    result = scan([str(path)], settings=load_settings(hermetic / f"ms-{name}"), owners=[ENRON[name]])
+    path = realdata_by_digest(ENRON[name])
+    owner = MailOracle(path).address  # the mailbox's most frequent recipient
+    result = scan([str(path)], settings=load_settings(hermetic / f"ms-{name}"), owners=[owner])
     items = sum(r.items for r in result.reports)
     assert items > 300
     assert result.quarantined == [], "heuristic proposals carry no free text, so nothing to quarantine"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import stat
 from pathlib import Path
 
@@ -168,6 +169,29 @@ def test_sources_add_upload_remove_and_harness_folders(hermetic: Path, settings)
     at.button(key=f"forget_{locations.index(str(folder))}").click().run()
     with Store(settings.db_path) as other:
         assert str(folder) not in [s["location"] for s in other.sources()]
+
+
+def test_sources_page_shows_what_the_last_scan_read(hermetic: Path, settings) -> None:  # type: ignore[no-untyped-def]
+    """A scanned source is described from the store (items, last scan), not by walking it again:
+    it still lists after its folder is gone; an added but unscanned one is detected."""
+    from bootstrap_app.pipeline import scan
+
+    folder = hermetic / "notes"
+    folder.mkdir()
+    for i in range(7):
+        (folder / f"n{i}.md").write_text(f"# Note {i}\n\nShip the ledger, step {i}.\n")
+    fresh = hermetic / "fresh"
+    fresh.mkdir()
+    (fresh / "a.md").write_text("# A\n\nA note.\n")
+    with Store(settings.db_path) as store:
+        scan([str(folder)], settings=settings, store=store)
+        store.remember_source(str(fresh))
+    shutil.rmtree(folder)
+    at = app_at("sources")
+    _no_exception(at)
+    captions = " ".join(c.value for c in at.caption)
+    assert "folder · 7 item(s) · last scanned" in captions and not at.error
+    assert "Detected: folder · 1 part(s) · not scanned yet" in captions
 
 
 def _approve_some(store: Store, count: int) -> list[str]:

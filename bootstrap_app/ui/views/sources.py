@@ -16,7 +16,7 @@ import streamlit as st
 from bootstrap_app.aliases import confirm_alias, list_aliases, reject_alias
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import HARNESS_CLASSES
-from bootstrap_app.sourceinfo import account_overview
+from bootstrap_app.sourceinfo import account_overview, remembered_sources
 from bootstrap_app.ui.common import get_settings, get_store, is_demo, page_header, show_error
 from bootstrap_app.ui.device_login import device_login, has_device_login
 from bootstrap_app.ui.local import (
@@ -127,20 +127,22 @@ st.subheader("Your sources")
 remembered = store.sources()
 if not remembered:
     st.info("No sources yet — add a path or upload an export above.", icon=":material/info:")
-for index, entry in enumerate(remembered):
+# a scanned source is described from the store (what its last scan read), so listing never walks
+# a big folder again; only one not scanned yet is detected (it was validated when it was added)
+for index, (entry, seen) in enumerate(zip(remembered, remembered_sources(store), strict=True)):
     location = entry["location"]
-    found, error = _describe(location)
     with st.container(border=True):
         col_text, col_button = st.columns([6, 1], vertical_alignment="center")
         with col_text:
             st.markdown(f"**`{location}`**")
-            if error:
-                st.error(error, icon=":material/error:")
+            if seen.last_scanned and seen.kinds:
+                st.caption(f"{', '.join(sorted(seen.kinds))} · {seen.items} item(s) · last scanned "
+                           f"{_when(seen.last_scanned)}")
+            elif (described := _describe(location))[1]:
+                st.error(described[1], icon=":material/error:")
             else:
-                kinds = sorted({kind for kind, _ in found})
-                st.caption(f"Detected: {', '.join(kinds)} · {len(found)} part(s)"
-                           + (f" · last scanned {entry['last_scanned']}" if entry.get("last_scanned") else
-                              " · not scanned yet"))
+                kinds = sorted({kind for kind, _ in described[0]})
+                st.caption(f"Detected: {', '.join(kinds)} · {len(described[0])} part(s) · not scanned yet")
         with col_button:
             st.button("Remove", key=f"forget_{index}", on_click=_forget, args=(location,))
 
