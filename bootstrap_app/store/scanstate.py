@@ -73,7 +73,12 @@ class ScanStateMixin(StoreBase):
             (location, now(), now() if scanned else None))
 
     def forget_source(self, location: str) -> None:
-        self._db.execute("DELETE FROM sources WHERE location=?", (location,))
+        """Stop re-seeding ``location``, and drop the item cache of what was read from it."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM sources WHERE location=?", (location,))
+            db.execute("DELETE FROM cached_items WHERE source IN (SELECT source FROM cache_state WHERE location=?)",
+                       (location,))
+            db.execute("DELETE FROM cache_state WHERE location=?", (location,))
 
     def sources(self) -> list[dict[str, Any]]:
         rows = self._db.execute("SELECT location, added, last_scanned FROM sources ORDER BY added").fetchall()

@@ -16,7 +16,9 @@ Incremental: the cursor keeps the account and the ``historyId`` taken *before* t
 Every read starts with ``getProfile`` (who is signed in, and the mailbox's current history id):
 a cursor from another account is not used, an unchanged id means nothing to ask for (a
 no-change reseed is that one request), else ``history.list`` gives the messages added since.
-A history id Google no longer keeps (404) means a full re-read.
+A history id Google no longer keeps (404) means a full re-read (``ctx.resync()``). What
+history reports is only added mail, so a reseed keeps the mail read before in the local item
+cache (``cache="append"``) and fetches just the new messages.
 """
 
 from __future__ import annotations
@@ -123,7 +125,8 @@ class GmailSource(GoogleSource, kind="gmail",
                   description="Gmail account, read-only (`memseed auth google` first)",
                   uri_schemes=("gmail",),
                   uri_form="gmail:[ACCOUNT]",
-                  cursor_doc="account, historyId taken before the last full read, send-as aliases"):
+                  cursor_doc="account, historyId taken before the last full read, send-as aliases",
+                  cache="append"):
     """A Gmail account through the Gmail API (read-only)."""
 
     owner_addresses: tuple[str, ...] = ()
@@ -157,6 +160,7 @@ class _GmailRead:
                 yield from self.incremental(cur, str(profile.get("historyId", "")))
                 return
             except Gone:
+                self.ctx.resync()  # what follows is the whole mailbox: the item cache is rebuilt from it
                 self.ctx.skip(self.source.id, "historyId", f"{self.source.id}: Google no longer keeps the change "
                                                            "history since the last scan; reading the mailbox again")
         yield from self.full(account, str(profile.get("historyId", "")))

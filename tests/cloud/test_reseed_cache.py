@@ -1,0 +1,219 @@
+"""`memseed reseed` with new mail: only the new messages are downloaded, yet the proposals equal a
+full re-scan's (the item cache replays the rest). Gmail and Outlook against their stand-ins."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import sqlite3
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from bootstrap_app import itemjson, pipeline
+from bootstrap_app.cli import main
+from bootstrap_app.store import Store
+from connectors.google.gmail import GmailSource
+from connectors.microsoft import auth as ms_auth
+
+from .conftest import MAYA
+from .google_standin import GoogleStandIn
+from .ms_fixtures import OWNER, PEERS, populate
+from .ms_standin import MSStandIn
+
+_FETCH = re.compile(r"/gmail/v1/users/me/messages/([^/?]+)$")
+
+
+def _cli(*args: str) -> dict[str, Any]:
+    result = CliRunner().invoke(main, [*args, "--json-summary"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return dict(json.loads(result.output.strip().splitlines()[-1]))
+
+
+def _proposals(home: Path, run_id: int) -> list[tuple[str, str, str, str, str]]:
+    """What one run proposed: fingerprint, type, name, description and body of each proposal."""
+    with Store(home / "state.db") as store:
+        return sorted((s.fingerprint, str(s.proposal.type), s.proposal.name, s.proposal.description,
+                       s.proposal.body) for s in store.proposals(run_id=run_id))
+
+
+def _fresh_scan(location: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *,
+                sign_in: bool = False) -> list[tuple[str, str, str, str, str]]:
+    """The proposals of a full scan of the same account in a new app dir: what the reseed must equal."""
+    home = tmp_path / "fresh-home"
+    home.mkdir()
+    monkeypatch.setenv("MEMSEED_HOME", str(home))
+    if sign_in:
+        ms_auth.login(home, echo=lambda t: None, sleep=lambda s: None)
+    return _proposals(home, int(_cli("scan", location, "-q")["run_id"]))
+
+
+def _mail(subject: str, sender: str, to: str, n: int) -> bytes:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, to, subject
+    msg["Date"] = format_datetime(dt.datetime(2026, 11, 3, 9, n, tzinfo=dt.UTC))
+    msg["Message-ID"] = f"<cache-{n}@example.com>"
+    msg.set_content(f"Message number {n}: we keep the rollout behind a flag.\n")
+    return msg.as_bytes()
+
+
+def _add_three(google: GoogleStandIn) -> set[str]:
+    w = google.world
+    added = [w.add_mail(_mail("Re: rollout", MAYA, "tom@example.com", 1), labels=["SENT"]),
+             w.add_mail(_mail("Lunch?", "tom@example.com", MAYA, 2), labels=["INBOX", "UNREAD"]),
+             w.add_mail(_mail("Re: rollout", "ravi@example.com", MAYA, 3), labels=["INBOX"])]
+    return {m.id for m in added}
+
+
+def _fetched(google: GoogleStandIn) -> list[str]:
+    return [m.group(1) for p in google.paths if (m := _FETCH.search(p))]
+
+
+def test_gmail_reseed_fetches_only_new_mail_and_equals_a_full_scan(
+        google: GoogleStandIn, hermetic: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    home = hermetic / ".memseed"
+    _cli("scan", "gmail:", "-q")
+    first = len(_fetched(google))
+    assert first > 20
+    new_ids = _add_three(google)
+    google.reset_stats()
+    news = _cli("reseed")
+    assert news["new_items"] == 3 and not news["errors"]
+    fetched = _fetched(google)
+    assert sorted(fetched) == sorted(new_ids)  # each new message once, nothing it had before
+    assert google.stats["messages.list"] == 0 and google.stats["history.list"] == 1
+    reseeded = _proposals(home, news["run_id"])
+    google.reset_stats()
+    calm = _cli("reseed")
+    assert calm["new_items"] == 0 and _fetched(google) == []
+    fresh = _fresh_scan("gmail:", monkeypatch, tmp_path)
+    assert len(_fetched(google)) == first + 3  # the fresh scan did download everything
+    assert reseeded == fresh and reseeded
+
+
+@pytest.fixture
+def outlook(ms: MSStandIn, hermetic: Path) -> Path:
+    home = hermetic / ".memseed"
+    home.mkdir(parents=True, exist_ok=True)
+    ms_auth.login(home, echo=lambda t: None, sleep=lambda s: None)
+    populate(ms.world)
+    return home
+
+
+def test_outlook_reseed_downloads_only_new_mail_and_equals_a_full_scan(
+        outlook: Path, ms: MSStandIn, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    _cli("scan", "outlook:", "-q")
+    first = sum(n for k, n in ms.world.served.items() if k.startswith("mail/"))
+    assert first == 27
+    ms.world.add_message("sentitems", subject="Decision: ship Friday", sender=OWNER, to=[PEERS[0]],
+                         body="We ship on Friday.", when=dt.datetime(2026, 10, 30, tzinfo=dt.UTC))
+    for n in range(2):
+        ms.world.add_message("inbox", subject=f"Review {n}?", sender=PEERS[n], to=[OWNER],
+                             body="Please review.", when=dt.datetime(2026, 11, 2, n, tzinfo=dt.UTC))
+    ms.world.served.clear()
+    news = _cli("reseed")
+    assert news["new_items"] == 3 and not news["errors"]
+    assert sum(ms.world.served.values()) == 3  # only the new messages left the server
+    reseeded = _proposals(outlook, news["run_id"])
+    fresh = _fresh_scan("outlook:", monkeypatch, tmp_path, sign_in=True)
+    assert sum(ms.world.served.values()) == 3 + first + 3
+    assert reseeded == fresh and reseeded
+
+
+def test_history_404_rebuilds_the_cache(google: GoogleStandIn, hermetic: Path) -> None:
+    home = hermetic / ".memseed"
+    _cli("scan", "gmail:", "-q")
+    with Store(home / "state.db") as store:
+        rows = store.cache_size("gmail:")[0]
+    w = google.world  # one received message is deleted, then Google forgets the history
+    gone = next(m for m in w.mails.values() if m.labels == ["INBOX"] or m.labels == ["INBOX", "UNREAD"])
+    del w.mails[gone.id]
+    _add_three(google)
+    google.world.history_floor = 10**9
+    google.reset_stats()
+    news = _cli("reseed")
+    assert news["new_items"] >= 3 and not news["errors"]
+    assert google.stats["messages.list"] >= 2  # listed again: a full resync
+    with Store(home / "state.db") as store:
+        assert store.cache_size("gmail:")[0] == rows - 1 + 3  # rebuilt: the deleted one is gone
+        assert store.cache_ready("gmail:", itemjson.FORMAT)
+    google.world.history_floor = 0
+    google.reset_stats()
+    assert _cli("reseed")["new_items"] == 0 and _fetched(google) == []
+
+
+def test_cache_of_another_format_means_a_full_read(google: GoogleStandIn, hermetic: Path) -> None:
+    home = hermetic / ".memseed"
+    _cli("scan", "gmail:", "-q")
+    first = len(_fetched(google))
+    with sqlite3.connect(home / "state.db") as db:
+        db.execute("UPDATE cache_state SET format = format + 1")  # written by an older or newer memseed
+    _add_three(google)
+    google.reset_stats()
+    assert _cli("reseed")["new_items"] == 3
+    # the check reads the 3 new ones from the cursor (no cache to put them in), the scan everything
+    assert google.stats["messages.list"] >= 2 and len(_fetched(google)) == first + 3 + 3
+    with Store(home / "state.db") as store:
+        assert store.cache_ready("gmail:", itemjson.FORMAT)  # rebuilt by that full read
+    google.reset_stats()
+    _add_three_more = google.world.add_mail(_mail("Again", "tom@example.com", MAYA, 9), labels=["INBOX"])
+    assert _cli("reseed")["new_items"] == 1 and _fetched(google) == [_add_three_more.id]
+
+
+@pytest.mark.parametrize("where", ["reading", "analysing"])
+def test_crash_mid_reseed_converges(google: GoogleStandIn, hermetic: Path, monkeypatch: pytest.MonkeyPatch,
+                                    tmp_path: Path, where: str) -> None:
+    """Killed while the new mail is read (cursor and cache must not move apart), or after it is
+    cached but before the proposals are saved (the news must not be lost): the next reseed
+    fetches nothing twice it already holds and ends where an uninterrupted one would."""
+    home = hermetic / ".memseed"
+    _cli("scan", "gmail:", "-q")
+    new_ids = _add_three(google)
+    real_read, real_propose = GmailSource.read, pipeline._propose
+
+    def dies_after_one(self: GmailSource, ctx: Any) -> Any:
+        for n, item in enumerate(real_read(self, ctx)):
+            if n == 1:
+                raise KeyboardInterrupt  # the process is killed mid-read
+            yield item
+
+    def dies(*_a: Any) -> Any:
+        raise KeyboardInterrupt
+
+    if where == "reading":
+        monkeypatch.setattr(GmailSource, "read", dies_after_one)
+    else:
+        monkeypatch.setattr(pipeline, "_propose", dies)
+    with Store(home / "state.db") as store:
+        cursor = store.cursor("gmail:")
+    killed = CliRunner().invoke(main, ["reseed", "-q"])
+    assert killed.exit_code != 0
+    with Store(home / "state.db") as store:
+        assert store.cache_ready("gmail:", itemjson.FORMAT)  # cache and cursor still agree
+        assert (store.cursor("gmail:") == cursor) == (where == "reading")
+    monkeypatch.setattr(GmailSource, "read", real_read)
+    monkeypatch.setattr(pipeline, "_propose", real_propose)
+    google.reset_stats()
+    news = _cli("reseed")
+    assert news["new_items"] >= 3 and not news["errors"]
+    # reading: the new mail is asked for again from the old cursor; analysing: it is in the cache
+    assert sorted(_fetched(google)) == (sorted(new_ids) if where == "reading" else [])
+    assert _proposals(home, news["run_id"]) == _fresh_scan("gmail:", monkeypatch, tmp_path)
+
+
+def test_forget_drops_the_cache_and_the_db_is_private(google: GoogleStandIn, hermetic: Path) -> None:
+    home = hermetic / ".memseed"
+    _cli("scan", "gmail:", "-q")
+    assert (home / "state.db").stat().st_mode & 0o777 == 0o600
+    assert home.stat().st_mode & 0o077 == 0
+    with Store(home / "state.db") as store:
+        assert store.cache_size("gmail:")[0] > 20
+    assert CliRunner().invoke(main, ["sources", "--forget", "gmail:"], catch_exceptions=False).exit_code == 0
+    with Store(home / "state.db") as store:
+        assert store.cache_size("gmail:") == (0, 0) and not store.cache_ready("gmail:", itemjson.FORMAT)
+        assert "gmail:" not in [s["location"] for s in store.sources()]
