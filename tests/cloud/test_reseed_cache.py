@@ -217,3 +217,49 @@ def test_forget_drops_the_cache_and_the_db_is_private(google: GoogleStandIn, her
     with Store(home / "state.db") as store:
         assert store.cache_size("gmail:") == (0, 0) and not store.cache_ready("gmail:", itemjson.FORMAT)
         assert "gmail:" not in [s["location"] for s in store.sources()]
+
+
+def test_cache_holds_redacted_text_only(google: GoogleStandIn, hermetic: Path) -> None:
+    home = hermetic / ".memseed"
+    _cli("scan", "gmail:", "-q")
+    key = "AKIA" + "Q3EXAMPLE7PLMN4XZ"  # an AWS key id in the owner's own sent mail
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = MAYA, "tom@example.com", "creds for the deploy"
+    msg["Date"], msg["Message-ID"] = format_datetime(dt.datetime(2026, 11, 4, 9, tzinfo=dt.UTC)), "<key@example.com>"
+    msg.set_content(f"Use {key} for the deploy bucket.\n")
+    google.world.add_mail(msg.as_bytes(), labels=["SENT"])
+    assert _cli("reseed")["new_items"] == 1
+    with Store(home / "state.db") as store:
+        rows = list(store.cache_rows("gmail:"))
+    assert any("deploy bucket" in r for r in rows)  # the body is cached (it is the owner's own words) ...
+    assert not any(key in r for r in rows)  # ... with the secret already redacted by the connector
+    assert not [f for f in home.glob("state.db*") if key.encode() in f.read_bytes()]
+
+
+def test_a_cursor_moved_without_the_cache_or_a_since_scan_means_a_full_read(
+        google: GoogleStandIn, hermetic: Path) -> None:
+    home = hermetic / ".memseed"
+    _cli("scan", "gmail:", "-q")
+    with Store(home / "state.db") as store:
+        assert store.cache_ready("gmail:", itemjson.FORMAT)
+        store.set_cursor("gmail:", {**(store.cursor("gmail:") or {}), "history_id": "1"})  # an older memseed
+        assert not store.cache_ready("gmail:", itemjson.FORMAT)
+    _cli("scan", "gmail:", "-q")  # a full scan rebuilds it
+    _cli("scan", "gmail:", "-q", "--since", "2026-10-01")  # a window: the cache would be partial
+    with Store(home / "state.db") as store:
+        assert not store.cache_ready("gmail:", itemjson.FORMAT) and store.cache_size("gmail:") == (0, 0)
+        assert store.cursor("gmail:") is not None
+    google.reset_stats()
+    _add_three(google)
+    assert _cli("reseed")["new_items"] == 3
+    assert google.stats["messages.list"] >= 2  # read in full, and cached again
+    with Store(home / "state.db") as store:
+        assert store.cache_ready("gmail:", itemjson.FORMAT)
+
+
+def test_an_existing_world_readable_db_is_tightened(hermetic: Path) -> None:
+    db = hermetic / "loose" / "state.db"
+    Store(db).close()
+    db.chmod(0o644)
+    Store(db).close()
+    assert db.stat().st_mode & 0o777 == 0o600
