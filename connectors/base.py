@@ -10,6 +10,11 @@ item cache (``cache``). ``sniff(path)`` recognises path-shaped sources cheaply a
 without side effects; ``read(ctx)`` streams normalized items and leaves ``ctx.new_cursor`` for
 the next incremental read (only after a *complete* read, so a crash never skips data).
 
+A source that reads an online account rather than a path subclasses :class:`AccountSource`: its
+URI is its kind and the account (``gmail:[ACCOUNT]``), so it declares neither ``uri_schemes``
+nor ``uri_form`` unless it has aliases. A whole account standing for several of them
+(``google:``) is an :class:`AccountComposite` listing its ``parts``.
+
 Connectors are listed in one explicit registry, :mod:`connectors.registry`; nothing registers
 by being imported. A connector depends only on the core types, errors and text utilities —
 never on the pipeline — and never fetches secrets itself: credentials are handed in through
@@ -26,6 +31,7 @@ strips invisible characters, so nothing downstream (store, UI, LLM) ever sees a 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -35,7 +41,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
-from bootstrap_app.errors import AuthRequired
+from bootstrap_app.errors import AuthRequired, SourceNotFound
 from bootstrap_app.text import redact_secrets
 from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Skip
@@ -43,6 +49,8 @@ from bootstrap_app.types import Item, Skip
 __all__ = [
     "CACHE_MODES",
     "DECLARATIONS",
+    "AccountComposite",
+    "AccountSource",
     "Availability",
     "Cursor",
     "ReadContext",
@@ -212,6 +220,14 @@ class Source:
             loc = str(Path(loc).expanduser().resolve())
         return printable(f"{self.kind}:{loc}")
 
+    def local_path(self, what: str = "file or folder") -> Path:
+        """The location as a path that exists, or :class:`SourceNotFound` naming it: the first
+        step of a path-shaped source's read (a path that vanished since detection, a typo)."""
+        path = Path(self.location)
+        if not path.exists():
+            raise SourceNotFound(f"{printable(path)}: no such {what}", hint="check the path")
+        return path
+
     @classmethod
     def sniff(cls, path: Path) -> bool:
         """True when ``path`` has this source's shape. Must be cheap (no full reads) and never
@@ -234,3 +250,54 @@ class Source:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.location!r})"
+
+
+class AccountSource(Source):
+    """Base of the sources that read one online account instead of a path (``gmail:``, ``outlook:``).
+
+    Why defaults here: such a source is named by its kind and the account (``gmail:[ACCOUNT]``;
+    no account means the signed-in one), so ``uri_schemes`` defaults to ``(kind,)`` and
+    ``uri_form`` to ``"<canonical scheme>:[ACCOUNT]"``. A source with aliases declares
+    ``uri_schemes`` (canonical first, ``("google-calendar", "gcal")``) and still gets the form.
+    The id is the canonical scheme and the account in lower case, whichever alias named it.
+    """
+
+    def __init_subclass__(cls, **declared: Any) -> None:
+        kind = declared.get("kind")
+        if isinstance(kind, str) and kind:
+            schemes = declared.setdefault("uri_schemes", (kind,))
+            if isinstance(schemes, tuple) and schemes:
+                declared.setdefault("uri_form", f"{schemes[0]}:[ACCOUNT]")
+        super().__init_subclass__(**declared)
+
+    @cached_property
+    def account(self) -> str:
+        """The account named in the URI, lower case; "" for whoever is signed in."""
+        return self.location.partition(":")[2].strip().lower()
+
+    @cached_property
+    def id(self) -> str:
+        return f"{self.uri_schemes[0]}:{self.account}"
+
+
+class AccountComposite(AccountSource):
+    """A whole account (``google:``, ``microsoft:``) that stands for several sources of it.
+
+    Why a composite and not one source: each service keeps its own cursor (a Gmail
+    ``historyId``, a Graph delta link) and fails on its own (a missing Drive scope or OneDrive
+    licence must not cost the mail). :meth:`from_uri` hands the scan one source per part, for
+    the same account; each is scanned, reported and remembered on its own.
+    """
+
+    parts: ClassVar[tuple[type[AccountSource], ...]] = ()
+    """The sources the account stands for, in the order they are scanned."""
+
+    @classmethod
+    def from_uri(cls, uri: str) -> list[Source]:
+        account = uri.partition(":")[2].strip()
+        return [part(f"{part.uri_schemes[0]}:{account}") for part in cls.parts]
+
+    def read(self, ctx: ReadContext) -> Iterator[Item]:
+        """Only when a caller did not expand the URI: each part reads in full, no cursor kept."""
+        for part in self.from_uri(self.location):
+            yield from part.read(dataclasses.replace(ctx, cursor=None, new_cursor=None))

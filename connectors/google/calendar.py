@@ -72,7 +72,6 @@ def to_event(ev: dict[str, Any], calendar: dict[str, Any], source: str, ctx: Rea
 class GoogleCalendarSource(GoogleSource, kind="google-calendar",
                            description="Google Calendar account, read-only (`memseed auth google` first)",
                            uri_schemes=("google-calendar", "gcal"),
-                           uri_form="google-calendar:[ACCOUNT]",
                            cursor_doc="account and one nextSyncToken per calendar id"):
     """Google Calendar through the Calendar API (read-only), every calendar in the list."""
 
@@ -82,9 +81,8 @@ class GoogleCalendarSource(GoogleSource, kind="google-calendar",
         calendars = self._calendars(session, api)
         primary = next((c for c in calendars if c.get("primary")), None)
         account = str(primary.get("id", "")) if primary else ""
-        self.check_account(account)
-        cur = ctx.cursor or {}
-        tokens: dict[str, str] = dict(cur.get("tokens", {})) if cur.get("account") == account else {}
+        cur = self.cursor_for(ctx, account)
+        tokens: dict[str, str] = dict(cur.get("tokens", {}))
         now = datetime.now(UTC)
         window = (utc(ctx.since) or now - timedelta(days=DAYS_BACK), now + timedelta(days=DAYS_AHEAD))
         new_tokens: dict[str, str] = {}

@@ -64,7 +64,6 @@ def _stamp(value: str) -> float:
 class GoogleDriveSource(GoogleSource, kind="google-drive",
                         description="Google Drive documents you own or edited (`memseed auth google` first)",
                         uri_schemes=("google-drive", "gdrive"),
-                        uri_form="google-drive:[ACCOUNT]",
                         cursor_doc="account and the Drive changes page token taken before the last read"):
     """Google Drive documents the owner owns or edited (read-only)."""
 
@@ -74,10 +73,9 @@ class GoogleDriveSource(GoogleSource, kind="google-drive",
         # who is signed in, every time: a changes token from another account's Drive is no cursor here
         about = session.call(api.about().get(fields="user(emailAddress)"), units=1)
         account = str((about.get("user") or {}).get("emailAddress", "")).lower()
-        self.check_account(account)
-        cur = ctx.cursor or {}
+        cur = self.cursor_for(ctx, account)
         since = ctx.since or datetime.now(UTC) - timedelta(days=max(DAYS_BACK, 365 * YEARS_BACK))
-        if cur.get("page_token") and cur.get("account") == account:
+        if cur.get("page_token"):
             files, token = self._changes(session, api, str(cur["page_token"]), since)
         else:
             token = str(session.call(api.changes().getStartPageToken(), units=1).get("startPageToken", ""))

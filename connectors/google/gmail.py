@@ -123,8 +123,6 @@ def to_message(msg: dict[str, Any], label_names: dict[str, str], source: str, ct
 
 class GmailSource(GoogleSource, kind="gmail",
                   description="Gmail account, read-only (`memseed auth google` first)",
-                  uri_schemes=("gmail",),
-                  uri_form="gmail:[ACCOUNT]",
                   cursor_doc="account, historyId taken before the last full read, send-as aliases",
                   cache="append"):
     """A Gmail account through the Gmail API (read-only)."""
@@ -153,9 +151,8 @@ class _GmailRead:
         # another MEMSEED_GOOGLE_CREDENTIALS) holds that mailbox's history id and aliases.
         profile = self.session.call(self.users.getProfile(userId="me"), units=1)
         account = str(profile.get("emailAddress", "")).lower()
-        self.source.check_account(account)
-        cur = self.ctx.cursor or {}
-        if cur.get("history_id") and cur.get("query") == QUERY_VERSION and cur.get("account") == account:
+        cur = self.source.cursor_for(self.ctx, account)
+        if cur.get("history_id") and cur.get("query") == QUERY_VERSION:
             try:
                 yield from self.incremental(cur, str(profile.get("historyId", "")))
                 return

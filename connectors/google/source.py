@@ -13,13 +13,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from bootstrap_app.errors import AuthRequired
 
-from ..base import ReadContext, Source
+from ..base import AccountSource, Cursor, ReadContext
 from .client import GoogleSession
 
 __all__ = ["GoogleSource", "ResumeState"]
@@ -56,7 +55,7 @@ class ResumeState:
             self.path.unlink(missing_ok=True)
 
 
-class GoogleSource(Source, auth="google"):
+class GoogleSource(AccountSource, auth="google"):
     """Base of ``gmail:``, ``google-calendar:`` and ``google-drive:`` (``SCHEME:[ACCOUNT]``)."""
 
     def __init__(self, location: str | os.PathLike[str]) -> None:
@@ -65,11 +64,6 @@ class GoogleSource(Source, auth="google"):
         if not sep or scheme not in self.uri_schemes:
             rest = text  # given just the account part
         super().__init__(f"{self.uri_schemes[0]}:{rest.strip().lower()}")
-        self.account = rest.strip().lower()
-
-    @cached_property
-    def id(self) -> str:
-        return self.location
 
     def session(self, ctx: ReadContext) -> GoogleSession:
         return GoogleSession(ctx.credentials(self.auth), label=self.id.rstrip(":"), sleep=ctx.sleep)
@@ -79,6 +73,14 @@ class GoogleSource(Source, auth="google"):
         if self.account and actual and self.account != actual.lower():
             raise AuthRequired(f"{self.id}: signed in to Google as {actual}, not {self.account}",
                                hint=f"run `memseed auth google` and sign in as {self.account}")
+
+    def cursor_for(self, ctx: ReadContext, account: str) -> Cursor:
+        """The saved cursor if it was taken for ``account`` (the signed-in one, first checked
+        against the URI's), else an empty one: a history id, sync token or changes token from
+        another account's data is no cursor here, and reading from it would skip or mix data."""
+        self.check_account(account)
+        cur = ctx.cursor or {}
+        return cur if cur.get("account") == account else {}
 
     def resume_state(self, ctx: ReadContext) -> ResumeState:
         return ResumeState(ctx.home, self.id)

@@ -11,14 +11,13 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from bootstrap_app.errors import SourceNotFound
 from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source
 from .mailfiles import MAX_READ, message_from_bytes, read_capped, read_message_files
 from .mailfolders import is_sent_folder
-from .walk import skips_under, walk_files
+from .walk import holds_files_named, skips_under, walk_files
 
 __all__ = ["EmlSource", "is_maildir", "iter_message_files", "read_message_file"]
 
@@ -78,22 +77,10 @@ class EmlSource(Source, kind="eml", priority=35,
 
     @classmethod
     def sniff(cls, path: Path) -> bool:
-        if path.is_file():
-            return path.suffix.lower() == ".eml"
-        if not path.is_dir():
-            return False
-        if is_maildir(path):
-            return True
-        names = [p for p in path.iterdir() if not p.name.startswith(".")]
-        files = [p for p in names if p.is_file()]
-        eml = [p for p in files if p.suffix.lower() == ".eml"]
-        return bool(eml) and len(eml) * 2 >= len(files) and not any(p.is_dir() and (p / ".git").exists()
-                                                                     for p in names)
+        return (path.is_dir() and is_maildir(path)) or holds_files_named(path, ".eml")
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
-        root = Path(self.location)
-        if not root.exists():
-            raise SourceNotFound(f"{root}: no such file or folder", hint="check the path")
+        root = self.local_path()
 
         def read(path: Path, ref: str, st: os.stat_result, hint: bool | None) -> Message | None:
             return read_message_file(path, self.id, ref, ctx, hint, st=st)

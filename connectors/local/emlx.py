@@ -16,14 +16,13 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from bootstrap_app.errors import SourceNotFound
 from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source
 from .mailfiles import MAX_READ, message_from_bytes, read_capped, read_message_files
 from .mailfolders import is_sent_folder
-from .walk import skips_under, walk_files
+from .walk import files_named, skips_under
 
 __all__ = ["EmlxSource", "parse_emlx", "read_emlx"]
 
@@ -82,15 +81,11 @@ class EmlxSource(Source, kind="emlx", priority=34,
         return path.is_dir() and path.suffix.lower() == ".mbox" and _has_emlx(path)
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
-        root = Path(self.location)
-        if not root.exists():
-            raise SourceNotFound(f"{root}: no such Apple Mail mailbox", hint="check the path")
+        root = self.local_path("Apple Mail mailbox")
         sent = is_sent_folder(root.name if root.is_dir() else root.parent.name)
 
         def read(path: Path, ref: str, st: os.stat_result, hint: bool | None) -> Message | None:
             return read_emlx(path, self.id, ref, ctx, sent, st)
 
-        files = [root] if root.is_file() else walk_files(
-            root, skips_under(root, self.id, ctx.skip), keep_dir=lambda d: not d.name.startswith("."),
-            keep_file=lambda n: n.endswith(".emlx") and not n.startswith("."))
+        files = files_named(root, ".emlx", skips_under(root, self.id, ctx.skip))
         yield from read_message_files(self.id, root, ((path, None) for path in files), ctx, read)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.errors import SourceError
 from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Document, Item, Person
 
@@ -220,9 +220,7 @@ class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
         return has_docs
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
-        root = Path(self.location)
-        if not root.exists():
-            raise SourceNotFound(f"{root}: no such file or folder", hint="check the path")
+        root = self.local_path()
         after = float((ctx.cursor or {}).get("mtime", 0) or 0)
         since = ctx.since.timestamp() if ctx.since else 0.0
         newest, count, stopped = after, 0, False

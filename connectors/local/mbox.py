@@ -20,6 +20,7 @@ import mmap
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bootstrap_app.errors import SourceError, SourceNotFound
@@ -46,6 +47,7 @@ _SHRANK = "the file shrank while being read (another program rewrote it); the re
 _SKIP_LABELS = frozenset({"spam", "trash", "[imap]/trash", "[gmail]/spam", "[gmail]/trash"})
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class RawMessage:
     """One message as found in the file: byte span, envelope, header block and (unless
     ``headers_only``) the body with ``>From`` unquoted.
@@ -54,21 +56,16 @@ class RawMessage:
     parsing the rest, :attr:`headers` parses them all on first use.
     """
 
-    __slots__ = ("_headers", "_lower", "body", "envelope", "header_block", "next_offset", "offset",
-                 "oversize", "truncated")
-
-    def __init__(self, offset: int, next_offset: int, envelope: str, header_block: bytes = b"",
-                 body: bytes = b"", truncated: str = "") -> None:
-        self.offset = offset
-        self.next_offset = next_offset
-        self.envelope = envelope
-        self.header_block = header_block
-        self.body = body
-        self.truncated = truncated
-        """Why the message is incomplete (empty when it is whole)."""
-        self.oversize = False
-        self._headers: dict[str, str] | None = None
-        self._lower: bytes | None = None
+    offset: int
+    next_offset: int
+    envelope: str
+    header_block: bytes = b""
+    body: bytes = b""
+    truncated: str = ""
+    """Why the message is incomplete (empty when it is whole)."""
+    oversize: bool = field(default=False, init=False)
+    _headers: dict[str, str] | None = field(default=None, init=False)
+    _lower: bytes | None = field(default=None, init=False)
 
     @property
     def headers(self) -> dict[str, str]:

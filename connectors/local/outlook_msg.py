@@ -17,7 +17,6 @@ A folder of ``.msg`` files (Outlook's drag-and-drop export) is one source.
 
 from __future__ import annotations
 
-import os
 import stat
 import struct
 from collections.abc import Iterator
@@ -28,7 +27,7 @@ from typing import Any
 
 import olefile
 
-from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.errors import SourceError
 from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Message, utc
 
@@ -37,7 +36,7 @@ from .charsets import decode_text
 from .htmltext import html_to_text
 from .mailfolders import is_sent_folder
 from .mailparse import message_from_parts, parse_header_block
-from .walk import skips_under, walk_files
+from .walk import files_named, holds_files_named, skips_under
 
 __all__ = ["OutlookMsgSource", "msg_headers", "msg_html_text", "read_msg"]
 
@@ -182,25 +181,11 @@ class OutlookMsgSource(Source, kind="msg", priority=36,
 
     @classmethod
     def sniff(cls, path: Path) -> bool:
-        if path.is_file():
-            return path.suffix.lower() == ".msg"
-        if not path.is_dir():
-            return False
-        try:
-            names = [n for n in os.listdir(path) if not n.startswith(".")]
-        except OSError:
-            return False
-        msgs = [n for n in names if n.lower().endswith(".msg")]
-        return bool(msgs) and len(msgs) * 2 >= len(names)
+        return holds_files_named(path, ".msg")
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
-        root = Path(self.location)
-        if not root.exists():
-            raise SourceNotFound(f"{root}: no such file or folder", hint="check the path")
-
-        files = [root] if root.is_file() else walk_files(
-            root, skips_under(root, self.id, ctx.skip), keep_dir=lambda d: not d.name.startswith("."),
-            keep_file=lambda n: n.lower().endswith(".msg") and not n.startswith("."))
+        root = self.local_path()
+        files = files_named(root, ".msg", skips_under(root, self.id, ctx.skip))
         count = 0
         try:
             for path in files:

@@ -18,7 +18,7 @@ from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
 
-from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.errors import SourceError
 from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Message, utc
 
@@ -108,9 +108,7 @@ class PstSource(Source, kind="pst", priority=33,
         return Availability(True)
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
-        path = Path(self.location)
-        if not path.exists():
-            raise SourceNotFound(f"{printable(path)}: no such Outlook data file", hint="check the path")
+        path = self.local_path("Outlook data file")
         pypff = load_pypff()
         if pypff is None:
             ctx.skip(self.id, path.name, f"{printable(path)}: Outlook data files need libpff, which is not "

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.errors import SourceError
 from bootstrap_app.types import ChatMessage, Item, Person
 
 from ..base import ReadContext, Source
@@ -156,9 +156,7 @@ class SlackExportSource(Source, kind="slack", priority=15, description="Slack ex
         return data if isinstance(data, list) else []
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
-        path = Path(self.location)
-        if not path.exists():
-            raise SourceNotFound(f"{path}: no such Slack export", hint="check the path")
+        path = self.local_path("Slack export")
         tree = ExportTree(path, max(ctx.max_file_bytes, 64 * 1024 * 1024))
         try:
             yield from self._read(tree, path, ctx)

@@ -26,7 +26,7 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 
-from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.errors import SourceError
 from bootstrap_app.types import Item
 
 from ..base import ReadContext, Source
@@ -124,9 +124,7 @@ class TakeoutSource(Source, kind="takeout", priority=10,
             return False
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
-        path = Path(self.location)
-        if not path.exists():
-            raise SourceNotFound(f"{path}: no such Takeout folder or archive", hint="check the path")
+        path = self.local_path("Takeout folder or archive")
         cursors: dict[str, object] = dict((ctx.cursor or {}).get("files", {}))
         found = 0
         self._count = 0

@@ -11,12 +11,12 @@ out through ``on_skip(path, reason)``, so the scan can list it and go on.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from bootstrap_app.text.paths import is_text, printable
 
-__all__ = ["MAX_DEPTH", "skips_under", "walk_files"]
+__all__ = ["MAX_DEPTH", "files_named", "holds_files_named", "skips_under", "walk_files"]
 
 MAX_DEPTH = 40
 """Folders below this many levels are not entered (a real document tree is rarely over 15)."""
@@ -71,3 +71,30 @@ def walk_files(root: Path, on_skip: Callable[[Path, str], None], *,
                 continue
             yield path
         stack.extend((d, depth + 1) for d in reversed(subdirs))
+
+
+def files_named(root: Path, suffix: str, on_skip: Callable[[Path, str], None]) -> Iterable[Path]:
+    """``root`` itself when it is a file, else the visible files named ``*suffix`` (any case)
+    below it, hidden folders not entered: what a one-message-per-file source reads."""
+    if root.is_file():
+        return [root]
+    return walk_files(root, on_skip, keep_dir=lambda d: not d.name.startswith("."),
+                      keep_file=lambda n: n.lower().endswith(suffix) and not n.startswith("."))
+
+
+def holds_files_named(path: Path, suffix: str) -> bool:
+    """Whether ``path`` is a file named ``*suffix`` (any case) or a folder of them: at least half
+    its visible files so named, and no sub-folder a git repository (a project folder that
+    happens to hold one saved message is a document folder, not a mail export).
+
+    Cheap (one listing) and quiet: a missing or unlistable path is simply not one."""
+    if path.is_file():
+        return path.name.lower().endswith(suffix)
+    try:
+        entries = [p for p in path.iterdir() if not p.name.startswith(".")]
+        files = [p for p in entries if p.is_file()]
+        named = [p for p in files if p.name.lower().endswith(suffix)]
+        return bool(named) and len(named) * 2 >= len(files) and not any(
+            p.is_dir() and (p / ".git").exists() for p in entries)
+    except OSError:
+        return False

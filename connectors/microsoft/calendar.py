@@ -119,8 +119,6 @@ def _still_fits(cursor: dict[str, Any], window: tuple[str, str], ctx: ReadContex
 
 class OutlookCalendarSource(GraphSource, kind="outlook-calendar",
                             description="Outlook / Microsoft 365 calendar (Microsoft Graph, read-only)",
-                            uri_schemes=("outlook-calendar",),
-                            uri_form="outlook-calendar:[ACCOUNT]",
                             cursor_doc="calendarView delta link and the window it covers, of the last complete read"):
     """Calendar of a Microsoft account: occurrences in the analysis window, then deltas."""
 

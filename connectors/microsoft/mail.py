@@ -88,8 +88,6 @@ def message_from_graph(data: dict[str, Any], label: str, *, source: str, ctx: Re
 
 class OutlookMailSource(GraphSource, kind="outlook",
                         description="Outlook / Microsoft 365 mail, sent items first (Microsoft Graph, read-only)",
-                        uri_schemes=("outlook",),
-                        uri_form="outlook:[ACCOUNT]",
                         cursor_doc="Graph delta link per mail folder (sentitems, inbox) of the last complete read",
                         cache="append"):
     """Mail of a Microsoft account (Outlook.com or Microsoft 365), sent items first."""

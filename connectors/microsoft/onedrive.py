@@ -58,8 +58,6 @@ def _by_owner(item: dict[str, Any], me: dict[str, str]) -> bool:
 
 class OneDriveSource(GraphSource, kind="onedrive",
                      description="OneDrive documents you created or edited (Microsoft Graph, read-only)",
-                     uri_schemes=("onedrive",),
-                     uri_form="onedrive:[ACCOUNT]",
                      cursor_doc="drive root delta link of the last complete read, and the owner's Graph id"):
     """Documents in a Microsoft account's OneDrive that the owner created or edited."""
 

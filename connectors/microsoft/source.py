@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from functools import cached_property
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from bootstrap_app.errors import AuthRequired
 from bootstrap_app.types import Person
 
-from ..base import ReadContext, Source
+from ..base import AccountSource, ReadContext
 from .auth import MicrosoftCredentials
 from .graph import GraphClient
 
@@ -57,20 +56,11 @@ def parse_graph_time(value: Any) -> datetime | None:
     return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
 
 
-class GraphSource(Source, auth="microsoft"):
+class GraphSource(AccountSource, auth="microsoft"):
     """Base of the Microsoft Graph sources; the location is the URI (``outlook:`` ...)."""
 
     scope: ClassVar[str] = ""
     """The delegated permission this source needs (named in a 403's message)."""
-
-    @cached_property
-    def account(self) -> str:
-        """The account named in the URI, or "" for the signed-in one."""
-        return self.location.partition(":")[2].strip().lower()
-
-    @cached_property
-    def id(self) -> str:
-        return f"{self.uri_schemes[0]}:{self.account}"
 
     def credentials(self, ctx: ReadContext) -> MicrosoftCredentials:
         creds = ctx.credentials(self.auth)

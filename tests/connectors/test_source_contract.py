@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,7 +24,15 @@ from bootstrap_app.errors import SourceNotFound
 from bootstrap_app.pipeline import item_digest
 from bootstrap_app.types import Message, Person
 from connectors import registry
-from connectors.base import CACHE_MODES, DECLARATIONS, Availability, ReadContext, Source
+from connectors.base import (
+    CACHE_MODES,
+    DECLARATIONS,
+    AccountComposite,
+    AccountSource,
+    Availability,
+    ReadContext,
+    Source,
+)
 from connectors.fake import FakeSource, fake_line
 
 ALL = registry.registered()
@@ -172,6 +182,9 @@ def test_unknown_or_mistyped_declarations_fail_at_class_creation() -> None:
     with pytest.raises(TypeError, match="cache must be one of"):
         class Cached(Source, cache="always"):
             pass
+    with pytest.raises(TypeError, match="uri_schemes must be a tuple of strings"):
+        class AccountLetters(AccountSource, kind="x", uri_schemes="gmail"):  # checked after the defaults
+            pass
 
 
 def test_mailbox_sources_are_served_by_the_item_cache() -> None:
@@ -180,3 +193,70 @@ def test_mailbox_sources_are_served_by_the_item_cache() -> None:
     cached = {cls.kind for cls in ALL if cls.cache}
     assert {"gmail", "outlook"} <= cached
     assert not cached & {cls.kind for cls in registry.by_shape()}
+
+
+@pytest.mark.parametrize("cls", [c for c in ALL if issubclass(c, AccountSource)], ids=lambda c: c.kind)
+def test_account_sources_are_named_by_their_kind(cls: type[AccountSource]) -> None:
+    assert cls.uri_schemes[0] == cls.kind and cls.uri_form == f"{cls.kind}:[ACCOUNT]"
+    for scheme in cls.uri_schemes:  # an alias names the same source, in canonical form
+        [source, *rest] = cls.from_uri(f"{scheme}: Ada@Example.ORG")
+        assert source.id.endswith(":ada@example.org") and all(isinstance(s, AccountSource) for s in rest)
+        assert source.id == f"{cls.kind}:ada@example.org" or issubclass(cls, AccountComposite)
+
+
+class _Inbox(AccountSource, kind="toy-mail", description="toy mail", cursor_doc="n"):
+    def read(self, ctx: ReadContext) -> Iterator[Message]:
+        yield replace(_msg(1), source=self.id)
+        ctx.new_cursor = {"n": 1}
+
+
+class _Diary(AccountSource, kind="toy-calendar", uri_schemes=("toy-calendar", "tcal"), description="toy cal"):
+    def read(self, ctx: ReadContext) -> Iterator[Message]:
+        ctx.skip(self.id, "e1", "unreadable")
+        yield replace(_msg(2), source=self.id)
+
+
+class _Whole(AccountComposite, kind="toy", description="toy account"):
+    parts = (_Inbox, _Diary)
+
+
+def test_account_source_defaults_and_composite() -> None:
+    """An account source's URI comes from its kind unless it declares aliases; a composite
+    expands to its parts for the same account, and read directly it reads each part in full
+    (its parts' skips reported, no cursor kept: a cursor is a part's own)."""
+    assert (_Inbox.uri_schemes, _Inbox.uri_form) == (("toy-mail",), "toy-mail:[ACCOUNT]")
+    assert (_Diary.uri_schemes, _Diary.uri_form) == (("toy-calendar", "tcal"), "toy-calendar:[ACCOUNT]")
+    assert (_Whole.uri_schemes, _Whole.uri_form) == (("toy",), "toy:[ACCOUNT]")
+    assert _Diary("tcal:Bo@Example.org").id == "toy-calendar:bo@example.org"
+    assert _Inbox("toy-mail:").id == "toy-mail:" and _Inbox("toy-mail:").account == ""
+    parts = _Whole.from_uri("toy:bo@example.org")
+    assert [(type(p), p.id) for p in parts] == [(_Inbox, "toy-mail:bo@example.org"),
+                                                (_Diary, "toy-calendar:bo@example.org")]
+    ctx = ReadContext(cursor={"n": 0})
+    items = list(_Whole("toy:bo@example.org").read(ctx))
+    assert [(i.source, i.ref) for i in items] == [("toy-mail:bo@example.org", "m1"),
+                                                  ("toy-calendar:bo@example.org", "m2")]
+    assert [(s.source, s.reason) for s in ctx.skips] == [("toy-calendar:bo@example.org", "unreadable")]
+    assert ctx.new_cursor is None
+
+
+@pytest.mark.parametrize("kind,suffix", [("eml", ".eml"), ("msg", ".msg")])
+def test_one_message_per_file_folders_are_told_by_one_rule(kind: str, suffix: str, tmp_path: Path) -> None:
+    """A file named *.eml / *.msg, or a folder whose visible files are at least half such files
+    and that holds no git repository (a project folder with one saved message is not a mail export)."""
+    cls = next(c for c in ALL if c.kind == kind)
+    export = tmp_path / "export"
+    (export / "sub").mkdir(parents=True)
+    for name in (f"a{suffix}", f"B{suffix.upper()}", "notes.txt", ".hidden.txt", ".x.txt"):
+        (export / name).write_bytes(b"x")
+    assert cls.sniff(export) and cls.sniff(export / f"a{suffix}") and not cls.sniff(export / "notes.txt")
+    (export / "c.txt").write_bytes(b"x")
+    (export / "d.txt").write_bytes(b"x")
+    assert not cls.sniff(export)  # two of five visible files
+    (export / "c.txt").unlink()
+    assert cls.sniff(export)  # two of four: half is enough; hidden files and sub-folders do not count
+    (export / "sub" / ".git").mkdir()
+    assert not cls.sniff(export)
+    with pytest.raises(SourceNotFound, match=r"gone: no such file or folder") as caught:
+        list(cls(tmp_path / "gone").read(ReadContext()))
+    assert caught.value.hint == "check the path"

@@ -7,8 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bootstrap_app.safety.dangerous import find_dangerous
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.safety.provenance import facts_only, instruction_reasons
+from bootstrap_app.text.secrets import find_secrets, redact_secrets
 from bootstrap_app.types import Evidence, MemoryType, Proposal
 
 gate_module = importlib.import_module("bootstrap_app.safety.gate")  # the package re-exports gate() by name
@@ -166,14 +168,30 @@ def test_facts_only_keeps_names_dates_amounts() -> None:
     assert "please wire it today" not in out
 
 
-@pytest.mark.parametrize("text", [
+ORDINARY_TEXT = [
+    # declarative facts: nothing addressed to an agent
     "Jane Doe <jane@acme.com> is a frequent correspondent: 42 messages between 2023-01 and 2024-06.",
     "Weekly 1:1 with Jane Doe on Tuesdays at 10:00 Europe/London.",
     "The deploy-console repo uses Python 3.12, uv and pytest.",
     "Maya is a staff engineer at Acme working on payments infrastructure.",
-])
-def test_declarative_facts_are_not_instructions(text: str) -> None:
+    # secret-looking words and long ids that are not secrets
+    "Maya prefers Conventional Commits; password is required for staging.",
+    "commit 5c98eefa1b2c3d4e5f60718293a4b5c6d7e8f901 fixed the ledger rounding",
+    "see https://docs.google.com/document/d/1aBcD3fGhIjKlMnOpQrStUvWxYz0123456789/edit",
+    "We discussed the key issues and the token budget for Q3.",
+    "Set HOLIDAY_API_KEY and NEIS_API_KEY as Worker secrets.",
+    "docs/rollout-summaries/2026-05-02T11-46-19-cocoa_cost_aware_runtime.md",
+    "Meeting notes from the quarterly planning session with Jane and Tom.",
+]
+
+
+@pytest.mark.parametrize("text", ORDINARY_TEXT)
+def test_ordinary_text_trips_no_rule(text: str) -> None:
+    """What memory is made of passes every rule the gate applies: not an instruction, no
+    secret (and redaction leaves it byte for byte), no dangerous step."""
     assert instruction_reasons(text) == []
+    assert find_secrets(text) == [] and redact_secrets(text) == text
+    assert find_dangerous(text) == []
 
 
 def test_exfil_shapes_are_quarantined_even_for_the_owner() -> None:

@@ -1,4 +1,5 @@
-"""Secret redaction (each kind, prose passwords, no temp files, no false hits) and PII flags."""
+"""Secret redaction (each kind, prose passwords, no temp files) and PII flags; the texts that must
+raise no secret are checked with every other rule in test_gate.py (``ORDINARY_TEXT``)."""
 
 from __future__ import annotations
 
@@ -63,20 +64,6 @@ def test_placeholders_are_typed() -> None:
     assert redact_secrets("AKIA" + "IOSFODNN7EXAMPLE") == "[REDACTED:aws-key]"
     assert "[REDACTED:password]" in redact_secrets("the password is hunter22")
     assert redact_secrets("postgres://app:s3cretpass@db:5432/x") == "postgres://app:[REDACTED:connection-string]@db:5432/x"
-
-
-@pytest.mark.parametrize("text", [
-    "Maya prefers Conventional Commits; password is required for staging.",
-    "commit 5c98eefa1b2c3d4e5f60718293a4b5c6d7e8f901 fixed the ledger rounding",
-    "see https://docs.google.com/document/d/1aBcD3fGhIjKlMnOpQrStUvWxYz0123456789/edit",
-    "We discussed the key issues and the token budget for Q3.",
-    "Set HOLIDAY_API_KEY and NEIS_API_KEY as Worker secrets.",
-    "docs/rollout-summaries/2026-05-02T11-46-19-cocoa_cost_aware_runtime.md",
-    "Meeting notes from the quarterly planning session with Jane and Tom.",
-])
-def test_no_false_secrets(text: str) -> None:
-    assert find_secrets(text) == []
-    assert redact_secrets(text) == text
 
 
 def test_detect_secrets_runs_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
