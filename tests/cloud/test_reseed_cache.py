@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from bootstrap_app import itemjson, pipeline
+from bootstrap_app import itemcache, itemjson, pipeline
 from bootstrap_app.cli import main
 from bootstrap_app.store import Store
 from connectors.google.gmail import GmailSource
@@ -263,3 +263,18 @@ def test_an_existing_world_readable_db_is_tightened(hermetic: Path) -> None:
     db.chmod(0o644)
     Store(db).close()
     assert db.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_mailbox_over_the_bound_is_not_cached(google: GoogleStandIn, hermetic: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    home = hermetic / ".memseed"
+    monkeypatch.setattr(itemcache, "MAX_ITEMS", 10)
+    summary = _cli("scan", "gmail:", "-q")
+    assert summary["items"] > 10 and not summary["errors"]  # the scan itself is whole
+    with Store(home / "state.db") as store:
+        assert store.cache_size("gmail:") == (0, 0) and not store.cache_ready("gmail:", itemjson.FORMAT)
+        assert store.cursor("gmail:") is not None
+    _add_three(google)
+    google.reset_stats()
+    assert _cli("reseed")["new_items"] == 3
+    assert len(_fetched(google)) == summary["items"] + 3 + 3  # as before the cache: the check, then all
