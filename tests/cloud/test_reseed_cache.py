@@ -74,10 +74,12 @@ def _fetched(google: GoogleStandIn) -> list[str]:
     return [m.group(1) for p in google.paths if (m := _FETCH.search(p))]
 
 
+@pytest.mark.parametrize("location", ["gmail:", "google:"])
 def test_gmail_reseed_fetches_only_new_mail_and_equals_a_full_scan(
-        google: GoogleStandIn, hermetic: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+        google: GoogleStandIn, hermetic: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, location: str) -> None:
+    """google: is Gmail, Calendar and Drive: the mail comes from the cache, the others are re-read."""
     home = hermetic / ".memseed"
-    _cli("scan", "gmail:", "-q")
+    _cli("scan", location, "-q")
     first = len(_fetched(google))
     assert first > 20
     new_ids = _add_three(google)
@@ -91,7 +93,7 @@ def test_gmail_reseed_fetches_only_new_mail_and_equals_a_full_scan(
     google.reset_stats()
     calm = _cli("reseed")
     assert calm["new_items"] == 0 and _fetched(google) == []
-    fresh = _fresh_scan("gmail:", monkeypatch, tmp_path)
+    fresh = _fresh_scan(location, monkeypatch, tmp_path)
     assert len(_fetched(google)) == first + 3  # the fresh scan did download everything
     assert reseeded == fresh and reseeded
 
