@@ -22,7 +22,9 @@ rebuilds the cache (rows it did not see again are dropped), a read from the curs
 cache is used only while it is complete up to the stored cursor and in this memseed's
 :data:`~bootstrap_app.itemjson.FORMAT`; otherwise (first reseed after an upgrade, a read with
 ``--since``, a history id Google forgot — the source calls ``ctx.resync()``) the source is read in
-full and its cache rebuilt. Bounded: a source with more than :data:`MAX_ITEMS` items or
+full and its cache rebuilt: rows the full read did not deliver again are dropped, unless the
+source continued an interrupted read from its own checkpoint (``ctx.continued``: it yields only
+the rest, and the interrupted read's rows are kept). Bounded: a source with more than :data:`MAX_ITEMS` items or
 :data:`MAX_BYTES` of cached JSON is not cached (its reseeds read it in full).
 """
 
@@ -114,6 +116,8 @@ class CacheWriter:
         because a full read no longer delivered them (or the whole cache, when it cannot serve)."""
         rebuilt = self.ctx.cursor is None or self.ctx.resynced
         keep = self.enabled and (rebuilt or self.was_ready)
+        # a full read that continued an interrupted one yields only the rest: prune nothing
+        rebuilt = rebuilt and not self.ctx.continued
         attrs = {name: _jsonable(getattr(self.source, name)) for name in ACCOUNT_ATTRS if hasattr(self.source, name)}
         dropped = self.store.cache_finish(self.source.id, location=self.location, fmt=FORMAT, gen=self.gen,
                                           cursor=cursor, attrs=attrs, rows=self.rows if keep else [],

@@ -106,6 +106,11 @@ class ReadContext:
     resynced: bool = False
     """Set by :meth:`resync`: the cursor was given but could not be used, so this read is full."""
 
+    continued: bool = False
+    """Set by a source that continued an interrupted full read from its own checkpoint (Gmail's
+    last finished page): it yields only the rest, so the item cache keeps what the interrupted
+    read delivered instead of pruning it as gone."""
+
     def resync(self) -> None:
         """Say that the cursor could not be used (Gmail history 404, Calendar 410) and that what
         follows is a full read: a source with ``cache`` must call it, so the item cache is rebuilt

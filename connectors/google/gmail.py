@@ -181,6 +181,7 @@ class _GmailRead:
             resume = {"account": account, "query": QUERY_VERSION, "since": since, "phase": 0, "page": None,
                       "history_id": history_id, "sent": 0}
         else:
+            self.ctx.continued = True  # only the rest follows: the item cache keeps the first part
             self.ctx.skip(self.source.id, "resume", f"{self.source.id}: continuing an interrupted read "
                                                     "from its last finished page")
         phases = [("in:sent" + since, True), (f"-in:sent {BULK_QUERY}{since}", False)]

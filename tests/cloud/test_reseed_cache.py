@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import re
 import sqlite3
+import tempfile
 from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
@@ -18,6 +19,9 @@ from click.testing import CliRunner
 from bootstrap_app import itemcache, itemjson, pipeline
 from bootstrap_app.cli import main
 from bootstrap_app.store import Store
+from connectors.base import ReadContext
+from connectors.google import auth as google_auth
+from connectors.google import gmail as gmail_mod
 from connectors.google.gmail import GmailSource
 from connectors.microsoft import auth as ms_auth
 
@@ -68,6 +72,12 @@ def _add_three(google: GoogleStandIn) -> set[str]:
              w.add_mail(_mail("Lunch?", "tom@example.com", MAYA, 2), labels=["INBOX", "UNREAD"]),
              w.add_mail(_mail("Re: rollout", "ravi@example.com", MAYA, 3), labels=["INBOX"])]
     return {m.id for m in added}
+
+
+def _read_ctx() -> ReadContext:
+    """A direct read (no app dir: no resume checkpoint), to count what the mailbox holds."""
+    return ReadContext(credentials=lambda _p: google_auth.credentials(Path(tempfile.mkdtemp())),
+                       sleep=lambda _s: None)
 
 
 def _fetched(google: GoogleStandIn) -> list[str]:
@@ -280,3 +290,39 @@ def test_a_mailbox_over_the_bound_is_not_cached(google: GoogleStandIn, hermetic:
     google.reset_stats()
     assert _cli("reseed")["new_items"] == 3
     assert len(_fetched(google)) == summary["items"] + 3 + 3  # as before the cache: the check, then all
+
+
+def test_a_full_read_resumed_after_a_kill_keeps_what_the_killed_read_cached(
+        google: GoogleStandIn, hermetic: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Gmail continues an interrupted first read from its last finished page, so the second scan
+    yields only the rest: the cache must keep the first part, not prune it as stale."""
+    home = hermetic / ".memseed"
+    monkeypatch.setattr(gmail_mod, "PAGE_SIZE", 10)
+    google.fault(500, 0, match="/batch/")
+    real_add = itemcache.CacheWriter.add
+
+    def add(self: itemcache.CacheWriter, item: Any) -> None:
+        real_add(self, item)
+        if self.count == 25:
+            google.faults[0].count = 50  # the server starts failing part-way through the first read
+
+    monkeypatch.setattr(itemcache.CacheWriter, "add", add)
+    real_ctx = pipeline.read_context
+    monkeypatch.setattr(pipeline, "read_context", lambda *a, **kw: real_ctx(*a, **kw, sleep=lambda _s: None))
+    killed = CliRunner().invoke(main, ["scan", "gmail:", "-q"])
+    assert killed.exit_code != 0 and "keeps failing" in killed.output
+    monkeypatch.setattr(itemcache.CacheWriter, "add", real_add)
+    google.faults.clear()
+    again = _cli("scan", "gmail:", "-q")
+    assert not again["errors"] and any("interrupted" in s for s in json.dumps(again["sources"]).split('"'))
+    with Store(home / "state.db") as store:
+        cached = store.cache_size("gmail:")[0]
+        assert store.cache_ready("gmail:", itemjson.FORMAT)
+    total = len(list(GmailSource("gmail:").read(_read_ctx())))
+    assert again["items"] < total and cached == total  # the rest was read; the cache holds all of it
+    _add_three(google)
+    news = _cli("reseed")
+    # news: the 3 new ones, and the part the killed scan read (no finished scan analysed it yet;
+    # the resumed scan's own proposals came from the rest only)
+    assert news["new_items"] == 3 + total - again["items"]
+    assert _proposals(home, news["run_id"]) == _fresh_scan("gmail:", monkeypatch, tmp_path)
