@@ -47,7 +47,7 @@ __all__ = ["MAX_BYTES", "MAX_ITEMS", "CacheWriter", "ingest", "item_digest", "re
 MAX_ITEMS = 50_000
 """Items cached per source at most (a mailbox's received mail is headers only: ~1 KB each)."""
 MAX_BYTES = 256 * 1024 * 1024
-"""JSON bytes cached per source at most (bodies are capped at ``max_text_chars`` already)."""
+"""Characters of JSON (about bytes) cached per source at most (bodies are capped at ``max_text_chars`` already)."""
 ACCOUNT_ATTRS = ("owner_addresses", "owner_directory")
 """What an account source learns of its owner while reading (send-as aliases, the directory
 entry); kept beside the cache, since a replay does not ask the provider."""

@@ -52,10 +52,10 @@ class CacheMixin(StoreBase):
         seq = int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM cached_items WHERE source=?",
                              (source,)).fetchone()[0])
         db.executemany(
-            "INSERT INTO cached_items(source, ref, seq, digest, gen, data) VALUES (?, ?, ?, ?, ?, ?) "
+            "INSERT INTO cached_items(source, ref, seq, digest, gen, size, data) VALUES (?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT(source, ref) DO UPDATE SET seq=excluded.seq, digest=excluded.digest, gen=excluded.gen, "
-            "data=excluded.data",
-            ((source, ref, seq + n, digest, gen, data) for n, (ref, digest, data) in enumerate(rows, 1)))
+            "size=excluded.size, data=excluded.data",
+            ((source, ref, seq + n, digest, gen, len(data), data) for n, (ref, digest, data) in enumerate(rows, 1)))
 
     def cache_finish(self, source: str, *, location: str, fmt: int, gen: int, cursor: dict[str, Any],
                      attrs: dict[str, Any], rows: Iterable[tuple[str, str, str]], rebuilt: bool,
@@ -115,8 +115,8 @@ class CacheMixin(StoreBase):
         return int(row[0])
 
     def cache_size(self, source: str) -> tuple[int, int]:
-        """(rows, bytes of JSON) cached for ``source``."""
-        row = self._db.execute("SELECT COUNT(*), COALESCE(SUM(LENGTH(data)), 0) FROM cached_items WHERE source=?",
+        """(rows, characters of JSON) cached for ``source`` (from ``size``: the JSON itself is not read)."""
+        row = self._db.execute("SELECT COUNT(*), COALESCE(SUM(size), 0) FROM cached_items WHERE source=?",
                                (source,)).fetchone()
         return int(row[0]), int(row[1])
 

@@ -124,6 +124,7 @@ CREATE TABLE IF NOT EXISTS cached_items (
     seq INTEGER NOT NULL,
     digest TEXT NOT NULL,
     gen INTEGER NOT NULL,
+    size INTEGER NOT NULL,
     data TEXT NOT NULL,
     PRIMARY KEY (source, ref)
 );
