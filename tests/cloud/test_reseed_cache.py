@@ -326,3 +326,20 @@ def test_a_full_read_resumed_after_a_kill_keeps_what_the_killed_read_cached(
     # the resumed scan's own proposals came from the rest only)
     assert news["new_items"] == 3 + total - again["items"]
     assert _proposals(home, news["run_id"]) == _fresh_scan("gmail:", monkeypatch, tmp_path)
+
+
+def test_an_expired_outlook_delta_link_relists_the_folder_without_doubling(
+        outlook: Path, ms: MSStandIn, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    _cli("scan", "outlook:", "-q")
+    with Store(outlook / "state.db") as store:
+        rows = store.cache_size("outlook:")[0]
+    ms.world.add_message("inbox", subject="Review?", sender=PEERS[0], to=[OWNER], body="Please review.",
+                         when=dt.datetime(2026, 11, 2, tzinfo=dt.UTC))
+    ms.world.gone.add("mail/inbox")  # Graph forgot the inbox's sync state: 410, the folder is listed again
+    ms.world.served.clear()
+    news = _cli("reseed")
+    assert ms.world.served["mail/inbox"] == 15 + 1 and ms.world.served["mail/sentitems"] == 0
+    assert news["new_items"] == 1  # the re-listed messages replaced their own rows: not news, not doubled
+    with Store(outlook / "state.db") as store:
+        assert store.cache_size("outlook:")[0] == rows + 1
+    assert _proposals(outlook, news["run_id"]) == _fresh_scan("outlook:", monkeypatch, tmp_path, sign_in=True)
