@@ -156,8 +156,8 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
     run.emit(ScanEvent("source-start", source.id, 0, source.kind))
     incremental, cached = mode
     served = cached and since is None and serves(run.store, source)
-    ctx = read_context(run.settings, since=since, cursor=run.store.cursor(source.id) if incremental and not served
-                       else None,
+    cursor = run.store.cursor(source.id) if incremental and not served else None
+    ctx = read_context(run.settings, since=since, cursor=cursor,
                    on_skip=lambda skip: run.emit(ScanEvent("skip", source.id, 0, f"{skip.ref}: {skip.reason}")),
                    on_progress=lambda _src, count: run.emit(ScanEvent("progress", source.id, count, "")),
                    should_stop=run.should_stop)
