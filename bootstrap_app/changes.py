@@ -3,33 +3,26 @@
 Why apart from :mod:`bootstrap_app.pipeline`: ``memseed reseed`` (run from cron) first asks
 "has anything changed?" and only then scans. That question needs the sources, the store's
 digests and cursors, and the same read context a scan uses -- but none of the scan's identity,
-signals, extractors or safety gate. The scan records :func:`item_digest` for each item; this
-module compares against it, so both sides of the comparison live in one place.
+signals, extractors or safety gate. The scan records :func:`item_digest` for each item (it is
+defined with the item cache, whose rows carry it too); this module compares against it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 from collections.abc import Sequence
 from typing import Any
 
 from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError
+from bootstrap_app.itemcache import ingest, item_digest, serves
 from bootstrap_app.sourcestat import location_signature
 from bootstrap_app.store import Store
-from bootstrap_app.types import Item
 from connectors import registry
 from connectors.base import ReadContext
 from connectors.registry import detect
 
 __all__ = ["count_new_items", "item_digest", "read_context"]
-
-
-def item_digest(item: Item) -> str:
-    """sha256 of ref + timestamp + headline (subject/title): enough to notice a changed item, no body."""
-    stamp = item.timestamp.isoformat() if item.timestamp else ""
-    return hashlib.sha256(f"{item.ref}\x1f{stamp}\x1f{item.headline}".encode()).hexdigest()
 
 
 def read_context(settings: Settings, **kw: Any) -> ReadContext:
@@ -49,8 +42,11 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
 
     Each source is read from its stored cursor (connectors that support one skip what they
     already delivered); whatever still comes is compared with the digests the store recorded,
-    so a calendar re-expanded in full or an unchanged repository snapshot is not news. Cursors
-    are never advanced here. Returns (new or changed items, locations that could not be read).
+    so a calendar re-expanded in full or an unchanged repository snapshot is not news. Those
+    cursors are never advanced here. A source served by the item cache is the exception: what it
+    delivers goes into the cache and its cursor moves with it (:func:`~bootstrap_app.itemcache.ingest`),
+    so the scan that follows needs no second download; its news are the cached items no scan
+    analysed yet. Returns (new or changed items, locations that could not be read).
     """
     new = 0
     failed: list[str] = []
@@ -62,6 +58,15 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
             failed.append(location)
             continue
         for source in sources:
+            if serves(store, source):
+                try:
+                    new += ingest(store, source, location, read_context(settings, cursor=store.cursor(source.id)))
+                except MemseedError:
+                    failed.append(location)
+                except Exception:  # a connector bug: without its cache, the scan reads it in full and reports it
+                    store.cache_drop(source.id)
+                    new += 1
+                continue
             seen = store.cursor(f"stat:{source.id}")
             signature = location_signature(source.location)
             if seen and seen.get("signature") == signature:

@@ -13,6 +13,8 @@ source streamed through the run's consumers), ``_propose`` (owner, signals, prop
 What changed since the last scan (``item_digest``, reseed's ``count_new_items``) and the read
 context every source gets live in :mod:`bootstrap_app.changes`: reseed asks that question
 without running a scan; ``count_new_items`` and ``item_digest`` are still importable from here.
+Mailbox sources keep their items in the local item cache (:mod:`bootstrap_app.itemcache`):
+``cached=True`` (reseed) replays it instead of asking the provider again.
 
 A location that cannot be read becomes a :class:`SourceReport` with its error and the scan
 goes on; only when *no* source could be read does :class:`NoSourceReadable` end the scan.
@@ -42,6 +44,7 @@ from bootstrap_app.extract.llm import llm_proposals
 from bootstrap_app.extract.supersede import Approved, link_updates
 from bootstrap_app.extract.verify import verify_written
 from bootstrap_app.identity import IdentityCollector
+from bootstrap_app.itemcache import CacheWriter, replay, serves
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_once
 from bootstrap_app.signals import KindRouter, SignalBuilder
@@ -75,12 +78,13 @@ def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None]) -> tup
 def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = None, owners: Sequence[str] = (),
          llm: str = "off", since: datetime | None = None, on_event: Callable[[ScanEvent], None] | None = None,
          should_stop: Callable[[], bool] = lambda: False, existing_memory: Sequence[MemoryEntry] = (),
-         incremental: bool = False, run_kind: str = "scan",
+         incremental: bool = False, run_kind: str = "scan", cached: bool = False,
          llm_preview: Callable[[dict[str, Any]], None] | None = None) -> ScanResult:
     """Scan ``locations`` and return the gated, deduplicated proposals (also saved in the store).
 
     ``incremental`` resumes each source from the cursor it left in the store (reseed);
     ``existing_memory`` is what the target harness already holds (dedup / ``supersedes``).
+    ``cached`` (reseed): a source the item cache can serve is replayed from it, not read.
     ``llm_preview`` (DESIGN principle 5, preview before anything leaves the machine): instead
     of calling the LLM, hand it the exact ``/chat/completions`` payload that would be sent
     (``{}`` when nothing would be sent) and keep the heuristic proposals only.
@@ -92,7 +96,7 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
     run_id = store.start_run(run_kind, locations)
     try:
         result = _scan(locations, settings, store, run_id, owners, llm, since, emit, should_stop,
-                       existing_memory, incremental, llm_preview)
+                       existing_memory, (incremental, cached), llm_preview)
     except BaseException as exc:
         with contextlib.suppress(sqlite3.Error, OSError):  # a full disk must not hide the real error
             store.finish_run(run_id, "failed", {"error": printable(str(exc))})
@@ -144,20 +148,25 @@ class _Run:
                    ScanResult(run_id=run_id))
 
 
-def _read_source(run: _Run, source: Source, since: datetime | None, incremental: bool) -> SourceReport:
-    """Stream one source through the run's consumers; its failure is reported, never raised."""
+def _read_source(run: _Run, location: str, source: Source, since: datetime | None,
+                 mode: tuple[bool, bool]) -> SourceReport:
+    """Stream one source (or its item cache) through the run's consumers; its failure is reported, never raised."""
     report = SourceReport(source=source.id, kind=source.kind)
     run.result.reports.append(report)
     run.emit(ScanEvent("source-start", source.id, 0, source.kind))
-    ctx = read_context(run.settings, since=since, cursor=run.store.cursor(source.id) if incremental else None,
+    incremental, cached = mode
+    served = cached and since is None and serves(run.store, source)
+    cursor = run.store.cursor(source.id) if incremental and not served else None
+    ctx = read_context(run.settings, since=since, cursor=cursor,
                    on_skip=lambda skip: run.emit(ScanEvent("skip", source.id, 0, f"{skip.ref}: {skip.reason}")),
                    on_progress=lambda _src, count: run.emit(ScanEvent("progress", source.id, count, "")),
                    should_stop=run.should_stop)
     started = time.perf_counter()
     signature = location_signature(source.location)  # taken before reading: a later change is news
     batch: list[tuple[str, str, str]] = []
+    cache = None if served else CacheWriter.open(run.store, source, location, ctx, since)
     try:
-        for item in source.read(ctx):
+        for item in replay(run.store, source, ctx) if served else source.read(ctx):
             if not (is_text(item.ref) and is_text(item.source) and is_text(getattr(item, "path", "") or "")):
                 ctx.skip(item.source, item.ref, f"{printable(getattr(item, 'path', '') or item.ref)}: name is not "
                                                 "valid UTF-8; rename it to have it read")
@@ -169,6 +178,8 @@ def _read_source(run: _Run, source: Source, since: datetime | None, incremental:
                 run.collector.observe(item)
                 run.router.observe(item)
             batch.append((item.source, item.ref, item_digest(item)))
+            if cache is not None:
+                cache.add(item)
             if len(batch) >= _FLUSH:
                 _record(run.store, run.run_id, batch, ctx, source.id)
                 batch.clear()
@@ -178,8 +189,8 @@ def _read_source(run: _Run, source: Source, since: datetime | None, incremental:
         _account_aliases(run.collector, source)
         _account_directory(run.builder, source)
         if ctx.new_cursor is not None:
-            try:
-                run.store.set_cursor(source.id, ctx.new_cursor)
+            try:  # with a cache: the cursor moves with the cache's last rows, in one transaction
+                cache.finish(ctx.new_cursor) if cache else run.store.set_cursor(source.id, ctx.new_cursor)
             except (sqlite3.Error, OSError) as exc:  # disk full: the next reseed reads it again
                 ctx.skip(source.id, "(resume point)", f"resume point not saved ({exc}); the next reseed reads "
                                                       "this source again — free disk space")
@@ -194,6 +205,8 @@ def _read_source(run: _Run, source: Source, since: datetime | None, incremental:
     finally:
         if batch:
             _record(run.store, run.run_id, batch, ctx, source.id)
+        if cache is not None:
+            cache.flush()  # rows before any cursor that covers them: a retry delivers them again
         report.skipped = list(ctx.skips)
         report.seconds = time.perf_counter() - started
     if report.error is None:  # no error: the loop finished, so the location was readable
@@ -310,7 +323,7 @@ def _save(run: _Run, final: list[Proposal], readable: dict[str, list[Source]]) -
 
 def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, owners: Sequence[str], llm: str,
           since: datetime | None, emit: Callable[[ScanEvent], None], should_stop: Callable[[], bool],
-          existing_memory: Sequence[MemoryEntry], incremental: bool,
+          existing_memory: Sequence[MemoryEntry], mode: tuple[bool, bool],
           llm_preview: Callable[[dict[str, Any]], None] | None = None) -> ScanResult:
     use_llm = (bool(llm) and llm != "off") or llm_preview is not None
     run = _Run.start(settings, store, run_id, owners, use_llm, existing_memory, emit, should_stop)
@@ -322,7 +335,7 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
         if should_stop():
             break
         parts.setdefault(location, []).append(source)
-        if _read_source(run, source, since, incremental).error is None:
+        if _read_source(run, location, source, since, mode).error is None:
             readable.add(location)
     if not readable:
         return _nothing_readable(run)

@@ -4,8 +4,9 @@ A connector is one small module with a :class:`Source` subclass that declares, i
 statement, everything the rest of memseed needs to know about it
 (``class EmlSource(Source, kind="eml", priority=35, description=..., cursor_doc=...)``): its ``kind``, a one-line
 ``description``, the URI forms it answers (``uri_schemes``, canonical first, aliases after), the
-login it needs (``auth``: ``""``, ``"google"`` or ``"microsoft"``), and what its incremental
-cursor holds (``cursor_doc``). ``sniff(path)`` recognises path-shaped sources cheaply and
+login it needs (``auth``: ``""``, ``"google"`` or ``"microsoft"``), what its incremental
+cursor holds (``cursor_doc``), and whether a reseed may serve its earlier items from the local
+item cache (``cache``). ``sniff(path)`` recognises path-shaped sources cheaply and
 without side effects; ``read(ctx)`` streams normalized items and leaves ``ctx.new_cursor`` for
 the next incremental read (only after a *complete* read, so a crash never skips data).
 
@@ -46,6 +47,7 @@ from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Skip
 
 __all__ = [
+    "CACHE_MODES",
     "DECLARATIONS",
     "AccountComposite",
     "AccountSource",
@@ -110,6 +112,19 @@ class ReadContext:
     scratch_dir: str | None = None
     """Where a connector may unpack an archive member it must seek in (inside the app's
     folder when a scan runs; the system temp folder when None)."""
+    resynced: bool = False
+    """Set by :meth:`resync`: the cursor was given but could not be used, so this read is full."""
+
+    continued: bool = False
+    """Set by a source that continued an interrupted full read from its own checkpoint (Gmail's
+    last finished page): it yields only the rest, so the item cache keeps what the interrupted
+    read delivered instead of pruning it as gone."""
+
+    def resync(self) -> None:
+        """Say that the cursor could not be used (Gmail history 404, Calendar 410) and that what
+        follows is a full read: a source with ``cache`` must call it, so the item cache is rebuilt
+        from this read instead of having the whole source appended to it a second time."""
+        self.resynced = True
 
     def skip(self, source: str, ref: str, reason: str) -> None:
         # a name that is not valid UTF-8 must not break the report that says it was skipped
@@ -132,9 +147,11 @@ class ReadContext:
 
 DECLARATIONS: dict[str, type] = {
     "kind": str, "description": str, "uri_schemes": tuple, "uri_form": str, "auth": str,
-    "cursor_doc": str, "priority": int, "catch_all": bool,
+    "cursor_doc": str, "priority": int, "catch_all": bool, "cache": str,
 }
 """What a source may declare as a class keyword, and its type (documented on :class:`Source`)."""
+CACHE_MODES = ("", "append")
+"""What ``cache`` may say: ``""`` (every reseed reads the source in full) or ``"append"``."""
 _TYPE_WORDS = {str: "a string", tuple: "a tuple of strings", int: "a whole number", bool: "True or False"}
 
 
@@ -162,6 +179,13 @@ class Source:
     catch_all: ClassVar[bool] = False
     """True for the source of last resort (plain document folders): a folder whose parts another
     source claims is walked instead of being swallowed by it."""
+    cache: ClassVar[str] = ""
+    """``"append"``: a read from the cursor yields exactly the items added since it (Gmail by
+    history id, Outlook mail by delta link), so a reseed keeps the earlier ones in the local item
+    cache (:mod:`bootstrap_app.itemcache`) and asks the provider only for what is new; such a
+    source calls ``ctx.resync()`` when it must fall back to a full read. ``""`` (default): a
+    reseed reads the source in full (cheap local snapshots, or a cursor that does not report
+    what was deleted)."""
 
     def __init_subclass__(cls, **declared: Any) -> None:
         """Set the declarations given as class keywords (``class X(Source, kind="x", ...)``).
@@ -182,6 +206,8 @@ class Source:
                 fits = isinstance(value, expected)
             if not fits:
                 raise TypeError(f"{cls.__name__}: {name} must be {_TYPE_WORDS[expected]}, not {value!r}")
+        if declared.get("cache", "") not in CACHE_MODES:
+            raise TypeError(f"{cls.__name__}: cache must be one of {CACHE_MODES}, not {declared['cache']!r}")
         super().__init_subclass__()
         for name, value in declared.items():
             setattr(cls, name, value)

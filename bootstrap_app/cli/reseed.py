@@ -2,9 +2,12 @@
 
 Why a cheap check first: the common cron run finds nothing new. Each source is read from the
 cursor its last scan stored (new items only); when nothing is new, reseed records the run and
-says nothing. When something is new, the sources are scanned in full, because signals such as
-"closest collaborators" or "working hours" are only right over the whole history; fingerprints
-already decided are never proposed again, and only proposals the store had not seen count as new.
+says nothing. When something is new, the sources are analysed over their whole history again,
+because signals such as "closest collaborators" or "working hours" are only right over all of
+it; fingerprints already decided are never proposed again, and only proposals the store had not
+seen count as new. Mailboxes (``gmail:``, ``outlook:``) are not downloaded again for that: the
+check puts their new mail into the local item cache, and the scan replays the cache
+(:mod:`bootstrap_app.itemcache`); other sources are read in full.
 """
 
 from __future__ import annotations
@@ -29,6 +32,10 @@ __all__ = ["COMMANDS", "reseed_cmd"]
 @click.pass_context
 def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
     """Re-scan the remembered sources (and config.toml's ``sources``); new proposals wait for review.
+
+    Each source is first asked only for what is new since the last scan. When something is,
+    everything is analysed again: mailboxes (gmail:, outlook:) from the local item cache plus
+    their new mail (nothing downloaded twice), other sources by reading them again.
 
     \b
     Example (crontab: every morning at 7, quiet unless there is news):
@@ -59,7 +66,7 @@ def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
                                f"`memseed sources --forget {location}`", err=True)
             return
         result = scan(locations, settings=settings, store=store, llm=settings.llm,
-                      run_kind="reseed")
+                      run_kind="reseed", cached=True)
         waiting = len(store.proposals(status="undecided"))
     errors = {r.source: r.error for r in result.reports if r.error}
     updates = sum(1 for p in result.proposals if p.supersedes)

@@ -93,7 +93,12 @@ class ScanStateMixin(StoreBase):
             (location, now(), now() if scanned else None, data))
 
     def forget_source(self, location: str) -> None:
-        self._db.execute("DELETE FROM sources WHERE location=?", (location,))
+        """Stop re-seeding ``location``, and drop the item cache of what was read from it."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM sources WHERE location=?", (location,))
+            db.execute("DELETE FROM cached_items WHERE source IN (SELECT source FROM cache_state WHERE location=?)",
+                       (location,))
+            db.execute("DELETE FROM cache_state WHERE location=?", (location,))
 
     def sources(self) -> list[dict[str, Any]]:
         """Remembered locations: ``location``, ``added``, ``last_scanned`` and ``parts`` (a list of

@@ -13,6 +13,8 @@ refused with a hint.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -124,6 +126,25 @@ CREATE TABLE IF NOT EXISTS superseded (
     until TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (write_id, old_fingerprint)
 );
+CREATE TABLE IF NOT EXISTS cached_items (
+    source TEXT NOT NULL,
+    ref TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    digest TEXT NOT NULL,
+    gen INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (source, ref)
+);
+CREATE INDEX IF NOT EXISTS cached_items_seq ON cached_items(source, seq);
+CREATE TABLE IF NOT EXISTS cache_state (
+    source TEXT PRIMARY KEY,
+    location TEXT NOT NULL,
+    format INTEGER NOT NULL,
+    cursor TEXT NOT NULL,
+    attrs TEXT NOT NULL DEFAULT '{}',
+    updated TEXT NOT NULL
+);
 """
 
 
@@ -132,12 +153,24 @@ def now() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
+def _owner_only(path: Path) -> None:
+    """Create the database file 0600 (it holds redacted mail and documents in the item cache,
+    and decisions), or take group/other access away from one that has it. SQLite gives its
+    ``-wal`` / ``-shm`` files the database file's mode."""
+    with contextlib.suppress(OSError):  # a read-only or foreign-owned file: SQLite reports what matters
+        if not path.exists():
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+        elif path.stat().st_mode & 0o077:
+            os.chmod(path, 0o600)
+
+
 class StoreBase:
     """The connection every store mixin shares. Use as a context manager or call :meth:`close`."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _owner_only(self.path)
         try:
             self._db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None,
                                        check_same_thread=False)

@@ -16,7 +16,9 @@ Incremental: the cursor keeps the account and the ``historyId`` taken *before* t
 Every read starts with ``getProfile`` (who is signed in, and the mailbox's current history id):
 a cursor from another account is not used, an unchanged id means nothing to ask for (a
 no-change reseed is that one request), else ``history.list`` gives the messages added since.
-A history id Google no longer keeps (404) means a full re-read.
+A history id Google no longer keeps (404) means a full re-read (``ctx.resync()``). What
+history reports is only added mail, so a reseed keeps the mail read before in the local item
+cache (``cache="append"``) and fetches just the new messages.
 """
 
 from __future__ import annotations
@@ -119,7 +121,8 @@ def to_message(msg: dict[str, Any], label_names: dict[str, str], source: str, ct
 
 class GmailSource(GoogleSource, kind="gmail",
                   description="Gmail account, read-only (`memseed auth google` first)",
-                  cursor_doc="account, historyId taken before the last full read, send-as aliases"):
+                  cursor_doc="account, historyId taken before the last full read, send-as aliases",
+                  cache="append"):
     """A Gmail account through the Gmail API (read-only)."""
 
     owner_addresses: tuple[str, ...] = ()
@@ -152,6 +155,7 @@ class _GmailRead:
                 yield from self.incremental(cur, str(profile.get("historyId", "")))
                 return
             except Gone:
+                self.ctx.resync()  # what follows is the whole mailbox: the item cache is rebuilt from it
                 self.ctx.skip(self.source.id, "historyId", f"{self.source.id}: Google no longer keeps the change "
                                                            "history since the last scan; reading the mailbox again")
         yield from self.full(account, str(profile.get("historyId", "")))
@@ -175,6 +179,7 @@ class _GmailRead:
             resume = {"account": account, "query": QUERY_VERSION, "since": since, "phase": 0, "page": None,
                       "history_id": history_id, "sent": 0}
         else:
+            self.ctx.continued = True  # only the rest follows: the item cache keeps the first part
             self.ctx.skip(self.source.id, "resume", f"{self.source.id}: continuing an interrupted read "
                                                     "from its last finished page")
         phases = [("in:sent" + since, True), (f"-in:sent {BULK_QUERY}{since}", False)]

@@ -7,6 +7,9 @@ delta round (``/me/mailFolders/{folder}/messages/delta``): the first round lists
 and the ``@odata.deltaLink`` it ends with returns only what arrived since, so a reseed with
 nothing new costs one request per folder. Only the fields memseed uses are selected
 (``$select``), and bodies come as plain text (``Prefer: outlook.body-content-type="text"``).
+A delta round yields only new messages (removals are passed over), so a reseed keeps the mail
+read before in the local item cache (``cache="append"``); a folder whose delta link expired (410)
+is listed again, and its messages replace their cached copies (same Graph id), never doubling.
 
 Every message becomes the same :class:`~bootstrap_app.types.Message` as its export twin:
 ``message_id`` is the RFC 5322 Message-ID (``internetMessageId``), so a message seen both here
@@ -117,7 +120,8 @@ def message_from_graph(data: dict[str, Any], label: str, *, source: str, ctx: Re
 
 class OutlookMailSource(GraphSource, kind="outlook",
                         description="Outlook / Microsoft 365 mail, sent items first (Microsoft Graph, read-only)",
-                        cursor_doc="Graph delta link per mail folder (sentitems, inbox) of the last complete read; /me entry"):
+                        cursor_doc="Graph delta link per mail folder (sentitems, inbox) of the last complete read; /me entry",
+                        cache="append"):
     """Mail of a Microsoft account (Outlook.com or Microsoft 365), sent items first."""
 
     scope: ClassVar[str] = "Mail.Read"

@@ -248,6 +248,8 @@ class _Handler(BaseHTTPRequestHandler):
         page = changed[state["offset"]: state["offset"] + size]
         values = [self._present(key, o, state, prefer) if o is not None else {"id": i, "@removed": {"reason": "deleted"}}
                   for i, o in page]
+        with world.lock:
+            world.served[key] += sum(1 for v in values if "@removed" not in v)
         body: dict[str, Any] = {"@odata.context": f"{self.base}/v1.0/$metadata#Collection", "value": values}
         link = f"{self.base}/v1.0/{route}"
         if state["offset"] + size < len(changed):

@@ -14,6 +14,7 @@ import email.utils
 import html
 import json
 import threading
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
@@ -103,6 +104,8 @@ class World:
     faults: list[tuple[str, int, dict[str, str]]] = field(default_factory=list)
     gone: set[str] = field(default_factory=set)
     bytes_out: int = 0
+    served: Counter[str] = field(default_factory=Counter)
+    """Resources handed out per delta collection (``mail/inbox`` ...): what a read downloaded."""
     tokens: set[str] = field(default_factory=set)
     refresh_tokens: set[str] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)

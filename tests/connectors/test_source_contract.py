@@ -24,7 +24,15 @@ from bootstrap_app.errors import SourceNotFound
 from bootstrap_app.pipeline import item_digest
 from bootstrap_app.types import Message, Person
 from connectors import registry
-from connectors.base import DECLARATIONS, AccountComposite, AccountSource, Availability, ReadContext, Source
+from connectors.base import (
+    CACHE_MODES,
+    DECLARATIONS,
+    AccountComposite,
+    AccountSource,
+    Availability,
+    ReadContext,
+    Source,
+)
 from connectors.fake import FakeSource, fake_line
 
 ALL = sorted((*registry.registered(), FakeSource), key=lambda cls: cls.priority)
@@ -37,6 +45,9 @@ def test_declarations(cls: type[Source]) -> None:
     assert cls.description.strip()
     assert cls.auth in ("", *registry.AUTH_PROVIDERS) or cls.auth in ("google", "microsoft")
     assert isinstance(registry.availability(cls, None), Availability)
+    assert cls.cache in CACHE_MODES
+    if cls.cache:  # the item cache is kept up to the cursor: no cursor, nothing to keep it by
+        assert cls.cursor_doc.strip()
 
 
 def test_kinds_and_schemes_are_unique() -> None:
@@ -171,9 +182,20 @@ def test_unknown_or_mistyped_declarations_fail_at_class_creation() -> None:
     with pytest.raises(TypeError, match="priority must be a whole number"):
         class Late(Source, priority="last"):
             pass
+    with pytest.raises(TypeError, match="cache must be one of"):
+        class Cached(Source, cache="always"):
+            pass
     with pytest.raises(TypeError, match="uri_schemes must be a tuple of strings"):
         class AccountLetters(AccountSource, kind="x", uri_schemes="gmail"):  # checked after the defaults
             pass
+
+
+def test_mailbox_sources_are_served_by_the_item_cache() -> None:
+    """gmail: and outlook: report only added mail from their cursor, so a reseed keeps the rest
+    in the item cache; snapshot sources (folders, repos, .ics) are read in full again."""
+    cached = {cls.kind for cls in ALL if cls.cache}
+    assert {"gmail", "outlook"} <= cached
+    assert not cached & {cls.kind for cls in registry.by_shape()}
 
 
 @pytest.mark.parametrize("cls", [c for c in ALL if issubclass(c, AccountSource)], ids=lambda c: c.kind)

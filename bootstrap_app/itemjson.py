@@ -1,0 +1,113 @@
+"""Items to JSON and back, exactly: the format of the local item cache (:mod:`bootstrap_app.itemcache`).
+
+Why JSON and not pickle: the cache lives in the state database for months and is read by later
+memseed versions; pickle would run code named by the bytes it loads, and a changed class would
+break it silently. JSON holds only data, and :data:`FORMAT` is stored next to every cache so a
+format change makes the cache unusable (read the source in full again) instead of wrong.
+
+Why one generic codec over the dataclass fields instead of one function per kind: every item
+kind is a frozen dataclass whose fields are built from a handful of value types (text, numbers,
+flags, ``datetime``, :class:`Person`, tuples, string-keyed dicts, :class:`MemoryType`). Encoding
+those values, tagged where JSON has no type of its own, covers every kind and every field a
+later change adds; the round-trip test checks each kind, the demo persona's items included.
+
+A value is encoded as itself when JSON has its type (str, int, float, bool, None) and as a
+one-key object otherwise: ``{"$dt": iso}`` datetime, ``{"$p": [name, address]}`` Person,
+``{"$t": [...]}`` tuple, ``{"$d": {...}}`` dict, ``{"$m": value}`` MemoryType. Fields still at
+their default are left out (most received mail has no body, cc, labels ...), which keeps a cached
+mailbox small.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import MISSING, fields
+from datetime import datetime
+from typing import Any
+
+from bootstrap_app.errors import StoreError
+from bootstrap_app.items import (
+    ChatMessage,
+    Document,
+    Event,
+    Item,
+    MemoryEntry,
+    MemoryType,
+    Message,
+    Person,
+    Repo,
+)
+
+__all__ = ["FORMAT", "item_from_json", "item_to_json"]
+
+FORMAT = 1
+"""Version of this encoding; a cache written with another one is not used (see the module docstring)."""
+
+_KINDS: dict[str, type[Any]] = {cls.kind: cls for cls in (Message, Event, Document, Repo, ChatMessage, MemoryEntry)}
+
+
+def _encode(value: Any) -> Any:
+    if value is None or isinstance(value, bool | int | float) or (isinstance(value, str)
+                                                                 and not isinstance(value, MemoryType)):
+        return value
+    if isinstance(value, MemoryType):
+        return {"$m": value.value}
+    if isinstance(value, datetime):
+        return {"$dt": value.isoformat()}
+    if isinstance(value, Person):
+        return {"$p": [value.name, value.address]}
+    if isinstance(value, tuple):
+        return {"$t": [_encode(v) for v in value]}
+    if isinstance(value, dict):
+        return {"$d": {str(k): _encode(v) for k, v in value.items()}}
+    raise TypeError(f"an item field holds a {type(value).__name__}, which the item cache cannot store")
+
+
+def _decode(value: Any) -> Any:
+    if not isinstance(value, dict):
+        return value
+    if len(value) != 1:
+        raise ValueError(f"not an encoded value: {sorted(value)[:3]}")
+    (tag, inner), = value.items()
+    if tag == "$dt":
+        return datetime.fromisoformat(inner)
+    if tag == "$p":
+        name, address = inner
+        return Person(name=name, address=address)
+    if tag == "$t":
+        return tuple(_decode(v) for v in inner)
+    if tag == "$d":
+        return {k: _decode(v) for k, v in inner.items()}
+    if tag == "$m":
+        return MemoryType(inner)
+    raise ValueError(f"unknown value tag {tag!r}")
+
+
+def _default(f: Any) -> Any:
+    if f.default is not MISSING:
+        return f.default
+    if f.default_factory is not MISSING:
+        return f.default_factory()
+    return MISSING
+
+
+def item_to_json(item: Item) -> str:
+    """One item as compact JSON text: its kind and every field not at its default."""
+    data: dict[str, Any] = {}
+    for f in fields(item):
+        value = getattr(item, f.name)
+        if value != _default(f):
+            data[f.name] = _encode(value)
+    return json.dumps({"kind": item.kind, "f": data}, ensure_ascii=False, separators=(",", ":"))
+
+
+def item_from_json(text: str) -> Item:
+    """The item :func:`item_to_json` wrote. Anything else is a :class:`StoreError` (a damaged or
+    foreign row), never a half-built item."""
+    try:
+        data = json.loads(text)
+        cls = _KINDS[data["kind"]]
+        return cls(**{name: _decode(value) for name, value in data["f"].items()})
+    except (ValueError, KeyError, TypeError) as exc:
+        raise StoreError(f"a cached item cannot be read back ({type(exc).__name__}: {exc})",
+                         hint="run `memseed scan` on the source again; it rebuilds the cache") from exc

@@ -1,0 +1,101 @@
+"""The item cache's JSON codec gives back exactly the item it was given, for every kind and field."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import MISSING, fields
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from bootstrap_app.demo import build_demo
+from bootstrap_app.errors import StoreError
+from bootstrap_app.itemjson import item_from_json, item_to_json
+from bootstrap_app.types import (
+    ITEM_KINDS,
+    ChatMessage,
+    Document,
+    Event,
+    Item,
+    MemoryEntry,
+    MemoryType,
+    Message,
+    Person,
+    Repo,
+)
+from connectors import registry
+from connectors.base import ReadContext
+
+_T = datetime(2026, 3, 29, 1, 30, 15, 123456, tzinfo=UTC)
+_ANNA = Person(name="Anna Ölund", address="anna@example.org")
+_BO = Person(name="", address="bo@example.org")
+_BASE = {"source": "x:/tmp/ä", "ref": "<r1@x>", "timestamp": _T, "people": (_ANNA, _BO), "authored_by_owner": False}
+
+FULL: list[Item] = [
+    Message(**_BASE, sender=_ANNA, to=(_BO,), cc=(_ANNA, _BO), subject="Re: ✓ plan", body="line 1\r\nline 2\x00",
+            message_id="<m@x>", in_reply_to="<p@x>", thread_id="t1", labels=("Sent", "Inbox"), list_id="l.x",
+            is_bulk=True, utc_offset_minutes=-360, delivered_from="mx.other.example", auth_failure="dmarc=fail",
+            on_behalf_of="relay@x.example"),
+    Event(**_BASE, summary="Standup", start=datetime(2026, 3, 29, 9, tzinfo=timezone(timedelta(hours=2))),
+          end=datetime(2026, 3, 29, 9, 15), all_day=True, tzid="Europe/Berlin", organizer=_ANNA, attendees=(_BO,),
+          series_uid="s1", rrule="FREQ=WEEKLY", location="Room 1", description="notes", status="confirmed",
+          calendar_owner="anna@example.org"),
+    Document(**_BASE, path="/d/a.md", title="A", text="# A\n", doc_format="md", size=4, truncated=True),
+    Repo(**_BASE, path="/r", name="r", remote_url="git@x:r.git", default_branch="main",
+         files={"README.md": "hi", "pyproject.toml": "[x]"}, file_list=("README.md", "a.py"),
+         languages={"Python": 3}, commit_count=7, authors=(("Anna", "anna@example.org", 5), ("Bo", "bo@x", 2)),
+         recent_subjects=("fix", "feat"), first_commit=_T - timedelta(days=9), last_commit=_T,
+         git_user_email="anna@example.org"),
+    ChatMessage(**_BASE, workspace="w", channel="general", user=_ANNA, text="hej", thread_ts="1.2",
+                subtype="thread_broadcast", user_title="Staff Engineer", user_tz="Europe/Berlin"),
+    MemoryEntry(**_BASE, harness="claude-code", name="n", description="d", memory_type=MemoryType.FEEDBACK,
+                body="b", scope="project", path="/m/n.md"),
+]
+
+
+def _default(f: object) -> object:
+    d, factory = f.default, f.default_factory  # type: ignore[attr-defined]
+    return d if d is not MISSING else factory() if factory is not MISSING else MISSING
+
+
+@pytest.mark.parametrize("item", FULL, ids=lambda i: i.kind)
+def test_every_field_round_trips(item: Item) -> None:
+    # every field holds a non-default value here, so a field added later must be added to FULL too
+    assert [f.name for f in fields(item) if getattr(item, f.name) == _default(f)] == []
+    back = item_from_json(item_to_json(item))
+    assert back == item and type(back) is type(item)
+    for f in fields(item):  # same types too (a tuple stays a tuple, an offset stays that offset)
+        assert type(getattr(back, f.name)) is type(getattr(item, f.name)), f.name
+    assert back.timestamp is not None and back.timestamp.utcoffset() == item.timestamp.utcoffset()  # type: ignore[union-attr]
+
+
+def test_every_item_kind_is_covered() -> None:
+    assert {i.kind for i in FULL} == set(ITEM_KINDS)
+
+
+def test_defaults_are_left_out_and_naive_times_stay_naive() -> None:
+    bare = Message(source="s", ref="r", timestamp=datetime(2026, 1, 1, 12))
+    text = item_to_json(bare)
+    assert json.loads(text)["f"].keys() == {"source", "ref", "timestamp"}
+    assert item_from_json(text) == bare and item_from_json(text).timestamp.tzinfo is None  # type: ignore[union-attr]
+
+
+def test_the_demo_personas_items_round_trip(tmp_path: Path) -> None:
+    root = build_demo(tmp_path / "demo")
+    seen: set[str] = set()
+    count = 0
+    for source in registry.detect(root):
+        for item in source.read(ReadContext(claimed=registry.claimed_by_other)):
+            assert item_from_json(item_to_json(item)) == item, (source.id, item.ref)
+            seen.add(item.kind)
+            count += 1
+    assert count > 100 and {"message", "event", "document", "repo", "chatmessage"} <= seen
+
+
+@pytest.mark.parametrize("text", ["", "{}", '{"kind": "message"}', '{"kind": "nope", "f": {}}',
+                                  '{"kind": "message", "f": {"source": "s", "ref": "r", "bogus": 1}}',
+                                  '{"kind": "message", "f": {"source": "s", "ref": "r", "timestamp": {"$zz": 1}}}'])
+def test_a_damaged_row_is_a_store_error(text: str) -> None:
+    with pytest.raises(StoreError, match="cannot be read back"):
+        item_from_json(text)
