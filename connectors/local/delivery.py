@@ -31,7 +31,7 @@ from __future__ import annotations
 import ipaddress
 import re
 
-__all__ = ["auth_failure", "external_hop", "org_domain"]
+__all__ = ["NOTHING_AUTHENTICATED", "auth_failure", "external_hop", "internal_submission", "org_domain"]
 
 _FROM = re.compile(r"^\s*from\s+(\S+)(?:\s+\(([^)]*)\))?", re.IGNORECASE)
 _BY = re.compile(r"\bby\s+([A-Za-z0-9.-]+)", re.IGNORECASE)
@@ -40,6 +40,8 @@ _IP = re.compile(r"\[(?:IPv6:)?([0-9A-Fa-f:.]+)\]")
 _HOSTNAME = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\.?$")
 _TWO_LEVEL = frozenset({"co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go"})
 _METHOD = re.compile(r"(?<![\w.])(dkim|spf|dmarc|compauth|auth)\s*=\s*([a-z]+)((?:\s+(?:\([^)]*\)|[a-z.]+=[^\s;]+))*)", re.IGNORECASE)
+NOTHING_AUTHENTICATED = "nothing authenticated the sender"
+"""How :func:`auth_failure` begins its reason for a received copy no method authenticated."""
 _NO_RESULT = re.compile(r";\s*none\s*(?:$|;)", re.IGNORECASE)
 """RFC 8601 §2.2: ``authserv-id; none`` — the server ran no authentication on this copy."""
 _PROP = re.compile(r"\b(header\.d|header\.i|header\.from|smtp\.mailfrom)=([^\s;]+)", re.IGNORECASE)
@@ -159,5 +161,20 @@ def auth_failure(results: str, from_address: str) -> str:
     if not passes:  # a received copy that nothing authenticated (see the module docstring)
         said = ", ".join(f"{m}={v}" for m, v in verdicts.items())
         if said or _NO_RESULT.search(results):
-            return f"nothing authenticated the sender ({said or 'none'})"
+            return f"{NOTHING_AUTHENTICATED} ({said or 'none'})"
     return ""
+
+
+def internal_submission(headers: dict[str, str]) -> bool:
+    """Whether Exchange says a user of the organisation submitted this message (``AuthAs: Internal``).
+
+    Why it may vouch: mail between two people of one Microsoft 365 tenant carries
+    ``dkim=none; dmarc=none`` (nothing signs it on its way between two mailboxes), which on its own
+    reads as "nothing authenticated". Exchange authenticates the submitting user itself and says
+    so in ``X-MS-Exchange-Organization-AuthAs``; its header firewall removes every
+    ``X-MS-Exchange-Organization-*`` header from mail arriving anonymously, so an outsider cannot
+    carry one in. Elsewhere (a Gmail or mbox export) such a header proves nothing, which is why
+    the caller only consults it for a copy whose ``Received`` chain never left the organisation:
+    mail from outside is judged by its external hop first.
+    """
+    return headers.get("x-ms-exchange-organization-authas", "").strip().lower() == "internal"

@@ -30,7 +30,7 @@ from bootstrap_app.text.mail import trim_quoted
 from bootstrap_app.types import Message, Person, utc
 
 from .charsets import decode_text
-from .delivery import auth_failure, external_hop
+from .delivery import NOTHING_AUTHENTICATED, auth_failure, external_hop, internal_submission
 
 __all__ = [
     "decode_bytes",
@@ -259,8 +259,11 @@ def delivery_evidence(headers: dict[str, str], sender: Person) -> tuple[str, str
     """(external relay host, authentication failure) of a message's parsed headers: the one
     delivery judgment every mail reader applies (exports, Gmail, Outlook), see :mod:`.delivery`.
     Either being non-empty makes the message someone else's text whatever its From or folder."""
-    return (external_hop(headers.get("received", "")),
-            auth_failure(headers.get("authentication-results", ""), sender.address))
+    hop = external_hop(headers.get("received", ""))
+    failure = auth_failure(headers.get("authentication-results", ""), sender.address)
+    if failure.startswith(NOTHING_AUTHENTICATED) and not hop and internal_submission(headers):
+        failure = ""  # Exchange authenticated the tenant's own user (see internal_submission)
+    return hop, failure
 
 
 def decode_bytes(data: bytes, charset: str | None) -> str:

@@ -54,7 +54,8 @@ def headers_for(folder: str, sender: tuple[str, str], to: list[tuple[str, str]],
         return [("Received", f"from AM0PR01MB7000.eurprd01.prod.outlook.com (2603:10a6:208:1::5) by {_STORE} "
                              f"(2603:10a6:20b:1c1::9) with Microsoft SMTP Server id 15.20.8182.12; {date}"),
                 ("Authentication-Results", "dkim=none (message not signed) header.d=none;dmarc=none action=none "
-                                           "header.from=contoso.test;"), *own]
+                                           "header.from=contoso.test;"),
+                ("X-MS-Exchange-Organization-AuthAs", "Internal"), *own]
     host, ip = relay or (f"mail.{domain}", "198.51.100.20")
     verdict = auth or (f"spf=pass (sender IP is {ip}) smtp.mailfrom={domain}; dkim=pass (signature was verified) "
                        f"header.d={domain};dmarc=pass action=none header.from={domain};compauth=pass reason=100")

@@ -167,3 +167,25 @@ def test_sent_folder_mail_without_authentication_results_is_the_owners() -> None
     for msg in (_msg(submitted, sent_hint=True), _msg("X-Gmail-Labels: Sent\n" + submitted),
                 _msg("From: P <p@t.io>\n", sent_hint=True)):
         assert msg.third_party_reason == "" and msg.authored_by_owner is True
+
+
+def test_exchange_internal_submission_vouches_only_inside_the_organisation() -> None:
+    """Mail between two people of one Microsoft 365 tenant carries ``dkim=none; dmarc=none``;
+    Exchange's own ``X-MS-Exchange-Organization-AuthAs: Internal`` says it authenticated the
+    submitting user. That vouches for a copy whose chain stayed inside; carried on mail from
+    outside (where no header firewall stripped it) it proves nothing."""
+    tenant_hop = ("Received: from AM0PR01MB7000.eurprd01.prod.outlook.com (2603:10a6:208:1::5) by "
+                  "AM0PR01MB7001.eurprd01.prod.outlook.com (2603:10a6:20b:1c1::9) with Microsoft SMTP Server\n")
+    internal_none = "Authentication-Results: dkim=none (message not signed) header.d=none;dmarc=none " \
+                    "action=none header.from=t.io;\n"
+    colleague = _msg(tenant_hop + internal_none + "X-MS-Exchange-Organization-AuthAs: Internal\n"
+                     "From: Q <q@t.io>\n")
+    assert colleague.auth_failure == "" and colleague.delivered_from == ""
+    unvouched = _msg(tenant_hop + internal_none + "From: Q <q@t.io>\n")
+    assert unvouched.auth_failure.startswith("nothing authenticated")
+    anonymous = _msg(tenant_hop + internal_none + "X-MS-Exchange-Organization-AuthAs: Anonymous\n"
+                     "From: Q <q@t.io>\n")
+    assert anonymous.auth_failure.startswith("nothing authenticated")
+    outside = _msg("Received: from a.evil.example (a.evil.example [192.0.2.1]) by mx.t.io with ESMTPS\n"
+                   + internal_none + "X-MS-Exchange-Organization-AuthAs: Internal\nFrom: P <p@t.io>\n")
+    assert outside.auth_failure.startswith("nothing authenticated") and outside.authored_by_owner is False
