@@ -26,24 +26,14 @@ from datetime import datetime
 from typing import Any
 
 from bootstrap_app.errors import StoreError
-from bootstrap_app.items import (
-    ChatMessage,
-    Document,
-    Event,
-    Item,
-    MemoryEntry,
-    MemoryType,
-    Message,
-    Person,
-    Repo,
-)
+from bootstrap_app.items import ITEM_CLASSES, Item, MemoryType, Person
 
 __all__ = ["FORMAT", "item_from_json", "item_to_json"]
 
 FORMAT = 1
 """Version of this encoding; a cache written with another one is not used (see the module docstring)."""
 
-_KINDS: dict[str, type[Any]] = {cls.kind: cls for cls in (Message, Event, Document, Repo, ChatMessage, MemoryEntry)}
+_KINDS: dict[str, type[Any]] = {cls.kind: cls for cls in ITEM_CLASSES}
 
 
 def _encode(value: Any) -> Any:

@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import ClassVar, TypeAlias
 
-__all__ = ["ITEM_KINDS", "SENT_LABELS", "ChatMessage", "Document", "Event", "Item", "MemoryEntry",
+__all__ = ["ITEM_CLASSES", "ITEM_KINDS", "SENT_LABELS", "ChatMessage", "Document", "Event", "Item", "MemoryEntry",
            "MemoryType", "Message", "Person", "Repo", "Skip", "is_sent_label", "utc"]
 
 
@@ -278,6 +278,8 @@ class MemoryEntry(_ItemBase):
 
 
 Item: TypeAlias = Message | Event | Document | Repo | ChatMessage | MemoryEntry
-ITEM_KINDS: frozenset[str] = frozenset(c.kind for c in (Message, Event, Document, Repo, ChatMessage, MemoryEntry))
+ITEM_CLASSES: tuple[type[Item], ...] = (Message, Event, Document, Repo, ChatMessage, MemoryEntry)
+"""Every item class, the members of ``Item``: what the item cache encodes, what contract tests walk."""
+ITEM_KINDS: frozenset[str] = frozenset(c.kind for c in ITEM_CLASSES)
 """Every item kind a source may yield and an analyzer may declare."""
 

@@ -182,8 +182,21 @@ class Harness:
         return cls.sniff(path)
 
     def find_local(self) -> list[LocalMemory]:
-        """This harness's memory on this machine, when it holds something (the app's Sources page)."""
-        return []
+        """This harness's memory on this machine, when it holds something (the app's Sources page).
+
+        A harness with one home only counts its memory files (:meth:`memory_count`); one whose
+        memory is spread over several folders (Claude Code's projects) overrides this instead.
+        """
+        try:
+            home = self.home()
+        except TargetNotFound:  # no default folder: nothing to find without being told where
+            return []
+        count = self.memory_count(home) if home.is_dir() else 0
+        return [LocalMemory(self.name, home, f"{self.name}:", count)] if count else []
+
+    def memory_count(self, home: Path) -> int:
+        """How many memory files (entries' files, instruction files) ``home`` holds; 0: none found."""
+        return 0
 
     # -- reading, planning, auditing (per harness) -------------------------------------------
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:

@@ -32,7 +32,6 @@ from .base import (
     Capacity,
     FileChange,
     Harness,
-    LocalMemory,
     Plan,
     WriteOptions,
     is_removal,
@@ -231,10 +230,8 @@ class CodexHarness(Harness, name="codex",
     def owns(cls, path: Path) -> bool:
         return cls.sniff(path) or (path / "AGENTS.md").is_file() or (path / "config.toml").is_file()
 
-    def find_local(self) -> list[LocalMemory]:
-        home = self.home()
-        count = count_files(home / "memories", "**/*.md") + int((home / "AGENTS.md").is_file())
-        return [LocalMemory(self.name, home, "codex:", count)] if home.is_dir() and count else []
+    def memory_count(self, home: Path) -> int:
+        return count_files(home / "memories", "**/*.md") + int((home / "AGENTS.md").is_file())
 
     def doctor(self, root: Path) -> list[Finding]:
         return sorted_findings(codex_findings(root, AGENTS_BUDGET))

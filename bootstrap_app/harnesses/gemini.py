@@ -21,7 +21,7 @@ from bootstrap_app.safety.doctor import gemini_findings, sorted_findings
 from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, Proposal
 
-from .base import FileChange, Harness, LocalMemory, Plan, WriteOptions, new_entries, placement
+from .base import FileChange, Harness, Plan, WriteOptions, new_entries, placement
 from .common import (
     blank_line_before,
     bullets,
@@ -163,10 +163,8 @@ class GeminiHarness(Harness, name="gemini",
     def owns(cls, path: Path) -> bool:
         return (path / "GEMINI.md").is_file() or path.name == "GEMINI.md"
 
-    def find_local(self) -> list[LocalMemory]:
-        home = self.home()
-        count = int((home / "GEMINI.md").is_file()) + count_files(home / "tmp", "*/memory/*.md")
-        return [LocalMemory(self.name, home, "gemini:", count)] if home.is_dir() and count else []
+    def memory_count(self, home: Path) -> int:
+        return int((home / "GEMINI.md").is_file()) + count_files(home / "tmp", "*/memory/*.md")
 
     def doctor(self, root: Path) -> list[Finding]:
         return sorted_findings(gemini_findings(root if root.is_file() else root / "GEMINI.md"))

@@ -33,7 +33,6 @@ from .base import (
     Capacity,
     FileChange,
     Harness,
-    LocalMemory,
     Plan,
     WriteOptions,
     home_or,
@@ -352,10 +351,8 @@ class HermesHarness(Harness, name="hermes",
         others = {p.name for p in mem.iterdir()} - {*LIMITS, *(f"{n}.lock" for n in LIMITS)}
         return mem.name == "memories" and not {o for o in others if not o.startswith((".", "ARCHIVE"))}
 
-    def find_local(self) -> list[LocalMemory]:
-        home = self.home()
-        count = count_files(home / "memories") + count_files(home / "profiles", "*/memories/*.md")
-        return [LocalMemory(self.name, home, "hermes:", count)] if home.is_dir() and count else []
+    def memory_count(self, home: Path) -> int:
+        return count_files(home / "memories") + count_files(home / "profiles", "*/memories/*.md")
 
     def doctor(self, root: Path) -> list[Finding]:
         """Every ``USER.md`` / ``MEMORY.md`` of a home, its ``memories/`` and its profiles."""

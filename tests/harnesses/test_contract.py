@@ -136,6 +136,31 @@ def test_round_trip_then_nothing_to_do(case: Case, store: Store) -> None:
     assert again.empty and again.entries == [], again.diff()
 
 
+SINGLE_HOME = [cls.name for cls in HARNESS_CLASSES if "find_local" not in vars(cls)]
+"""Harnesses that find their memory by counting the files of one home (:meth:`Harness.memory_count`)."""
+
+
+@pytest.mark.parametrize("name", SINGLE_HOME)
+def test_what_it_wrote_is_found_on_this_machine(name: str, home: Path, project: Path, store: Store,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once a single-home harness holds memory it offers it as a source (the app's Sources page
+    lists it as ``name:``); an empty home offers nothing."""
+    case = Case(harness_class(name)(), home / f"{name}-home", project)
+    cls = type(case.harness)
+    monkeypatch.setattr(cls, "home", classmethod(lambda _cls: case.root))
+    case.root.mkdir(parents=True, exist_ok=True)
+    assert case.harness.find_local() == []  # an empty home offers nothing
+    proposals = make_proposals()
+    store.save_proposals(store.start_run("scan", []), proposals)
+    _write(case, store, proposals)
+    found = case.harness.find_local()
+    if not cls.default_home and not cls.home_env:
+        assert found == []  # a harness with no home of its own is given a folder, never found
+        return
+    assert [(f.harness, f.path, f.location) for f in found] == [(cls.name, case.root, f"{cls.name}:")]
+    assert found[0].entries >= 1
+
+
 def test_undo_restores_every_byte(case: Case, store: Store) -> None:
     first, *rest = make_proposals()
     _write(case, store, [first])
