@@ -20,9 +20,11 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tomllib
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import datetime
+from importlib import resources
 from pathlib import Path
 
 from ..errors import SourceError
@@ -32,55 +34,17 @@ from .repo_files import CONSOLE_FILES, EXECUTABLE, LEDGER_FILES, console_config,
 
 __all__ = ["CONSOLE_STORY", "LEDGER_STORY", "git_env", "write_repos"]
 
-# (author key, subject, the paths it touches separated by spaces)
-LEDGER_STORY: list[tuple[str, str, str]] = [
-    ("maya", "chore: scaffold ledger-api with uv",
-     "pyproject.toml uv.lock .python-version .gitignore src/ledger_api/__init__.py "
-     "src/ledger_api/settings.py README.md"),
-    ("maya", "feat: add account and posting models", "src/ledger_api/models.py"),
-    ("maya", "test: cover the double-entry balance invariant", "tests/test_models.py tests/conftest.py"),
-    ("maya", "chore: configure ruff and pytest", "pyproject.toml Makefile"),
-    ("maya", "ci: run uv run pytest on GitHub Actions", ".github/workflows/ci.yml"),
-    ("maya", "docs: add CONTRIBUTING with Conventional Commits", "CONTRIBUTING.md"),
-    ("maya", "chore: add CODEOWNERS", ".github/CODEOWNERS"),
-    ("maya", "feat: add health endpoint", "src/ledger_api/api.py"),
-    ("priya", "feat(postings): support reversals", "src/ledger_api/postings.py"),
-    ("priya", "test(postings): add reversal tests", "tests/test_postings.py"),
-    ("maya", "fix(tests): order fixture query by posting id", "tests/conftest.py"),
-    ("maya", "feat: add nightly reconciliation job", "src/ledger_api/reconcile.py"),
-    ("priya", "fix(reconcile): skip closed accounts", "src/ledger_api/reconcile.py"),
-    ("maya", "perf: index postings on account_id and created_at", "migrations/0007_postings_index.sql"),
-    ("maya", "feat(checks): add index check for on-call", "src/ledger_api/checks.py"),
-    ("maya", "docs: describe local setup in README", "README.md"),
-    ("priya", "chore(deps): bump fastapi and pydantic", "pyproject.toml uv.lock"),
-    ("maya", "feat(events): add event store for RFC-012", "src/ledger_api/events.py"),
-    ("maya", "feat(events): snapshot balances every 500 events", "src/ledger_api/events.py"),
-    ("priya", "test(events): replay from snapshot", "tests/test_events.py"),
-    ("maya", "refactor(api): tidy health endpoint", "src/ledger_api/api.py"),
-    ("priya", "test(postings): reversal keeps references", "tests/test_postings.py"),
-    ("maya", "fix(models): compare amounts as Decimal", "src/ledger_api/models.py"),
-    ("maya", "chore: refresh uv.lock", "uv.lock"),
-    ("maya", "docs: link the on-call runbook from README", "README.md"),
-]
+def _stories() -> dict[str, list[tuple[str, str, str]]]:
+    """The story commits, kept as data in ``stories.toml`` beside this module."""
+    raw = tomllib.loads(resources.files(__package__).joinpath("stories.toml").read_text(encoding="utf-8"))
+    return {name: [(author, subject, paths) for author, subject, paths in rows] for name, rows in raw.items()}
 
-CONSOLE_STORY: list[tuple[str, str, str]] = [
-    ("maya", "chore: scaffold deploy-console with pnpm and TypeScript",
-     "package.json pnpm-lock.yaml tsconfig.json .gitignore src/config.ts README.md"),
-    ("maya", "chore: add eslint and prettier config", "eslint.config.js .prettierrc"),
-    ("maya", "feat: add deploy stage state machine", "src/stages.ts"),
-    ("maya", "test: cover stage transitions with vitest", "src/stages.test.ts vitest.config.ts"),
-    ("maya", "ci: lint, test and build on GitHub Actions", ".github/workflows/ci.yml"),
-    ("maya", "feat: add scripts/deploy.sh", "scripts/deploy.sh"),
-    ("tom", "feat(ui): staged rollout screen", "src/ui/rollout.ts"),
-    ("maya", "fix(deploy): retry health check before promotion", "scripts/deploy.sh"),
-    ("tom", "feat(stages): rollback from any stage", "src/stages.ts"),
-    ("tom", "test: canary-to-full transition", "src/stages.test.ts"),
-    ("maya", "fix(deploy): use the new ingress health check URL", "scripts/deploy.sh"),
-    ("maya", "docs: describe the deploy flow in README", "README.md"),
-    ("tom", "chore(deps): move to pnpm 9 and regenerate the lockfile", "package.json pnpm-lock.yaml"),
-    ("maya", "feat(approvals): approval gate before the full stage", "src/approvals.ts"),
-    ("maya", "chore: add CODEOWNERS", ".github/CODEOWNERS"),
-]
+
+_STORIES = _stories()
+LEDGER_STORY: list[tuple[str, str, str]] = _STORIES["ledger"]
+"""(author key, subject, the paths it touches separated by spaces) of ledger-api, oldest first."""
+CONSOLE_STORY: list[tuple[str, str, str]] = _STORIES["console"]
+"""The same for deploy-console."""
 
 
 def git_env() -> dict[str, str]:
