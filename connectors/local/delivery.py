@@ -44,6 +44,8 @@ NOTHING_AUTHENTICATED = "nothing authenticated the sender"
 """How :func:`auth_failure` begins its reason for a received copy no method authenticated."""
 _NO_RESULT = re.compile(r";\s*none\s*(?:$|;)", re.IGNORECASE)
 """RFC 8601 §2.2: ``authserv-id; none`` — the server ran no authentication on this copy."""
+_EXCHANGE_HOP = re.compile(r"\bwith\s+(?:Microsoft\s+SMTP\s+Server|mapi|HTTPS)\b", re.IGNORECASE)
+"""How Exchange names the protocol of the hop that hands a message to the mailbox."""
 _PROP = re.compile(r"\b(header\.d|header\.i|header\.from|smtp\.mailfrom)=([^\s;]+)", re.IGNORECASE)
 
 
@@ -175,6 +177,12 @@ def internal_submission(headers: dict[str, str]) -> bool:
     ``X-MS-Exchange-Organization-*`` header from mail arriving anonymously, so an outsider cannot
     carry one in. Elsewhere (a Gmail or mbox export) such a header proves nothing, which is why
     the caller only consults it for a copy whose ``Received`` chain never left the organisation:
-    mail from outside is judged by its external hop first.
+    mail from outside is judged by its external hop first. And only when Exchange received the
+    copy: the newest ``Received`` is written by the mailbox's own server (a sender's headers can
+    only sit below it), and Exchange writes ``with Microsoft SMTP Server``, ``with mapi`` or
+    ``with HTTPS`` there. A mailbox kept by another provider never stripped the header, so a
+    spoof relayed inside that provider could carry it.
     """
-    return headers.get("x-ms-exchange-organization-authas", "").strip().lower() == "internal"
+    newest = headers.get("received", "").split("\n", 1)[0]
+    return (headers.get("x-ms-exchange-organization-authas", "").strip().lower() == "internal"
+            and bool(_EXCHANGE_HOP.search(newest)))

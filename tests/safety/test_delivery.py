@@ -189,3 +189,24 @@ def test_exchange_internal_submission_vouches_only_inside_the_organisation() -> 
     outside = _msg("Received: from a.evil.example (a.evil.example [192.0.2.1]) by mx.t.io with ESMTPS\n"
                    + internal_none + "X-MS-Exchange-Organization-AuthAs: Internal\nFrom: P <p@t.io>\n")
     assert outside.auth_failure.startswith("nothing authenticated") and outside.authored_by_owner is False
+
+
+def test_exchange_internal_submission_counts_only_when_exchange_received_the_copy() -> None:
+    """Only Exchange strips ``X-MS-Exchange-Organization-*`` from anonymous mail. A mailbox kept
+    elsewhere (a Gmail account exported through IMAP to a plain mbox) keeps whatever the sender
+    typed: a spoof relayed inside one shared provider, nothing authenticated, with a forged
+    ``AuthAs: Internal`` stays someone else's text. The newest ``Received`` is the mailbox's own
+    server's (a sender's headers can only sit below it), so it says whether Exchange received it."""
+    authas = "X-MS-Exchange-Organization-AuthAs: Internal\n"
+    spoof = _msg(_SHARED_HOP + _NONE + authas + "From: P <p@t.io>\n")
+    assert spoof.auth_failure.startswith("nothing authenticated") and spoof.authored_by_owner is False
+    # a forged Exchange hop *below* the real newest one does not help either
+    below = _msg(_SHARED_HOP + "Received: from a.t.io (a.t.io [10.0.0.5]) by b.t.io with Microsoft SMTP Server\n"
+                 + _NONE + authas + "From: P <p@t.io>\n")
+    assert below.auth_failure.startswith("nothing authenticated")
+    # Exchange Online hands mail to the mailbox over HTTPS or MAPI as well as SMTP
+    for proto in ("HTTPS", "mapi id 15.20.4394.023"):
+        top = (f"Received: from BY5PR04MB6709.namprd04.prod.outlook.com (2603:10b6:a03:1c8::1) by "
+               f"MN2PR04MB6272.namprd04.prod.outlook.com with {proto}; Tue, 10 Aug 2021 10:00:00 +0000\n")
+        tenant = _msg(top + _NONE + authas + "From: Q <q@t.io>\n")
+        assert tenant.auth_failure == "" and tenant.delivered_from == "", proto
