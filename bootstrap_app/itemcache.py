@@ -88,7 +88,8 @@ class CacheWriter:
         """A writer for a source that declares ``cache``; None for every other source."""
         return cls(store, source, location, ctx, since) if source.cache else None
 
-    def add(self, item: Item) -> None:
+    def add(self, item: Item, digest: str) -> None:
+        """Keep ``item``; ``digest`` is its :func:`item_digest`, which the scan has already taken."""
         if not self.enabled:
             return
         data = item_to_json(item)
@@ -97,7 +98,7 @@ class CacheWriter:
         if self.count > MAX_ITEMS or self.bytes > MAX_BYTES:
             self._stop(f"more than {MAX_ITEMS} items or {MAX_BYTES // 2**20} MB: too large to keep")
             return
-        self.rows.append((item.ref, item_digest(item), data))
+        self.rows.append((item.ref, digest, data))
         if len(self.rows) >= _FLUSH:
             self.flush()
 
@@ -166,7 +167,7 @@ def ingest(store: Store, source: Source, location: str, ctx: ReadContext) -> int
     writer = CacheWriter(store, source, location, ctx)
     try:
         for item in source.read(ctx):
-            writer.add(item)
+            writer.add(item, item_digest(item))
     finally:
         writer.flush()
     dropped = writer.finish(ctx.new_cursor) if ctx.new_cursor is not None else 0

@@ -177,9 +177,10 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
             else:
                 run.collector.observe(item)
                 run.router.observe(item)
-            batch.append((item.source, item.ref, item_digest(item)))
+            digest = item_digest(item)
+            batch.append((item.source, item.ref, digest))
             if cache is not None:
-                cache.add(item)
+                cache.add(item, digest)
             if len(batch) >= _FLUSH:
                 _record(run.store, run.run_id, batch, ctx, source.id)
                 batch.clear()

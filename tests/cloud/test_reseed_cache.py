@@ -301,8 +301,8 @@ def test_a_full_read_resumed_after_a_kill_keeps_what_the_killed_read_cached(
     google.fault(500, 0, match="/batch/")
     real_add = itemcache.CacheWriter.add
 
-    def add(self: itemcache.CacheWriter, item: Any) -> None:
-        real_add(self, item)
+    def add(self: itemcache.CacheWriter, item: Any, digest: str) -> None:
+        real_add(self, item, digest)
         if self.count == 25:
             google.faults[0].count = 50  # the server starts failing part-way through the first read
 
