@@ -25,6 +25,12 @@ def test_there_are_expectation_files() -> None:
     assert len({e.repo for e in EXPECTATIONS}) == len(EXPECTATIONS)
 
 
+@pytest.mark.realdata
+def test_one_expectation_file_per_bundle() -> None:
+    bundles = {p.stem for p in realdata_file("repos").glob("*.bundle")}
+    assert bundles == {e.repo for e in EXPECTATIONS}
+
+
 @pytest.mark.parametrize("exp", EXPECTATIONS, ids=lambda e: e.repo)
 def test_expectation_file_follows_the_schema(exp: Expectation) -> None:
     assert problems(exp) == []
