@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -134,6 +135,21 @@ def _report(rows: list[tuple[RepoScore, dict[str, Any]]], verbose: bool) -> None
         total.never_hits.update({f"{s.repo}:{c}": w for c, w in s.never_hits.items()})
     sums = {k: sum(f[k] for _, f in rows) for k in ("seconds", "commits", "files")}
     print(_row(f"ALL ({len(rows)})", total, sums))
+    print(_cost_line(rows))
+
+
+def _cost_line(rows: list[tuple[RepoScore, dict[str, Any]]]) -> str:
+    """How scan time follows the tracked files and the history (Pearson r over the repositories):
+    the claim to check is that it follows files read, not commits."""
+    seconds = [float(f["seconds"]) for _, f in rows]
+    out = []
+    for key in ("files", "commits"):
+        values = [float(f[key]) for _, f in rows]
+        try:
+            out.append(f"{key} r={statistics.correlation(values, seconds):+.2f}")
+        except statistics.StatisticsError:  # fewer than two repositories, or a constant column
+            out.append(f"{key} r=n/a")
+    return "scan time against " + ", ".join(out)
 
 
 def _as_json(s: RepoScore, f: dict[str, Any]) -> dict[str, Any]:

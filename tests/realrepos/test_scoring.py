@@ -7,12 +7,15 @@ recall and precision are computed. Each case below has a wrong answer the functi
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from benchmarks.repo_expect import DocCommand, Expectation, Fact, Never
+from benchmarks.eval_repos import main
+from benchmarks.repo_expect import EXPECT_DIR, DocCommand, Expectation, Fact, Never, load
 from benchmarks.repo_score import Tree, proposed_commands, prove, score
+from tests.conftest import realdata_file
 
 BODY = """demo — a tool.
 - Stack: Go; package manager: none
@@ -94,3 +97,18 @@ def test_nothing_proposed_has_no_precision(tree: Tree) -> None:
 def test_git_dotfiles_declare_no_program(tree: Tree) -> None:
     (tree.root / ".gitignore").write_text("build/\n", encoding="utf-8")
     assert prove("git push origin main", _exp(), tree) is None
+
+
+@pytest.mark.realdata
+def test_evaluator_scans_one_bundle_and_prints_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    realdata_file("repos", "gin.bundle")  # skip without the real-data folder
+    assert main(["--repo", "gin", "--json", "--keep", str(tmp_path)]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["repo"] for r in rows] == ["gin"]
+    row = rows[0]
+    assert row["commits"] > 1000 and row["files"] > 100 and row["seconds"] > 0
+    assert 0.0 <= row["recall"] <= 1.0 and row["proposed"]
+    ids = {f.id for f in load(EXPECT_DIR / "gin.toml").facts}
+    assert set(row["facts_missing"]) < ids  # some facts found, and only facts of gin.toml are named
+    assert (tmp_path / "clones" / "gin" / ".git").is_dir()  # --keep reuses the clone next time
+    assert main(["--repo", "no-such-repo"]) == 2
