@@ -9,7 +9,8 @@ command precision (proven / proposed), never-list hits, scan seconds beside hist
 (commits) and tracked files. Weakest first, then per ecosystem.
 
 A low score is a finding, not a failure: the exit status is non-zero only when the evaluator
-itself breaks (a bundle that will not clone, an expectation file that will not load, a crash).
+itself breaks (a bundle that will not clone, an expectation file that will not load, a scan that
+raises — the other repositories are still scored and printed).
 
 Run: ``python -m benchmarks.eval_repos [--repo NAME ...] [--json] [--keep DIR] [--verbose]``.
 """
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -175,16 +177,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no expectation file for {', '.join(unknown)}", file=sys.stderr)
         return 2
     rows: list[tuple[RepoScore, dict[str, Any]]] = []
+    crashed: list[str] = []
     with tempfile.TemporaryDirectory(prefix="memseed-eval-repos-") as tmp:
         work = args.keep or Path(tmp)
         for exp in expectations:
-            repo = clone(bundles / f"{exp.repo}.bundle", work / "clones" / exp.repo)
-            rows.append(evaluate(exp, repo, Path(tmp) / "homes" / exp.repo))
+            try:  # one repository that breaks the scan must not hide the others' figures
+                repo = clone(bundles / f"{exp.repo}.bundle", work / "clones" / exp.repo)
+                rows.append(evaluate(exp, repo, Path(tmp) / "homes" / exp.repo))
+            except Exception:  # printed with its traceback; the exit status says so
+                traceback.print_exc()
+                crashed.append(exp.repo)
     if args.json:
         json.dump([_as_json(s, f) for s, f in _weakest_first(rows)], sys.stdout, indent=1)
         print()
     else:
         _report(rows, args.verbose)
+    for s, f in rows:
+        for error in f["errors"]:
+            print(f"{s.repo}: source error: {error}", file=sys.stderr)
+    if crashed:
+        print(f"the evaluation crashed on: {', '.join(crashed)}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -112,3 +112,24 @@ def test_evaluator_scans_one_bundle_and_prints_json(capsys: pytest.CaptureFixtur
     assert set(row["facts_missing"]) < ids  # some facts found, and only facts of gin.toml are named
     assert (tmp_path / "clones" / "gin" / ".git").is_dir()  # --keep reuses the clone next time
     assert main(["--repo", "no-such-repo"]) == 2
+
+
+def test_a_crashing_scan_is_reported_and_the_others_still_printed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    import benchmarks.eval_repos as eval_repos
+
+    (tmp_path / "repos").mkdir()
+    monkeypatch.setenv("MEMSEED_REALDATA", str(tmp_path))
+    monkeypatch.setattr(eval_repos, "clone", lambda bundle, dest: dest)
+
+    def fake_evaluate(exp: Expectation, repo: Path, home: Path) -> tuple[object, dict[str, object]]:
+        if exp.repo == "gin":
+            raise RuntimeError("boom")
+        return score(exp, ["nothing"], [""], Tree(tmp_path)), {"seconds": 0.5, "commits": 3, "files": 4, "errors": []}
+
+    monkeypatch.setattr(eval_repos, "evaluate", fake_evaluate)
+    assert eval_repos.main(["--repo", "gin", "--repo", "lwt"]) == 1
+    out, err = capsys.readouterr()
+    assert "RuntimeError: boom" in err and "crashed on: gin" in err
+    assert "\nlwt " in out and "\ngin " not in out
+    assert eval_repos.main(["--repo", "lwt"]) == 0  # a low score alone is not a failure
