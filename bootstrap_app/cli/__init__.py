@@ -22,6 +22,7 @@ _COMMAND_MODULES = (
     "sources",
     "review",
     "write",
+    "importcmd",
     "doctor",
     "reseed",
     "app",
