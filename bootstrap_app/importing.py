@@ -96,16 +96,33 @@ def pending(run: ImportRun, store: Store) -> list[StoredProposal]:
 
 
 def _over_cap(target: str, entries: Sequence[Proposal], options: WriteOptions) -> dict[str, str]:
-    """fingerprint -> reason, for entries that do not fit the target's capped files."""
+    """fingerprint -> reason, for entries that do not fit the target's capped files.
+
+    A harness that says which entries fit (Hermes: ``Capacity.fits``) is taken at its word;
+    one that only says the file would overflow (Codex's AGENTS.md) is asked again entry by
+    entry, in the source's order, keeping each one that still fits.
+    """
+    harness = get_harness(target)
+    caps = [c for c in harness.capacity(entries, options) if c.overflow > 0]
+    if not caps:
+        return {}
     out: dict[str, str] = {}
     by_id = {p.id: p.fingerprint for p in entries}
-    for cap in get_harness(target).capacity(entries, options):
-        if cap.overflow <= 0:
-            continue
+    for cap in caps:
         for entry_id, _name, size in cap.entries:
             if entry_id not in cap.fits and entry_id in by_id:
                 out[by_id[entry_id]] = (f"over the target's cap: {Path(cap.file).name} holds at most "
                                         f"{cap.limit:,} {cap.unit}; this {size:,}-{cap.unit} entry does not fit")
+    if out or any(c.entries for c in caps):
+        return out
+    fitting: list[Proposal] = []
+    for p in entries:
+        over = [c for c in harness.capacity([*fitting, p], options) if c.overflow > 0]
+        if over:
+            out[p.fingerprint] = (f"over the target's cap: {Path(over[0].file).name} holds at most "
+                                  f"{over[0].limit:,} {over[0].unit} and is full before this entry")
+        else:
+            fitting.append(p)
     return out
 
 
