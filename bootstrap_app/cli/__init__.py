@@ -23,6 +23,7 @@ _COMMAND_MODULES = (
     "review",
     "write",
     "importcmd",
+    "verify",
     "doctor",
     "reseed",
     "app",
