@@ -24,6 +24,7 @@ _COMMAND_MODULES = (
     "write",
     "importcmd",
     "verify",
+    "hook",
     "doctor",
     "reseed",
     "app",
