@@ -54,9 +54,10 @@ class Stale:
 
 
 def _local_source(source: str) -> Path | None:
-    """The path of a local source id (``git:/home/me/app``); ``None`` for accounts and URIs."""
+    """The path of a local source id (``git:/home/me/app``; an archive member's id names its
+    archive: ``takeout:/x/t.zip!Takeout/...``); ``None`` for accounts and URIs."""
     _, sep, rest = source.partition(":")
-    return Path(rest) if sep and rest.startswith("/") else None
+    return Path(rest.split("!", 1)[0]) if sep and rest.startswith("/") else None
 
 
 def _passed(text: str, today: date) -> list[str]:

@@ -78,3 +78,13 @@ def test_verify_cli_exit_status(hermetic: Path) -> None:
     assert gone.exit_code == 1
     data = json.loads(gone.output.splitlines()[0])
     assert [(s["name"], s["what"]) for s in data["stale"] if s["name"] == "app-commands"] == [("app-commands", "file")]
+
+
+def test_an_archive_members_source_is_its_archive(hermetic: Path) -> None:
+    from bootstrap_app.extract.freshness import _local_source
+
+    archive = hermetic / "takeout.zip"
+    archive.write_bytes(b"PK")
+    path = _local_source(f"takeout:{archive}!Takeout/Mail/All mail.mbox")
+    assert path == archive and path.exists()
+    assert _local_source("gmail:me@example.org") is None
