@@ -25,6 +25,7 @@ _COMMAND_MODULES = (
     "importcmd",
     "verify",
     "hook",
+    "schedulecmd",
     "doctor",
     "reseed",
     "app",
