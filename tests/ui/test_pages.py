@@ -366,3 +366,28 @@ def test_sources_brings_memory_from_one_agent_to_another(hermetic: Path, setting
     assert any("already in the target" in c.value for c in at.caption)
     with Store(settings.db_path) as other:
         assert [sp.proposal.name for sp in other.proposals(status="undecided")] == ["tea"]
+
+
+def test_review_keeps_memory_fresh_with_the_schedule_library(seeded, hermetic: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The switch installs the same timer `memseed schedule --daily` does (commands recorded, never run),
+    and the page says what the last re-seed found."""
+    import subprocess
+
+    from bootstrap_app import schedule
+
+    calls: list[list[str]] = []
+    monkeypatch.setattr(schedule, "system_name", lambda platform=None: "systemd")
+    monkeypatch.setattr(schedule, "run_system",
+                        lambda argv: calls.append(list(argv)) or subprocess.CompletedProcess(argv, 0, "", ""))
+    with seeded(3) as store:
+        run = store.start_run("reseed", ["x"])
+        store.finish_run(run, "finished", {"new_proposals": 2})
+    at = app_at("review")
+    _no_exception(at)
+    assert any("found 2 new proposals" in c.value for c in at.caption)
+    at.toggle(key="fresh_on").set_value(True).run()
+    _no_exception(at)
+    timer = hermetic / ".config" / "systemd" / "user" / "memseed-reseed.timer"
+    assert "OnCalendar=*-*-* 07:30:00" in timer.read_text()
+    assert ["systemctl", "--user", "enable", "--now", "memseed-reseed.timer"] in calls
+    assert any("schedule: daily at 07:30 (systemd)" in c.value for c in at.caption)
