@@ -5,6 +5,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS := dev,outlook
 
+# the public corpora the real-data tests and benchmarks read (tests/REALDATA.md); CI keeps them
+# in shared/ beside the clone. Tests read the location from this variable only.
+MEMSEED_REALDATA ?= $(abspath ../shared/realdata)
+export MEMSEED_REALDATA
+
 HERMES_VENV := .venv-hermes
 HERMES_VERSION := 0.19.0
 

@@ -13,7 +13,7 @@ on the same messages:
 - delivery       — the ``Received`` chain + ``Authentication-Results`` reading every message now
                    gets (two hops and a verdict per message, as real inbound mail carries).
 
-Also prints redaction alone on the real Enron bodies when ``../shared/realdata`` is present.
+Also prints redaction alone on the real Enron bodies when ``$MEMSEED_REALDATA`` holds them (tests/REALDATA.md).
 Run: ``python -m benchmarks.bench_gate [--messages 10000]``.
 """
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import mailbox
+import os
 import tempfile
 import time
 from collections.abc import Callable
@@ -28,7 +29,7 @@ from pathlib import Path
 
 __all__ = ["main"]
 
-_REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "email" / "enron"
+_REALDATA = Path(os.environ.get("MEMSEED_REALDATA") or "(MEMSEED_REALDATA is not set)") / "email" / "enron"
 
 
 def _timed(fn: Callable[[], object]) -> tuple[float, object]:

@@ -53,6 +53,9 @@ class Settings:
                                    "larger files are skipped (and reported)")
     default_target: str = _setting("claude-code", "MEMSEED_TARGET", "harness the app's Write page starts with")
     sources: tuple[str, ...] = _setting((), "", "locations `memseed reseed` scans besides the remembered ones (config.toml only)")
+    notify_cmd: str = _setting("", "MEMSEED_NOTIFY_CMD",
+                               "a command `memseed reseed` runs (no shell) when it finds new proposals; "
+                               "`MEMSEED_WAITING` / `MEMSEED_NEW` hold the counts")
     ms_client_id: str = _setting("", "MEMSEED_MS_CLIENT_ID",
                                  "client id of your Entra ID app registration, for `memseed auth microsoft`")
     ms_authority: str = _setting("https://login.microsoftonline.com/common", "MEMSEED_MS_AUTHORITY",

@@ -40,6 +40,7 @@ from bootstrap_app.extract.collect import HeldMemory, LlmSample
 from bootstrap_app.extract.dedup import dedup_against_memory
 from bootstrap_app.extract.digest import llm_request, settings_digest, settings_model
 from bootstrap_app.extract.heuristic import heuristic_proposals
+from bootstrap_app.extract.imported import carry_over
 from bootstrap_app.extract.llm import llm_proposals
 from bootstrap_app.extract.supersede import Approved, link_updates
 from bootstrap_app.extract.verify import verify_written
@@ -126,6 +127,7 @@ class _Run:
     collector: IdentityCollector
     builder: SignalBuilder
     held: HeldMemory
+    target: Sequence[MemoryEntry]
     sample: LlmSample | None
     router: KindRouter
     result: ScanResult
@@ -144,8 +146,8 @@ class _Run:
         held = HeldMemory(entries=list(existing_memory))
         sample = LlmSample(known_owners=known) if use_llm else None  # only for the opt-in LLM path
         router = KindRouter([*builder.router.analyzers, held, *((sample,) if sample else ())])
-        return cls(settings, store, run_id, emit, should_stop, collector, builder, held, sample, router,
-                   ScanResult(run_id=run_id))
+        return cls(settings, store, run_id, emit, should_stop, collector, builder, held, list(existing_memory),
+                   sample, router, ScanResult(run_id=run_id))
 
 
 def _read_source(run: _Run, location: str, source: Source, since: datetime | None,
@@ -282,9 +284,22 @@ def _keep(run: _Run, proposals: list[Proposal]) -> list[Proposal]:
             run.result.already_decided += 1
             continue
         final.append(p)
-        if p.fingerprint not in known:
-            run.result.new_proposals += 1
+    final += _carried(run, decided, {p.fingerprint for p in final})
+    run.result.new_proposals = sum(1 for p in final if p.fingerprint not in known)
     return final
+
+
+def _carried(run: _Run, decided: set[str], taken: set[str]) -> list[Proposal]:
+    """Each memory entry read from an agent's memory as a proposal of its own (``extract.imported``):
+    gated, not one the target holds, another source gave or the person rejected."""
+    if not run.held.read:
+        return []
+    approved = [sp.effective for sp in run.store.proposals(status="approved")]
+    carried = carry_over(run.held.read, run.target, approved, frozenset(decided))
+    run.result.imported = carried.outcomes
+    run.result.quarantined += carried.quarantined
+    run.result.already_decided += sum(1 for o in carried.outcomes if o.status in ("decided", "approved"))
+    return [p for p in carried.proposals if p.fingerprint not in taken]
 
 
 def _updates(run: _Run, proposals: list[Proposal], decided: set[str]) -> list[Proposal]:

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.safety.gate import Quarantined
 from bootstrap_app.types import Proposal, Skip
+from connectors.harness_memory import EntryOutcome
 
 __all__ = ["EventKind", "ScanEvent", "ScanResult", "SourceReport", "format_summary", "name_once", "shorten",
            "skip_categories"]
@@ -138,6 +139,8 @@ class ScanResult:
     new_proposals: int = 0
     """Proposals the store had never seen before this run (what reseed announces)."""
     llm_error: str | None = None
+    imported: list[EntryOutcome] = field(default_factory=list)
+    """One per memory entry read from an agent's memory: proposed, ready, or why not."""
 
     @property
     def items(self) -> int:
@@ -164,6 +167,7 @@ class ScanResult:
                       "slack_ids": sorted(self.owner.slack_ids),
                       "suggested_aliases": sorted(self.owner.suggested)},
             "llm_error": self.llm_error,
+            "memory_entries": dict(Counter(o.status for o in self.imported).most_common()),
         }
 
 
@@ -196,6 +200,10 @@ def format_summary(summary: dict[str, Any]) -> str:
     if summary["duplicates_of_existing_memory"] or summary["superseding_existing_memory"]:
         lines.append(f"  existing memory: {summary['duplicates_of_existing_memory']} duplicates dropped, "
                      f"{summary['superseding_existing_memory']} would replace an entry")
+    if summary.get("memory_entries"):
+        entries = summary["memory_entries"]
+        lines.append(f"  agent memory entries read: {sum(entries.values())} ("
+                     + ", ".join(f"{k} {v}" for k, v in entries.items()) + ")")
     lines.append(f"  quarantined by the safety gate: {summary['quarantined']}")
     for reason, n in summary["quarantine_reasons"].items():
         lines.append(f"    {n} x {reason}")

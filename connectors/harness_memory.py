@@ -2,7 +2,8 @@
 
 Why read other harnesses at all: the best memory of a person is the one their current agent
 already keeps. Reading it lets memseed move memory from one harness to another (each entry
-becomes a proposal the person approves for the new target, via :func:`entries_to_proposals`)
+becomes a proposal the person approves for the new target, via :func:`import_entries`; the
+scan does this for every memory entry it reads, ``memseed import`` runs it for one target)
 and lets the pipeline deduplicate new proposals against what a target already holds.
 
 URIs: ``claude-code:`` (every project memory folder under the config home) or
@@ -16,7 +17,7 @@ writer and reader).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import ClassVar
@@ -36,9 +37,12 @@ from .base import ReadContext, Source
 __all__ = [
     "ClaudeCodeMemory",
     "CodexMemory",
+    "EntryOutcome",
     "GeminiMemory",
     "HermesMemory",
+    "cite",
     "entries_to_proposals",
+    "import_entries",
 ]
 
 
@@ -116,40 +120,103 @@ class GeminiMemory(_HarnessSource):
 _FILE_PER_ENTRY = {cls.name for cls in HARNESS_CLASSES if cls.file_per_entry}
 
 
-def entries_to_proposals(entries: Iterable[MemoryEntry]) -> list[Proposal]:
-    """Turn existing memory entries into proposals for another target.
+@dataclass(frozen=True)
+class EntryOutcome:
+    """What became of one memory entry read for moving: proposed, moved, or the reason it was not.
+
+    One per entry read, so an import can show that moved + reported = read. ``status`` is
+    ``proposed`` (waits for review), ``approved`` (ready to write), ``moved``, or a reported reason: ``empty``, ``duplicate``, ``unsafe``,
+    ``decided`` (rejected before), ``over-cap``, ``type`` (the target cannot hold it),
+    ``not-approved``, ``not-written``.
+    """
+
+    source: str
+    ref: str
+    """``file:line`` where the entry begins."""
+    name: str
+    status: str
+    reason: str = ""
+    fingerprint: str = ""
+
+    def but(self, status: str, reason: str = "") -> EntryOutcome:
+        return replace(self, status=status, reason=reason)
+
+
+def cite(entry: MemoryEntry, texts: dict[str, list[str]] | None = None) -> str:
+    """``path:line`` of the entry's first body line in its file (``path`` alone when not found).
+
+    Why search rather than keep a line from each parser: every reader (frontmatter files, ``§``
+    stores, bullets, marked blocks) already returns the body; finding its first line in the file
+    gives every format the same citation without touching six parsers.
+    """
+    path = entry.path or entry.ref
+    cache = texts if texts is not None else {}
+    if path not in cache:
+        try:
+            cache[path] = Path(path).read_text("utf-8", "replace").splitlines()
+        except OSError:
+            cache[path] = []
+    first = next((ln.strip() for ln in entry.body.splitlines() if ln.strip()), "")
+    probe = first[:60]
+    if probe:
+        for number, line in enumerate(cache[path], 1):
+            if probe in line:
+                return f"{path}:{number}"
+    return path
+
+
+def _proposal(entry: MemoryEntry, text: str, ref: str) -> Proposal:
+    mtype = entry.memory_type or infer_type(f"{entry.description} {text}", Path(entry.path).stem)
+    stem = Path(entry.path).stem if entry.path.endswith(".md") else ""
+    if stem and entry.harness in _FILE_PER_ENTRY and stem != "MEMORY":
+        for prefix in ("user_", "feedback_", "project_", "reference_"):
+            stem = stem.removeprefix(prefix)
+        name = slugify(stem)
+    else:
+        name = slugify(entry.name or entry.description or text[:40])
+    description = " ".join((entry.description or text).split())
+    if len(description) > 200:
+        description = description[:199].rstrip() + "…"
+    return Proposal(
+        type=mtype, name=name, description=description, body=text,
+        subject=f"memory:{mtype}:{name}", key=description, scope=entry.scope or "global",
+        confidence=0.9,
+        evidence=(Evidence(source=entry.source, ref=ref, date=entry.timestamp,
+                           authored_by_owner=True, excerpt=" ".join(text.split())[:200]),),
+        derived_at=entry.timestamp.replace(microsecond=0) if entry.timestamp else None)
+
+
+def import_entries(entries: Iterable[MemoryEntry]) -> tuple[list[Proposal], list[EntryOutcome]]:
+    """One proposal per memory entry, and one outcome per entry read (``proposed``, or why not).
 
     The type is kept (feedback stays feedback; untyped entries get one inferred from the file
-    name or wording); the evidence is the memory file itself, owner-authored, since a person's
-    own harness memory is theirs. The fingerprint rests on the entry's name and description,
-    so the same memory read twice is the same question.
+    name or wording); the evidence is the memory file itself at the entry's line, owner-authored,
+    since a person's own harness memory is theirs. The fingerprint rests on the entry's name and
+    description, so the same memory read twice is the same question — and a second entry with
+    the same fingerprint (the same memory copied twice) is reported as a duplicate.
     """
     out: list[Proposal] = []
-    seen: set[str] = set()
+    outcomes: list[EntryOutcome] = []
+    seen: dict[str, str] = {}
+    texts: dict[str, list[str]] = {}
     for entry in entries:
+        ref = cite(entry, texts)
         text = entry.body.strip() or entry.description.strip()
         if not text:
+            outcomes.append(EntryOutcome(entry.source, ref, entry.name, "empty", "no text to carry over"))
             continue
-        mtype = entry.memory_type or infer_type(f"{entry.description} {text}", Path(entry.path).stem)
-        stem = Path(entry.path).stem if entry.path.endswith(".md") else ""
-        if stem and entry.harness in _FILE_PER_ENTRY and stem != "MEMORY":
-            for prefix in ("user_", "feedback_", "project_", "reference_"):
-                stem = stem.removeprefix(prefix)
-            name = slugify(stem)
-        else:
-            name = slugify(entry.name or entry.description or text[:40])
-        description = " ".join((entry.description or text).split())
-        if len(description) > 200:
-            description = description[:199].rstrip() + "…"
-        proposal = Proposal(
-            type=mtype, name=name, description=description, body=text,
-            subject=f"memory:{mtype}:{name}", key=description, scope=entry.scope or "global",
-            confidence=0.9,
-            evidence=(Evidence(source=entry.source, ref=entry.path or entry.ref, date=entry.timestamp,
-                               authored_by_owner=True, excerpt=" ".join(text.split())[:200]),),
-            derived_at=entry.timestamp.replace(microsecond=0) if entry.timestamp else None)
-        if proposal.fingerprint in seen:
+        proposal = _proposal(entry, text, ref)
+        first = seen.get(proposal.fingerprint)
+        if first is not None:
+            outcomes.append(EntryOutcome(entry.source, ref, proposal.name, "duplicate", f"same memory as {first}",
+                                         proposal.fingerprint))
             continue
-        seen.add(proposal.fingerprint)
+        seen[proposal.fingerprint] = ref
         out.append(proposal)
-    return out
+        outcomes.append(EntryOutcome(entry.source, ref, proposal.name, "proposed", "", proposal.fingerprint))
+    return out, outcomes
+
+
+def entries_to_proposals(entries: Iterable[MemoryEntry]) -> list[Proposal]:
+    """Turn existing memory entries into proposals for another target (see :func:`import_entries`)."""
+    return import_entries(entries)[0]

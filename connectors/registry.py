@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from bootstrap_app.errors import AuthRequired, SourceNotFound, UnsupportedSource
 
+from .agent_rules import ClineMemoryBank, CursorRules
 from .base import Availability, Source
 from .google import auth as google_auth
 from .google.account import GoogleAccountSource
@@ -70,6 +71,8 @@ SOURCES: tuple[type[Source], ...] = (
     CodexMemory,
     HermesMemory,
     GeminiMemory,
+    ClineMemoryBank,
+    CursorRules,
     GitRepoSource,
     IcsSource,
     MboxSource,

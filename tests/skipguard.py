@@ -11,8 +11,9 @@ counts as an unexpected skip too: it is a failure the suite has agreed not to se
 
 The external things, each probed here so tests and the allow-list agree on what "absent" means:
 
-- the shared real-data folder (``../shared/realdata`` beside the clone, or ``MEMSEED_REALDATA``):
-  corpora nobody on the team wrote, not redistributable inside the repository;
+- the real-data folder, located by ``MEMSEED_REALDATA`` only (``make unit`` sets it; the corpora
+  and where to get them: ``tests/REALDATA.md``): corpora nobody on the team wrote, not
+  redistributable inside the repository;
 - ``/usr/bin/chromium`` for the browser end-to-end test (``make browser-deps`` installs it);
 - a Python with ``hermes-agent`` in a side venv (``make hermes-deps``, or ``MEMSEED_HERMES_PYTHON``),
   kept out of the main venv because it installs top-level ``tools``/``utils`` modules.
@@ -34,8 +35,9 @@ import pytest
 
 __all__ = ["ALLOWED", "CHROMIUM", "REALDATA", "AllowedSkip", "hermes_python", "unexpected_skips"]
 
-REALDATA = Path(os.environ.get("MEMSEED_REALDATA")
-                or Path(__file__).resolve().parents[2] / "shared" / "realdata")
+REALDATA = Path(os.environ.get("MEMSEED_REALDATA") or "(MEMSEED_REALDATA is not set)")
+"""The real-data folder (tests/REALDATA.md). Unset, it names no folder, so the real-data tests skip
+with "real data folder (MEMSEED_REALDATA is not set) is absent"."""
 CHROMIUM = Path("/usr/bin/chromium")
 _REPO = Path(__file__).resolve().parents[1]
 

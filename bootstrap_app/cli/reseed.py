@@ -20,6 +20,7 @@ from bootstrap_app.changes import count_new_items
 from bootstrap_app.errors import NoSourceReadable
 from bootstrap_app.pipeline import scan
 from bootstrap_app.scanreport import name_once
+from bootstrap_app.schedule import notify
 
 from .common import open_settings, open_store
 
@@ -69,6 +70,10 @@ def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
                       run_kind="reseed", cached=True)
         waiting = len(store.proposals(status="undecided"))
     errors = {r.source: r.error for r in result.reports if r.error}
+    if result.new_proposals:
+        problem = notify(settings.notify_cmd, waiting, result.new_proposals)
+        if problem:
+            click.echo(f"  {problem}", err=True)
     updates = sum(1 for p in result.proposals if p.supersedes)
     outcome.update(new_proposals=result.new_proposals, waiting=waiting, run_id=result.run_id,
                    already_decided=result.already_decided, errors=errors, updates=updates)

@@ -18,7 +18,7 @@ from bootstrap_app.types import MemoryType
 
 from .common import open_settings, open_store
 
-__all__ = ["COMMANDS", "approve_cmd", "reject_cmd", "review"]
+__all__ = ["COMMANDS", "approve_cmd", "decide_each", "reject_cmd", "review"]
 
 _TYPES = click.Choice([t.value for t in MemoryType])
 
@@ -116,24 +116,31 @@ def review(ctx: click.Context, list_only: bool, memory_type: str | None, show_al
         if not rows:
             click.echo("nothing to review: every proposal is decided (memseed review --list --all)")
             return
-        counts = {"a": 0, "e": 0, "r": 0, "s": 0}
-        for index, sp in enumerate(rows, 1):
-            _show(sp, index, len(rows))
-            while True:
-                key = click.prompt("  [a]pprove [e]dit [r]eject [s]kip [q]uit", default="s",
-                                   type=click.Choice(["a", "e", "r", "s", "q"]), show_choices=False)
-                if key == "e" and not _edit(store, sp):
-                    continue
-                break
-            if key == "q":
-                break
-            if key == "a":
-                decisions.approve(store, [sp.fingerprint])
-            elif key == "r":
-                decisions.reject(store, [sp.fingerprint])
-            counts[key] += 1
+        counts = decide_each(store, rows)
         click.echo(f"\napproved {counts['a']}, edited {counts['e']}, rejected {counts['r']}, "
                    f"skipped {counts['s']}; next: memseed write --target TARGET --dry-run")
+
+
+def decide_each(store: Store, rows: list[StoredProposal]) -> dict[str, int]:
+    """Show each proposal with its evidence and ask; every answer is stored at once. Returns the
+    count per key (a, e, r, s). Shared by ``memseed review`` and ``memseed import``."""
+    counts = {"a": 0, "e": 0, "r": 0, "s": 0}
+    for index, sp in enumerate(rows, 1):
+        _show(sp, index, len(rows))
+        while True:
+            key = click.prompt("  [a]pprove [e]dit [r]eject [s]kip [q]uit", default="s",
+                               type=click.Choice(["a", "e", "r", "s", "q"]), show_choices=False)
+            if key == "e" and not _edit(store, sp):
+                continue
+            break
+        if key == "q":
+            break
+        if key == "a":
+            decisions.approve(store, [sp.fingerprint])
+        elif key == "r":
+            decisions.reject(store, [sp.fingerprint])
+        counts[key] += 1
+    return counts
 
 
 @click.command("approve")

@@ -85,17 +85,23 @@ class LlmSample(Analyzer):
 
 @dataclass
 class HeldMemory(Analyzer):
-    """Memory entries already held somewhere (at most ``limit``), to deduplicate proposals against."""
+    """Memory entries already held somewhere (at most ``limit``), to deduplicate proposals against.
+
+    ``entries`` starts with the target's memory (given) and gains every entry the scan reads;
+    ``read`` holds only the latter: each becomes a proposal of its own (``extract.imported``).
+    """
 
     signal = "held_memory"
     consumes = frozenset({"memoryentry"})
 
     entries: list[MemoryEntry] = field(default_factory=list)
+    read: list[MemoryEntry] = field(default_factory=list)
     limit: int = 20_000
 
     def observe(self, item: Item) -> None:
         if isinstance(item, MemoryEntry) and len(self.entries) < self.limit:
             self.entries.append(item)
+            self.read.append(item)
 
     def result(self, owner: OwnerIdentity) -> list[MemoryEntry]:
         return self.entries

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -93,7 +93,7 @@ class GoogleDriveSource(GoogleSource, kind="google-drive",
         else:
             token = str(session.call(api.changes().getStartPageToken(supportsAllDrives=True),
                                      units=1).get("startPageToken", ""))
-            files = self._list(session, api, since)
+            files = self._list(session, api, since, lambda ref, why: ctx.skip(self.id, ref, why))
         count = 0
         with tempfile.TemporaryDirectory(prefix="memseed-drive-") as tmp:  # mode 0700
             for meta in files:
@@ -109,8 +109,14 @@ class GoogleDriveSource(GoogleSource, kind="google-drive",
         ctx.new_cursor = {"account": account, "page_token": token}
 
     @staticmethod
-    def _list(session: GoogleSession, api: Any, since: datetime) -> list[dict[str, Any]]:
-        """My Drive and Shared with me, then each shared drive the owner is a member of."""
+    def _list(session: GoogleSession, api: Any, since: datetime,
+              skip: Callable[[str, str], None]) -> list[dict[str, Any]]:
+        """My Drive and Shared with me, then each shared drive the owner is a member of.
+
+        The shared drives are an optional part of the read: when Drive answers an error to their
+        listing (or to one drive's files), that part is skipped with its reason and the rest is
+        kept — a 404 on ``drives.list`` must not cost the person their whole Drive.
+        """
         def pages(**kw: Any) -> Iterator[dict[str, Any]]:
             page = None
             while True:
@@ -123,18 +129,29 @@ class GoogleDriveSource(GoogleSource, kind="google-drive",
                     return
 
         files = {str(f["id"]): f for f in pages(q=drive_query(since), corpora="user")}
+        drives: list[dict[str, Any]] = []
         page = None
-        while True:
-            answer = session.call(api.drives().list(pageSize=100, pageToken=page,
-                                                    fields="nextPageToken,drives(id,name)"), units=1)
-            for drive in answer.get("drives", []) or []:
+        try:
+            while True:
+                answer = session.call(api.drives().list(pageSize=100, pageToken=page,
+                                                        fields="nextPageToken,drives(id,name)"), units=1)
+                drives += answer.get("drives", []) or []
+                page = answer.get("nextPageToken")
+                if not page:
+                    break
+        except SourceError as exc:
+            skip("shared drives", f"shared drives not listed ({str(exc).splitlines()[0]}); "
+                                  "My Drive and Shared with me were read")
+        for drive in drives:
+            try:
                 for meta in pages(q=drive_query(since, shared_drive=True), corpora="drive",
                                   driveId=str(drive["id"]), includeItemsFromAllDrives=True):
                     if meta.get("modifiedByMe"):  # the owner edited it: the rule of My Drive, too
                         files.setdefault(str(meta["id"]), meta)
-            page = answer.get("nextPageToken")
-            if not page:
-                return list(files.values())
+            except SourceError as exc:
+                skip(f"shared drive {drive.get('name') or drive['id']}",
+                     f"not read ({str(exc).splitlines()[0]}); the other drives were")
+        return list(files.values())
 
     @staticmethod
     def _changes(session: GoogleSession, api: Any, token: str, since: datetime) -> tuple[list[dict[str, Any]], str]:

@@ -228,6 +228,8 @@ def _corpus(world: World, query: dict[str, list[str]]) -> list[dict[str, Any]] |
 
 def _drive(world: World, rest: list[str], query: dict[str, list[str]]) -> Answer:
     if rest == ["drives"]:
+        if world.drives_error:
+            return _err(world.drives_error, "Not Found", "notFound", "NOT_FOUND", "drives.list")
         listed = [{"kind": "drive#drive", "id": d, "name": n} for d, n in world.drives.items()]
         page, nxt = _page(listed, query, "pageSize", 10)
         return _ok({"drives": page, **({"nextPageToken": nxt} if nxt else {})}, "drives.list")

@@ -83,6 +83,9 @@ class World:
     drive_version: int = 1
     drives: dict[str, str] = field(default_factory=dict)
     """Shared drives the account is a member of (id -> name); their files carry ``driveId``."""
+    drives_error: int = 0
+    """When set, ``drives.list`` answers this HTTP status (Google's error body), as an account
+    whose Workspace has shared drives turned off, or a stale API, may."""
     file_changed: dict[str, int] = field(default_factory=dict)
 
     # -- mail -----------------------------------------------------------------------------

@@ -164,3 +164,15 @@ def test_shared_drive_documents_the_owner_edited_are_read(google: GoogleStandIn)
     changed = list(GoogleDriveSource("gdrive:").read(_ctx(cursor=ctx.new_cursor)))
     assert [d.ref for d in changed] == ["team-doc"] and "Wednesdays" in changed[0].text  # type: ignore[attr-defined]
     assert google.stats["files.list"] == 0 and google.stats["drives.list"] == 0
+
+
+def test_a_failing_shared_drives_listing_costs_only_that_part(google: GoogleStandIn) -> None:
+    """drives.list answering 404 used to lose the whole Drive read ("0 items, ERROR ... 404"): now
+    My Drive and Shared with me are read, and the shared drives are a skip with the reason."""
+    whole = {d.ref for d in GoogleDriveSource("gdrive:").read(_ctx())}
+    google.world.drives_error = 404
+    docs = list(GoogleDriveSource("gdrive:").read(ctx := _ctx()))
+    assert {d.ref for d in docs} == whole and whole  # everything outside shared drives is still read
+    skips = [(s.ref, s.reason) for s in ctx.skips if s.ref == "shared drives"]
+    assert len(skips) == 1 and ("404" in skips[0][1] or "Not Found" in skips[0][1]), skips
+    assert ctx.new_cursor is not None  # a complete read of what could be read: the next one resumes

@@ -84,3 +84,6 @@ def test_development_section_points_into_the_repository() -> None:
     outside = [link for link in links if re.match(r"[a-z]+:", link) or link.startswith(("/", ".."))]
     assert outside == [], f"README links outside the repository: {outside}"
     assert "shared folder" not in README
+    # nor names a folder beside the clone in prose: the real-data corpora are listed inside the repo
+    assert not re.search(r"(?<![\w.])\.\./", README), "README sends readers outside the repository"
+    assert "(tests/REALDATA.md)" in README and (ROOT / "tests" / "REALDATA.md").is_file()

@@ -91,8 +91,11 @@ def test_entries_to_proposals_keeps_types_and_evidence() -> None:
     by_name = {p.name: p for p in props}
     assert by_name["workflow"].type is MemoryType.FEEDBACK
     assert by_name["design-philosophy"].type is MemoryType.USER
-    for p in props:
-        assert p.evidence[0].authored_by_owner and p.evidence[0].ref.endswith(".md")
+    for p in props:  # file and line: the cited line of the file holds the entry's first line
+        path, _, line = p.evidence[0].ref.rpartition(":")
+        assert p.evidence[0].authored_by_owner and path.endswith(".md") and int(line) >= 1
+        first = next(ln.strip() for ln in p.body.splitlines() if ln.strip())
+        assert first[:60] in Path(path).read_text("utf-8").splitlines()[int(line) - 1]
     assert [p.fingerprint for p in entries_to_proposals(items)] == [p.fingerprint for p in props]
 
 

@@ -144,7 +144,6 @@ def hijacked() -> Any:
 
 def test_llm_path_cites_no_lookalike_and_passes_no_attack(
         corpus: tuple[Path, dict[str, tuple[L.Lookalike, str]], str], hijacked: ChatServer, hermetic: Path) -> None:
-    pytest.importorskip("openai", reason="the LLM path needs the optional openai package")
     path, _hostile, kind = corpus
     result, _ = _scan(path, hermetic / "h", llm="openai",
                       settings={"llm": "openai", "llm_base_url": hijacked.url, "llm_api_key": "",

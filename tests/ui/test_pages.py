@@ -340,3 +340,54 @@ def test_scan_page_points_at_pending_aliases(hermetic: Path, settings) -> None: 
         store.decide_alias("maya@northwind-1abs.example", "rejected")
     at.run()
     assert not any("look like yours" in w.value for w in at.warning)
+
+
+def test_sources_brings_memory_from_one_agent_to_another(hermetic: Path, settings) -> None:  # type: ignore[no-untyped-def]
+    """"Bring memory from another agent": a Claude Code folder found on this machine, brought to
+    Hermes, leaves one proposal per entry for review; one Hermes already holds is reported."""
+    memory = hermetic / ".claude" / "projects" / "-src-app" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "MEMORY.md").write_text("- [Tea](feedback_tea.md) — prefers tea\n- [Tabs](feedback_tabs.md) — tabs\n")
+    (memory / "feedback_tea.md").write_text("---\nname: tea\ndescription: prefers green tea in meetings\n"
+                                            "type: feedback\n---\nOffer green tea, never coffee.\n")
+    (memory / "feedback_tabs.md").write_text("---\nname: tabs\ndescription: indent with tabs in every repository\n"
+                                             "type: feedback\n---\nIndent with tabs.\n")
+    hermes = hermetic / ".hermes" / "memories"
+    hermes.mkdir(parents=True)
+    (hermes / "MEMORY.md").write_text("Preference: indent with tabs in every repository — Indent with tabs.\n")
+    at = app_at("sources")
+    _no_exception(at)
+    index = next(i for i in range(5) if str(memory) in " ".join(m.value for m in at.markdown
+                                                                if m.value.startswith("**claude-code**")))
+    at.selectbox(key=f"bring_to_{index}").set_value("hermes")
+    at.button(key=f"bring_{index}").click().run()
+    _no_exception(at)
+    assert "2 memories read" in at.success[0].value and "1 wait for your review" in at.success[0].value
+    assert any("already in the target" in c.value for c in at.caption)
+    with Store(settings.db_path) as other:
+        assert [sp.proposal.name for sp in other.proposals(status="undecided")] == ["tea"]
+
+
+def test_review_keeps_memory_fresh_with_the_schedule_library(seeded, hermetic: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The switch installs the same timer `memseed schedule --daily` does (commands recorded, never run),
+    and the page says what the last re-seed found."""
+    import subprocess
+
+    from bootstrap_app import schedule
+
+    calls: list[list[str]] = []
+    monkeypatch.setattr(schedule, "system_name", lambda platform=None: "systemd")
+    monkeypatch.setattr(schedule, "run_system",
+                        lambda argv: calls.append(list(argv)) or subprocess.CompletedProcess(argv, 0, "", ""))
+    with seeded(3) as store:
+        run = store.start_run("reseed", ["x"])
+        store.finish_run(run, "finished", {"new_proposals": 2})
+    at = app_at("review")
+    _no_exception(at)
+    assert any("found 2 new proposals" in c.value for c in at.caption)
+    at.toggle(key="fresh_on").set_value(True).run()
+    _no_exception(at)
+    timer = hermetic / ".config" / "systemd" / "user" / "memseed-reseed.timer"
+    assert "OnCalendar=*-*-* 07:30:00" in timer.read_text()
+    assert ["systemctl", "--user", "enable", "--now", "memseed-reseed.timer"] in calls
+    assert any("schedule: daily at 07:30 (systemd)" in c.value for c in at.caption)

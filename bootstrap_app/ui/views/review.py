@@ -20,6 +20,7 @@ from bootstrap_app import review_model as rm
 from bootstrap_app.errors import TargetNotFound
 from bootstrap_app.store import Store
 from bootstrap_app.ui.common import TARGETS, get_store, md_escape, page_header, show_error
+from bootstrap_app.ui.keep_fresh import keep_fresh_section
 
 __all__: list[str] = []
 
@@ -191,6 +192,7 @@ counts[0].metric("To review", facets["status"].get("undecided", 0))
 counts[1].metric("Approved", facets["status"].get("approved", 0))
 counts[2].metric("Rejected", facets["status"].get("rejected", 0))
 counts[3].metric("Sensitive", facets["flag"].get("sensitive", 0))
+keep_fresh_section(store)
 _budget_meter(rows)
 
 type_choice = st.segmented_control(

@@ -17,6 +17,7 @@ from bootstrap_app.aliases import confirm_alias, list_aliases, reject_alias
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import HARNESS_CLASSES
 from bootstrap_app.sourceinfo import account_overview, remembered_sources
+from bootstrap_app.ui.bring_memory import bring_memory_section
 from bootstrap_app.ui.common import get_settings, get_store, is_demo, page_header, show_error
 from bootstrap_app.ui.device_login import device_login, has_device_login
 from bootstrap_app.ui.local import (
@@ -175,6 +176,7 @@ for index, folder in enumerate(folders):
         col_button.caption("added")
     else:
         col_button.button("Add", key=f"add_harness_{index}", on_click=_add, args=(folder.location,))
+bring_memory_section(folders)
 
 st.divider()
 st.subheader("Accounts")

@@ -1,0 +1,90 @@
+"""`memseed verify`: what memseed wrote, checked again against the file system and its sources."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from bootstrap_app import decisions, writing
+from bootstrap_app.cli import main
+from bootstrap_app.config import load_settings
+from bootstrap_app.extract.freshness import check_written
+from bootstrap_app.store import Store
+from bootstrap_app.types import Evidence, MemoryType, Proposal
+
+NOW = datetime(2026, 11, 2, tzinfo=UTC)
+
+
+def _write(home: Path, repo: Path, notes: Path) -> Store:
+    ev_repo = (Evidence(f"git:{repo}", "HEAD", NOW, True, "repo"),)
+    ev_notes = (Evidence(f"folder:{notes}", "plan.md", NOW, True, "notes"),)
+    proposals = [
+        Proposal(type=MemoryType.PROJECT, name="app-commands", description="How app is built",
+                 body="- Tests: `make test`\n- Lint: `make lint`\n- Guide: `docs/guide.md`", subject="project:app:cmds",
+                 scope=str(repo), evidence=ev_repo),
+        Proposal(type=MemoryType.PROJECT, name="release", description="The release freeze",
+                 body="The 2.0 release is due 2026-03-01; nothing merges after the freeze.", subject="project:release",
+                 evidence=ev_notes),
+        Proposal(type=MemoryType.FEEDBACK, name="small-prs", description="Prefers small pull requests",
+                 body="Keep pull requests small, one change each.", subject="feedback:prs", evidence=ev_notes),
+    ]
+    store = Store(load_settings(None).db_path)
+    store.save_proposals(store.start_run("scan", ["t"]), proposals)
+    decisions.approve(store, [p.id for p in proposals])
+    writing.apply_write(store, writing.plan_write(store, "markdown", project=home / "proj"))
+    return store
+
+
+def test_verify_reports_each_kind_of_staleness(hermetic: Path) -> None:
+    repo, notes = hermetic / "code" / "app", hermetic / "notes"
+    (repo / "docs").mkdir(parents=True)
+    (repo / "docs" / "guide.md").write_text("guide\n")
+    (repo / "Makefile").write_text("test:\n\tpytest\nlint:\n\truff .\n")
+    notes.mkdir()
+    with _write(hermetic, repo, notes) as store:
+        checked, stale = check_written(store, now=datetime(2026, 1, 1, tzinfo=UTC))
+        assert checked == 3 and stale == []  # all holds before anything changes
+        (repo / "Makefile").write_text("lint:\n\truff .\n")
+        (repo / "docs" / "guide.md").unlink()
+        shutil.rmtree(notes)
+        checked, stale = check_written(store, now=NOW)
+        found = sorted((s.name, s.what, s.detail) for s in stale)
+        assert found == [("app-commands", "command", "`make test` no longer holds"),
+                         ("app-commands", "path", "`docs/guide.md` no longer holds"),
+                         ("release", "date", "2026-03-01 has passed"),
+                         ("release", "source", f"folder:{notes} is gone"),
+                         ("small-prs", "source", f"folder:{notes} is gone")]
+        assert check_written(store, target="codex") == (0, [])
+        assert {s.name for s in check_written(store, project=repo)[1]} == {"app-commands"}
+
+
+def test_verify_cli_exit_status(hermetic: Path) -> None:
+    repo, notes = hermetic / "code" / "app", hermetic / "notes"
+    (repo / "docs").mkdir(parents=True)
+    (repo / "docs" / "guide.md").write_text("guide\n")
+    (repo / "Makefile").write_text("test:\n\tpytest\nlint:\n\truff .\n")
+    notes.mkdir()
+    _write(hermetic, repo, notes).close()
+    runner = CliRunner()
+    fresh = runner.invoke(main, ["verify", "--target", "markdown", "--project", str(repo)])
+    assert fresh.exit_code == 0 and "checked 1 entry: all still hold" in fresh.output
+    for path in (hermetic / "proj" / "memory").glob("app-commands*.md"):
+        path.unlink()  # the person deleted the entry's file
+    gone = runner.invoke(main, ["verify", "--json"])
+    assert gone.exit_code == 1
+    data = json.loads(gone.output.splitlines()[0])
+    assert [(s["name"], s["what"]) for s in data["stale"] if s["name"] == "app-commands"] == [("app-commands", "file")]
+
+
+def test_an_archive_members_source_is_its_archive(hermetic: Path) -> None:
+    from bootstrap_app.extract.freshness import _local_source
+
+    archive = hermetic / "takeout.zip"
+    archive.write_bytes(b"PK")
+    path = _local_source(f"takeout:{archive}!Takeout/Mail/All mail.mbox")
+    assert path == archive and path.exists()
+    assert _local_source("gmail:me@example.org") is None
