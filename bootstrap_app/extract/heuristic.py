@@ -125,17 +125,10 @@ def _collaborators(s: Signals) -> Proposal | None:
                                        ("shared meetings", any(c.meetings for c in people))) if used]
     lines = [f"{_first(s.profile.name)}'s closest collaborators (by {', '.join(basis) or 'contact'}):"]
     for c in people:
-        bits = []
-        if c.to_owner or c.from_owner:
-            bits.append(f"{c.to_owner + c.from_owner} mails exchanged")
-        if c.chat:
-            bits.append(f"{c.chat} shared chat threads")
-        if c.meetings:
-            bits.append(f"{c.meetings} shared meetings")
         extra = " (manager)" if c.key == manager_key else ""
         if title := s.titles.get(c.key, ""):
             extra += f", {title}"
-        lines.append(f"- {c.label}{extra} — " + ", ".join(bits))
+        lines.append(f"- {c.label}{extra} — {c.evidence}")
     names = ", ".join(c.name or c.address for c in people[:3])
     refs = [r for c in people for r in c.refs[:1]]
     conf = min(0.85, 0.5 + 0.05 * sum(1 for c in people if c.to_owner and c.from_owner))
