@@ -96,8 +96,8 @@ def _hours(s: Signals) -> Proposal | None:
     else:
         lines.append(f"{first} works in the {p.timezone} timezone (from the {p.timezone_from}).")
     if p.hours:
-        lines.append(f"Usual working hours: {p.hours[0]}–{p.hours[1]} {p.timezone}, Monday to Friday "
-                     f"(from {p.hours_samples} sent mails and chat messages).")
+        lines.append(f"Usual working hours: {p.hours[0]}–{p.hours[1]} {p.timezone}, {p.hours_days} "
+                     f"({p.hours_evidence}).")
     lines.append("**How to apply:** give times in this timezone"
                  + ("; do not expect answers outside these hours." if p.hours else "."))
     window = f"{p.hours[0]}-{p.hours[1]}" if p.hours else ""
