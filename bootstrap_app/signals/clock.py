@@ -49,6 +49,8 @@ class ActivityClock:
     """Per author: the newest mail/chat timestamp (the reservoir of ``stamps`` may miss it)."""
     kinds: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     """Per author: how many activities of each kind ("sent mail", "chat messages") were seen."""
+    no_hours: str = ""
+    """Why the last :meth:`hours` call found no working hours (for the proposal to say)."""
 
     def stamp(self, key: str, when: datetime | None, offset: int | None = None, kind: str = "sent mails") -> None:
         """One activity time of ``key``; ``offset`` is the sender's clock (mail Date header)."""
@@ -180,6 +182,7 @@ class ActivityClock:
                 by_day[local.weekday()].append(local.hour * 60 + local.minute)
                 dates[local.weekday()].add(local.toordinal())
         total = sum(len(v) for v in by_day.values())
+        self.no_hours = f"only {total} dated activities" if total < 12 else ""
         if total < 12:
             return None
         busiest = max(len(v) for v in by_day.values())
@@ -187,9 +190,13 @@ class ActivityClock:
                      and len(dates[d]) >= _MIN_DATES)
         minutes = sorted(m for d in days for m in by_day[d])
         if len(days) < 2 or len(minutes) < 12:
+            self.no_hours = (f"{total} activities, but fewer than two weekdays were seen on {_MIN_DATES} or more "
+                             f"different dates with {_MIN_PER_DAY} or more activities")
             return None
         lo, hi, core = _central_window(minutes)
         if core > _MAX_SPAN:
+            self.no_hours = (f"the middle {round(_CENTRAL * 100)}% of {len(minutes)} activities spans "
+                             f"{core // 60} hours: no working day shows")
             return None
         least = min(len(by_day[d]) for d in days)
         weeks = min(len(dates[d]) for d in days)

@@ -64,6 +64,8 @@ class ProfileSignal:
     """The weekdays the hours hold on ("Monday to Friday", "every day", "Monday, Saturday and Sunday")."""
     hours_evidence: str = ""
     """What the hours rest on: the sources, their counts, and the fewest activities on a day named."""
+    hours_note: str = ""
+    """Why no working hours were proposed (too few dates per weekday, activity at every hour)."""
     manager_mentions: tuple[tuple[str, int], ...] = ()
     refs: tuple[Ref, ...] = ()
     activity_refs: tuple[Ref, ...] = ()
@@ -239,7 +241,7 @@ class ProfileAccumulator(Analyzer):
             signatures=sum(n for (f, _), n in sig.items() if f == "title"), timezone=tz_name,
             timezone_from=tz_from, timezone_note=tz_note, hours=worked.window if worked else None,
             hours_samples=worked.samples if worked else 0, hours_days=worked.days_text if worked else "",
-            hours_evidence=worked.evidence if worked else "",
+            hours_evidence=worked.evidence if worked else "", hours_note=self.clock.no_hours,
             manager_mentions=tuple(mentions.most_common(3)), refs=tuple(refs),
             activity_refs=tuple(r for k in keys for r in self.author_refs.get(k, []))[:6])
 

@@ -43,10 +43,10 @@ def test_weekend_chat_is_named_with_its_source() -> None:
 def test_activity_at_every_hour_or_on_too_few_dates_gives_no_hours() -> None:
     clock = ActivityClock()
     _active(clock, 4, range(7), tuple(range(0, 24, 2)))  # seen at every hour: no working day
-    assert clock.hours([ME], "UTC") is None
+    assert clock.hours([ME], "UTC") is None and "no working day shows" in clock.no_hours
     clock = ActivityClock()
     _active(clock, 2, range(7), (9, 10, 11, 12, 13, 14))  # plenty of messages, but two weeks only
-    assert clock.hours([ME], "UTC") is None
+    assert clock.hours([ME], "UTC") is None and "3 or more different dates" in clock.no_hours
 
 
 def test_a_night_owls_window_wraps_midnight() -> None:
