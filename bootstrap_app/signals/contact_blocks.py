@@ -42,7 +42,8 @@ ROLE_WORDS = re.compile(
     r"\b(?:engineer|developer|manager|director|scientist|analyst|designer|lead|head|vp|vice president|"
     r"president|officer|architect|consultant|researcher|professor|specialist|administrator|assistant|"
     r"coordinator|founder|cto|ceo|cfo|intern|programmer|product owner|sre|devops|editor|associate|"
-    r"partner|principal|advisor|economist|trader|counsel|recruiter)\b"
+    r"partner|principal|advisor|economist|trader|counsel|recruiter|representative|secretary|accountant|"
+    r"attorney|supervisor|lecturer|technician|chairman|chairwoman)\b"
     # German compounds (Teamleiterin, Softwareentwickler) and other languages' titles
     r"|(?:leiter|entwickler|ingenieur|berater|referent|architekt|beauftragte)(?:in|r)?\b"
     r"|\b(?:geschäftsführer(?:in)?|vorstand|inhaber(?:in)?|mitarbeiter(?:in)?|professor(?:in)?|directeur|"

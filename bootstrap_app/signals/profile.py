@@ -128,7 +128,7 @@ class ProfileAccumulator(Analyzer):
                         self.sig[key][(field_name, sig[field_name], signer)] += 1
                 if len(self.sig_refs[key]) < 3:
                     self.sig_refs[key].append(Ref(item.source, item.ref, item.timestamp, key,
-                                                  f"signature: {sig['signer']}, {sig['title']}"))
+                                                  f"signature: {sig['signer']}, {sig.get('title') or sig.get('org') or sig.get('team')}"))
             # a message's closing signature is its sender's claim about *themselves* (kept in
             # ``sig`` under the sender's key), not a statement about someone else: a lookalike
             # signing as the owner must not hand the owner a title (issue 14)

@@ -41,13 +41,15 @@ _NAME_LINE = re.compile(r"^(?:[^\W\d_][\w'’.-]*)(?:\s+[^\W\d_][\w'’.-]*){1,3
 
 
 def _is_name(text: str) -> bool:
-    """A person's name line: two to four capitalised words, no title word, no digits."""
+    """A person's name line: two to four capitalised words, no title, team or company word, no digits."""
     words = text.split()
-    return bool(_NAME_LINE.match(text)) and all(w[0].isupper() for w in words) and not ROLE_WORDS.search(text)
+    return bool(_NAME_LINE.match(text)) and all(w[0].isupper() for w in words) and not ROLE_WORDS.search(text) \
+        and not _TEAM_WORDS.search(text) and not _ORG_WORDS.search(text)
 
 
 def _is_org(part: str, hint: str) -> bool:
-    return len(part.split()) <= 6 and not ROLE_WORDS.search(part) and bool(
+    # a form's field ("Name of Company: ____") or a label is no organisation
+    return len(part.split()) <= 6 and not re.search(r"[:_]", part) and not ROLE_WORDS.search(part) and bool(
         _ORG_WORDS.search(part) or (hint and re.search(rf"\b{re.escape(hint)}\b", part, re.I)))
 
 
@@ -55,6 +57,7 @@ def _is_team(part: str) -> bool:
     return len(part.split()) <= 5 and bool(_TEAM_WORDS.search(part)) and not _ORG_WORDS.search(part)
 
 
+_DIGITS = re.compile(r"\d{3}")
 _TEAM_SUFFIX = re.compile(r"\s+(?:team|department|dept\.?)$", re.I)
 _FORM_ONLY = re.compile(r"^(?:inc|llc|ltd|corp|co|gmbh|ag|plc|sa|s\.a|sas|bv|b\.v|nv|n\.v|oy|ab|kg|se|pty)\.?$", re.I)
 
@@ -72,13 +75,17 @@ def _parts(line: str) -> list[str]:
 
 
 def _title_in(parts: list[str]) -> str:
-    return next((p for p in parts if len(p.split()) <= 6 and ROLE_WORDS.search(p)), "")
+    # a run of digits is a year, a room or a phone: "Director, Energy Summit 2001" names an event
+    return next((p for p in parts if len(p.split()) <= 6 and ROLE_WORDS.search(p) and not _DIGITS.search(p)), "")
 
 
-def _find_block(lines: list[str]) -> tuple[int, str, str] | None:
+def _find_block(lines: list[str], hint: str) -> tuple[int, str, str] | None:
     """(index of the title line, signer, title) of the *last* name + title pair in ``lines``:
-    a name line directly above a title line, or ``Name | Title`` on one line."""
+    a name line directly above a title line, or ``Name | Title`` on one line. With no title
+    anywhere, a name line directly above an organisation or team line ("Research Group") is a
+    block too, with an empty title (index: the line under the name)."""
     found = None
+    bare = None
     for i, line in enumerate(lines):
         if len(line) > 120 or _SKIP_LINE.search(line):
             continue
@@ -87,7 +94,9 @@ def _find_block(lines: list[str]) -> tuple[int, str, str] | None:
             found = (i, parts[0], title)  # Name | Title (Outlook's one-line layout)
         elif (title := _title_in(parts)) and i and _is_name(lines[i - 1]):
             found = (i, lines[i - 1], title)
-    return found
+        elif i and _is_name(lines[i - 1]) and any(_is_org(p, hint) or _is_team(p) for p in parts):
+            bare = (i, lines[i - 1], "")
+    return found or bare
 
 
 def parse_signature(text: str, hint: str = "") -> dict[str, str]:
@@ -102,22 +111,23 @@ def parse_signature(text: str, hint: str = "") -> dict[str, str]:
     The layouts read: ``Title, Team``; ``Title · Team · Org`` / ``Title | Org``; the team and the
     organisation on the lines below; Outlook blocks whose phone, fax, e-mail, web and postal
     address lines sit between them (skipped); titles, teams and company forms in German, French,
-    Spanish, Italian, Dutch and Portuguese. A part naming an organisation (a company form or
+    Spanish, Italian, Dutch and Portuguese; a block with no title at all (``Name`` over
+    ``Research Group``) gives its team and organisation. A part naming an organisation (a company form or
     ``hint``, the sender's domain label: "Tidewater Analytics") is the org; a part with a team
     word is the team, and so is an unmarked part standing just before the org
     (``Staff Engineer · Payments · Contoso Ltd``).
     """
     lines = [ln.strip() for ln in text.splitlines()[-4 * _TAIL:] if ln.strip()][-_TAIL:]
-    block = _find_block(lines)
+    block = _find_block(lines, hint)
     if block is None:
         return {}
     i, signer, title = block
-    found = {"signer": signer, "title": title}
+    found = {"signer": signer, "title": title} if title else {"signer": signer}
     rest = [p for p in _parts(lines[i]) if p not in (signer, title)]
     for line in lines[i + 1:i + 1 + _AFTER]:
         if _SKIP_LINE.search(line) or _ADDRESS_LINE.search(line) or len(line) > 90:
             continue
-        if _is_name(line) and not _is_org(line, hint) and not _is_team(line):
+        if _is_name(line) and not _is_org(line, hint):
             break  # the next person's block
         rest.extend(_parts(line))
     for k, part in enumerate(rest):
@@ -128,7 +138,7 @@ def parse_signature(text: str, hint: str = "") -> dict[str, str]:
                 found["team"] = _TEAM_SUFFIX.sub("", rest[k - 1])
         elif "team" not in found and _is_team(part):
             found["team"] = _TEAM_SUFFIX.sub("", part)
-    return found
+    return found if len(found) > 1 else {}
 
 
 def parse_slack_title(text: str) -> tuple[str, str]:

@@ -121,3 +121,40 @@ def test_collaborators_are_neither_the_owner_nor_a_machine(digest: str, tmp_path
     machines = _templated(path, owner)
     assert not listed & machines
     assert "mails to the owner" in team  # the counts are the evidence
+
+
+def _name_words(display: str) -> set[str]:
+    """``Last, First M <…>`` -> {"first", "m", "last"} (the oracle's own reading of a display name)."""
+    text = re.sub(r"<[^<>]*>|\([^()]*\)|\"", " ", display).strip()
+    last, comma, first = text.partition(",")
+    return set(re.findall(r"[a-z]+", (f"{first} {last}" if comma else text).lower()))
+
+
+@pytest.mark.parametrize("digest", [TUNING_INBOX, HELD_OUT_INBOX])
+def test_signatures_in_real_mail_are_read_from_their_block(digest: str) -> None:
+    """Every signature memseed reads names a signer whose title (or organisation) stands within the block's lines
+    and carries no phone, year or address; and where the oracle sees the sender's own name as a
+    closing line, memseed reads that sender's signature in at least a third of the mails."""
+    from bootstrap_app.signals.signature import parse_signature
+    from bootstrap_app.text.mail import own_text
+
+    path = realdata_by_digest(digest)
+    named = signed = found = 0
+    for m in mailbox.mbox(str(path)):
+        if m.is_multipart():
+            continue
+        body = own_text(m.get_payload(decode=True).decode("latin-1"))
+        lines = [line.strip() for line in body.splitlines() if line.strip()][-25:]
+        sig = parse_signature(body)
+        if sig:
+            found += 1
+            block = [after for i, line in enumerate(lines) if sig["signer"] in line for after in lines[i:i + 6]]
+            stated = sig.get("title") or sig.get("org") or sig["team"]
+            assert any(stated in line for line in block), sig
+            assert not [v for v in sig.values() if re.search(r"\d{3}|@", v)], sig
+        sender = _name_words(str(m.get("X-From") or getaddresses([str(m.get("From", ""))])[0][0]))
+        if len(sender) >= 2 and any(set(re.findall(r"[a-z]+", line.lower())) == sender for line in lines[:-1]):
+            named += 1
+            signed += bool(sig) and {w for w in sender if len(w) > 1} <= set(re.findall(r"[a-z]+", sig["signer"].lower()))
+    assert found >= 5 and named >= 5
+    assert signed >= named / 3, (signed, named)

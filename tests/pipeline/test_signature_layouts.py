@@ -102,3 +102,13 @@ def test_the_owners_own_outlook_signature_sets_the_profile() -> None:
     p = signals.profile
     assert (p.title, p.team, p.employer, p.title_from) == ("Senior Product Manager", "Payments",
                                                           "Kolvik Systems Ltd", "signature")
+
+
+def test_a_block_without_a_title_still_names_team_and_employer() -> None:
+    assert parse_signature("Thanks!\nIda Kowal\nRisk Analytics Group\n713-555-0101") == {
+        "signer": "Ida Kowal", "org": "Risk Analytics Group"}
+    assert parse_signature("Regards,\nIda Kowal\nQuantitative Research Team\nNorthwind Bank") == {
+        "signer": "Ida Kowal", "team": "Quantitative Research", "org": "Northwind Bank"}
+    # a form's blank is no employer, and a name alone is no signature
+    assert parse_signature("Ida Kowal\nName of Company: ______") == {}
+    assert parse_signature("Cheers,\nIda Kowal") == {}
