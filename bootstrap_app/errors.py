@@ -8,6 +8,7 @@ every message says what went wrong *and* what to do about it. Anything that is n
 
     MemseedError
     ├── ConfigError              bad setting, unreadable config.toml, missing secret reference
+    │   └── OwnerNotFound        a --owner that matches nobody in the sources (names the nearest)
     ├── StoreError               state.db unreadable, newer schema, unknown proposal id
     │   └── UnknownProposal      an id/fingerprint that matches nothing (or several things)
     ├── SourceError              a whole source could not be read
@@ -41,6 +42,7 @@ __all__ = [
     "LLMError",
     "MemseedError",
     "NoSourceReadable",
+    "OwnerNotFound",
     "QuotaExceeded",
     "SafetyError",
     "SourceError",
@@ -70,6 +72,10 @@ class MemseedError(Exception):
 
 class ConfigError(MemseedError):
     pass
+
+
+class OwnerNotFound(ConfigError):
+    """A ``--owner`` value (address, Slack id, handle or name) matched nobody in the sources."""
 
 
 class StoreError(MemseedError):

@@ -45,6 +45,7 @@ from typing import Any
 from .confusables import imitates
 from .names import FREE_MAIL, local_part_matches, name_key, name_tokens, normal_name
 from .owner import OwnerIdentity
+from .owner_hints import list_addresses, match_given, owner_candidates
 from .types import SENT_LABELS, ChatMessage, Event, Item, Message, Person, Repo
 
 __all__ = ["ACCOUNT_ALIAS", "SENT_LABELS", "IdentityCollector", "OwnerIdentity", "name_key", "name_tokens",
@@ -80,6 +81,13 @@ class IdentityCollector:
     chat_names: dict[str, str] = field(default_factory=dict)
     bare_names: Counter[str] = field(default_factory=Counter)
     activity: Counter[str] = field(default_factory=Counter)
+    list_messages: Counter[str] = field(default_factory=Counter)
+    """Per ``List-Id``: how many messages carried it."""
+    list_rcpts: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    """Per ``List-Id``: how often each address was among its messages' recipients."""
+    mail_seen: set[str] = field(default_factory=set)
+    """Addresses that sent or received mail (what confirms a calendar's account)."""
+    chat_counts: Counter[str] = field(default_factory=Counter)
 
     def _person(self, person: Person) -> None:
         if not person.address and person.name:
@@ -108,6 +116,10 @@ class IdentityCollector:
         # who the mailbox is delivered to: a list is nobody's inbox, and the owner's own sent mail
         # (and mail to oneself) says who *they* write to, not whose mailbox this is
         delivered = not (item.is_bulk or item.list_id or item.in_sent or item.authored_by_owner is True)
+        if item.list_id:
+            self.list_messages[item.list_id.lower()] += 1
+            self.list_rcpts[item.list_id.lower()].update({p.address for p in (*item.to, *item.cc) if p.address})
+        self.mail_seen.update(p.address for p in (item.sender, *item.to, *item.cc) if p.address)
         for p in item.to:
             self._person(p)
             if delivered and p.address and p.address != item.sender.address:
@@ -134,17 +146,21 @@ class IdentityCollector:
     def _chat(self, item: ChatMessage) -> None:
         uid = item.user.address
         if uid:
+            if item.subtype != "bot_message":  # an integration posting is nobody's own words
+                self.chat_counts[uid] += 1
             if item.user.name:
                 self.chat_names[uid] = normal_name(item.user.name)
-            for p in item.people:
-                if p.address and p.address != uid:
-                    self.chat_users[uid].add(p.address)
+            aliases = self.chat_users[uid]  # every chat user is listed, with or without aliases
+            aliases.update(p.address for p in item.people if p.address and p.address != uid)
 
     # -- decision ------------------------------------------------------------------------
-    def _strong(self) -> dict[str, str]:
+    def _strong(self, given: dict[str, str]) -> dict[str, str]:
         reasons: dict[str, str] = {}
-        for a in self.explicit:
-            reasons.setdefault(a.strip().lower(), "given as owner")
+        for value in self.explicit:
+            a = given.get(value, value.strip().lower())
+            if value not in given and not _is_address(a):
+                continue  # a name or id that matched nobody names nobody (owner_hints.check_given)
+            reasons.setdefault(a, "given as owner" if a == value.strip().lower() else f"given as owner ({value})")
         for a in self.confirmed:
             reasons.setdefault(a.strip().lower(), "alias confirmed by the owner")
         for a, why in self.account_aliases.items():
@@ -153,18 +169,23 @@ class IdentityCollector:
             reasons.setdefault(a, f"sender of {n} message(s) in the Sent folder")
         for a in self.git_emails:
             reasons.setdefault(a, "git user.email")
+        # a calendar's account is proof only when another source shows the same address: a
+        # calendar alone (a subscribed feed, someone else's export) says whose calendar, not who scans
+        supported = set(reasons) | self.mail_seen | set(self.chat_users)
         for a in self.calendar_owners:
-            reasons.setdefault(a, "owner of the exported calendar")
+            if a in supported:
+                reasons.setdefault(a, "owner of the exported calendar")
         return reasons
 
-    def _fallback(self) -> dict[str, int]:
-        """The address most of the mailbox's person-to-person mail is addressed to, with its count."""
-        if not self.to_counts or self.messages < 5:
+    def _fallback(self, lists: frozenset[str]) -> dict[str, int]:
+        """The address most of the mailbox's person-to-person mail is addressed to, with its count
+        (never a mailing list's: an archive of list mail is nobody's inbox)."""
+        if self.messages < 5:
             return {}
-        address, count = self.to_counts.most_common(1)[0]
-        if count < max(3, 0.2 * self.messages):
+        top = next(((a, n) for a, n in self.to_counts.most_common() if a not in lists), None)
+        if top is None or top[1] < max(3, 0.2 * self.messages):
             return {}
-        return {address: count}
+        return {top[0]: top[1]}
 
     def _mailbox_holder_unknown(self, reasons: dict[str, str], count: int) -> bool:
         """True when no strong evidence says whose mailbox this is, so its top recipient may.
@@ -276,9 +297,12 @@ class IdentityCollector:
         return found
 
     def resolve(self) -> OwnerIdentity:
-        reasons = self._strong()
-        suggested: dict[str, str] = {}
-        for address, count in self._fallback().items():
+        given, unmatched = match_given(self, self.explicit)
+        lists = list_addresses(self)
+        reasons = self._strong(given)
+        suggested: dict[str, str] = {a: "account of the exported calendar (no other source shows this address)"
+                                     for a in self.calendar_owners if a not in reasons}
+        for address, count in self._fallback(lists).items():
             why = f"most frequent recipient ({count} of {self.messages} messages)"
             if address in reasons:
                 continue
@@ -298,7 +322,7 @@ class IdentityCollector:
             suggested.setdefault(address, why)
         slack: set[str] = set()
         for uid, aliases in self.chat_users.items():
-            if aliases & set(reasons):
+            if uid in reasons or aliases & set(reasons):
                 slack.add(uid)
                 if "@" in uid:  # the owner was given by Slack id; their profile names the address
                     reasons.setdefault(uid, "Slack profile email of the owner's Slack id")
@@ -313,9 +337,27 @@ class IdentityCollector:
         suggested = {a: _warned(a, w, reasons) for a, w in suggested.items() if a not in reasons
                      and a not in slack and a not in self.rejected}
         ordered = tuple(sorted(reasons, key=lambda a: (-self.activity[a], a)))
+        known = bool(reasons or slack)
+        why = "" if known else self._unknown_why(lists)
         return OwnerIdentity(names=tuple(names[:3]), addresses=frozenset(reasons),
                              slack_ids=frozenset(slack), reasons=dict(reasons), ordered=ordered,
-                             suggested=dict(sorted(suggested.items())))
+                             suggested=dict(sorted(suggested.items())),
+                             candidates=() if known else owner_candidates(self, lists), unknown_why=why,
+                             unmatched=unmatched)
+
+    def _unknown_why(self, lists: frozenset[str]) -> str:
+        """Why nothing proves an owner, in the words the scan summary shows."""
+        listed = sum(self.list_messages.values())
+        if self.messages and (listed >= 0.5 * self.messages or (lists and any(
+                self.to_counts[a] >= 0.5 * self.messages for a in lists))):
+            names = ", ".join(sorted(lists)[:3])
+            return (f"a mailing-list archive ({listed} of {self.messages} messages carry list headers"
+                    + (f"; list address {names}" if names else "") + "): a list is nobody's inbox")
+        if self.chat_counts and not self.messages:
+            return "a chat export names no owner of its own"
+        if self.calendar_owners and not self.messages and not self.chat_counts:
+            return "a calendar's account alone is not proof"
+        return "no sent mail, account, git e-mail or profile names the owner"
 
 
 def _warned(address: str, why: str, reasons: dict[str, str]) -> str:

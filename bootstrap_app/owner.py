@@ -17,7 +17,24 @@ from typing import cast
 from .names import name_key
 from .types import ChatMessage, Document, Event, Item, Message, Person, Repo
 
-__all__ = ["OwnerIdentity"]
+__all__ = ["OwnerCandidate", "OwnerIdentity"]
+
+
+@dataclass(frozen=True)
+class OwnerCandidate:
+    """Someone who may be the owner when nothing proves who is (a list archive, a bare Slack
+    export, a calendar alone): offered with its evidence, picked by ``--owner`` or the wizard.
+
+    ``owner`` is what to pass to ``--owner`` (an address or a Slack user id); ``kind`` is
+    ``email`` or ``slack``; ``name`` the display name shown with it, if any."""
+
+    owner: str
+    kind: str
+    evidence: str
+    name: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"owner": self.owner, "kind": self.kind, "name": self.name, "evidence": self.evidence}
 
 
 @dataclass(frozen=True)
@@ -33,6 +50,12 @@ class OwnerIdentity:
     ordered: tuple[str, ...] = ()
     """The addresses, most used first (for display)."""
     suggested: dict[str, str] = field(default_factory=dict)
+    candidates: tuple[OwnerCandidate, ...] = ()
+    """When nothing proves an owner: who it likely is, best first (see :mod:`bootstrap_app.owner_hints`)."""
+    unknown_why: str = ""
+    """Why no owner was found (a mailing-list archive, no mail or profile naming one)."""
+    unmatched: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """``--owner`` values that matched nobody in the sources -> the nearest names, ids and addresses."""
 
     @property
     def name(self) -> str:

@@ -46,6 +46,7 @@ from bootstrap_app.extract.supersede import Approved, link_updates
 from bootstrap_app.extract.verify import verify_written
 from bootstrap_app.identity import IdentityCollector
 from bootstrap_app.itemcache import CacheWriter, replay, serves
+from bootstrap_app.owner_hints import check_given
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_once
 from bootstrap_app.signals import KindRouter, SignalBuilder
@@ -133,6 +134,8 @@ class _Run:
     result: ScanResult
     seen_mail: dict[int, str] = field(default_factory=dict)
     """Message-ID hash -> the source that gave it first: a Gmail message and its Takeout twin count once."""
+    given: tuple[str, ...] = ()
+    """The ``owners`` this scan was given (``--owner``): each must match someone (owner_hints)."""
 
     @classmethod
     def start(cls, settings: Settings, store: Store, run_id: int, owners: Sequence[str], use_llm: bool,
@@ -147,7 +150,7 @@ class _Run:
         sample = LlmSample(known_owners=known) if use_llm else None  # only for the opt-in LLM path
         router = KindRouter([*builder.router.analyzers, held, *((sample,) if sample else ())])
         return cls(settings, store, run_id, emit, should_stop, collector, builder, held, list(existing_memory),
-                   sample, router, ScanResult(run_id=run_id))
+                   sample, router, ScanResult(run_id=run_id), given=tuple(owners))
 
 
 def _read_source(run: _Run, location: str, source: Source, since: datetime | None,
@@ -255,6 +258,7 @@ def _propose(run: _Run, llm: str, llm_preview: Callable[[dict[str, Any]], None] 
     """Decide the owner, build the signals, and turn them into proposals (plus the LLM's, opted in)."""
     run.emit(ScanEvent("stage", "", 0, "resolving identity and signals"))
     owner = run.result.owner = run.collector.resolve()
+    check_given(owner, run.given)
     record_suggestions(run.store, owner.suggested)
     signals = run.builder.build(owner)
     proposals = heuristic_proposals(signals)

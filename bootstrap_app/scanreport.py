@@ -165,7 +165,9 @@ class ScanResult:
             "owner": {"names": list(self.owner.names),
                       "addresses": list(self.owner.ordered) or sorted(self.owner.addresses),
                       "slack_ids": sorted(self.owner.slack_ids),
-                      "suggested_aliases": sorted(self.owner.suggested)},
+                      "suggested_aliases": sorted(self.owner.suggested),
+                      "unknown_why": self.owner.unknown_why,
+                      "owner_candidates": [c.to_json() for c in self.owner.candidates]},
             "llm_error": self.llm_error,
             "memory_entries": dict(Counter(o.status for o in self.imported).most_common()),
         }
@@ -188,8 +190,13 @@ def format_summary(summary: dict[str, Any]) -> str:
             refs = ", ".join(shorten(r, 60) for r in cat["examples"])
             lines.append(f"      {cat['count']:>5} x {cat['category']}" + (f"  (e.g. {refs})" if refs else ""))
     owner = summary["owner"]
-    who = ", ".join(owner["names"][:1] + owner["addresses"][:4]) or "unknown (pass --owner EMAIL)"
-    lines.append(f"  owner: {who}")
+    who = ", ".join(owner["names"][:1] + owner["addresses"][:4] + owner["slack_ids"][:2])
+    lines.append(f"  owner: {who}" if who else f"  owner: unknown ({owner.get('unknown_why') or 'nothing names one'})")
+    for c in owner.get("owner_candidates", [])[:5]:
+        label = f"{c['name']} ({c['owner']})" if c["name"] else c["owner"]
+        lines.append(f"    maybe {label}: {c['evidence']}  -> --owner {c['owner']}")
+    if not who:
+        lines.append("    pick yourself with --owner (an e-mail address, Slack user id, handle or full name)")
     if owner.get("suggested_aliases"):
         lines.append(f"  suggested aliases (not counted as yours until confirmed): {len(owner['suggested_aliases'])}"
                      " -> `memseed sources`")

@@ -96,8 +96,8 @@ def _hours(s: Signals) -> Proposal | None:
     else:
         lines.append(f"{first} works in the {p.timezone} timezone (from the {p.timezone_from}).")
     if p.hours:
-        lines.append(f"Usual working hours: {p.hours[0]}–{p.hours[1]} {p.timezone}, Monday to Friday "
-                     f"(from {p.hours_samples} sent mails and chat messages).")
+        lines.append(f"Usual working hours: {p.hours[0]}–{p.hours[1]} {p.timezone}, {p.hours_days} "
+                     f"({p.hours_evidence}).")
     lines.append("**How to apply:** give times in this timezone"
                  + ("; do not expect answers outside these hours." if p.hours else "."))
     window = f"{p.hours[0]}-{p.hours[1]}" if p.hours else ""
@@ -125,17 +125,10 @@ def _collaborators(s: Signals) -> Proposal | None:
                                        ("shared meetings", any(c.meetings for c in people))) if used]
     lines = [f"{_first(s.profile.name)}'s closest collaborators (by {', '.join(basis) or 'contact'}):"]
     for c in people:
-        bits = []
-        if c.to_owner or c.from_owner:
-            bits.append(f"{c.to_owner + c.from_owner} mails exchanged")
-        if c.chat:
-            bits.append(f"{c.chat} shared chat threads")
-        if c.meetings:
-            bits.append(f"{c.meetings} shared meetings")
         extra = " (manager)" if c.key == manager_key else ""
         if title := s.titles.get(c.key, ""):
             extra += f", {title}"
-        lines.append(f"- {c.label}{extra} — " + ", ".join(bits))
+        lines.append(f"- {c.label}{extra} — {c.evidence}")
     names = ", ".join(c.name or c.address for c in people[:3])
     refs = [r for c in people for r in c.refs[:1]]
     conf = min(0.85, 0.5 + 0.05 * sum(1 for c in people if c.to_owner and c.from_owner))

@@ -18,9 +18,21 @@ from datetime import UTC, datetime, timedelta, timezone
 from .base import RECEIVED_SUFFIX
 from .rhythms import offset_name, zone
 
-__all__ = ["ActivityClock"]
+__all__ = ["ActivityClock", "WorkingHours"]
 
 _MAX_STAMPS = 4000
+_MIN_PER_DAY = 3
+"""Activities a weekday needs before the hours may name it."""
+_MIN_DATES = 3
+"""... seen on this many different dates (one busy Sunday is not a working Sunday)."""
+_DAY_SHARE = 0.25
+"""... and its share of the busiest day's activity (a stray weekend mail names no weekend)."""
+_CENTRAL = 0.8
+"""The share of activity the core of the window holds (see :func:`_central_window`)."""
+_EDGE = 90
+"""How far the window's edges may reach past the core, towards the outer 2% / 98% of activity."""
+_MAX_SPAN = 12 * 60
+"""A core wider than this is no working day: the person was simply seen at every hour."""
 
 
 @dataclass
@@ -35,12 +47,17 @@ class ActivityClock:
     rng: random.Random = field(default_factory=lambda: random.Random(7))
     latest: dict[str, float] = field(default_factory=dict)
     """Per author: the newest mail/chat timestamp (the reservoir of ``stamps`` may miss it)."""
+    kinds: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    """Per author: how many activities of each kind ("sent mail", "chat messages") were seen."""
+    no_hours: str = ""
+    """Why the last :meth:`hours` call found no working hours (for the proposal to say)."""
 
-    def stamp(self, key: str, when: datetime | None, offset: int | None = None) -> None:
+    def stamp(self, key: str, when: datetime | None, offset: int | None = None, kind: str = "sent mails") -> None:
         """One activity time of ``key``; ``offset`` is the sender's clock (mail Date header)."""
         if not key or when is None:
             return
         self.seen[key] += 1
+        self.kinds[key][kind] += 1
         value = when.timestamp()
         if value > self.latest.get(key, float("-inf")):
             self.latest[key] = value
@@ -136,27 +153,116 @@ class ActivityClock:
         return offset_name(offset), why, ""
 
     def working_hours(self, keys: list[str], tz_name: str) -> tuple[tuple[str, str] | None, int]:
-        """Weekday activity window in ``tz_name``. For a mail offset (``UTC+02:00``) each mail's
-        own offset is used, so a summer-time switch inside the data does not shift the hours."""
+        """(start, end) of the usual working window in ``tz_name`` and the samples it rests on."""
+        hours = self.hours(keys, tz_name)
+        return (hours.window if hours else None), (hours.samples if hours else 0)
+
+    def hours(self, keys: list[str], tz_name: str) -> WorkingHours | None:
+        """The owner's working window, the days it holds on and the sources it comes from.
+
+        A weekday is named only when it has at least ``_MIN_PER_DAY`` activities on at least
+        ``_MIN_DATES`` different dates and a fair share of the busiest day's (a stray Sunday
+        mail names no Sunday; chat on many weekends does). Fewer than two days named: no hours.
+        The window is read on the clock face (a night owl's 22:00-02:00 is a window, not
+        02:00-22:00; see :func:`_central_window`). A core wider than ``_MAX_SPAN`` minutes is
+        no working day ("00:30-23:30" only says the person was seen at every hour), so no hours
+        are proposed. For a mail offset (``UTC+02:00``) each mail's own offset is used, so a
+        summer-time switch inside the data does not shift the hours.
+        """
         tz = zone(tz_name) or UTC
         own_clock = tz_name.startswith("UTC") and tz_name != "UTC"
-        minutes: list[int] = []
+        by_day: defaultdict[int, list[int]] = defaultdict(list)
+        dates: defaultdict[int, set[int]] = defaultdict(set)
+        kinds: Counter[str] = Counter()
         for k in keys:
+            kinds.update(self.kinds.get(k, Counter()))
             for ts, off in self.stamps.get(k, []):
                 local = datetime.fromtimestamp(ts, timezone(timedelta(minutes=off)) if own_clock and off is not None
                                                else tz)
-                if local.weekday() < 5:
-                    minutes.append(local.hour * 60 + local.minute)
-        if len(minutes) < 12:
-            return None, len(minutes)
-        minutes.sort()
-        # The window holding 96% of weekday activity. The 10th-90th percentile window was
-        # tried first and cuts off the first and last hour of an ordinary day (mail and chat
-        # bunch up mid-day), so only the outer 2% on each side — a stray late mail — is dropped.
-        lo = minutes[round(0.02 * (len(minutes) - 1))]
-        hi = minutes[round(0.98 * (len(minutes) - 1))]
+                by_day[local.weekday()].append(local.hour * 60 + local.minute)
+                dates[local.weekday()].add(local.toordinal())
+        total = sum(len(v) for v in by_day.values())
+        self.no_hours = f"only {total} dated activities" if total < 12 else ""
+        if total < 12:
+            return None
+        busiest = max(len(v) for v in by_day.values())
+        days = tuple(d for d in range(7) if len(by_day[d]) >= max(_MIN_PER_DAY, _DAY_SHARE * busiest)
+                     and len(dates[d]) >= _MIN_DATES)
+        minutes = sorted(m for d in days for m in by_day[d])
+        if len(days) < 2 or len(minutes) < 12:
+            self.no_hours = (f"{total} activities, but fewer than two weekdays were seen on {_MIN_DATES} or more "
+                             f"different dates with {_MIN_PER_DAY} or more activities")
+            return None
+        lo, hi, core = _central_window(minutes)
+        if core > _MAX_SPAN:
+            self.no_hours = (f"the middle {round(_CENTRAL * 100)}% of {len(minutes)} activities spans "
+                             f"{core // 60} hours: no working day shows")
+            return None
+        least = min(len(by_day[d]) for d in days)
+        weeks = min(len(dates[d]) for d in days)
+        return WorkingHours((_fmt(lo), _fmt(hi)), days, len(minutes), least, tuple(kinds.most_common()), weeks)
 
-        def fmt(m: int) -> str:
-            m = int(round(m / 30.0) * 30) % (24 * 60)
-            return f"{m // 60:02d}:{m % 60:02d}"
-        return (fmt(lo), fmt(hi)), len(minutes)
+
+def _central_window(minutes: list[int]) -> tuple[int, int, int]:
+    """(start, end, span of the core) of sorted minutes-of-day, on the clock face.
+
+    The core is the central ``_CENTRAL`` share, read either plainly or with the day starting at
+    noon (activity that wraps midnight), whichever is narrower. Mail and chat bunch up mid-day,
+    so the core alone cuts off the first and last hour of an ordinary day: each edge is widened
+    towards the outer 2% / 98% points, by at most ``_EDGE`` minutes (a stray late mail moves it
+    by no more than that).
+    """
+    n = len(minutes) - 1
+    cut = (1 - _CENTRAL) / 2
+    options = []
+    for shift in (0, 12 * 60):
+        moved = sorted((m - shift) % (24 * 60) for m in minutes)
+        lo, hi = moved[round(cut * n)], moved[round((1 - cut) * n)]
+        start = max(moved[round(0.02 * n)], lo - _EDGE)
+        end = min(moved[round(0.98 * n)], hi + _EDGE)
+        options.append((hi - lo, (start + shift) % (24 * 60), (end + shift) % (24 * 60)))
+    span, start, end = min(options)
+    return start, end, span
+
+
+def _fmt(m: int) -> str:
+    m = int(round(m / 30.0) * 30) % (24 * 60)
+    return f"{m // 60:02d}:{m % 60:02d}"
+
+
+_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+@dataclass(frozen=True)
+class WorkingHours:
+    """A working window, the weekdays it holds on, and how much evidence each rests on."""
+
+    window: tuple[str, str]
+    days: tuple[int, ...]
+    """Weekday numbers (Monday 0) with enough activity to be named."""
+    samples: int
+    least_per_day: int
+    """The fewest activities on any day named (what "enough evidence per day" was)."""
+    sources: tuple[tuple[str, int], ...] = ()
+    """(kind of activity, count), most first: ``("chat messages", 38)``."""
+    least_dates: int = 0
+    """The fewest different dates any day named was seen on (one busy Sunday is not Sundays)."""
+
+    @property
+    def days_text(self) -> str:
+        """"Monday to Friday", "every day", or the days named one by one."""
+        if len(self.days) == 7:
+            return "every day"
+        if len(self.days) >= 3 and self.days == tuple(range(self.days[0], self.days[-1] + 1)):
+            return f"{_DAY_NAMES[self.days[0]]} to {_DAY_NAMES[self.days[-1]]}"
+        names = [_DAY_NAMES[d] for d in self.days]
+        return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+
+    @property
+    def evidence(self) -> str:
+        """``from 38 chat messages and 12 sent mails; each day named has at least 5 of them, on 2 or
+        more different dates``."""
+        parts = [f"{n} {kind}" for kind, n in self.sources if n]
+        said = " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
+        return (f"from {said or f'{self.samples} activities'}; each day named has at least {self.least_per_day} "
+                f"of them, on {self.least_dates} or more different dates")

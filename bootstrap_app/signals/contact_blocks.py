@@ -42,8 +42,16 @@ ROLE_WORDS = re.compile(
     r"\b(?:engineer|developer|manager|director|scientist|analyst|designer|lead|head|vp|vice president|"
     r"president|officer|architect|consultant|researcher|professor|specialist|administrator|assistant|"
     r"coordinator|founder|cto|ceo|cfo|intern|programmer|product owner|sre|devops|editor|associate|"
-    r"partner|principal|advisor|economist|trader|counsel|recruiter)\b", re.I)
-"""Words that make a line a job title (signatures, contact blocks, chat profiles): one list for all."""
+    r"partner|principal|advisor|economist|trader|counsel|recruiter|representative|secretary|accountant|"
+    r"attorney|supervisor|lecturer|technician|chairman|chairwoman)\b"
+    # German compounds (Teamleiterin, Softwareentwickler) and other languages' titles
+    r"|(?:leiter|entwickler|ingenieur|berater|referent|architekt|beauftragte)(?:in|r)?\b"
+    r"|\b(?:geschäftsführer(?:in)?|vorstand|inhaber(?:in)?|mitarbeiter(?:in)?|professor(?:in)?|directeur|"
+    r"directrice|ingénieure?|responsable|développeu(?:r|se)|cheffe? de|chargée? de|gerente|directora?|"
+    r"ingenier[oa]|jef[ea] de|desarrollador(?:a)?|direttore|direttrice|sviluppatore|ingegnere|ontwikkelaar|"
+    r"adviseur|teamleider|diretora?|engenheir[oa]|desenvolvedora?|analista|consultora?)\b", re.I)
+"""Words that make a line a job title (signatures, contact blocks, chat profiles): one list for all,
+in English and the common European languages."""
 _ORG = re.compile(r"\b(?:inc|labs?|llc|ltd|gmbh|corp|corporation|company|co|ag|plc|sa|university|institute|bank|"
                   r"group|n\.a|holdings|partners|associates|foundation|systems|technologies|analytics)\b\.?", re.I)
 _HONORIFIC = re.compile(r"^(?:mr|mrs|ms|miss|dr|prof|sir|dame)\.?\s+", re.I)

@@ -60,6 +60,12 @@ class ProfileSignal:
     """The owner's Slack profile timezone (IANA), used as corroboration."""
     hours: tuple[str, str] | None = None
     hours_samples: int = 0
+    hours_days: str = ""
+    """The weekdays the hours hold on ("Monday to Friday", "every day", "Monday, Saturday and Sunday")."""
+    hours_evidence: str = ""
+    """What the hours rest on: the sources, their counts, and the fewest activities on a day named."""
+    hours_note: str = ""
+    """Why no working hours were proposed (too few dates per weekday, activity at every hour)."""
     manager_mentions: tuple[tuple[str, int], ...] = ()
     refs: tuple[Ref, ...] = ()
     activity_refs: tuple[Ref, ...] = ()
@@ -122,7 +128,7 @@ class ProfileAccumulator(Analyzer):
                         self.sig[key][(field_name, sig[field_name], signer)] += 1
                 if len(self.sig_refs[key]) < 3:
                     self.sig_refs[key].append(Ref(item.source, item.ref, item.timestamp, key,
-                                                  f"signature: {sig['signer']}, {sig['title']}"))
+                                                  f"signature: {sig['signer']}, {sig.get('title') or sig.get('org') or sig.get('team')}"))
             # a message's closing signature is its sender's claim about *themselves* (kept in
             # ``sig`` under the sender's key), not a statement about someone else: a lookalike
             # signing as the owner must not hand the owner a title (issue 14)
@@ -139,7 +145,7 @@ class ProfileAccumulator(Analyzer):
                 refs[:] = sorted(newest.values(), key=lambda r: r.date.timestamp() if r.date else float("-inf"))[-3:]
         elif isinstance(item, ChatMessage):
             key = person_key(item.user)
-            self.clock.stamp(key, item.timestamp)
+            self.clock.stamp(key, item.timestamp, kind="chat messages")
             if key and (item.user_title or item.user_tz):
                 self.slack[key][(item.user_title, item.user_tz)] += 1
                 prev = self.slack_refs.get(key)  # the newest message: cited first, as current
@@ -178,7 +184,7 @@ class ProfileAccumulator(Analyzer):
         keys = self.owner_keys(owner)
         slack_title, slack_tz = self.slack_profile(keys)
         tz_name, tz_from, tz_note = self.clock.resolve_timezone(keys, tz_name, slack_tz)
-        hours, samples = self.clock.working_hours(keys, tz_name)
+        worked = self.clock.hours(keys, tz_name)
         owner_keys = {name_key(n) for n in owner.names} | {name_key(n.split()[0] + " " + n.split()[-1])
                                                            for n in owner.names if len(n.split()) > 1}
         sig: Counter[tuple[str, str]] = Counter()
@@ -233,7 +239,9 @@ class ProfileAccumulator(Analyzer):
             employer_from=employer_from, title=title, title_from=title_from, team=best("team"),
             slack_title=slack_title, slack_tz=slack_tz,
             signatures=sum(n for (f, _), n in sig.items() if f == "title"), timezone=tz_name,
-            timezone_from=tz_from, timezone_note=tz_note, hours=hours, hours_samples=samples,
+            timezone_from=tz_from, timezone_note=tz_note, hours=worked.window if worked else None,
+            hours_samples=worked.samples if worked else 0, hours_days=worked.days_text if worked else "",
+            hours_evidence=worked.evidence if worked else "", hours_note=self.clock.no_hours,
             manager_mentions=tuple(mentions.most_common(3)), refs=tuple(refs),
             activity_refs=tuple(r for k in keys for r in self.author_refs.get(k, []))[:6])
 

@@ -76,7 +76,11 @@ class RulesAccumulator(Analyzer):
         else:
             return
         sent = isinstance(item, Message) and item.in_sent
-        if not (item.authored_by_owner is True or sent or key in self.known_owners):
+        # the owner may be given as a Slack id, handle or name while chat keys people by e-mail:
+        # every form a chat message carries of its author counts (the same result for each form)
+        forms = {key} if isinstance(item, Message) else {key, item.user.name.lower(),
+                                                         *(p.address for p in item.people)}
+        if not (item.authored_by_owner is True or sent or forms & self.known_owners):
             return
         for sentence in find_rules(text):
             norm = sentence.lower().rstrip(".!")

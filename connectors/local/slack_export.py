@@ -94,8 +94,23 @@ class ExportTree:
 
 
 def _looks_like_export(names: list[str]) -> bool:
+    """``users.json`` and a conversation list, or (a partial export without ``users.json``) a
+    conversation list and one channel folder of day files: read, and the missing users reported."""
     base = {PurePosixPath(n).name for n in names if n.count("/") <= 1}
-    return bool(base & set(_USERS)) and bool(base & set(_CONVERSATIONS))
+    days = any(n.count("/") == 1 and _DAY.match(n.split("/")[1]) for n in names)
+    return bool(base & set(_CONVERSATIONS)) and (bool(base & set(_USERS)) or days)
+
+
+def _has_day_folder(path: Path, limit: int = 64) -> bool:
+    """A channel folder holding a ``YYYY-MM-DD.json`` day file (the first ``limit`` folders looked at)."""
+    try:
+        folders = (p for p in path.iterdir() if p.is_dir())
+        for _, folder in zip(range(limit), folders, strict=False):
+            if any(_DAY.match(f.name) for _, f in zip(range(limit), folder.iterdir(), strict=False)):
+                return True
+    except OSError:
+        return False
+    return False
 
 
 def resolve_mentions(text: str, users: dict[str, Person], channels: dict[str, str]) -> str:
@@ -135,8 +150,8 @@ class SlackExportSource(Source, kind="slack", priority=15, description="Slack ex
     @classmethod
     def sniff(cls, path: Path) -> bool:
         if path.is_dir():
-            return (any((path / n).is_file() for n in _USERS)
-                    and any((path / n).is_file() for n in _CONVERSATIONS))
+            return (any((path / n).is_file() for n in _CONVERSATIONS)
+                    and (any((path / n).is_file() for n in _USERS) or _has_day_folder(path)))
         if path.is_file() and path.suffix.lower() == ".zip":
             try:
                 with zipfile.ZipFile(path) as zf:
@@ -166,13 +181,13 @@ class SlackExportSource(Source, kind="slack", priority=15, description="Slack ex
     def _read(self, tree: ExportTree, path: Path, ctx: ReadContext) -> Iterator[ChatMessage]:
         workspace = path.stem if path.is_file() else path.name
         users: dict[str, Person] = {}
-        facts: dict[str, tuple[str, str]] = {}
+        facts: dict[str, tuple[str, str, str]] = {}
         for name in _USERS:
             for raw in self._json(tree, name, ctx):
                 if isinstance(raw, dict) and raw.get("id"):
                     users[str(raw["id"])] = _person(raw)
                     title, tz = _profile_facts(raw)
-                    facts[str(raw["id"])] = (ctx.clean(title, 200) if title else "", tz)
+                    facts[str(raw["id"])] = (ctx.clean(title, 200) if title else "", tz, str(raw.get("name") or ""))
         folders: dict[str, str] = {}
         channel_names: dict[str, str] = {}
         for name in _CONVERSATIONS:
@@ -233,7 +248,7 @@ class SlackExportSource(Source, kind="slack", priority=15, description="Slack ex
 
     def _message(self, raw: Any, workspace: str, channel: str, users: dict[str, Person],
                  channel_names: dict[str, str], missing: dict[str, int], ctx: ReadContext,
-                 facts: dict[str, tuple[str, str]]) -> ChatMessage | None:
+                 facts: dict[str, tuple[str, str, str]]) -> ChatMessage | None:
         if not isinstance(raw, dict) or not raw.get("ts"):
             return None
         try:
@@ -242,6 +257,7 @@ class SlackExportSource(Source, kind="slack", priority=15, description="Slack ex
             ctx.skip(self.id, f"{channel}/{raw.get('ts')}", f"{self.location}: message with a bad ts")
             return None
         uid = str(raw.get("user") or "")
+        handle = facts.get(uid, ("", "", ""))[2] or str((raw.get("user_profile") or {}).get("name") or "")
         if uid and uid in users:
             user = users[uid]
         elif uid:
@@ -252,15 +268,17 @@ class SlackExportSource(Source, kind="slack", priority=15, description="Slack ex
             bot = raw.get("bot_profile") or {}
             user = Person(name=str(raw.get("username") or bot.get("name") or "bot"),
                           address=str(raw.get("bot_id") or ""))
-        title, tz = facts.get(uid, ("", ""))
+        title, tz, _ = facts.get(uid, ("", "", ""))
         text = resolve_mentions(str(raw.get("text") or ""), users, channel_names)
         return ChatMessage(
             source=self.id,
             ref=f"{channel}/{raw['ts']}",
             timestamp=when,
-            # the raw Slack id rides along when the person is keyed by email, so an owner given
-            # as a Slack id (`--owner U123ABC`) is recognised
-            people=(user, Person(user.name, uid)) if uid and user.address != uid.lower() else (user,),
+            # the raw Slack id rides along when the person is keyed by email, and so does the
+            # handle, so an owner given as a Slack id or handle (`--owner U123ABC`, `--owner ada`)
+            # is recognised
+            people=tuple(dict.fromkeys(p for p in (user, Person(user.name, uid), Person(user.name, handle))
+                                       if p.address)),
             workspace=workspace,
             channel=channel,
             user=user,

@@ -28,11 +28,21 @@ def at(day: date, hh: int, mm: int = 0, tz: ZoneInfo = BERLIN) -> datetime:
     return datetime.combine(day, time(hh, mm), tzinfo=tz)
 
 
+_WORDS = ("budget", "review", "draft", "launch", "notes", "plan", "question", "schedule", "report", "idea",
+          "follow up", "numbers", "slides", "contract", "hiring", "offsite", "roadmap")
+
+
+def _subject(i: int) -> str:
+    """Words, never a number: people vary subjects in words, templates in slots (signals/automated.py)."""
+    n = len(_WORDS)
+    return f"{_WORDS[i % n]} {_WORDS[(i // n) % n]} {_WORDS[(i // (n * n)) % n]}".capitalize()
+
+
 def mail(i: int, sender: Person, to: Person, when: datetime, *, body: str = "hello", bulk: bool = False,
          labels: tuple[str, ...] = (), source: str = "mbox:/synthetic") -> Message:
     offset = when.utcoffset()
     return Message(source=source, ref=f"m{i}", timestamp=when, people=(sender, to), sender=sender, to=(to,),
-                   subject=f"subject {i}", body=body, is_bulk=bulk, labels=labels,
+                   subject=_subject(i), body=body, is_bulk=bulk, labels=labels,
                    utc_offset_minutes=int(offset.total_seconds() // 60) if offset is not None else None)
 
 

@@ -21,7 +21,10 @@ def test_strong_evidence_kinds() -> None:
     repo = Repo(source="git:/r", ref="r", name="r", git_user_email="ada.home@fastmail.example",
                 authors=(("Ada Lovelace", "ada.home@fastmail.example", 9), ("Ada Lovelace", "ada@oldjob.example", 4)))
     cal = Event(source="ics:/c", ref="e", summary="x", calendar_owner="ada.cal@acme.example")
-    collector, owner = resolve([*mailbox(), repo, cal], explicit=("given@acme.example",),
+    # a calendar's account is proof only where another source shows it (here: mail to it)
+    lone = Event(source="ics:/d", ref="e", summary="x", calendar_owner="feed.cal@acme.example")
+    to_cal = mail(990, PRIYA, Person("", "ada.cal@acme.example"), at(date(2026, 3, 9), 10))
+    collector, owner = resolve([*mailbox(), repo, cal, lone, to_cal], explicit=("given@acme.example",),
                                confirmed=("ada.phone@acme.example",))
     collector.account_alias("ada.alias@acme.example")
     owner = collector.resolve()
@@ -34,6 +37,7 @@ def test_strong_evidence_kinds() -> None:
         "ada.cal@acme.example": "owner of the exported calendar",
     }
     assert "Sent folder" in owner.reasons[OWNER.address]
+    assert owner.suggested["feed.cal@acme.example"].startswith("account of the exported calendar")
     # a commit author with her name is not her git user.email: a suggestion
     assert owner.suggested["ada@oldjob.example"] == "git author with the owner's name"
 

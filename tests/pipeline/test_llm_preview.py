@@ -62,10 +62,11 @@ def test_cli_llm_preview_file_and_stdout(llm_server: FakeLLM, llm_settings: Sett
 
 def test_preview_says_so_when_nothing_would_be_sent(llm_server: FakeLLM, llm_settings: Settings,
                                                     tmp_path: Path) -> None:
-    # nothing the owner wrote: llm_extract would send nothing, so the preview is empty
+    # nothing the owner wrote (the owner only receives): llm_extract would send nothing, so the
+    # preview is empty
     items = [mail(i, PRIYA, TOM, at(date(2026, 3, 2 + i), 10)) for i in range(5)]
     path = write_items(tmp_path / "others.items.json", items)
     previews: list[dict[str, Any]] = []
-    scan([str(path)], settings=llm_settings, owners=["nobody@acme.example"], llm="openai",
+    scan([str(path)], settings=llm_settings, owners=[TOM.address], llm="openai",
          llm_preview=previews.append)
     assert previews == [{}] and llm_server.requests == []
