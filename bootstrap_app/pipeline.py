@@ -258,7 +258,7 @@ def _propose(run: _Run, llm: str, llm_preview: Callable[[dict[str, Any]], None] 
     owner = run.result.owner = run.collector.resolve()
     record_suggestions(run.store, owner.suggested)
     signals = run.builder.build(owner)
-    proposals = heuristic_proposals(signals)
+    proposals = heuristic_proposals(signals, notes=run.result.notes)
     sample = run.sample.result(owner) if run.sample is not None else []
     if llm_preview is not None:
         _preview(sample, signals.to_dict(), run.settings, llm_preview, run.emit)

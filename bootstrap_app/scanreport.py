@@ -147,6 +147,8 @@ class ScanResult:
     new_proposals: int = 0
     """Proposals the store had never seen before this run (what reseed announces)."""
     llm_error: str | None = None
+    notes: list[str] = field(default_factory=list)
+    """What a cap left out of the proposals (``5 more recurring meetings not proposed …``)."""
 
     @property
     def items(self) -> int:
@@ -173,6 +175,7 @@ class ScanResult:
                       "slack_ids": sorted(self.owner.slack_ids),
                       "suggested_aliases": sorted(self.owner.suggested)},
             "llm_error": self.llm_error,
+            "notes": list(self.notes),
         }
 
 
@@ -209,6 +212,7 @@ def format_summary(summary: dict[str, Any]) -> str:
     if summary["duplicates_of_existing_memory"] or summary["superseding_existing_memory"]:
         lines.append(f"  existing memory: {summary['duplicates_of_existing_memory']} duplicates dropped, "
                      f"{summary['superseding_existing_memory']} would replace an entry")
+    lines += [f"  note: {shorten(note, 300)}" for note in summary.get("notes", [])]
     lines.append(f"  quarantined by the safety gate: {summary['quarantined']}")
     for reason, n in summary["quarantine_reasons"].items():
         lines.append(f"    {n} x {reason}")

@@ -370,7 +370,8 @@ def _event(comp: Any, uid: str, tz: str, owner: str, source_id: str, ctx: ReadCo
     return calendar_event(ctx, source_id, uid, start, end, all_day=all_day, tzid=tzid, organizer=organizer,
                           attendees=attendees, summary=comp.get("SUMMARY"), location=comp.get("LOCATION"),
                           description=comp.get("DESCRIPTION"), status=status.lower(), owner=owner,
-                          rrule=rrule.to_ical().decode("utf-8", "replace") if rrule is not None else "")
+                          rrule="\n".join(r.to_ical().decode("utf-8", "replace")
+                                    for r in (rrule if isinstance(rrule, list) else [rrule] if rrule is not None else [])))
 
 
 class IcsSource(Source, kind="ics", priority=30, description="iCalendar file (.ics)",
