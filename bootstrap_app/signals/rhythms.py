@@ -151,6 +151,8 @@ class RhythmsAccumulator(Analyzer):
             self.tzids[item.tzid] += 1
         if not item.series_uid or item.all_day or item.start is None or item.status.lower() == "cancelled":
             return
+        if item.published:  # a public feed's open evening is not the person's ritual
+            return
         s = self.series.setdefault(item.series_uid, _Series())
         s.count += 1
         s.titles[" ".join(item.summary.split())[:80]] += 1

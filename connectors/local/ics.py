@@ -10,8 +10,11 @@ handled by ``recurring-ical-events``. Every event's zone is reported as an IANA 
 (:mod:`.calzones`: Outlook's Windows names and VTIMEZONE-only zones included), because the
 person's timezone is voted from it and their rituals are shown in it. Floating times take the
 calendar's zone: ``X-WR-TIMEZONE``, else the one zone the file defines, else UTC; a per-event
-TZID always wins over ``X-WR-TIMEZONE``. A file that does not parse as a whole (say, a VTIMEZONE with an impossible offset)
-is re-read event by event, and only a file with no readable event at all is an error.
+TZID always wins over ``X-WR-TIMEZONE``. A file that does not parse as a whole (say, a VTIMEZONE
+with an impossible offset) is re-read event by event, and only a file with no readable event at
+all is an error; a broken event, property or RRULE is left out with its reason
+(:mod:`.ics_checks`). A published feed (:func:`.ics_checks.is_published`) gives events marked
+``published``: reference material, never the person's own meetings.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import contextlib
 import re
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -32,7 +36,7 @@ from bootstrap_app.types import Event, Item, Person, utc
 
 from ..base import ReadContext, Source
 from .calzones import iana_name
-from .ics_checks import check_events, unmapped_zones
+from .ics_checks import check_events, is_published, unmapped_zones
 
 __all__ = [
     "DAYS_AHEAD", "DAYS_BACK", "MAX_OCCURRENCES", "SERIES_CAP", "IcsSource", "calendar_event", "calendar_window", "read_calendar", "read_calendar_bytes",
@@ -206,6 +210,7 @@ def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, 
     unmapped = unmapped_zones(cals)
     calname = str(first.get("X-WR-CALNAME", "") or "").strip()
     owner = calname if _EMAIL.match(calname) else file_stem if _EMAIL.match(file_stem) else ""
+    published = is_published(cals, file_stem)
     start, end = window or calendar_window(cals, ctx)
     count = cancelled = 0
     seen: set[str] = set()
@@ -223,6 +228,8 @@ def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, 
             if event is None:
                 cancelled += 1
                 continue
+            if published:
+                event = replace(event, published=True, calendar_owner="")
             count += 1
             if count % 500 == 0:
                 ctx.progress(source_id, count)

@@ -24,7 +24,7 @@ import icalendar
 from ..base import ReadContext
 from .calzones import iana_name
 
-__all__ = ["check_events", "unmapped_zones"]
+__all__ = ["check_events", "is_published", "unmapped_zones"]
 
 _OPTIONAL = ("DTEND", "DURATION", "RECURRENCE-ID", "EXDATE", "RDATE")
 _SUB_DAILY = frozenset({"SECONDLY", "MINUTELY", "HOURLY"})
@@ -124,3 +124,30 @@ def unmapped_zones(cals: list[icalendar.Calendar]) -> Counter[str]:
                 if not iana_name(tzid, getattr(value, "tzinfo", None), value if isinstance(value, datetime) else None):
                     out[tzid] += 1
     return out
+
+
+_MIN_FEED_EVENTS = 10
+_INVITE_METHODS = frozenset({"REQUEST", "REPLY", "COUNTER", "CANCEL", "REFRESH", "DECLINECOUNTER", "ADD"})
+
+
+def is_published(cals: list[icalendar.Calendar], file_stem: str = "") -> bool:
+    """True for a published or subscribed calendar (a venue's or a group's public feed), by its
+    structure: it is not named after an address (Google names a person's own export after their
+    address, ``METHOD:PUBLISH`` or not), is no invitation (``METHOD:REQUEST``/``REPLY``), holds at
+    least ten events of which fewer than one in ten has ATTENDEE lines, at most one organizer
+    address across everything, and many unrelated events (distinct titles for at least three
+    in ten). ``METHOD:PUBLISH`` alone proves nothing: a person's own export carries it too."""
+    first = cals[0]
+    calname = str(first.get("X-WR-CALNAME", "") or "").strip()
+    if "@" in calname or "@" in file_stem:
+        return False
+    if any(str(cal.get("METHOD", "") or "").upper() in _INVITE_METHODS for cal in cals):
+        return False
+    events = [e for cal in cals for e in cal.walk("VEVENT") if e.get("RECURRENCE-ID") is None]
+    if len(events) < _MIN_FEED_EVENTS:
+        return False
+    with_attendees = sum(1 for e in events if e.get("ATTENDEE") is not None)
+    organizers = {str(e.get("ORGANIZER")).lower().removeprefix("mailto:") for e in events
+                  if e.get("ORGANIZER") is not None}
+    titles = {" ".join(str(e.get("SUMMARY", "") or "").split()).casefold() for e in events}
+    return with_attendees < 0.1 * len(events) and len(organizers) <= 1 and len(titles) >= 0.3 * len(events)

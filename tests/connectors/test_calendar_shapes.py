@@ -10,7 +10,7 @@ import pytest
 from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import scan
 
-from .calendar_exports import SPLIT_SHAPES, split_series
+from .calendar_exports import SPLIT_SHAPES, published_feed, split_series
 
 
 def _rituals(tmp_path: Path, *files: tuple[str, bytes]) -> tuple[list, list[str]]:
@@ -49,3 +49,36 @@ def test_the_ritual_cap_says_what_it_left_out(tmp_path: Path) -> None:
     dropped = len(titles) - len(rituals)
     [note] = [n for n in notes if "recurring meetings not proposed" in n]
     assert note.startswith(f"{dropped} more") and sum(t in note for t in titles) == dropped
+
+
+def _owner_and_rituals(tmp_path: Path, data: bytes, *, since: datetime | None = None) -> tuple[object, list]:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    path = tmp_path / "cal.ics"
+    path.write_bytes(data)
+    result = scan([str(path)], settings=load_settings(tmp_path / "home"), since=since)
+    return result.owner, [p for p in result.proposals if p.name.startswith("ritual-")]
+
+
+def test_a_published_feed_is_reference_not_the_persons_meetings(tmp_path: Path) -> None:
+    today = datetime.now(UTC).date()
+    owner, rituals = _owner_and_rituals(tmp_path, published_feed(today, organizer="events@venue.example"))
+    assert rituals == []  # its weekly open evening is not the person's ritual
+    assert "events@venue.example" not in owner.addresses and not owner.names
+
+
+def test_publish_method_alone_proves_nothing(tmp_path: Path) -> None:
+    """A person's own Google export says METHOD:PUBLISH too, and is named after their address."""
+    today = datetime.now(UTC).date()
+    own = split_series("vevent-per-weekday", today).replace(b"VERSION:2.0\r\n", b"VERSION:2.0\r\nMETHOD:PUBLISH\r\n")
+    owner, rituals = _owner_and_rituals(tmp_path, own)
+    assert len(rituals) == 1 and "maya@example.org" in owner.addresses
+
+
+def test_the_owners_name_never_comes_from_one_organizer_line(tmp_path: Path) -> None:
+    today = datetime.now(UTC).date()
+    one = split_series("several-rrules", today)  # one VEVENT: one ORGANIZER line, many occurrences
+    owner, _ = _owner_and_rituals(tmp_path / "one", one)
+    assert owner.names == ()
+    two = split_series("vevent-per-weekday", today)  # the same name on five series
+    owner, _ = _owner_and_rituals(tmp_path / "two", two)
+    assert owner.names == ("Maya Okafor",)
