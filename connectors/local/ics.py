@@ -258,6 +258,7 @@ def _report_window(cals: list[icalendar.Calendar], seen: set[str], window: tuple
             else:
                 after += 1
     first, last = (f"{w:%Y-%m-%d}" for w in window)
+    label = Path(label).name or label
     if before:
         ctx.leave_out(before, f"{before} events of {label} end before the analysis window {first} to {last}: "
                               f"read them with --since YYYY-MM-DD", window)

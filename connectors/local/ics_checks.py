@@ -149,5 +149,7 @@ def is_published(cals: list[icalendar.Calendar], file_stem: str = "") -> bool:
     with_attendees = sum(1 for e in events if e.get("ATTENDEE") is not None)
     organizers = {str(e.get("ORGANIZER")).lower().removeprefix("mailto:") for e in events
                   if e.get("ORGANIZER") is not None}
-    titles = {" ".join(str(e.get("SUMMARY", "") or "").split()).casefold() for e in events}
-    return with_attendees < 0.1 * len(events) and len(organizers) <= 1 and len(titles) >= 0.3 * len(events)
+    oneoffs = [e for e in events if e.get("RRULE") is None and e.get("RDATE") is None]
+    titles = {" ".join(str(e.get("SUMMARY", "") or "").split()).casefold() for e in oneoffs}
+    return (with_attendees < 0.1 * len(events) and len(organizers) <= 1 and len(oneoffs) >= _MIN_FEED_EVENTS
+            and len(oneoffs) >= 0.5 * len(events) and len(titles) >= 0.3 * len(oneoffs))

@@ -82,3 +82,20 @@ def test_the_owners_name_never_comes_from_one_organizer_line(tmp_path: Path) -> 
     two = split_series("vevent-per-weekday", today)  # the same name on five series
     owner, _ = _owner_and_rituals(tmp_path / "two", two)
     assert owner.names == ("Maya Okafor",)
+
+
+def test_a_series_only_timetable_is_not_a_feed() -> None:
+    """A school timetable: a dozen weekly series, few titles, no attendees, METHOD:PUBLISH — the person's own."""
+    import icalendar
+
+    from connectors.local.ics_checks import is_published
+
+    today = datetime.now(UTC).date()
+    parts = [split_series("several-rrules", today, title=f"Lesson {h % 4}", hour=h) for h in range(6, 18)]
+    bodies = b"".join(p.split(b"END:VCALENDAR")[0].split(b"X-WR-TIMEZONE:Europe/Berlin\r\n", 1)[1] for p in parts)
+    timetable = (b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nMETHOD:PUBLISH\r\nX-WR-CALNAME:School\r\n"
+                 + bodies.replace(b"ATTENDEE", b"X-NOTE") + b"END:VCALENDAR\r\n")
+    cal = icalendar.Calendar.from_ical(timetable)
+    assert len(cal.walk("VEVENT")) == 12
+    assert not is_published([cal])
+    assert is_published([icalendar.Calendar.from_ical(published_feed(today))])
