@@ -270,8 +270,8 @@ def _report_window(cals: list[icalendar.Calendar], seen: set[str], window: tuple
 
 def _occurrences(cal: icalendar.Calendar, window: tuple[datetime, datetime], tz: str, label: str,
                  source_id: str, ctx: ReadContext) -> Iterator[Any]:
-    """Occurrences in the window, a slice at a time (memory stays flat whatever the
-    calendar holds: the window is expanded two months at a time), at most :data:`MAX_OCCURRENCES` per file and :data:`SERIES_CAP` per series,
+    """Occurrences in the window, expanded two months at a time so memory stays flat whatever the
+    calendar holds; at most :data:`MAX_OCCURRENCES` per file and :data:`SERIES_CAP` per series,
     each cap reporting what it left out. When the calendar as a whole cannot be expanded, each
     series (all components sharing a UID) is expanded on its own and the ones that fail are skipped."""
     import recurring_ical_events  # here, not at the top: ~20 ms of every CLI start, for .ics reads only
@@ -286,8 +286,8 @@ def _occurrences(cal: icalendar.Calendar, window: tuple[datetime, datetime], tz:
             chunk_end = min(end, chunk + _SLICE)
             for comp in query.between(chunk, chunk_end):
                 when, _ = _as_datetime(_dt(comp), tz)
-                if chunk > start and when is not None and when < chunk:
-                    continue  # began in the slice before (and was given there)
+                if when is not None and ((chunk > start and when < chunk) or (chunk_end < end and when >= chunk_end)):
+                    continue  # began in the slice before (given there) or begins in the next
                 uid = str(comp.get("UID", "") or "").strip()
                 per_series[uid] += 1
                 if per_series[uid] > SERIES_CAP:

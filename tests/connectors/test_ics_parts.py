@@ -153,3 +153,18 @@ def test_scan_summary_and_json_state_the_window_and_what_was_left_out(tmp_path: 
     assert source["window_from"] < source["window_to"] and source["window_from"][:4].isdigit()
     res = CliRunner().invoke(main, ["scan", str(path), "-q", "--out", str(tmp_path / "p.jsonl")], env=env)
     assert "analysis window" in res.stderr and "5 left out" in res.stderr and "--since" in res.stderr
+
+
+def test_slicing_the_window_gives_each_occurrence_once() -> None:
+    """Occurrences on a slice boundary or spanning it are given once, as one expansion of the whole window would."""
+    import icalendar
+    import recurring_ical_events
+
+    start = NOW.replace(hour=0, minute=0, second=0) - timedelta(days=200)
+    events = [_event("hourly-ish", f"DTSTART:{_stamp(start)}", "DURATION:PT100H", "RRULE:FREQ=DAILY;INTERVAL=7"),
+              _event("midnight", f"DTSTART:{_stamp(start)}", "RRULE:FREQ=DAILY")]
+    data = _calendar(*events)
+    window = (start, NOW)
+    got = sorted(e.ref for e in read_calendar(data, "ics:t", ReadContext(), label="t.ics", window=window))
+    whole = recurring_ical_events.of(icalendar.Calendar.from_ical(data)).between(*window)
+    assert len(got) == len(set(got)) == len(whole)
