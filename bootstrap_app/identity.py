@@ -88,6 +88,8 @@ class IdentityCollector:
     mail_seen: set[str] = field(default_factory=set)
     """Addresses that sent or received mail (what confirms a calendar's account)."""
     chat_counts: Counter[str] = field(default_factory=Counter)
+    calendar_names: defaultdict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
+    """(address, name) -> up to two calendar series it is written on (see :meth:`_calendar_line`)."""
 
     def _person(self, person: Person) -> None:
         if not person.address and person.name:
@@ -138,10 +140,22 @@ class IdentityCollector:
             self.repo_authors.add((normal_name(name), email.lower()))
 
     def _event(self, item: Event) -> None:
+        if item.published:  # a venue's public feed: nobody in it is the person
+            return
         if item.calendar_owner and _is_address(item.calendar_owner):
             self.calendar_owners[item.calendar_owner.lower()] += 1
         for p in (*item.attendees, *((item.organizer,) if item.organizer else ())):
-            self._person(p)
+            self._person(self._calendar_line(p, item.series_uid or item.ref))
+
+    def _calendar_line(self, person: Person, series: str) -> Person:
+        """The person, without the name until it is written on two different series: one
+        ORGANIZER line repeats on every occurrence of its series, and must not name the owner."""
+        if not (person.name and person.address):
+            return person
+        lines = self.calendar_names[(person.address.lower(), normal_name(person.name))]
+        if len(lines) < 2:
+            lines.add(series)
+        return person if len(lines) >= 2 else Person(name="", address=person.address)
 
     def _chat(self, item: ChatMessage) -> None:
         uid = item.user.address

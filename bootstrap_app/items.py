@@ -195,6 +195,9 @@ class Event(_ItemBase):
     organizer: Person | None = None
     attendees: tuple[Person, ...] = ()
     calendar_owner: str = ""
+    published: bool = False
+    """From a published or subscribed calendar (a venue's public feed): reference material, not
+    the person's own meetings — no ritual of theirs, and nobody in it is taken for them."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -214,6 +214,9 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
         if cache is not None:
             cache.flush()  # rows before any cursor that covers them: a retry delivers them again
         report.skipped = list(ctx.skips)
+        report.window_from = ctx.window_from.isoformat() if ctx.window_from else ""
+        report.window_to = ctx.window_to.isoformat() if ctx.window_to else ""
+        report.left_out, report.left_out_reason = ctx.left_out, "; ".join(ctx.left_out_reasons)
         report.seconds = time.perf_counter() - started
     if report.error is None:  # no error: the loop finished, so the location was readable
         run.emit(ScanEvent("source-done", source.id, report.items, f"{len(report.skipped)} skipped"))
@@ -261,7 +264,7 @@ def _propose(run: _Run, llm: str, llm_preview: Callable[[dict[str, Any]], None] 
     check_given(owner, run.given)
     record_suggestions(run.store, owner.suggested)
     signals = run.builder.build(owner)
-    proposals = heuristic_proposals(signals)
+    proposals = heuristic_proposals(signals, notes=run.result.notes)
     sample = run.sample.result(owner) if run.sample is not None else []
     if llm_preview is not None:
         _preview(sample, signals.to_dict(), run.settings, llm_preview, run.emit)

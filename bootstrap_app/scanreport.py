@@ -117,13 +117,22 @@ class SourceReport:
     seconds: float = 0.0
     duplicates: int = 0
     """Messages another source of the same scan already gave (same Message-ID), not counted twice."""
+    window_from: str = ""
+    window_to: str = ""
+    """The analysis window the source read (ISO 8601 UTC; empty when it has none)."""
+    left_out: int = 0
+    """Items outside the window or over a cap: held by the source, not read."""
+    left_out_reason: str = ""
+    """Why, and how to read them (``--since``)."""
 
     def to_json(self) -> dict[str, Any]:
         categories = skip_categories(self.skipped, self.source)[:10]
         return {"source": self.source, "kind": self.kind, "items": self.items, "skipped": len(self.skipped),
                 "skip_reasons": {c["category"]: c["count"] for c in categories},
                 "skip_categories": categories, "error": self.error,
-                "seconds": round(self.seconds, 3), "duplicates": self.duplicates}
+                "seconds": round(self.seconds, 3), "duplicates": self.duplicates,
+                "window_from": self.window_from, "window_to": self.window_to, "left_out": self.left_out,
+                "left_out_reason": self.left_out_reason}
 
 
 @dataclass
@@ -141,6 +150,8 @@ class ScanResult:
     llm_error: str | None = None
     imported: list[EntryOutcome] = field(default_factory=list)
     """One per memory entry read from an agent's memory: proposed, ready, or why not."""
+    notes: list[str] = field(default_factory=list)
+    """What a cap left out of the proposals (``5 more recurring meetings not proposed …``)."""
 
     @property
     def items(self) -> int:
@@ -170,6 +181,7 @@ class ScanResult:
                       "owner_candidates": [c.to_json() for c in self.owner.candidates]},
             "llm_error": self.llm_error,
             "memory_entries": dict(Counter(o.status for o in self.imported).most_common()),
+            "notes": list(self.notes),
         }
 
 
@@ -186,6 +198,10 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(f"{line}  {src['source']}")
         # a MemseedError's second line is its hint (what to do); the progress line showed only the first
         lines += [f"      {shorten(h, 160)}" for h in (e.strip() for e in error_lines[1:]) if h.startswith("hint:")]
+        if src.get("window_from"):
+            lines.append(f"      analysis window {src['window_from'][:10]} to {src.get('window_to', '')[:10]}")
+        if src.get("left_out"):
+            lines.append(f"      {src['left_out']:>5} left out: {shorten(src.get('left_out_reason', ''), 200)}")
         for cat in src.get("skip_categories", []):
             refs = ", ".join(shorten(r, 60) for r in cat["examples"])
             lines.append(f"      {cat['count']:>5} x {cat['category']}" + (f"  (e.g. {refs})" if refs else ""))
@@ -211,6 +227,7 @@ def format_summary(summary: dict[str, Any]) -> str:
         entries = summary["memory_entries"]
         lines.append(f"  agent memory entries read: {sum(entries.values())} ("
                      + ", ".join(f"{k} {v}" for k, v in entries.items()) + ")")
+    lines += [f"  note: {shorten(note, 300)}" for note in summary.get("notes", [])]
     lines.append(f"  quarantined by the safety gate: {summary['quarantined']}")
     for reason, n in summary["quarantine_reasons"].items():
         lines.append(f"    {n} x {reason}")

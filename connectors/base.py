@@ -120,6 +120,25 @@ class ReadContext:
     last finished page): it yields only the rest, so the item cache keeps what the interrupted
     read delivered instead of pruning it as gone."""
 
+    window_from: datetime | None = None
+    window_to: datetime | None = None
+    """The analysis window a source read (a calendar's recurrence window), set by :meth:`leave_out`."""
+    left_out: int = 0
+    """Items the source holds but did not read because of its window or a cap (see ``left_out_reasons``)."""
+    left_out_reasons: list[str] = field(default_factory=list)
+
+    def leave_out(self, count: int, reason: str, window: tuple[datetime, datetime] | None = None) -> None:
+        """Say that ``count`` items were not read, why (and how to read them), and the window read.
+
+        Why apart from :meth:`skip`: a skip is one broken item; this is a *choice* (a window, a cap)
+        that the person can change, so the scan summary states the window and the count beside it."""
+        if window is not None:
+            self.window_from = min(window[0], self.window_from) if self.window_from else window[0]
+            self.window_to = max(window[1], self.window_to) if self.window_to else window[1]
+        self.left_out += max(0, count)
+        if count > 0 and reason not in self.left_out_reasons:
+            self.left_out_reasons.append(reason)
+
     def resync(self) -> None:
         """Say that the cursor could not be used (Gmail history 404, Calendar 410) and that what
         follows is a full read: a source with ``cache`` must call it, so the item cache is rebuilt

@@ -10,6 +10,7 @@ dates, titles and counts; a proposal with no evidence is dropped.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from datetime import datetime
 
@@ -258,13 +259,36 @@ def _channel(s: Signals, c: ChannelFacts) -> Proposal | None:
                      confidence=min(0.8, 0.5 + c.share))
 
 
-def heuristic_proposals(signals: Signals, *, now: datetime | None = None) -> list[Proposal]:
-    """Every proposal the signals support, each with its evidence (none without)."""
+def _rituals(signals: Signals, notes: list[str] | None) -> list[Proposal | None]:
+    """One proposal per ritual, at most :data:`_RITUALS` (the cap says what it left out), each
+    with its own name: two rituals with one title are told apart by their days and time."""
+    # a series titled "test" or "Busy" says nothing unless we know who it is with
+    candidates = [r for r in signals.rhythms.rituals if r.informative or r.attendees]
+    kept, dropped = candidates[:_RITUALS], candidates[_RITUALS:]
+    if dropped and notes is not None:
+        notes.append(f"{len(dropped)} more recurring meetings not proposed (at most {_RITUALS}, most frequent "
+                     f"first): " + "; ".join(f"{r.title} ({r.when})" for r in dropped[:10])
+                     + (" …" if len(dropped) > 10 else ""))
+    out = [_ritual(signals, r) for r in kept]
+    names = Counter(p.name for p in out if p is not None)
+    used: set[str] = set()
+    for i, (p, r) in enumerate(zip(out, kept, strict=True)):
+        if p is not None and names[p.name] > 1:
+            name = slugify(f"{p.name} {r.when}", 60)
+            while name in used:
+                name = f"{name}-{len(used)}"
+            used.add(name)
+            out[i] = replace(p, name=name)
+    return out
+
+
+def heuristic_proposals(signals: Signals, *, now: datetime | None = None,
+                        notes: list[str] | None = None) -> list[Proposal]:
+    """Every proposal the signals support, each with its evidence (none without); what a cap
+    left out is said in ``notes`` (the scan summary's)."""
     found: list[Proposal | None] = [_profile(signals), _hours(signals), _manager(signals),
                                     _collaborators(signals)]
-    # a series titled "test" or "Busy" says nothing unless we know who it is with
-    rituals = [r for r in signals.rhythms.rituals if r.informative or r.attendees][:_RITUALS]
-    found += [_ritual(signals, r) for r in rituals]
+    found += _rituals(signals, notes)
     for facts in signals.repos:
         found += _repo(signals, facts)
     found.append(_rules(signals))

@@ -4,8 +4,9 @@ Why flags and not redaction: for a memory tool, personal facts are the payload. 
 (§6) is that a proposal touching such data is marked ``sensitive`` and left *unselected* in
 review, so the person opts in rather than out. Detection is offline and checksum-backed where a
 checksum exists (IBAN mod-97, card Luhn, US SSN validity rules), because a flag on every
-number would teach people to ignore the flag. Phone numbers use Google's ``phonenumbers``
-matcher (region from the number's own ``+`` prefix, else US/GB/DE/FR tried in turn).
+number would teach people to ignore the flag. Phone and card numbers follow the redaction's
+rule (:mod:`bootstrap_app.text.numbers`: valid, standing on their own, written like one), phone
+numbers tried in US/GB/DE/FR when they carry no ``+`` prefix.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 
 from bootstrap_app.text import card_spans, normalize
+from bootstrap_app.text.numbers import phone_spans
 
 __all__ = ["PII_KINDS", "pii_flags", "pii_kinds"]
 
@@ -76,18 +78,11 @@ _PHONE_HINT = re.compile(r"\+?\(?\d[\d\s().\-/]{5,}\d")
 
 
 def _has_phone(text: str) -> bool:
-    hints = [m.group(0) for m in _PHONE_HINT.finditer(text) if sum(ch.isdigit() for ch in m.group(0)) >= 7]
-    if not hints:
+    """A phone number by the redaction's own rule (:func:`~bootstrap_app.text.numbers.phone_spans`),
+    tried in a few more regions; a cheap digit-run prefilter first."""
+    if not any(sum(ch.isdigit() for ch in m.group(0)) >= 7 for m in _PHONE_HINT.finditer(text)):
         return False
-    text = " ; ".join(hints)  # the matcher only needs the digit runs, not the whole mail
-    import phonenumbers  # here, not at the top: ~20 ms of start-up that only digit-rich text needs
-
-    for region in _REGIONS:
-        for match in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
-            digits = re.sub(r"\D", "", match.raw_string)
-            if len(digits) >= 7 and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", match.raw_string.strip()):
-                return True
-    return False
+    return bool(phone_spans(text, _REGIONS))
 
 
 def pii_kinds(text: str) -> set[str]:

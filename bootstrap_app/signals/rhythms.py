@@ -5,6 +5,10 @@ running. Its day(s) of week and time are computed in the *owner's* timezone from
 occurrence's UTC start, so a 09:30 Berlin standup stays 09:30 across the DST switch even
 though its UTC time moves. Only titles, attendee names, days, times and durations are kept.
 
+One meeting is often written as several series (one RRULE per weekday, each with its own UID,
+or a series re-created each term): series sharing an informative title, organizer and local
+start time are joined into one ritual that names all its days.
+
 A title says nothing when it is a convention for "no title" (Exchange's free/busy labels, an
 empty or untitled event) *or* when one title labels most of the calendar: an export whose
 titles were replaced by one placeholder, or a published availability feed, carries no topic
@@ -147,6 +151,8 @@ class RhythmsAccumulator(Analyzer):
             self.tzids[item.tzid] += 1
         if not item.series_uid or item.all_day or item.start is None or item.status.lower() == "cancelled":
             return
+        if item.published:  # a public feed's open evening is not the person's ritual
+            return
         s = self.series.setdefault(item.series_uid, _Series())
         s.count += 1
         s.titles[" ".join(item.summary.split())[:80]] += 1
@@ -204,7 +210,7 @@ class RhythmsAccumulator(Analyzer):
         as_of = min(now, max(lasts)) if lasts else now
         cutoff = min(now, active_until) if active_until else now
         placeholders = self.placeholders()
-        rituals = [r for uid, s in self.series.items()
+        rituals = [r for uid, s in _join_split_series(self.series, tz, placeholders).items()
                    if (r := self._ritual(uid, s, owner, tz, as_of, (cutoff, now)))]
         rituals = [replace(r, informative=False) if r.title.casefold() in placeholders else r for r in rituals]
         rituals.sort(key=lambda r: (not r.informative, r.kind == "other", -r.occurrences, r.title))
@@ -260,3 +266,49 @@ class RhythmsAccumulator(Analyzer):
         return Ritual(uid, title, kind, days, time, minutes, cadence, len(past) if past else len(every),
                       tuple(others[:12]), organizer, first, every[-1], not _UNINFORMATIVE.match(title.strip()),
                       tuple(refs), planned=not past)
+
+
+def _split_key(s: _Series, tz: tzinfo, placeholders: set[str]) -> tuple[str, str, str] | None:
+    """(title, organizer, local time) of a recurring series with a title that names something."""
+    if s.count < 2 or not s.starts or not s.titles:
+        return None
+    title = s.titles.most_common(1)[0][0]
+    if _UNINFORMATIVE.match(title.strip()) or title.casefold() in placeholders:
+        return None
+    time = Counter(d.astimezone(tz).strftime("%H:%M") for d in s.starts).most_common(1)[0][0]
+    organizer = s.organizers.most_common(1)[0][0] if s.organizers else ""
+    return title.casefold(), organizer, time
+
+
+def _join_split_series(series: dict[str, _Series], tz: tzinfo, placeholders: set[str]) -> dict[str, _Series]:
+    """One meeting written as several series (one RRULE per weekday, a series re-created each
+    term) becomes one: series with the same informative title, organizer and local start time
+    are joined, so the ritual names all its days instead of appearing once per weekday."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for uid, s in series.items():
+        if split := _split_key(s, tz, placeholders):
+            groups.setdefault(split, []).append(uid)
+    out = dict(series)
+    for uids in groups.values():
+        if len(uids) < 2:
+            continue
+        joined = _Series()
+        for uid in sorted(uids):
+            part = out.pop(uid)
+            joined.titles.update(part.titles)
+            joined.starts += part.starts
+            joined.minutes.update(part.minutes)
+            joined.people.update(part.people)
+            joined.organizers.update(part.organizers)
+            joined.count += part.count
+            joined.refs += part.refs
+            for key, name in part.names.items():
+                joined.names.setdefault(key, name)
+            if part.first is not None and (joined.first is None or part.first < joined.first):
+                joined.first = part.first
+            if part.first_ref is not None and (joined.first_ref is None or (
+                    part.first_ref.date and joined.first_ref.date and part.first_ref.date < joined.first_ref.date)):
+                joined.first_ref = part.first_ref
+        joined.refs.sort(key=lambda r: r.date.timestamp() if r.date else 0.0)
+        out[sorted(uids)[0]] = joined
+    return out

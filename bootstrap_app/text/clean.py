@@ -11,13 +11,12 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from bootstrap_app.text.numbers import card_spans, phone_spans
 from bootstrap_app.text.secrets import redact_secrets
 from bootstrap_app.text.unicode import strip_invisible
 
 __all__ = ["card_spans", "clean_text", "neutralise"]
 
-_CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
-_PHONE_REGIONS = ("US", "GB", "DE")
 _BLANKS = re.compile(r"\n{3,}")
 _FORGED_ID = re.compile(r"\[(E\d+)\]")
 
@@ -37,35 +36,17 @@ def clean_text(text: str) -> str:
     return _BLANKS.sub("\n\n", text).strip()
 
 
-def card_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of every card number in ``text``: 13 to 19 digits (spaces or dashes between)
-    that pass the Luhn check and are not one digit repeated. The gate's PII flag and
-    :func:`clean_text`'s redaction both use this one rule."""
-    spans = []
-    for match in _CARD.finditer(text):
-        digits = [int(d) for d in match.group() if d.isdigit()]
-        if not 13 <= len(digits) <= 19 or len(set(digits)) == 1:
-            continue
-        total = sum(d if i % 2 == 0 else (d * 2 - 9 if d * 2 > 9 else d * 2) for i, d in enumerate(reversed(digits)))
-        if total % 10 == 0:
-            spans.append((match.start(), match.end()))
-    return spans
-
-
 def _redact_personal(text: str) -> str:
-    """Phone numbers (libphonenumber, valid numbers only) and card numbers (Luhn) -> typed placeholders.
+    """Phone and card numbers (:mod:`.numbers`: valid, standing on their own, written like one)
+    -> typed placeholders.
 
-    Personal data is not needed to learn how someone works, and the digest may leave the machine.
+    Personal data is not needed to learn how someone works, and the digest may leave the machine;
+    the timestamps, decimals, versions and ids around them are, so they are left alone.
     """
     if sum(ch.isdigit() for ch in text) < 7:
         return text
-    import phonenumbers  # here, not at the top: ~20 ms of start-up that only digit-rich text needs
-
-    spans: list[tuple[int, int, str]] = []
-    spans += [(start, end, "[REDACTED:card]") for start, end in card_spans(text)]
-    for region in _PHONE_REGIONS:
-        for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
-            spans.append((m.start, m.end, "[REDACTED:phone]"))
+    spans = [(start, end, "[REDACTED:card]") for start, end in card_spans(text)]
+    spans += [(start, end, "[REDACTED:phone]") for start, end in phone_spans(text)]
     out, pos = [], 0
     for start, end, placeholder in sorted(spans):
         if start < pos:

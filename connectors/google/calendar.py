@@ -85,6 +85,7 @@ class GoogleCalendarSource(GoogleSource, kind="google-calendar",
         tokens: dict[str, str] = dict(cur.get("tokens", {}))
         now = datetime.now(UTC)
         window = (utc(ctx.since) or now - timedelta(days=DAYS_BACK), now + timedelta(days=DAYS_AHEAD))
+        ctx.leave_out(0, "", window)  # the window is reported; the server counts nothing outside it
         new_tokens: dict[str, str] = {}
         count = 0
         seen: set[str] = set()  # a meeting on two calendars (mine and a colleague's) counts once

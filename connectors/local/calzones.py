@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 import zoneinfo
 from datetime import UTC, datetime, timedelta, tzinfo
 
@@ -53,7 +54,7 @@ def zone_of(name: str) -> zoneinfo.ZoneInfo | None:
 
 @functools.lru_cache(maxsize=256)
 def _by_name(tzid: str) -> str:
-    cleaned = (tzid or "").strip().strip('"').strip()
+    cleaned = (tzid or "").replace("\\,", ",").replace("\\;", ";").strip().strip('"').strip()
     if not cleaned:
         return ""
     if _valid(cleaned.strip("/")):
@@ -66,6 +67,71 @@ def _by_name(tzid: str) -> str:
         candidate = "/".join(parts[start:])
         if "/" in candidate and _valid(candidate):
             return candidate
+    return _by_display(cleaned)
+
+
+_DISPLAY = re.compile(r"^\(\s*(?:UTC|GMT)\s*(?:([+-])\s*(\d{1,2})(?:[:.]?(\d{2}))?)?\s*\)\s*(.*)$", re.I)
+_NOT_PLACES = frozenset({"standard", "time", "daylight", "utc", "gmt", "and", "the", "of", "zone"})
+
+
+def _fold(text: str) -> str:
+    """``São_Paulo`` -> ``sao paulo``: accents, case and underscores do not tell cities apart."""
+    flat = unicodedata.normalize("NFKD", text.replace("_", " "))
+    return " ".join("".join(ch for ch in flat if not unicodedata.combining(ch)).casefold().split())
+
+
+@functools.lru_cache(maxsize=1)
+def _cities() -> dict[str, tuple[str, ...]]:
+    """Folded city -> IANA zones named after it (``sydney`` -> ``Australia/Sydney``), from tzdata itself."""
+    index: dict[str, list[str]] = {}
+    for name in sorted(zoneinfo.available_timezones()):
+        if "/" in name and not name.startswith(_SKIP_PREFIXES):
+            index.setdefault(_fold(name.rsplit("/", 1)[-1]), []).append(name)
+    return {k: tuple(v) for k, v in index.items()}
+
+
+@functools.lru_cache(maxsize=1024)
+def _standard_offset(name: str) -> int:
+    """The zone's standard (lower) UTC offset in minutes this year: what ``(UTC+10:00)`` states."""
+    zone = zoneinfo.ZoneInfo(name)
+    year = datetime.now(UTC).year
+    offsets = [datetime(year, month, 15, 12, tzinfo=UTC).astimezone(zone).utcoffset() for month in (1, 7)]
+    return min(int(o // timedelta(minutes=1)) for o in offsets if o is not None)
+
+
+def _by_display(name: str) -> str:
+    """An Outlook display name (``(UTC+10:00) Canberra, Melbourne, Sydney``, or the city list
+    alone) -> the IANA zone of the first named city whose standard offset agrees with the stated
+    one, Windows' own primary zone first; else the Windows zone whose name shares the most words
+    with it (``Eastern Time (US & Canada)`` -> ``Eastern Standard Time``) at that offset."""
+    m = _DISPLAY.match(name)
+    stated = None
+    rest = name
+    if m:
+        rest = m.group(4)
+        sign, hours, minutes = m.group(1), m.group(2), m.group(3)
+        stated = 0 if not hours else (-1 if sign == "-" else 1) * (int(hours) * 60 + int(minutes or 0))
+    elif "," not in name:
+        return ""  # one word that is neither IANA nor Windows: not a display name
+
+    def fits(zone: str) -> bool:
+        return stated is None or _standard_offset(zone) == stated
+
+    primary = set(WINDOWS_TO_OLSON.values())
+    hits = [z for city in re.split(r"[,;&/]|\band\b", re.sub(r"\(.*?\)", ",", rest))
+            for z in _cities().get(_fold(city.strip(" .-")), ()) if fits(z)]
+    if hits:
+        return min(hits, key=lambda z: (z not in primary, hits.index(z)))
+    words = set(re.findall(r"[a-z]+", _fold(re.sub(r"\(.*?\)", " ", rest)))) - _NOT_PLACES
+    scored = []
+    for win, olson in WINDOWS_TO_OLSON.items():
+        named = set(re.findall(r"[a-z]+", win.lower())) - _NOT_PLACES
+        if words & named and _valid(olson) and fits(olson):
+            scored.append((-len(words & named), len(named - words), olson))
+    if scored:
+        return min(scored)[2]
+    if m and stated == 0 and ({"coordinated", "universal"} <= words or not words):
+        return "UTC"
     return ""
 
 
@@ -102,6 +168,11 @@ def _candidates() -> tuple[str, ...]:
 def _by_offsets(offsets: tuple[int, ...], year: int, tzid: str) -> str:
     instants = _samples(year)
     matches = [n for n in _candidates() if _offsets(zoneinfo.ZoneInfo(n), instants) == offsets]
+    if not matches:  # a VTIMEZONE read by dateutil can be off around the turn of a year: near agreement
+        agree = {n: sum(a == b for a, b in zip(zone_offsets, offsets, strict=True)) for n in _candidates()
+                 if (zone_offsets := _offsets(zoneinfo.ZoneInfo(n), instants)) is not None}
+        best = max(agree.values(), default=0)
+        matches = [n for n, a in agree.items() if a == best and a >= 0.9 * len(offsets)]
     if not matches:
         return ""
     text = tzid.lower()

@@ -10,15 +10,20 @@ handled by ``recurring-ical-events``. Every event's zone is reported as an IANA 
 (:mod:`.calzones`: Outlook's Windows names and VTIMEZONE-only zones included), because the
 person's timezone is voted from it and their rituals are shown in it. Floating times take the
 calendar's zone: ``X-WR-TIMEZONE``, else the one zone the file defines, else UTC; a per-event
-TZID always wins over ``X-WR-TIMEZONE``. A file that does not parse as a whole (say, a VTIMEZONE with an impossible offset)
-is re-read event by event, and only a file with no readable event at all is an error.
+TZID always wins over ``X-WR-TIMEZONE``. A file that does not parse as a whole (say, a VTIMEZONE
+with an impossible offset) is re-read event by event, and only a file with no readable event at
+all is an error; a broken event, property or RRULE is left out with its reason
+(:mod:`.ics_checks`). A published feed (:func:`.ics_checks.is_published`) gives events marked
+``published``: reference material, never the person's own meetings.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -31,13 +36,19 @@ from bootstrap_app.types import Event, Item, Person, utc
 
 from ..base import ReadContext, Source
 from .calzones import iana_name
+from .ics_checks import check_events, is_published, unmapped_zones
 
 __all__ = [
-    "DAYS_AHEAD", "DAYS_BACK", "IcsSource", "calendar_event", "calendar_window", "read_calendar", "read_calendar_bytes",
+    "DAYS_AHEAD", "DAYS_BACK", "MAX_OCCURRENCES", "SERIES_CAP", "IcsSource", "calendar_event", "calendar_window", "read_calendar", "read_calendar_bytes",
 ]
 
 DAYS_BACK = 400
 DAYS_AHEAD = 120
+MAX_OCCURRENCES = 50_000
+"""Occurrences one calendar file gives at most (memory and time stay bounded); the rest is reported."""
+SERIES_CAP = 1_000
+_SLICE = timedelta(days=60)
+"""Occurrences one series gives at most in the window: a daily meeting over the whole window is ~520."""
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _EVENT_BLOCK = re.compile(r"^BEGIN:VEVENT\r?$.*?^END:VEVENT\r?$", re.MULTILINE | re.DOTALL)
 _CAL_PROPS = re.compile(r"^(?:X-WR-[A-Z]+|PRODID|VERSION|CALSCALE)[;:].*$", re.MULTILINE)
@@ -53,6 +64,11 @@ def _as_datetime(value: Any, tz: str) -> tuple[datetime | None, bool]:
     if isinstance(value, date):
         return datetime(value.year, value.month, value.day, tzinfo=UTC), True
     return None, False
+
+
+def _dt(comp: Any) -> Any:
+    """A component's DTSTART value (checked readable by :func:`~.ics_checks.check_events`)."""
+    return getattr(comp.get("DTSTART"), "dt", None)
 
 
 def _person(prop: Any) -> Person | None:
@@ -186,20 +202,24 @@ def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, 
     """Events of one calendar file's bytes; used by :class:`IcsSource` and the Takeout connector."""
     cals = _parse(data, label, source_id, ctx)
     for cal in cals:
+        check_events(cal, label, source_id, ctx)
         _normalise_x_wr_timezone(cal)
     first = cals[0]
     tz = calendar_zone(cals)
     zones: dict[tuple[str, int, int], str] = {}
+    unmapped = unmapped_zones(cals)
     calname = str(first.get("X-WR-CALNAME", "") or "").strip()
     owner = calname if _EMAIL.match(calname) else file_stem if _EMAIL.match(file_stem) else ""
+    published = is_published(cals, file_stem)
     start, end = window or calendar_window(cals, ctx)
     count = cancelled = 0
+    seen: set[str] = set()
     for cal in cals:
-        occurrences = _expand(cal, start, end, label, source_id, ctx)
-        for comp in occurrences:
+        for comp in _occurrences(cal, (start, end), tz, label, source_id, ctx):
             if ctx.should_stop():
                 return
             uid = str(comp.get("UID", "") or "").strip()
+            seen.add(uid)
             try:
                 event = _event(comp, uid, tz, owner, source_id, ctx, zones)
             except Exception as exc:  # one odd event never stops the calendar
@@ -208,33 +228,103 @@ def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, 
             if event is None:
                 cancelled += 1
                 continue
+            if published:
+                event = replace(event, published=True, calendar_owner="")
             count += 1
             if count % 500 == 0:
                 ctx.progress(source_id, count)
             yield event
     if cancelled:
         ctx.skip(source_id, "STATUS:CANCELLED", f"{label}: {cancelled} cancelled occurrences left out")
+    for name, n in unmapped.most_common():
+        ctx.skip(source_id, f"TZID {name}", f"{label}: time zone {name!r} names no IANA zone ({n} events): "
+                                            "their times are as the file defines the zone (UTC when it does not), "
+                                            "and they do not count toward your timezone")
+    _report_window(cals, seen, (start, end), tz, label, ctx)
     ctx.progress(source_id, count)
 
 
-def _expand(cal: icalendar.Calendar, start: datetime, end: datetime, label: str, source_id: str,
-            ctx: ReadContext) -> list[Any]:
-    """Occurrences in the window; when the calendar as a whole cannot be expanded, expand each
-    series (all components sharing a UID) on its own and skip the ones that fail."""
+def _report_window(cals: list[icalendar.Calendar], seen: set[str], window: tuple[datetime, datetime], tz: str,
+                   label: str, ctx: ReadContext) -> None:
+    """How many events (series counted once) had no occurrence in the window, before or after it."""
+    before = after = 0
+    for cal in cals:
+        for comp in cal.walk("VEVENT"):
+            if str(comp.get("UID", "") or "").strip() in seen or comp.get("RECURRENCE-ID") is not None:
+                continue
+            when, _ = _as_datetime(_dt(comp), tz)
+            if when is not None and when < window[0]:
+                before += 1
+            else:
+                after += 1
+    first, last = (f"{w:%Y-%m-%d}" for w in window)
+    label = Path(label).name or label
+    if before:
+        ctx.leave_out(before, f"{before} events of {label} end before the analysis window {first} to {last}: "
+                              f"read them with --since YYYY-MM-DD", window)
+    if after:
+        ctx.leave_out(after, f"{after} events of {label} start after the analysis window (planned beyond {last})",
+                      window)
+    ctx.leave_out(0, "", window)
+
+
+def _occurrences(cal: icalendar.Calendar, window: tuple[datetime, datetime], tz: str, label: str,
+                 source_id: str, ctx: ReadContext) -> Iterator[Any]:
+    """Occurrences in the window, expanded two months at a time so memory stays flat whatever the
+    calendar holds; at most :data:`MAX_OCCURRENCES` per file and :data:`SERIES_CAP` per series,
+    each cap reporting what it left out. When the calendar as a whole cannot be expanded, each
+    series (all components sharing a UID) is expanded on its own and the ones that fail are skipped."""
     import recurring_ical_events  # here, not at the top: ~20 ms of every CLI start, for .ics reads only
 
+    start, end = window
+    per_series: Counter[str] = Counter()
+    given = 0
+    chunk = start
     try:
-        return list(recurring_ical_events.of(cal, keep_recurrence_attributes=True).between(start, end))
+        query = recurring_ical_events.of(cal, keep_recurrence_attributes=True)
+        while chunk < end:  # two months at a time: only that slice's occurrences are ever held
+            chunk_end = min(end, chunk + _SLICE)
+            for comp in query.between(chunk, chunk_end):
+                when, _ = _as_datetime(_dt(comp), tz)
+                if when is not None and ((chunk > start and when < chunk) or (chunk_end < end and when >= chunk_end)):
+                    continue  # began in the slice before (given there) or begins in the next
+                uid = str(comp.get("UID", "") or "").strip()
+                per_series[uid] += 1
+                if per_series[uid] > SERIES_CAP:
+                    continue
+                if given >= MAX_OCCURRENCES:
+                    ctx.leave_out(1, f"{label}: more than {MAX_OCCURRENCES:,} occurrences in the analysis window; "
+                                     f"read up to {chunk:%Y-%m-%d} — narrow it with --since YYYY-MM-DD", window)
+                    return
+                given += 1
+                yield comp
+            chunk = chunk_end
     except Exception as exc:  # fall back to series-by-series expansion
         whole_error = exc
+    else:
+        _report_series_cap(per_series, label, ctx, window)
+        return
+    yield from _by_series(cal, (chunk, end), label, source_id, ctx, whole_error)
+
+
+def _report_series_cap(per_series: Counter[str], label: str, ctx: ReadContext,
+                       window: tuple[datetime, datetime]) -> None:
+    for uid, n in per_series.items():
+        if n > SERIES_CAP:
+            ctx.leave_out(n - SERIES_CAP, f"{label}: series {uid} has {n:,} occurrences in the analysis window; "
+                                          f"the first {SERIES_CAP:,} were read", window)
+
+
+def _by_series(cal: icalendar.Calendar, window: tuple[datetime, datetime], label: str, source_id: str,
+               ctx: ReadContext, whole_error: Exception) -> Iterator[Any]:
+    """Each series expanded on its own over ``window`` (the rest of the window: the slices before
+    the one that failed were given already)."""
+    import recurring_ical_events
+
     series: dict[str, list[Any]] = {}
     for comp in cal.walk("VEVENT"):
-        if comp.get("DTSTART") is None:
-            ctx.skip(source_id, str(comp.get("UID", "") or "event"), f"{label}: event without DTSTART left out")
-            continue
         series.setdefault(str(comp.get("UID", "") or id(comp)), []).append(comp)
     zones = cal.walk("VTIMEZONE")
-    out: list[Any] = []
     for uid, comps in series.items():
         mini = icalendar.Calendar()
         for key in ("X-WR-TIMEZONE", "X-WR-CALNAME"):
@@ -243,14 +333,19 @@ def _expand(cal: icalendar.Calendar, start: datetime, end: datetime, label: str,
         for comp in (*zones, *comps):
             mini.add_component(comp)
         try:
-            out.extend(recurring_ical_events.of(mini, keep_recurrence_attributes=True).between(start, end))
+            occurrences = recurring_ical_events.of(mini, keep_recurrence_attributes=True).between(*window)
         except Exception as exc:  # one broken series never stops the calendar
             ctx.skip(source_id, uid, f"{label}: event series {uid} cannot be expanded ({exc or whole_error!r})")
-    return out
+            continue
+        for comp in occurrences[:SERIES_CAP]:
+            when, _ = _as_datetime(_dt(comp), "")
+            if when is None or when >= window[0]:
+                yield comp
 
 
 def _zone_name(dtstart: Any, tz: str, zones: dict[tuple[str, int, int], str]) -> str:
-    """The IANA name of a DTSTART's zone (cached per TZID, zone object and year)."""
+    """The IANA name of a DTSTART's zone (cached per TZID, zone object and year); a TZID that
+    names none keeps its own name (:func:`~.ics_checks.unmapped_zones` reports it), never "UTC"."""
     value = dtstart.dt
     tzinfo = value.tzinfo
     if tzinfo is None:
@@ -258,8 +353,8 @@ def _zone_name(dtstart: Any, tz: str, zones: dict[tuple[str, int, int], str]) ->
     param = str((getattr(dtstart, "params", {}) or {}).get("TZID", "") or "")
     key = (param, id(tzinfo), value.year)
     if key not in zones:
-        zones[key] = iana_name(param, tzinfo, value) or param or tz or "UTC"
-    return zones[key]
+        zones[key] = iana_name(param, tzinfo, value) or ""
+    return zones[key] or param or tz or "UTC"
 
 
 def _event(comp: Any, uid: str, tz: str, owner: str, source_id: str, ctx: ReadContext,
@@ -283,7 +378,8 @@ def _event(comp: Any, uid: str, tz: str, owner: str, source_id: str, ctx: ReadCo
     return calendar_event(ctx, source_id, uid, start, end, all_day=all_day, tzid=tzid, organizer=organizer,
                           attendees=attendees, summary=comp.get("SUMMARY"), location=comp.get("LOCATION"),
                           description=comp.get("DESCRIPTION"), status=status.lower(), owner=owner,
-                          rrule=rrule.to_ical().decode("utf-8", "replace") if rrule is not None else "")
+                          rrule="\n".join(r.to_ical().decode("utf-8", "replace")
+                                    for r in (rrule if isinstance(rrule, list) else [rrule] if rrule is not None else [])))
 
 
 class IcsSource(Source, kind="ics", priority=30, description="iCalendar file (.ics)",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-__all__ = ["PROGRAMS", "export", "first_monday"]
+__all__ = ["PROGRAMS", "SPLIT_SHAPES", "export", "first_monday", "published_feed", "split_series"]
 
 _VTZ_RULES = """BEGIN:STANDARD
 DTSTART:{std}
@@ -118,3 +118,78 @@ def export(program: str, today: date) -> bytes:
     floating = f"BEGIN:VEVENT\nUID:dentist-1@example.org\nSUMMARY:Dentist\nDTSTART:{_stamp(dentist, 15, 0)}\nEND:VEVENT\n"
     text = "".join(head) + series + override + allday + floating + "END:VCALENDAR\n"
     return text.replace("\n", "\r\n").encode("utf-8")
+
+
+SPLIT_SHAPES = ("vevent-per-weekday", "several-rrules", "rdate-exdate", "exception-per-weekday")
+"""How programs write one weekday meeting as several parts (see :func:`split_series`)."""
+
+_WEEKDAYS = ("MO", "TU", "WE", "TH", "FR")
+
+
+def split_series(shape: str, today: date, *, title: str = "Payments stand-up", hour: int = 9,
+                 organizer: str = "maya@example.org") -> bytes:
+    """One 09:30 Berlin meeting on every weekday for ten weeks, written as ``shape``:
+
+    - ``vevent-per-weekday``: one VEVENT (own UID) per weekday, each ``RRULE:FREQ=WEEKLY;BYDAY=XX``;
+    - ``several-rrules``: one VEVENT carrying one RRULE per weekday;
+    - ``rdate-exdate``: a Monday/Wednesday series with Tuesday and Thursday/Friday as RDATEs and one EXDATE;
+    - ``exception-per-weekday``: one VEVENT per weekday, each with a moved occurrence (RECURRENCE-ID).
+    """
+    monday = first_monday(today)
+    tz = "Europe/Berlin"
+    head = (f"BEGIN:VCALENDAR\nPRODID:-//memseed tests//\nVERSION:2.0\nX-WR-CALNAME:{organizer}\n"
+            f"X-WR-TIMEZONE:{tz}\n")
+    people = (f"ORGANIZER;CN=Maya Okafor:mailto:{organizer}\n"
+              "ATTENDEE;CN=Jon Reyes:mailto:jon@example.org\nATTENDEE;CN=Priya Nair:mailto:priya@example.org\n")
+
+    def vevent(uid: str, day: date, *extra: str) -> str:
+        return (f"BEGIN:VEVENT\nUID:{uid}\nSUMMARY:{title}\nDTSTART;TZID={tz}:{_stamp(day, hour, 30)}\n"
+                f"DTEND;TZID={tz}:{_stamp(day, hour, 45)}\n" + people + "".join(f"{x}\n" for x in extra)
+                + "END:VEVENT\n")
+
+    until = f"UNTIL={(monday + timedelta(weeks=10)):%Y%m%d}T235959Z"
+    parts: list[str] = []
+    if shape in ("vevent-per-weekday", "exception-per-weekday"):
+        for i, code in enumerate(_WEEKDAYS):
+            day = monday + timedelta(days=i)
+            uid = f"split-{code.lower()}-{hour}@example.org"
+            parts.append(vevent(uid, day, f"RRULE:FREQ=WEEKLY;BYDAY={code};{until}"))
+            if shape == "exception-per-weekday":
+                moved = day + timedelta(weeks=2)
+                parts.append(vevent(uid, moved, f"RECURRENCE-ID;TZID={tz}:{_stamp(moved, hour, 30)}")
+                             .replace(f"{_stamp(moved, hour, 30)}\nDTEND", f"{_stamp(moved, hour, 40)}\nDTEND", 1))
+    elif shape == "several-rrules":
+        parts.append(vevent(f"multi-{hour}@example.org", monday,
+                            *(f"RRULE:FREQ=WEEKLY;BYDAY={code};{until}" for code in _WEEKDAYS)))
+    elif shape == "rdate-exdate":
+        extra = [monday + timedelta(weeks=w, days=d) for w in range(10) for d in (1, 3, 4)]
+        rdates = ",".join(_stamp(d, hour, 30) for d in extra)
+        parts.append(vevent(f"rdates-{hour}@example.org", monday, f"RRULE:FREQ=WEEKLY;BYDAY=MO,WE;{until}",
+                            f"RDATE;TZID={tz}:{rdates}",
+                            f"EXDATE;TZID={tz}:{_stamp(monday + timedelta(weeks=3, days=2), hour, 30)}"))
+    else:
+        raise ValueError(shape)
+    return (head + "".join(parts) + "END:VCALENDAR\n").replace("\n", "\r\n").encode("utf-8")
+
+
+def published_feed(today: date, *, calname: str = "Open workshop — public dates", organizer: str = "",
+                   events: int = 40) -> bytes:
+    """A public event feed as a venue publishes it: ``METHOD:PUBLISH``, a calendar name that is
+    not an address, no ATTENDEE lines, at most one organizer for everything, a weekly open
+    evening and many unrelated one-off events."""
+    monday = first_monday(today)
+    org = f"ORGANIZER;CN=Events desk:mailto:{organizer}\n" if organizer else ""
+    head = (f"BEGIN:VCALENDAR\nPRODID:-//memseed tests//\nVERSION:2.0\nMETHOD:PUBLISH\nX-WR-CALNAME:{calname}\n"
+            "X-WR-TIMEZONE:Europe/Berlin\n")
+    weekly = (f"BEGIN:VEVENT\nUID:open-evening@venue.example\nSUMMARY:Open evening\n{org}"
+              f"DTSTART;TZID=Europe/Berlin:{_stamp(monday + timedelta(days=3), 18, 0)}\n"
+              f"DTEND;TZID=Europe/Berlin:{_stamp(monday + timedelta(days=3), 21, 0)}\n"
+              "RRULE:FREQ=WEEKLY;COUNT=12\nEND:VEVENT\n")
+    topics = ("Soldering basics", "Repair afternoon", "3D printing intro", "Laser cutter safety", "Kids coding",
+              "Sewing machines", "Open source hardware talk", "Bike repair", "Electronics flea market", "Film night")
+    oneoffs = "".join(
+        f"BEGIN:VEVENT\nUID:event-{i}@venue.example\nSUMMARY:{topics[i % len(topics)]} {i}\n{org}"
+        f"DTSTART;TZID=Europe/Berlin:{_stamp(monday + timedelta(days=2 * i), 10 + i % 8, 0)}\n"
+        f"DTEND;TZID=Europe/Berlin:{_stamp(monday + timedelta(days=2 * i), 12 + i % 8, 0)}\nEND:VEVENT\n"
+        for i in range(events))
+    return (head + weekly + oneoffs + "END:VCALENDAR\n").replace("\n", "\r\n").encode("utf-8")
