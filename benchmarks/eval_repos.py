@@ -1,6 +1,6 @@
 """``make eval-repos``: scan the 24 real repositories as a newcomer and score the proposals.
 
-Each bundle of ``../shared/realdata/repos/`` (or ``MEMSEED_REALDATA``) is cloned once into a
+Each bundle of ``$MEMSEED_REALDATA/repos/`` is cloned once into a
 temporary folder and scanned with ``pipeline.scan`` — the function ``memseed scan`` calls — with
 no ``--owner`` and a fresh app home, the way someone who just joined would. The proposals are
 scored against ``tests/realrepos/NAME.toml`` (``benchmarks.repo_score``; definitions in
@@ -37,9 +37,8 @@ __all__ = ["clone", "evaluate", "main", "realdata_repos"]
 
 
 def realdata_repos() -> Path:
-    """The bundle folder: ``$MEMSEED_REALDATA/repos`` or ``../shared/realdata/repos`` beside the clone."""
-    base = os.environ.get("MEMSEED_REALDATA") or Path(__file__).resolve().parents[2] / "shared" / "realdata"
-    return Path(base) / "repos"
+    """The bundle folder: ``$MEMSEED_REALDATA/repos`` (the Makefile sets it; see tests/REALDATA.md)."""
+    return Path(os.environ.get("MEMSEED_REALDATA", "MEMSEED_REALDATA-is-not-set")) / "repos"
 
 
 def _git(repo: Path, *args: str) -> str:

@@ -66,7 +66,8 @@ def _owner(data: bytes, since: datetime | None) -> tuple[frozenset[str], tuple[s
     for event in read_calendar(data, "ics:real", ReadContext(since=since), label="export"):
         collector.observe(event)
     owner = collector.resolve()
-    return owner.addresses, owner.names
+    # A calendar's account that no other source shows is a suggestion (issue 24), whatever the window.
+    return owner.addresses | frozenset(owner.suggested), owner.names
 
 
 def test_the_owner_of_an_own_export_is_stable_whatever_the_window() -> None:
