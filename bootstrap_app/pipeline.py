@@ -131,6 +131,9 @@ class _Run:
     result: ScanResult
     seen_mail: dict[int, str] = field(default_factory=dict)
     """Message-ID hash -> the source that gave it first: a Gmail message and its Takeout twin count once."""
+    not_owner_evidence: frozenset[str] = frozenset()
+    """Locations the person said are shared or not theirs (wizard's Identity page): their items
+    are analysed, but nothing in them makes anybody the owner (the identity collector skips them)."""
 
     @classmethod
     def start(cls, settings: Settings, store: Store, run_id: int, owners: Sequence[str], use_llm: bool,
@@ -145,7 +148,7 @@ class _Run:
         sample = LlmSample(known_owners=known) if use_llm else None  # only for the opt-in LLM path
         router = KindRouter([*builder.router.analyzers, held, *((sample,) if sample else ())])
         return cls(settings, store, run_id, emit, should_stop, collector, builder, held, sample, router,
-                   ScanResult(run_id=run_id))
+                   ScanResult(run_id=run_id), not_owner_evidence=frozenset(store.source_ownership()))
 
 
 def _read_source(run: _Run, location: str, source: Source, since: datetime | None,
@@ -175,7 +178,8 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
             if _seen_before(item, run.seen_mail):
                 report.duplicates += 1
             else:
-                run.collector.observe(item)
+                if location not in run.not_owner_evidence:
+                    run.collector.observe(item)
                 run.router.observe(item)
             digest = item_digest(item)
             batch.append((item.source, item.ref, digest))

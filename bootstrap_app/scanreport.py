@@ -162,7 +162,8 @@ class ScanResult:
             "owner": {"names": list(self.owner.names),
                       "addresses": list(self.owner.ordered) or sorted(self.owner.addresses),
                       "slack_ids": sorted(self.owner.slack_ids),
-                      "suggested_aliases": sorted(self.owner.suggested)},
+                      "suggested_aliases": sorted(self.owner.suggested),
+                      "reasons": dict(self.owner.reasons)},
             "llm_error": self.llm_error,
         }
 

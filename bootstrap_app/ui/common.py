@@ -18,6 +18,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from bootstrap_app.accounting import SourceAccount
 from bootstrap_app.config import Settings, load_settings
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import labels
@@ -29,6 +30,7 @@ __all__ = [
     "DEMO_PROJECT_ENV",
     "DEMO_ROOT_ENV",
     "TARGETS",
+    "account_table",
     "default_project",
     "demo_root",
     "get_settings",
@@ -116,3 +118,15 @@ def sidebar_mode() -> None:
                        "real files; it is deleted when the app stops.", icon=":material/science:")
         else:
             st.caption(f"App home: `{settings.home}`")
+
+
+def account_table(accounts: list[SourceAccount]) -> None:
+    """Per source: items read, the window, what was left out and why, proposals given, and when
+    none, the reason and the fix (Scan and Sources pages show the same table)."""
+    if not accounts:
+        st.caption("No scan yet.")
+        return
+    st.dataframe([{"source": a.source, "kind": a.kind, "items read": a.items, "window": a.window or "all",
+                   "left out": "; ".join(f"{n:,} {why}" for why, n in a.left_out.items()) or "nothing",
+                   "proposals": a.proposals, "why none": a.reason, "what to do": a.fix} for a in accounts],
+                 hide_index=True, width="stretch")

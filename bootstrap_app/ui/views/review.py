@@ -17,7 +17,9 @@ import streamlit as st
 
 from bootstrap_app import decisions
 from bootstrap_app import review_model as rm
+from bootstrap_app.cards import card_markdown, flag_notes
 from bootstrap_app.errors import TargetNotFound
+from bootstrap_app.identity_review import hold_back_about_you
 from bootstrap_app.store import Store
 from bootstrap_app.ui.common import TARGETS, get_store, md_escape, page_header, show_error
 
@@ -110,6 +112,10 @@ def _card(row: rm.ReviewRow) -> None:
                     st.badge("sensitive", color="red", icon=":material/warning:")
                 else:
                     st.badge(flag, color="orange")
+        notes = flag_notes(row.proposal)
+        if notes:  # a legend for every flag, naming the lines it is about
+            st.caption("  \n".join(f"**{n.flag}**: {md_escape(n.meaning)}"
+                                   + "".join(f"  \n  ↳ {md_escape(line)}" for line in n.lines) for n in notes))
         if st.session_state.get(f"editing_{fp}"):
             with st.form(key=f"form_{fp}", border=False):
                 st.text_input("Name", value=row.current.name, key=f"ed_name_{fp}")
@@ -118,7 +124,7 @@ def _card(row: rm.ReviewRow) -> None:
                 st.form_submit_button("Save and approve", on_click=_save_edit, args=(fp,), type="primary")
             st.button("Cancel edit", key=f"cancel_{fp}", on_click=_toggle_edit, args=(fp,))
         else:
-            st.markdown(md_escape(row.current.body))
+            st.markdown(card_markdown(row.current.body))
         if row.proposal.supersedes and row.proposal.previous:  # an update: what stops being true
             with st.expander(f"Replaces {row.proposal.supersedes} — it said"):
                 st.markdown(md_escape(row.proposal.previous))
@@ -179,7 +185,11 @@ if (message := st.session_state.pop("review_msg", None)) is not None:
 if (problem := st.session_state.pop("review_error", None)) is not None:
     show_error(problem)
 
-rows = rm.load_rows(store)
+rows, held = hold_back_about_you(store, rm.load_rows(store))
+if held:
+    st.warning(f"{held} proposal(s) about you are held back until you have checked who memseed thinks you are.",
+               icon=":material/badge:")
+    st.page_link("views/identity.py", label="Check who you are first", icon=":material/arrow_back:")
 if not rows:
     st.info("No proposals yet — run a scan.", icon=":material/info:")
     st.page_link("views/scan.py", label="Go to Scan", icon=":material/arrow_back:")
