@@ -50,6 +50,8 @@ def _window(report: dict[str, Any]) -> str:
 
 def _left_out(report: dict[str, Any]) -> dict[str, int]:
     out: dict[str, int] = {}
+    if report.get("ownership") == "not-mine" and report.get("items"):
+        out["not analysed: you said this source is not yours"] = int(report["items"])
     for reason, count in (report.get("skip_reasons") or {}).items():
         out[str(reason)] = int(count)
     if report.get("skipped") and not out:
@@ -64,9 +66,15 @@ def _left_out(report: dict[str, Any]) -> dict[str, int]:
     return out
 
 
+def _main_kind(report: dict[str, Any]) -> str:
+    """The item kind most of the source's items were (``message``, ``event``, ``chatmessage`` …)."""
+    kinds: dict[str, int] = report.get("item_kinds") or {}
+    return max(kinds, key=lambda k: kinds[k]) if kinds else ""
+
+
 def _why_none(report: dict[str, Any], owner: dict[str, Any], ownership: str | None) -> tuple[str, str]:
     """The likeliest reason a source gave nothing, and the fix — from the report, not guessed."""
-    kind, items = report.get("kind", ""), int(report.get("items") or 0)
+    kind, items = _main_kind(report), int(report.get("items") or 0)
     if report.get("error"):
         return f"could not be read: {report['error']}", "fix the location or sign in again, then scan again"
     if items == 0:
@@ -101,13 +109,11 @@ def source_accounting(store: Store, run_id: int | None = None) -> list[SourceAcc
     for sp in store.proposals(run_id=run["id"]):
         for source in {e.source for e in sp.proposal.evidence}:
             contributed[source] += 1
-    said = store.source_ownership()
-    parts = {pid: entry["location"] for entry in store.sources() for pid, _ in entry.get("parts") or []}
     out: list[SourceAccount] = []
     for report in summary.get("sources") or []:
         source = str(report.get("source", ""))
         count = contributed.get(source, 0)
-        reason, fix = ("", "") if count else _why_none(report, owner, said.get(parts.get(source, source)))
+        reason, fix = ("", "") if count else _why_none(report, owner, report.get("ownership") or None)
         out.append(SourceAccount(source, str(report.get("kind", "")), int(report.get("items") or 0),
                                  _window(report), _left_out(report), count, reason, fix))
     return out

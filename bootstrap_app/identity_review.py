@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from .aliases import AliasSuggestion, confirm_alias, list_aliases, reject_alias
@@ -145,7 +146,9 @@ def set_source_ownership(store: Store, location: str, ownership: str) -> None:
     """Record whether a remembered source is the person's, shared, or not theirs."""
     if ownership not in OWNERSHIP:
         raise ConfigError(f"unknown ownership {ownership!r}", hint="use one of: " + ", ".join(OWNERSHIP))
-    store.set_source_ownership(location, None if ownership == "mine" else ownership)
+    path = Path(location).expanduser()
+    key = str(path.resolve()) if path.exists() else location  # the form the scan remembers it under
+    store.set_source_ownership(key, None if ownership == "mine" else ownership)
 
 
 def mark_identity_shown(store: Store, run_id: int | None) -> None:

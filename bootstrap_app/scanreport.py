@@ -116,13 +116,18 @@ class SourceReport:
     seconds: float = 0.0
     duplicates: int = 0
     """Messages another source of the same scan already gave (same Message-ID), not counted twice."""
+    item_kinds: Counter[str] = field(default_factory=Counter)
+    """Items read per item kind (message, event, chatmessage …): what the source turned out to hold."""
+    ownership: str = ""
+    """What the person said about the source (``shared``, ``not-mine``; empty: theirs)."""
 
     def to_json(self) -> dict[str, Any]:
         categories = skip_categories(self.skipped, self.source)[:10]
         return {"source": self.source, "kind": self.kind, "items": self.items, "skipped": len(self.skipped),
                 "skip_reasons": {c["category"]: c["count"] for c in categories},
                 "skip_categories": categories, "error": self.error,
-                "seconds": round(self.seconds, 3), "duplicates": self.duplicates}
+                "seconds": round(self.seconds, 3), "duplicates": self.duplicates,
+                "item_kinds": dict(self.item_kinds), "ownership": self.ownership}
 
 
 @dataclass
