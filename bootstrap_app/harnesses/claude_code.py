@@ -96,6 +96,8 @@ def _folders(root: Path) -> list[Path]:
         return [root / "memory"]
     if (root / "projects").is_dir():
         return sorted(p / "memory" for p in (root / "projects").iterdir() if (p / "memory").is_dir())
+    if (root / "CLAUDE.md").is_file():  # a config home with no project memory yet: nothing else to check
+        return []
     return [root]
 
 
@@ -274,7 +276,8 @@ class ClaudeCodeHarness(Harness, name="claude-code",
     def owns(cls, path: Path) -> bool:
         """A config home (``projects/``) or a project folder with ``memory/MEMORY.md``; a bare folder of
         topic files is as much a markdown folder, so it is not claimed."""
-        return (path / "projects").is_dir() or (path / "memory" / "MEMORY.md").is_file()
+        return ((path / "projects").is_dir() or (path / "memory" / "MEMORY.md").is_file()
+                or path.expanduser().resolve() == cls.home().resolve())
 
     def find_local(self) -> list[LocalMemory]:
         projects = self.home() / "projects"
@@ -287,7 +290,8 @@ class ClaudeCodeHarness(Harness, name="claude-code",
         if root.is_file():  # the user-level CLAUDE.md (or any instruction file)
             return sorted_findings(instruction_file_findings(root))
         out: list[Finding] = []
-        if (root / "projects").is_dir() and (root / "CLAUDE.md").is_file():  # a config home: its CLAUDE.md too
+        # a config home: its user-level CLAUDE.md too (a project root's CLAUDE.md is the person's own)
+        if (root / "CLAUDE.md").is_file() and ((root / "projects").is_dir() or not _folders(root)):
             out.extend(instruction_file_findings(root / "CLAUDE.md"))
         for folder in _folders(root):
             out.extend(topic_folder_findings(folder, index_caps=(MAX_INDEX_LINES, MAX_INDEX_BYTES), claude=True))

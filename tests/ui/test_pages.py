@@ -150,9 +150,17 @@ def test_sources_add_upload_remove_and_harness_folders(hermetic: Path, settings)
     at.text_input(key="source_path").set_value(str(folder))
     at.button(key="add_source").click().run()
     _no_exception(at)
+    assert at.text_input(key="source_path").value == "", "an added path clears the box"
+    at.text_input(key="source_path").set_value(str(folder))
+    at.button(key="add_source").click().run()
+    assert any("already in your sources" in i.value for i in at.info) and not at.success
+    at.text_input(key="source_path").set_value(str(folder / "plan.md"))  # one document: not a "folder"
+    at.button(key="add_source").click().run()
+    assert any("detected: document." in s.value for s in at.success), [s.value for s in at.success]
     at.text_input(key="source_path").set_value(str(hermetic / "missing"))
     at.button(key="add_source").click().run()
     assert at.error, "a path that does not exist is refused with a message"
+    assert at.text_input(key="source_path").value == str(hermetic / "missing"), "kept in the box to correct"
     at.file_uploader(key="source_upload").set_value(
         ("inbox.mbox", b"From maya@x.example Thu Jan  1 00:00:00 2026\nSubject: hi\n\nhello\n", "application/mbox"))
     at.run()
@@ -379,3 +387,25 @@ def test_scan_page_points_at_pending_aliases(hermetic: Path, settings) -> None: 
         store.decide_alias("maya@northwind-1abs.example", "rejected")
     at.run()
     assert not any("look like yours" in w.value for w in at.warning)
+
+
+def test_doctor_checks_what_the_last_write_wrote(seeded, hermetic: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from bootstrap_app import writing
+
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(hermetic / ".claude"))
+    store = seeded(8)
+    _approve_some(store, 3)
+    outcome = writing.apply_write(store, writing.plan_write(store, "claude-code"))
+    at = app_at("doctor")
+    at.button(key="doctor_last_write").click().run()
+    _no_exception(at)
+    assert not at.error
+    [ok] = [s.value for s in at.success]
+    assert "No problems found in Claude Code memory" in ok and str(hermetic / ".claude" / "CLAUDE.md") in ok
+    assert outcome.write_id is not None
+    # auto-detection names the harness it found, not "Detect from the folder"
+    at.selectbox(key="doctor_target").set_value("auto")
+    at.text_input(key="doctor_path").set_value(str(hermetic / ".claude"))
+    at.button(key="doctor_run").click().run()
+    assert any("in Claude Code memory" in s.value for s in at.success), [s.value for s in at.success]
