@@ -126,7 +126,10 @@ def account_table(accounts: list[SourceAccount]) -> None:
     if not accounts:
         st.caption("No scan yet.")
         return
-    st.dataframe([{"source": a.source, "kind": a.kind, "items read": a.items, "window": a.window or "all",
-                   "left out": "; ".join(f"{n:,} {why}" for why, n in a.left_out.items()) or "nothing",
-                   "proposals": a.proposals, "why none": a.reason, "what to do": a.fix} for a in accounts],
-                 hide_index=True, width="stretch")
+    st.dataframe([{"source": Path(a.source.partition(":")[2] or a.source).name or a.source, "kind": a.kind,
+                   "items read": a.items, "proposals": a.proposals, "why none": a.reason, "what to do": a.fix,
+                   "window": a.window or "all",
+                   "left out": "; ".join(f"{why} ({n:,})" for why, n in a.left_out.items()) or "nothing"}
+                  for a in accounts], hide_index=True, width="stretch",
+                 column_config={"why none": st.column_config.TextColumn(width="large"),
+                                "what to do": st.column_config.TextColumn(width="large")})
