@@ -14,7 +14,15 @@ import streamlit as st
 from bootstrap_app import review_model as rm
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import harness_class
-from bootstrap_app.ui.common import TARGETS, default_project, get_settings, get_store, page_header, show_error
+from bootstrap_app.ui.common import (
+    TARGETS,
+    default_project,
+    get_settings,
+    get_store,
+    md_escape,
+    page_header,
+    show_error,
+)
 from bootstrap_app.writing import USER_FACTS, apply_write, history, undo_write
 
 __all__: list[str] = []
@@ -133,7 +141,7 @@ st.button("Preview", key="write_preview", type="primary", disabled=not (approved
 plans: list[rm.TargetPlan] = st.session_state.get("write_plans", [])
 for tp in plans:
     st.subheader(TARGETS.get(tp.target, tp.target))
-    st.caption(f"Format: {harness_class(tp.target).entry_format}")
+    st.caption(f"Format: {md_escape(harness_class(tp.target).entry_format)}")
     if tp.error is not None:
         show_error(tp.error)
         if tp.capacity:
