@@ -41,7 +41,11 @@ class SourceAccount:
 
 
 def _window(report: dict[str, Any]) -> str:
-    """The window as text: the source report's ``window`` field (text or mapping), when present."""
+    """The window as text: ``window_from``/``window_to`` (ISO dates) of the source report, or a
+    ``window`` field (text or mapping), when the source reports one."""
+    start, end = str(report.get("window_from") or ""), str(report.get("window_to") or "")
+    if start or end:
+        return f"{start[:10] or '…'} to {end[:10] or '…'}"
     window = report.get("window")
     if isinstance(window, dict):
         return ", ".join(f"{k} {v}" for k, v in window.items() if v not in (None, "", 0))
@@ -62,7 +66,7 @@ def _left_out(report: dict[str, Any]) -> dict[str, int]:
     if isinstance(extra, dict):
         out.update({str(k): int(v) for k, v in extra.items() if isinstance(v, int | float) and v})
     elif isinstance(extra, int | float) and extra:
-        out["outside the window"] = int(extra)
+        out[str(report.get("left_out_reason") or "outside the window")] = int(extra)
     return out
 
 

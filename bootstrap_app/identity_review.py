@@ -78,6 +78,8 @@ class IdentityView:
     rejected: list[AliasSuggestion] = field(default_factory=list)
     candidates: list[dict[str, Any]] = field(default_factory=list)
     """Owner candidates the scan offers when nothing proves an owner (address, evidence)."""
+    unknown_why: str = ""
+    """Why the scan could not tell who the owner is (when it says so)."""
     sources: list[dict[str, str]] = field(default_factory=list)
     """Remembered locations with ``location``, ``kinds`` and ``ownership`` (see :data:`OWNERSHIP`)."""
 
@@ -89,17 +91,20 @@ class IdentityView:
 def owner_candidates(summary: dict[str, Any]) -> list[dict[str, Any]]:
     """The scan's owner candidates (when nothing proved an owner), as ``{address, evidence}``.
 
-    Hook: the scan report may carry them as ``owner.candidates`` (a list of addresses or of
-    dicts with ``address`` and ``evidence``/``why``); absent, the list is empty.
+    Read from the scan summary's ``owner.owner_candidates`` (``OwnerCandidate.to_json``: ``owner``
+    — an address or a Slack id —, ``kind``, ``name``, ``evidence``); an older summary's
+    ``owner.candidates`` (addresses, or dicts with ``address``) is read too; absent, none.
     """
-    raw = (summary.get("owner") or {}).get("candidates") or []
+    owner = summary.get("owner") or {}
     out: list[dict[str, Any]] = []
-    for entry in raw:
+    for entry in [*(owner.get("owner_candidates") or []), *(owner.get("candidates") or [])]:
         if isinstance(entry, str):
             out.append({"address": entry, "evidence": ""})
-        elif isinstance(entry, dict) and entry.get("address"):
-            out.append({"address": str(entry["address"]),
-                        "evidence": str(entry.get("evidence") or entry.get("why") or entry.get("reason") or "")})
+        elif isinstance(entry, dict) and (entry.get("owner") or entry.get("address")):
+            name = str(entry.get("name") or "")
+            why = str(entry.get("evidence") or entry.get("why") or entry.get("reason") or "")
+            out.append({"address": str(entry.get("owner") or entry["address"]),
+                        "evidence": f"{name} — {why}" if name and why else name or why})
     return out
 
 
@@ -108,8 +113,9 @@ def identity_view(store: Store) -> IdentityView:
     runs = store.runs(limit=1)
     summary: dict[str, Any] = (runs[0].get("summary") or {}) if runs else {}
     owner = summary.get("owner") or {}
-    reasons: dict[str, str] = owner.get("reasons") or {}
-    view = IdentityView(run_id=runs[0]["id"] if runs else None, names=list(owner.get("names") or []))
+    reasons: dict[str, str] = summary.get("owner_reasons") or owner.get("reasons") or {}
+    view = IdentityView(run_id=runs[0]["id"] if runs else None, names=list(owner.get("names") or []),
+                        unknown_why=str(owner.get("unknown_why") or ""))
     for address in owner.get("addresses") or []:
         why = reasons.get(address, "")
         view.addresses.append(IdentityAddress(address, why, _source_of(why)))

@@ -105,9 +105,12 @@ def test_every_source_says_what_it_gave_and_why_not(store: Store) -> None:
         {"source": "ics:/c/cal.ics", "kind": "ics", "items": 500, "item_kinds": {"event": 500},
          "window": {"newest": 500}, "left_out": {"older than the window": 4278}},
         {"source": "git:/r/app", "kind": "git", "items": 0, "error": "not a git repository"},
+        {"source": "ics:/c/big.ics", "kind": "ics", "items": 2000, "item_kinds": {"event": 2000},
+         "window_from": "2025-11-27T00:00:00+00:00", "window_to": "2026-11-27T00:00:00+00:00",
+         "left_out": 2778, "left_out_reason": "older than the analysis window (read them with --since)"},
     ]
     _run(store, sources, {"addresses": ["me@example.org"], "slack_ids": []}, [fact])
-    by = {a.kind: a for a in source_accounting(store)}
+    by = {a.kind: a for a in source_accounting(store)[:4]}
     assert by["mbox"].proposals == 1 and not by["mbox"].reason
     assert by["mbox"].left_out == {"not a mail message": 3, "already read from another source (same message)": 4}
     assert by["slack"].proposals == 0 and "no owner found in this chat export" in by["slack"].reason
@@ -115,19 +118,30 @@ def test_every_source_says_what_it_gave_and_why_not(store: Store) -> None:
     assert by["ics"].window == "newest 500" and by["ics"].left_out == {"older than the window": 4278}
     assert "organised by an address" in by["ics"].reason
     assert by["git"].reason.startswith("could not be read: not a git repository")
+    big = source_accounting(store)[-1]
+    assert big.window == "2025-11-27 to 2026-11-27"
+    assert big.left_out == {"older than the analysis window (read them with --since)": 2778}
     # with no owner at all, the reason is the identity, whatever the source
     _run(store, sources[:2], {"addresses": [], "slack_ids": []}, [])
     assert all("does not know who you are" in a.reason for a in source_accounting(store))
 
 
 def test_identity_view_lists_candidates_and_holds_back_facts_about_you(store: Store) -> None:
-    _run(store, [], {"names": ["Pat Doe"], "addresses": ["pat@example.org"],
-                     "reasons": {"pat@example.org": "sender of 4 message(s) in the Sent folder"},
-                     "candidates": [{"address": "pd@example.net", "evidence": "most frequent recipient"},
-                                    "pat@example.org"]}, [])
+    run = store.start_run("scan", [])
+    store.finish_run(run, "finished", {
+        "owner_reasons": {"pat@example.org": "sender of 4 message(s) in the Sent folder"},
+        "owner": {"names": ["Pat Doe"], "addresses": ["pat@example.org"], "unknown_why": "",
+                  "owner_candidates": [{"owner": "pd@example.net", "kind": "email", "name": "P D",
+                                        "evidence": "most frequent recipient"},
+                                       {"owner": "U024BE7LH", "kind": "slack", "name": "",
+                                        "evidence": "wrote 40 of 90 messages"},
+                                       {"owner": "pat@example.org", "kind": "email", "name": "", "evidence": ""}]}})
     view = ir.identity_view(store)
     assert view.names == ["Pat Doe"] and view.addresses[0].source == "mail (Sent folder)"
-    assert view.candidates == [{"address": "pd@example.net", "evidence": "most frequent recipient"}]
+    assert view.candidates == [{"address": "pd@example.net", "evidence": "P D — most frequent recipient"},
+                               {"address": "U024BE7LH", "evidence": "wrote 40 of 90 messages"}]
+    ir.add_address(store, view.candidates[1]["address"])  # "This is me" on a Slack candidate
+    assert "u024be7lh" in [a.address for a in ir.identity_view(store).confirmed]
     rows = [Proposal(type=t, name=t.value, description="d", body="b", subject=t.value) for t in MemoryType]
     kept, held = ir.hold_back_about_you(store, rows, type_of=lambda p: p.type)
     assert held == 1 and MemoryType.USER not in {p.type for p in kept}

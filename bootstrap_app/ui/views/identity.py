@@ -92,7 +92,9 @@ if view.addresses:
                  hide_index=True, width="stretch", key="identity_addresses")
 else:
     st.warning("memseed has not found an address that is provably yours, so nothing counts as your own words "
-               "yet. Type your address below, or pick yourself.", icon=":material/person_off:")
+               "yet. Type your address below, or pick yourself." + (f" ({md_escape(view.unknown_why)})"
+                                                                     if view.unknown_why else ""),
+               icon=":material/person_off:")
 if view.candidates:  # offered by the scan when nothing proved an owner
     st.caption("Could one of these be you? (A click makes it yours.)")
     for index, cand in enumerate(view.candidates):
