@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
@@ -38,6 +39,8 @@ __all__ = [
     "is_demo",
     "md_escape",
     "page_header",
+    "remember",
+    "restore",
     "show_error",
     "sidebar_mode",
 ]
@@ -133,3 +136,15 @@ def account_table(accounts: list[SourceAccount]) -> None:
                   for a in accounts], hide_index=True, width="stretch",
                  column_config={"why none": st.column_config.TextColumn(width="large"),
                                 "what to do": st.column_config.TextColumn(width="large")})
+
+
+def restore(key: str, default: Any) -> None:
+    """First run of this session: widget ``key`` starts with the value remembered for this app
+    home (``Store.pref``), else ``default``. The widget is then created without a default."""
+    if key not in st.session_state:
+        st.session_state[key] = get_store().pref(f"ui.{key}", default)
+
+
+def remember(key: str) -> None:
+    """``on_change`` of a remembered widget: keep its value for the next session in this app home."""
+    get_store().set_pref(f"ui.{key}", st.session_state.get(key))

@@ -409,3 +409,20 @@ def test_doctor_checks_what_the_last_write_wrote(seeded, hermetic: Path,
     at.text_input(key="doctor_path").set_value(str(hermetic / ".claude"))
     at.button(key="doctor_run").click().run()
     assert any("in Claude Code memory" in s.value for s in at.success), [s.value for s in at.success]
+
+
+def test_choices_are_remembered_per_app_home(seeded, hermetic: Path) -> None:  # type: ignore[no-untyped-def]
+    _approve_some(seeded(12), 2)
+    at = app_at("review")
+    at.segmented_control(key="rv_type").set_value("project").run()
+    at.multiselect(key="rv_flags").set_value(["sensitive"]).run()
+    at = app_at("write")
+    at.multiselect(key="write_targets").set_value(["markdown", "hermes"]).run()
+    at.text_input(key="write_root_markdown").set_value(str(hermetic / "notes")).run()
+    again = app_at("review")  # a new session of the same app home
+    assert again.segmented_control(key="rv_type").value == "project"
+    assert again.multiselect(key="rv_flags").value == ["sensitive"]
+    write = app_at("write")
+    assert write.multiselect(key="write_targets").value == ["markdown", "hermes"]
+    assert write.text_input(key="write_root_markdown").value == str(hermetic / "notes")
+    _no_exception(write)

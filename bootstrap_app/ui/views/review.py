@@ -21,7 +21,7 @@ from bootstrap_app.cards import card_markdown, flag_notes
 from bootstrap_app.errors import TargetNotFound
 from bootstrap_app.identity_review import hold_back_about_you
 from bootstrap_app.store import Store
-from bootstrap_app.ui.common import TARGETS, get_store, md_escape, page_header, show_error
+from bootstrap_app.ui.common import TARGETS, get_store, md_escape, page_header, remember, restore, show_error
 
 __all__: list[str] = []
 
@@ -203,15 +203,20 @@ counts[2].metric("Rejected", facets["status"].get("rejected", 0))
 counts[3].metric("Sensitive", facets["flag"].get("sensitive", 0))
 _budget_meter(rows)
 
+restore("rv_type", "all")  # the filters are kept per app home, like the Write page's choices
+restore("rv_status", "undecided")
+restore("rv_flags", [])
+st.session_state["rv_flags"] = [f for f in st.session_state["rv_flags"] if f in facets["flag"]]
 type_choice = st.segmented_control(
-    "Type", _TYPE_OPTIONS, default="all", key="rv_type",
+    "Type", _TYPE_OPTIONS, key="rv_type", on_change=remember, args=("rv_type",),
     format_func=lambda t: f"All ({len(rows)})" if t == "all" else f"{t} ({facets['type'].get(t, 0)})")
 filters = st.columns([3, 2, 2], vertical_alignment="bottom")
 with filters[0]:
-    status = st.segmented_control("Status", tuple(_STATUS_LABELS), default="undecided", key="rv_status",
-                                  format_func=_STATUS_LABELS.__getitem__)
+    status = st.segmented_control("Status", tuple(_STATUS_LABELS), key="rv_status",
+                                  format_func=_STATUS_LABELS.__getitem__, on_change=remember, args=("rv_status",))
 with filters[1]:
-    flags = st.multiselect("Flags", sorted(facets["flag"]), key="rv_flags", placeholder="any")
+    flags = st.multiselect("Flags", sorted(facets["flag"]), key="rv_flags", placeholder="any",
+                           on_change=remember, args=("rv_flags",))
 with filters[2]:
     text = st.text_input("Search", key="rv_text", placeholder="words or an id")
 

@@ -21,6 +21,8 @@ from bootstrap_app.ui.common import (
     get_store,
     md_escape,
     page_header,
+    remember,
+    restore,
     show_error,
 )
 from bootstrap_app.writing import USER_FACTS, apply_write, history, undo_write
@@ -32,17 +34,7 @@ page_header("Write", "Choose where the approved memories go. Preview shows the e
 
 store = get_store()
 # The targets, the project, the user-facts choice and each folder are kept per app home
-# (``Store.pref``), so the next session starts with them.
-
-
-def _remember(key: str) -> None:
-    store.set_pref(f"ui.{key}", st.session_state.get(key))
-
-
-def _restore(key: str, default: Any) -> None:
-    """First run of this session: the widget starts with the value remembered for this app home."""
-    if key not in st.session_state:
-        st.session_state[key] = store.pref(f"ui.{key}", default)
+# (``Store.pref``, see ``common.restore`` / ``common.remember``), so the next session starts with them.
 
 
 def _preview() -> None:
@@ -100,30 +92,30 @@ if not approved:
     st.page_link("views/review.py", label="Go to Review", icon=":material/arrow_back:")
 
 default = get_settings().default_target
-_restore("write_targets", [default] if default in TARGETS else [])
+restore("write_targets", [default] if default in TARGETS else [])
 st.session_state["write_targets"] = [t for t in st.session_state["write_targets"] if t in TARGETS]
-_restore("write_project", default_project())
-_restore("write_user_facts", next(iter(USER_FACTS)))
+restore("write_project", default_project())
+restore("write_user_facts", next(iter(USER_FACTS)))
 col_t, col_p = st.columns(2)
 with col_t:
     targets = st.multiselect("Targets", list(TARGETS), key="write_targets", format_func=TARGETS.__getitem__,
-                             on_change=_remember, args=("write_targets",))
+                             on_change=remember, args=("write_targets",))
 with col_p:
     st.text_input("Project for facts tied to no repository (optional)", key="write_project",
-                  on_change=_remember, args=("write_project",),
+                  on_change=remember, args=("write_project",),
                   help="Claude Code keeps memory per project. Facts about one repository always go to that "
                        "repository's memory; facts about you go where every session loads them (below). "
                        "Facts tied to no repository go to this project's memory — or, left blank, where "
                        "every session loads them.")
 if "claude-code" in targets:
     st.radio("Claude Code: facts about you go to", list(USER_FACTS), key="write_user_facts",
-             format_func=USER_FACTS.__getitem__, on_change=_remember, args=("write_user_facts",),
+             format_func=USER_FACTS.__getitem__, on_change=remember, args=("write_user_facts",),
              help="The same choice as `memseed write --user-facts`.")
 for target in targets:  # a harness without a home of its own (the markdown folder) needs one chosen
     if not harness_class(target).default_home:
-        _restore(f"write_root_{target}", "")
+        restore(f"write_root_{target}", "")
         st.text_input(f"{TARGETS[target]}: folder", key=f"write_root_{target}",
-                      on_change=_remember, args=(f"write_root_{target}",),
+                      on_change=remember, args=(f"write_root_{target}",),
                       placeholder=f"where to write ({harness_class(target).entry_format})")
 for target in targets:  # a meter per capped file of each chosen target (Harness.capacity)
     try:
