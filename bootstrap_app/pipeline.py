@@ -26,7 +26,7 @@ import contextlib
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -136,6 +136,11 @@ class _Run:
     """Message-ID hash -> the source that gave it first: a Gmail message and its Takeout twin count once."""
     given: tuple[str, ...] = ()
     """The ``owners`` this scan was given (``--owner``): each must match someone (owner_hints)."""
+    ownership: dict[str, str] = field(default_factory=dict)
+    """Locations the person said are ``shared`` or ``not-mine`` (wizard's Identity page). Nothing in
+    either makes anybody the owner (the identity collector never sees their items); a shared
+    source's items are still analysed (contacts, projects), a source that is not theirs is read and
+    counted but left out of the analysis."""
 
     @classmethod
     def start(cls, settings: Settings, store: Store, run_id: int, owners: Sequence[str], use_llm: bool,
@@ -150,13 +155,14 @@ class _Run:
         sample = LlmSample(known_owners=known) if use_llm else None  # only for the opt-in LLM path
         router = KindRouter([*builder.router.analyzers, held, *((sample,) if sample else ())])
         return cls(settings, store, run_id, emit, should_stop, collector, builder, held, list(existing_memory),
-                   sample, router, ScanResult(run_id=run_id), given=tuple(owners))
+                   sample, router, ScanResult(run_id=run_id), given=tuple(owners),
+                   ownership=store.source_ownership())
 
 
 def _read_source(run: _Run, location: str, source: Source, since: datetime | None,
                  mode: tuple[bool, bool]) -> SourceReport:
     """Stream one source (or its item cache) through the run's consumers; its failure is reported, never raised."""
-    report = SourceReport(source=source.id, kind=source.kind)
+    report = SourceReport(source=source.id, kind=source.kind, ownership=_ownership(run.ownership, location))
     run.result.reports.append(report)
     run.emit(ScanEvent("source-start", source.id, 0, source.kind))
     incremental, cached = mode
@@ -177,11 +183,15 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
                                                 "valid UTF-8; rename it to have it read")
                 continue
             report.items += 1
+            report.item_kinds[item.kind] += 1
             if _seen_before(item, run.seen_mail):
                 report.duplicates += 1
-            else:
+            elif not report.ownership:
                 run.collector.observe(item)
                 run.router.observe(item)
+            elif report.ownership == "shared":
+                view = _SHARED_VIEW.get(item.kind)
+                run.router.observe(view(item) if view else item)
             digest = item_digest(item)
             batch.append((item.source, item.ref, digest))
             if cache is not None:
@@ -223,6 +233,23 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
     else:
         run.emit(ScanEvent("error", source.id, report.items, report.error))
     return report
+
+
+_SHARED_VIEW: dict[str, Callable[[Any], Item]] = {
+    "event": lambda ev: replace(ev, calendar_owner="", tzid=""),
+}
+"""Item kind -> the item as analysers see it from a *shared* source: without the fields that say
+whose it is (a shared calendar's account and its zone describe whoever shares it, not the person)."""
+
+
+def _ownership(said: dict[str, str], location: str) -> str:
+    """What the person said about ``location`` — as typed, or as the absolute path it names."""
+    if not said:
+        return ""
+    if location in said:
+        return said[location]
+    path = Path(location).expanduser()
+    return said.get(str(path.resolve()), "") if path.exists() else ""
 
 
 def _nothing_readable(run: _Run) -> ScanResult:

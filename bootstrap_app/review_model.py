@@ -221,6 +221,11 @@ class BudgetLine:
         return Path(self.file).name
 
     @property
+    def folder(self) -> str:
+        """The folder the capped file is in (two Claude Code projects both have a ``MEMORY.md``)."""
+        return str(Path(self.file).parent)
+
+    @property
     def ok(self) -> bool:
         return self.after <= self.limit
 

@@ -111,6 +111,10 @@ def skip_categories(skips: list[Skip], source: str, examples: int = 3) -> list[d
 class SourceReport:
     source: str
     kind: str
+    item_kinds: Counter[str] = field(default_factory=Counter)
+    """Items read per item kind (message, event, chatmessage …): what the source turned out to hold."""
+    ownership: str = ""
+    """What the person said about the source (``shared``, ``not-mine``; empty: theirs)."""
     items: int = 0
     skipped: list[Skip] = field(default_factory=list)
     error: str | None = None
@@ -127,7 +131,8 @@ class SourceReport:
 
     def to_json(self) -> dict[str, Any]:
         categories = skip_categories(self.skipped, self.source)[:10]
-        return {"source": self.source, "kind": self.kind, "items": self.items, "skipped": len(self.skipped),
+        return {"source": self.source, "kind": self.kind, "item_kinds": dict(self.item_kinds),
+                "ownership": self.ownership, "items": self.items, "skipped": len(self.skipped),
                 "skip_reasons": {c["category"]: c["count"] for c in categories},
                 "skip_categories": categories, "error": self.error,
                 "seconds": round(self.seconds, 3), "duplicates": self.duplicates,
@@ -162,6 +167,7 @@ class ScanResult:
         reasons = Counter(q.reason for q in self.quarantined)
         return {
             "run_id": self.run_id,
+            "owner_reasons": dict(self.owner.reasons),
             "items": self.items,
             "sources": [r.to_json() for r in self.reports],
             "errors": {r.source: r.error for r in self.reports if r.error},

@@ -30,13 +30,21 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import MemseedError, UnknownProposal
+from .errors import MemseedError, TargetNotFound, UnknownProposal
 from .harnesses import Plan, WriteOptions, WriteOutcome, get_harness
 from .harnesses.base import is_removal, pick_write, write_lock
+from .harnesses.doctor import Finding, doctor_files
 from .store import Store
 from .types import Proposal, slugify
 
-__all__ = ["apply_write", "describe", "history", "plan_write", "recover_interrupted", "replacements", "undo_write"]
+__all__ = ["USER_FACTS", "apply_write", "check_write", "describe", "history", "plan_write", "recover_interrupted",
+           "replacements", "undo_write"]
+
+USER_FACTS: dict[str, str] = {
+    "claude-md": "every session: a block in the user-level CLAUDE.md (loaded in every project)",
+    "project": "the home folder's auto memory (loaded only when Claude Code starts in the home folder)",
+}
+"""Claude Code's choices for facts about the person (``--user-facts``), default first, with what each means."""
 
 
 def replacements(store: Store, target: str, entries: Sequence[Proposal]) -> dict[str, Proposal]:
@@ -152,6 +160,18 @@ def undo_write(store: Store, write_id: int | None = None, *, force: bool = False
     recover_interrupted(store)
     record = pick_write(store, write_id)
     return get_harness(record.target).undo(store, record.id, force=force)
+
+
+def check_write(store: Store, write_id: int | None = None) -> tuple[str, list[Path], list[Finding]]:
+    """Run the target's doctor on exactly what a write (default: the last) put on disk: the
+    same places, whatever inputs the write was given. Returns (target, places, findings)."""
+    record = next((r for r in store.writes(limit=10_000) if (r.id == write_id if write_id is not None
+                                                               else r.status == "applied")), None)
+    if record is None:
+        raise TargetNotFound("no write to check yet" if write_id is None else f"no write with id {write_id}",
+                             hint="write approved entries first (Write page or `memseed write`)")
+    places, findings = doctor_files(record.target, record.files)
+    return record.target, places, findings
 
 
 def history(store: Store, limit: int = 50) -> list[dict[str, Any]]:

@@ -241,6 +241,11 @@ class Source:
             return scheme, rest
         return None
 
+    @property
+    def label(self) -> str:
+        """What the person sees this source as when it is added (its kind, unless it says better)."""
+        return self.kind
+
     @cached_property
     def id(self) -> str:
         """Stable id of this source: the canonical URI, or ``kind:absolute-location``. Worked out

@@ -21,12 +21,15 @@ __all__ = ["COMMANDS", "history_cmd", "undo_cmd", "write_cmd"]
               help="The harness whose memory to write.")
 @click.option("--project", type=click.Path(file_okay=False),
               help="Project for entries not tied to a repository (Claude Code: entries scoped to a "
-                   "repository still go to that repository's folder; markdown: DIR/memory).")
+                   "repository still go to that repository's folder, facts about you to ~/.claude/CLAUDE.md; "
+                   "markdown: DIR/memory).")
 @click.option("--dry-run", is_flag=True, help="Print the exact diff; write nothing.")
 @click.option("--only", multiple=True, metavar="ID", help="Write only these proposal ids (repeatable).")
 @click.option("--exclude", multiple=True, metavar="ID", help="Leave these proposal ids out (repeatable).")
-@click.option("--user-facts", type=click.Choice(["project", "claude-md"]), default="project", show_default=True,
-              help="Claude Code: user facts to the home project folder or a block in ~/.claude/CLAUDE.md.")
+@click.option("--user-facts", type=click.Choice(["claude-md", "project"]), default="claude-md", show_default=True,
+              help="Claude Code: facts about you and facts tied to no project go to a block in the user-level "
+                   "~/.claude/CLAUDE.md, which every session loads (claude-md), or to the home folder's "
+                   "auto memory, which Claude Code loads only when started in the home folder (project).")
 @click.option("--profile", help="Hermes profile name (profiles/NAME/memories).")
 @click.pass_context
 def write_cmd(ctx: click.Context, target: str, project: str | None, dry_run: bool, only: tuple[str, ...],

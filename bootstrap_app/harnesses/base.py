@@ -171,6 +171,15 @@ class Harness:
         """What ``memseed doctor --target NAME`` audits without ``--path``."""
         return self.memory_root(project)
 
+    def doctor_roots(self, project: Path | None = None) -> list[Path]:
+        """Every place :meth:`doctor` audits for ``project`` — where a write with the same inputs
+        puts entries (a harness that splits them over two places names both)."""
+        return [self.doctor_root(project)]
+
+    def doctor_path(self, written: Path) -> Path:
+        """What :meth:`doctor` is given to audit a file a write touched: its folder by default."""
+        return written.parent
+
     @classmethod
     def sniff(cls, path: Path) -> bool:
         """True when ``path`` is a memory folder of this harness's shape (cheap, no full reads)."""

@@ -3,25 +3,44 @@
 Which folder a project's memory lives in (its key, relocations) is ``claude_paths``; this
 module holds the format: one topic file per fact plus an index line, through ``topicdir``.
 
-User-type facts are global: they go to the home directory's project folder, or (option
-``user_facts="claude-md"``) into a marked block in ``<config home>/CLAUDE.md``.
+Where a fact goes is decided by where Claude Code will *load* it (formats doc §3.1, §3.4).
+Auto memory is keyed by the git root (or launch folder) of a session, so a project's folder is
+only read in that project — the home directory's folder only when Claude Code starts in the
+home directory itself. Facts about the person (user type) and facts tied to no project must
+reach every session, so by default (``user_facts="claude-md"``) they go into a marked block
+of the user-level ``<config home>/CLAUDE.md``, which every session loads. A fact about one
+repository goes to that repository's folder; ``--project`` is where unscoped facts go when the
+person names a project. ``user_facts="project"`` keeps the old placement (the home directory's
+project folder) for those who want it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from bootstrap_app.errors import MemseedError
 from bootstrap_app.fsutil import refuse_symlinks
-from bootstrap_app.safety.doctor import sorted_findings, topic_folder_findings
+from bootstrap_app.safety.doctor import instruction_file_findings, sorted_findings, topic_folder_findings
 from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal
 
 from .base import Capacity, FileChange, Harness, LocalMemory, Plan, WriteOptions, new_entries, select_entries
-from .block import plan_block
+from .block import BEGIN, END, plan_block
 from .claude_paths import find_project_dir, git_root, memory_override, project_key, session_cwd
-from .common import count_files, derived_date, flatten, guard_imports, head_text, one_line, read_text
+from .common import (
+    count_files,
+    derived_date,
+    flatten,
+    guard_imports,
+    head_text,
+    line_entry,
+    one_line,
+    read_text,
+)
 from .topicdir import FolderPlan, IndexStyle, plan_folder, read_folder
 
 __all__ = ["ClaudeCodeHarness", "config_home", "find_project_dir", "git_root", "memory_override", "project_key"]
@@ -49,8 +68,20 @@ def _index_line(p: Proposal, filename: str) -> str:
 
 
 def _claude_md_section(p: Proposal, key: str) -> str:
-    """A user fact in the CLAUDE.md block: ``### key`` and one line (``@`` imports neutralised)."""
-    return f"### {key}\n{guard_imports(one_line(p, label=False))}"
+    """A fact in the CLAUDE.md block: ``### key`` and one line (``@`` imports neutralised), led by
+    its type's label (``User:``, ``Preference:`` …) so the agent — and a read-back — knows what it is."""
+    return f"### {key}\n{guard_imports(one_line(p))}"
+
+
+def _claude_md_entries(path: Path, harness: str) -> list[MemoryEntry]:
+    """The facts of memseed's block in a user-level ``CLAUDE.md`` (one line per ``### key``)."""
+    _, text = read_text(path)
+    inner = text[text.find(BEGIN) + len(BEGIN):text.find(END)] if 0 <= text.find(BEGIN) < text.find(END) else ""
+    out = []
+    for key, fact in re.findall(r"^### (\S+)\n(.+)$", inner, re.MULTILINE):
+        entry = line_entry(f"{harness}:{path.parent}", f"CLAUDE.md#{key}", path, harness, fact.strip())
+        out.append(replace(entry, name=key, scope="global"))
+    return out
 
 
 STYLE = IndexStyle(metadata=_metadata, index_line=_index_line, max_lines=MAX_INDEX_LINES,
@@ -65,6 +96,8 @@ def _folders(root: Path) -> list[Path]:
         return [root / "memory"]
     if (root / "projects").is_dir():
         return sorted(p / "memory" for p in (root / "projects").iterdir() if (p / "memory").is_dir())
+    if (root / "CLAUDE.md").is_file():  # a config home with no project memory yet: nothing else to check
+        return []
     return [root]
 
 
@@ -104,23 +137,40 @@ class ClaudeCodeHarness(Harness, name="claude-code",
         """With no project named, every project's memory folder (the config home)."""
         return self.home() if project is None else self.memory_root(project)
 
+    def doctor_roots(self, project: Path | None = None) -> list[Path]:
+        """A project's memory folder *and* the user-level ``CLAUDE.md``: a write for that project
+        puts facts in both, and a project memseed wrote nothing to may have no folder at all."""
+        if project is None:
+            return [self.home()]
+        found = [p for p in (self.memory_root(project), self.home() / "CLAUDE.md") if p.exists()]
+        return found or [self.memory_root(project)]
+
+    def doctor_path(self, written: Path) -> Path:
+        """A topic file or index: its memory folder; the user-level ``CLAUDE.md``: that file."""
+        return written if written.name == "CLAUDE.md" else written.parent
+
     def _groups(self, chosen: Sequence[Proposal], options: WriteOptions) -> tuple[dict[Path, list[Proposal]],
                                                                                   list[Proposal]]:
         """Entries per memory folder, and the user facts bound for CLAUDE.md."""
         groups: dict[Path, list[Proposal]] = {}
         claude_md: list[Proposal] = []
+        everywhere = options.user_facts != "project"  # the user-level CLAUDE.md, loaded by every session
         home_folder = self.memory_root(None, options)
         for p in chosen:
             if p.type is MemoryType.USER:
-                if options.user_facts == "claude-md":
+                if everywhere:
                     claude_md.append(p)
                 else:
                     groups.setdefault(home_folder, []).append(p)
                 continue
             # An entry about one repository belongs to that repository's memory wherever it
-            # still exists on this machine; --project is where the unscoped ones go.
+            # still exists on this machine; --project is where the unscoped ones go, and with
+            # no project they are facts for every session (the user-level CLAUDE.md).
             scoped = p.scope not in ("", "global") and Path(p.scope).is_absolute() and Path(p.scope).is_dir()
             project = Path(p.scope) if scoped else options.project
+            if project is None and everywhere:
+                claude_md.append(p)
+                continue
             folder = self.memory_root(project, options) if project is not None else home_folder
             groups.setdefault(folder, []).append(p)
         return groups, claude_md
@@ -180,10 +230,11 @@ class ClaudeCodeHarness(Harness, name="claude-code",
         refuse_symlinks(path, home)
         before, text = read_text(path)
         after = plan_block(plan, path, text, entries, options, _claude_md_section,
-                           "About me (approved in memseed)").encode("utf-8")
+                           "About me and how I work (approved in memseed)").encode("utf-8")
         if after != (before or b""):
             plan.files.append(FileChange(path, before, after))
-        plan.notes.append(f"{len(entries)} user fact(s) -> marked block in {path} (option user_facts=claude-md)")
+        plan.notes.append(f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'} for every session -> marked "
+                          f"block in {path} (the user-level CLAUDE.md Claude Code loads in every project)")
 
     # -- reading, finding, auditing ---------------------------------------------------------
     def read_with_skips(self, root: Path | None = None) -> tuple[list[MemoryEntry], list[tuple[str, str]]]:
@@ -197,6 +248,12 @@ class ClaudeCodeHarness(Harness, name="claude-code",
             folders = [root]
         entries: list[MemoryEntry] = []
         skipped: list[tuple[str, str]] = []
+        user_level = root / "CLAUDE.md"
+        if user_level.is_file() and not user_level.is_symlink():  # facts for every session
+            try:
+                entries.extend(_claude_md_entries(user_level, self.name))
+            except MemseedError as exc:
+                skipped.append((str(user_level), str(exc.args[0]) if exc.args else "unreadable"))
         home_key = project_key(git_root(Path.home()))
         for folder in folders:
             if folder.is_symlink():
@@ -219,7 +276,8 @@ class ClaudeCodeHarness(Harness, name="claude-code",
     def owns(cls, path: Path) -> bool:
         """A config home (``projects/``) or a project folder with ``memory/MEMORY.md``; a bare folder of
         topic files is as much a markdown folder, so it is not claimed."""
-        return (path / "projects").is_dir() or (path / "memory" / "MEMORY.md").is_file()
+        return ((path / "projects").is_dir() or (path / "memory" / "MEMORY.md").is_file()
+                or path.expanduser().resolve() == cls.home().resolve())
 
     def find_local(self) -> list[LocalMemory]:
         projects = self.home() / "projects"
@@ -229,7 +287,12 @@ class ClaudeCodeHarness(Harness, name="claude-code",
                 if memory.is_dir() and not memory.is_symlink() and (count := count_files(memory))]
 
     def doctor(self, root: Path) -> list[Finding]:
+        if root.is_file():  # the user-level CLAUDE.md (or any instruction file)
+            return sorted_findings(instruction_file_findings(root))
         out: list[Finding] = []
+        # a config home: its user-level CLAUDE.md too (a project root's CLAUDE.md is the person's own)
+        if (root / "CLAUDE.md").is_file() and ((root / "projects").is_dir() or not _folders(root)):
+            out.extend(instruction_file_findings(root / "CLAUDE.md"))
         for folder in _folders(root):
             out.extend(topic_folder_findings(folder, index_caps=(MAX_INDEX_LINES, MAX_INDEX_BYTES), claude=True))
         return sorted_findings(out)

@@ -7,6 +7,7 @@ alias from the registry, or ``auto`` to detect it from the folder's shape.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from bootstrap_app.errors import TargetNotFound
@@ -14,7 +15,7 @@ from bootstrap_app.safety.doctor_checks import Finding
 
 from .registry import HARNESS_CLASSES, HARNESSES, harness_class
 
-__all__ = ["Finding", "detect_target", "run_doctor"]
+__all__ = ["Finding", "detect_target", "doctor_files", "run_doctor"]
 
 
 def detect_target(path: Path) -> str:
@@ -32,7 +33,25 @@ def run_doctor(target: str, path: Path | None = None, project: Path | None = Non
         harness = harness_class(target.replace("_", "-"))()
     except TargetNotFound as exc:
         raise TargetNotFound(str(exc.args[0]), hint="choose one of: auto, " + ", ".join(HARNESSES)) from exc
-    root = Path(path).expanduser() if path is not None else harness.doctor_root(project)
-    if not root.exists():
-        raise TargetNotFound(f"{root} does not exist", hint="pass the memory folder with --path DIR")
-    return harness.doctor(root)
+    roots = [Path(path).expanduser()] if path is not None else harness.doctor_roots(project)
+    out: list[Finding] = []
+    for root in roots:
+        if not root.exists():
+            hint = ("nothing was written for this project yet; pass the memory folder with --path DIR"
+                    if project is not None else "pass the memory folder with --path DIR")
+            raise TargetNotFound(f"{root} does not exist", hint=hint)
+        out.extend(harness.doctor(root))
+    return out
+
+
+def doctor_files(target: str, files: Iterable[str | Path]) -> tuple[list[Path], list[Finding]]:
+    """Audit exactly what a write touched: the places its ``files`` live in (``Harness.doctor_path``),
+    each once. Files a write deleted (an undo, a removal) are skipped. Returns (places, findings)."""
+    harness = harness_class(target)()
+    places: list[Path] = []
+    for file in files:
+        place = harness.doctor_path(Path(file))
+        if place.exists() and place not in places:
+            places.append(place)
+    findings = [f for place in places for f in harness.doctor(place)]
+    return places, findings

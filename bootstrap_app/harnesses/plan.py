@@ -51,8 +51,9 @@ class WriteOptions:
     only: tuple[str, ...] = ()
     """Proposal ids / fingerprint prefixes to write (others are left for later)."""
     exclude: tuple[str, ...] = ()
-    user_facts: str = "project"
-    """Claude Code: ``project`` (home directory's project folder) or ``claude-md``."""
+    user_facts: str = "claude-md"
+    """Claude Code: ``claude-md`` (user-level ``CLAUDE.md``, loaded by every session) or ``project``
+    (the home directory's auto-memory folder, loaded only when Claude Code starts there)."""
     profile: str | None = None
     """Hermes profile name (``profiles/<name>/memories``)."""
     now: datetime | None = None

@@ -25,7 +25,7 @@ from bootstrap_app.types import MemoryType
 
 from .doctor_checks import Finding, near_duplicates, reference_findings, text_findings
 
-__all__ = ["Finding", "codex_findings", "decode_checked", "gemini_findings", "hermes_findings", "read_checked", "sorted_findings",
+__all__ = ["Finding", "codex_findings", "decode_checked", "gemini_findings", "hermes_findings", "instruction_file_findings", "read_checked", "sorted_findings",
            "topic_folder_findings"]
 
 _TYPES = {t.value for t in MemoryType}
@@ -237,6 +237,17 @@ def codex_findings(root: Path, agents_budget: int) -> list[Finding]:
         out.extend(reference_findings(text, str(path)))
     for a, b, score in near_duplicates(bodies, threshold=0.95):
         out.append(Finding(b, 0, "warning", "duplicate-body", f"{score:.0%} the same words as {a}"))
+    return out
+
+
+def instruction_file_findings(path: Path) -> list[Finding]:
+    """An instruction file the agent loads whole (a user-level ``CLAUDE.md``): threats, secrets,
+    hidden characters and stale references, with the line each is on."""
+    out: list[Finding] = []
+    text = read_checked(path, out)
+    if text is not None:
+        out.extend(text_findings(text, str(path)))
+        out.extend(reference_findings(text, str(path)))
     return out
 
 

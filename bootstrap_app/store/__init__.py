@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from .cache import CacheMixin
 from .journal import JournalFile, JournalMixin, WriteRecord
+from .prefs import PrefsMixin
 from .review import ReviewMixin, StoredProposal
 from .scanstate import ScanStateMixin
 from .schema import SCHEMA_VERSION
@@ -26,5 +27,5 @@ from .schema import SCHEMA_VERSION
 __all__ = ["SCHEMA_VERSION", "JournalFile", "Store", "StoredProposal", "WriteRecord"]
 
 
-class Store(ReviewMixin, ScanStateMixin, JournalMixin, CacheMixin):
+class Store(ReviewMixin, ScanStateMixin, JournalMixin, CacheMixin, PrefsMixin):
     """The state database. Use as a context manager or call :meth:`close`."""

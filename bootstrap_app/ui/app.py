@@ -1,4 +1,4 @@
-"""The memseed onboarding wizard: a Streamlit app frame over five pages.
+"""The memseed onboarding wizard: a Streamlit app frame over six pages.
 
 Run it with ``memseed app`` (or ``memseed app --demo``), which starts Streamlit bound to
 127.0.0.1 with usage statistics off. The frame only sets up the page and the navigation;
@@ -27,8 +27,9 @@ pages = [
     st.Page(_VIEWS / "sources.py", title="1 · Sources", icon=":material/folder_open:", url_path="sources",
             default=True),
     st.Page(_VIEWS / "scan.py", title="2 · Scan", icon=":material/manage_search:", url_path="scan"),
-    st.Page(_VIEWS / "review.py", title="3 · Review", icon=":material/fact_check:", url_path="review"),
-    st.Page(_VIEWS / "write.py", title="4 · Write", icon=":material/edit_note:", url_path="write"),
+    st.Page(_VIEWS / "identity.py", title="3 · Who you are", icon=":material/badge:", url_path="identity"),
+    st.Page(_VIEWS / "review.py", title="4 · Review", icon=":material/fact_check:", url_path="review"),
+    st.Page(_VIEWS / "write.py", title="5 · Write", icon=":material/edit_note:", url_path="write"),
     st.Page(_VIEWS / "doctor.py", title="Doctor", icon=":material/health_and_safety:", url_path="doctor"),
 ]
 

@@ -15,9 +15,11 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
+from bootstrap_app.accounting import SourceAccount
 from bootstrap_app.config import Settings, load_settings
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import labels
@@ -29,6 +31,7 @@ __all__ = [
     "DEMO_PROJECT_ENV",
     "DEMO_ROOT_ENV",
     "TARGETS",
+    "account_table",
     "default_project",
     "demo_root",
     "get_settings",
@@ -36,6 +39,8 @@ __all__ = [
     "is_demo",
     "md_escape",
     "page_header",
+    "remember",
+    "restore",
     "show_error",
     "sidebar_mode",
 ]
@@ -116,3 +121,30 @@ def sidebar_mode() -> None:
                        "real files; it is deleted when the app stops.", icon=":material/science:")
         else:
             st.caption(f"App home: `{settings.home}`")
+
+
+def account_table(accounts: list[SourceAccount]) -> None:
+    """Per source: items read, the window, what was left out and why, proposals given, and when
+    none, the reason and the fix (Scan and Sources pages show the same table)."""
+    if not accounts:
+        st.caption("No scan yet.")
+        return
+    st.dataframe([{"source": Path(a.source.partition(":")[2] or a.source).name or a.source, "kind": a.kind,
+                   "items read": a.items, "proposals": a.proposals, "why none": a.reason, "what to do": a.fix,
+                   "window": a.window or "all",
+                   "left out": "; ".join(f"{why} ({n:,})" for why, n in a.left_out.items()) or "nothing"}
+                  for a in accounts], hide_index=True, width="stretch",
+                 column_config={"why none": st.column_config.TextColumn(width="large"),
+                                "what to do": st.column_config.TextColumn(width="large")})
+
+
+def restore(key: str, default: Any) -> None:
+    """First run of this session: widget ``key`` starts with the value remembered for this app
+    home (``Store.pref``), else ``default``. The widget is then created without a default."""
+    if key not in st.session_state:
+        st.session_state[key] = get_store().pref(f"ui.{key}", default)
+
+
+def remember(key: str) -> None:
+    """``on_change`` of a remembered widget: keep its value for the next session in this app home."""
+    get_store().set_pref(f"ui.{key}", st.session_state.get(key))

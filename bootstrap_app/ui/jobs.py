@@ -53,8 +53,10 @@ class ScanJob:
     """A scan running in a daemon thread. Read its fields from any thread; they are locked."""
 
     def __init__(self, locations: Sequence[str], settings: Settings, *, demo: bool = False,
-                 runner: Callable[..., Any] | None = None) -> None:
+                 runner: Callable[..., Any] | None = None, cached: bool = False) -> None:
         self.locations = list(locations)
+        self.cached = cached
+        """Re-analysis (the Identity page): sources the item cache holds are replayed, not read again."""
         self.settings = settings
         self.demo = demo
         self._runner = runner
@@ -132,9 +134,10 @@ class ScanJob:
                 runner = self._runner
                 if runner is None:
                     runner = pipeline.scan
+                extra: dict[str, Any] = {"cached": True} if self.cached else {}
                 self.result = runner(self.locations, settings=self.settings, store=store,
                                      owners=self.settings.owners, on_event=self.on_event,
-                                     should_stop=self._stop.is_set)
+                                     should_stop=self._stop.is_set, **extra)
                 for report in getattr(self.result, "reports", None) or []:
                     self._merge_report(report)
         except MemseedError as exc:

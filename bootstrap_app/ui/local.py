@@ -86,7 +86,7 @@ def describe_location(location: str) -> list[tuple[str, str]]:
     does not exist or holds nothing readable.
     """
     found = detect(location)
-    return [(src.kind or type(src).__name__, src.location) for src in found]
+    return [(src.label or type(src).__name__, src.location) for src in found]
 
 
 def safe_describe(location: str) -> tuple[list[tuple[str, str]], str | None]:

@@ -209,6 +209,11 @@ class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
                                       "(documents older in both are passed over)"):
     """A folder of documents (or one document file); the catch-all, detected last."""
 
+    @property
+    def label(self) -> str:
+        """One file is a document, not a folder (the kind stays ``folder``: it is part of the id)."""
+        return "document" if Path(self.location).expanduser().is_file() else self.kind
+
     @classmethod
     def sniff(cls, path: Path) -> bool:
         if path.is_file():

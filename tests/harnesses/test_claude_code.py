@@ -56,11 +56,12 @@ def test_long_keys_match_by_prefix(home: Path) -> None:
 
 
 def test_topic_files_and_index(approved: Store, home: Path, project: Path) -> None:
-    writing.apply_write(approved, writing.plan_write(approved, "claude-code", project=project))
+    # the old placement (an explicit choice now): user facts in the home folder's auto memory
+    writing.apply_write(approved, writing.plan_write(approved, "claude-code", project=project, user_facts="project"))
     folder = get_harness("claude-code").memory_root(project)
     home_folder = get_harness("claude-code").memory_root(None)
     assert folder != home_folder
-    assert (home_folder / "works-from-lagos.md").exists(), "user facts go to the home project folder"
+    assert (home_folder / "works-from-lagos.md").exists(), "user_facts=project: user facts in the home folder"
     for memdir in (folder, home_folder):
         index = (memdir / "MEMORY.md").read_text()
         assert not index.startswith("---")
@@ -222,10 +223,11 @@ def test_relocated_and_disabled_auto_memory(approved: Store, home: Path, project
     plan = writing.plan_write(approved, "claude-code", project=project)
     assert any("relocated by autoMemoryDirectory" in n for n in plan.notes)
     assert any(n.startswith("warning: Claude Code auto memory is disabled") for n in plan.notes)
-    assert {f.path.parent for f in plan.files} == {home / "notes" / "claude-mem"}
+    user_level = claude / "CLAUDE.md"  # facts about the person: never relocated with auto memory
+    assert {f.path.parent for f in plan.files if f.path != user_level} == {home / "notes" / "claude-mem"}
     (claude / "settings.json").write_text(json.dumps({"autoMemoryDirectory": "relative/dir"}))
     plan = writing.plan_write(approved, "claude-code", project=project)
-    assert all(str(f.path).startswith(str(claude / "projects")) for f in plan.files)
+    assert all(str(f.path).startswith(str(claude / "projects")) for f in plan.files if f.path != user_level)
     monkeypatch.setenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", str(home / "cowork"))
     assert get_harness("claude-code").memory_root(project) == home / "cowork"
 

@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bootstrap_app.config import load_settings
+from bootstrap_app.identity_review import mark_identity_shown
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
 from bootstrap_app.ui import APP_FILE
@@ -47,6 +48,7 @@ def seeded(settings) -> Callable[[int], Store]:  # type: ignore[no-untyped-def]
         run = store.start_run("scan", ["synthetic"])
         store.save_proposals(run, synthetic_proposals(n))
         store.finish_run(run, "finished", {"proposals": n})
+        mark_identity_shown(store, run)  # the person has been past the identity page
         return store
 
     return make

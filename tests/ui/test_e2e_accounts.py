@@ -139,8 +139,10 @@ def test_demo_connects_cloud_accounts_and_scans_them(cloud_app: DemoApp) -> None
         page.screenshot(path=str(path))
         _shrink(path)
 
-        # 5. Review: proposals resting on the cloud mail and calendar, their evidence naming the account
-        nav("3 · Review", "Review")
+        # 5. Review (after the identity step): proposals resting on the cloud mail and calendar,
+        # their evidence naming the account
+        nav("3 · Who you are", "Who you are")
+        nav("4 · Review", "Review")
         cards = page.locator("[class*='st-key-card_']")
         expect(cards.first).to_be_visible()
         for prefix in ("outlook:", "google-calendar:"):

@@ -1,8 +1,10 @@
 """End to end in headless Chromium: `memseed app --demo`, from adding a source to undoing a write.
 
-Drives the real app over HTTP on a loopback port: add a source, scan the demo persona,
-approve three proposals, edit one, reject one, write to the demo's Claude Code folder, check
-the files on disk in the throwaway home, undo, check they are gone. Screenshots of each page
+Drives the real app over HTTP on a loopback port: add a source, scan the demo persona (every
+source accounted for), check and correct who memseed thinks you are before any review,
+approve three proposals, edit one, reject one (cards render their markdown), write to the
+demo's Claude Code memory, read the files back the way Claude Code loads them (facts about you
+in every session), run Doctor on exactly what was written, undo, check they are gone. Screenshots of each page
 land in ``tests/artifacts/screenshots/``; with ``MEMSEED_UPDATE_SCREENSHOTS=1`` they refresh the
 README's ``docs/screenshots/`` instead (so a plain ``make test`` leaves the work tree clean).
 
@@ -26,6 +28,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from bootstrap_app import identity_review as ir
+from bootstrap_app.demo import demo_owner_addresses
+from bootstrap_app.store import Store
+from tests.harnesses.session_load import loaded_text
 
 CHROMIUM = Path("/usr/bin/chromium")
 REPO = Path(__file__).resolve().parents[2]
@@ -182,15 +189,33 @@ def test_demo_wizard_end_to_end(demo_app: DemoApp) -> None:
         expect(page.get_by_text(re.compile(r"^Added "))).to_be_visible()
         shot("sources")
 
-        # 2. Scan in the background and wait for the summary
+        # 2. Scan in the background and wait for the summary: every source says what it gave
         nav("2 · Scan", "Scan")
         page.get_by_role("button", name="Start scan").click()
         expect(page.get_by_text("Scan finished")).to_be_visible(timeout=120_000)
-        shot("scan")
+        expect(page.get_by_role("heading", name="What each source gave")).to_be_visible()
+        shot("scan", height=1400)
 
-        # 3. Review: approve three, edit one, reject one
-        nav("3 · Review", "Review")
+        # 3. Who you are, before any review: the owner's address with its evidence; correctable
+        nav("3 · Who you are", "Who you are")
+        owner = demo_owner_addresses()[0]
+        expect(page.get_by_text("You are", exact=True)).to_be_visible()
+        shot("identity", height=1300)
+        page.get_by_role("textbox", name="Add an address of yours").fill("not an address")
+        page.get_by_role("button", name="Add", exact=True).click()
+        expect(page.get_by_text("is not an e-mail address")).to_be_visible()
+        expect(page.get_by_role("textbox", name="Add an address of yours")).to_have_value("not an address")
+        with Store(demo_app.home / "memseed" / "state.db") as store:
+            shown = ir.identity_view(store)
+            assert owner in [a.address for a in shown.addresses], "the identity page lists the owner"
+            assert all(a.evidence for a in shown.addresses), "each address with its evidence"
+
+        # 4. Review: approve three, edit one, reject one; the cards render their markdown
+        nav("4 · Review", "Review")
         expect(cards().first).to_be_visible()
+        expect(page.get_by_text("held back until you have checked")).to_have_count(0)
+        assert page.get_by_text(re.compile(r"\*\*(Why|How to apply):\*\*")).count() == 0, "raw markdown on a card"
+        expect(page.locator("[class*='st-key-card_'] strong", has_text="Why:").first).to_be_attached()
         shot("review", height=1500)
         total = cards().count()
         assert total >= 5, f"the demo should propose at least five memories, got {total}"
@@ -209,31 +234,42 @@ def test_demo_wizard_end_to_end(demo_app: DemoApp) -> None:
         expect(page.get_by_test_id("stMetric").filter(has_text="Rejected")).to_contain_text("1")
         settle()
 
-        # 4. Write to the demo's Claude Code folder, check the files, undo
-        nav("4 · Write", "Write")
+        # 5. Write to the demo's Claude Code memory; read it back the way Claude Code loads it
+        nav("5 · Write", "Write")
         expect(page.get_by_test_id("stMetric").filter(has_text="Approved proposals")).to_contain_text("4")
+        expect(page.get_by_role("radio", name=re.compile("every session")).first).to_be_checked()
         page.get_by_role("button", name="Preview").click()
         write_button = page.get_by_role("button", name=re.compile(r"^Write \d+ file"))
         expect(write_button).to_be_visible()
-        shot("write")
+        shot("write", height=1300)
         assert not _memory_files(demo_app.home), "a preview must not write anything"
         write_button.click()
         expect(page.get_by_text(re.compile(r"Wrote \d+ file\(s\) to Claude Code"))).to_be_visible()
         written = _memory_files(demo_app.home)
-        names = {p.name for p in written}
-        assert "MEMORY.md" in names and len(written) >= 5, names  # index + 4 topic files
-        assert any("edited in the e2e test" in p.read_text() for p in written)
-        assert str(demo_app.home) in str(written[0]), "writes stay inside the throwaway home"
+        user_level = demo_app.home / "home" / ".claude" / "CLAUDE.md"
+        assert any("edited in the e2e test" in p.read_text() for p in [*written, user_level] if p.exists())
+        assert all(str(demo_app.home) in str(p) for p in written), "writes stay inside the throwaway home"
+        with Store(demo_app.home / "memseed" / "state.db") as store:
+            approved = [sp.effective for sp in store.proposals(status="approved")]
+        elsewhere = demo_app.home / "home" / "some-other-project"
+        (elsewhere / ".git").mkdir(parents=True)
+        about_you = [p for p in approved if p.type.value == "user"]
+        assert about_you, "the demo's approved set holds a fact about the person"
+        for fact in about_you:  # loaded in a session started in any project
+            words = " ".join(fact.description.split()[:4])
+            assert words in loaded_text("claude-code", demo_app.home / "home", elsewhere), words
 
-        # 5. Doctor on the memory just written, then undo the write from the Write page's history
+        # 6. Doctor on exactly what was written, then undo the write from the Write page
         nav("Doctor", "Doctor")
-        page.get_by_role("button", name="Run checks").click()
-        expect(page.get_by_text(re.compile(r"No problems found|\d+ (error|warning|info)")).first).to_be_visible()
+        page.get_by_role("button", name=re.compile(r"^Check what write \d+ wrote")).click()
+        expect(page.get_by_text(re.compile(r"No problems found in Claude Code memory|\d+ (error|warning|info)")).first
+               ).to_be_visible()
+        expect(page.get_by_text("does not exist")).to_have_count(0)
         shot("doctor")
-        nav("4 · Write", "Write")
+        nav("5 · Write", "Write")
         page.get_by_role("button", name=re.compile(r"^Undo write \d+")).click()
         expect(page.get_by_text(re.compile(r"Undid write \d+"))).to_be_visible()
-        assert _memory_files(demo_app.home) == []
+        assert _memory_files(demo_app.home) == [] and not user_level.exists()
 
     home = demo_app.home
     demo_app.stop()

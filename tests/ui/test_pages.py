@@ -14,7 +14,8 @@ from bootstrap_app.store import Store
 
 from .conftest import app_at
 
-PAGES = ("sources", "scan", "review", "write", "doctor")
+PAGES = ("sources", "scan", "identity", "review", "write", "doctor")
+TITLES = {"identity": "Who you are"}
 
 
 def _no_exception(at) -> None:  # type: ignore[no-untyped-def]
@@ -25,7 +26,7 @@ def _no_exception(at) -> None:  # type: ignore[no-untyped-def]
 def test_every_page_renders_with_an_empty_store(page: str) -> None:
     at = app_at(page)
     _no_exception(at)
-    assert at.title[0].value == page.capitalize()
+    assert at.title[0].value == TITLES.get(page, page.capitalize())
     assert at.caption  # every page explains itself
 
 
@@ -149,9 +150,17 @@ def test_sources_add_upload_remove_and_harness_folders(hermetic: Path, settings)
     at.text_input(key="source_path").set_value(str(folder))
     at.button(key="add_source").click().run()
     _no_exception(at)
+    assert at.text_input(key="source_path").value == "", "an added path clears the box"
+    at.text_input(key="source_path").set_value(str(folder))
+    at.button(key="add_source").click().run()
+    assert any("already in your sources" in i.value for i in at.info) and not at.success
+    at.text_input(key="source_path").set_value(str(folder / "plan.md"))  # one document: not a "folder"
+    at.button(key="add_source").click().run()
+    assert any("detected: document." in s.value for s in at.success), [s.value for s in at.success]
     at.text_input(key="source_path").set_value(str(hermetic / "missing"))
     at.button(key="add_source").click().run()
     assert at.error, "a path that does not exist is refused with a message"
+    assert at.text_input(key="source_path").value == str(hermetic / "missing"), "kept in the box to correct"
     at.file_uploader(key="source_upload").set_value(
         ("inbox.mbox", b"From maya@x.example Thu Jan  1 00:00:00 2026\nSubject: hi\n\nhello\n", "application/mbox"))
     at.run()
@@ -205,9 +214,13 @@ def test_write_preview_write_and_undo(seeded, hermetic: Path, monkeypatch: pytes
     project = hermetic / "code" / "ledger"
     project.mkdir(parents=True)
     store = seeded(8)
-    _approve_some(store, 3)
+    ids = _approve_some(store, 3)
+    approved = [r.proposal for r in rm.load_rows(store) if r.fingerprint in ids]
+    about_you = [p for p in approved if p.type.value == "user"]
+    assert about_you and len(about_you) < 3  # both placements are exercised
     at = app_at("write")
     assert at.metric[0].value == "3"
+    assert at.radio(key="write_user_facts").value == "claude-md", "facts about you: every session, by default"
     at.text_input(key="write_project").set_value(str(project))
     at.button(key="write_preview").click().run()
     _no_exception(at)
@@ -216,19 +229,24 @@ def test_write_preview_write_and_undo(seeded, hermetic: Path, monkeypatch: pytes
     diff = "\n".join(c.value for c in at.code)
     assert "+++ " in diff and "MEMORY.md" in diff
     shown = [str(f) for f in at.dataframe[0].value["file"]]
-    assert shown and all(f.startswith("projects/") for f in shown), "files relative to the memory folder"
+    assert shown and all(f.startswith("projects/") or f == "CLAUDE.md" for f in shown), \
+        "files relative to the memory folder"
     at.button(key="write_apply").click().run()
     _no_exception(at)
     written = memory_files()
     topics = [p for p in written if p.name != "MEMORY.md"]
-    assert len(topics) == 3 and any(p.name == "MEMORY.md" for p in written)
-    assert any("code-ledger" in p.parent.parent.name for p in topics), "project facts go to the project"
-    assert any(f"Wrote {len(written)} file(s) to Claude Code" in s.value for s in at.success)
+    user_level = hermetic / ".claude" / "CLAUDE.md"
+    # facts about the person -> the user-level CLAUDE.md every session loads; the others, tied to
+    # no repository -> the project named on the page
+    assert len(topics) == 3 - len(about_you) and any(p.name == "MEMORY.md" for p in written)
+    assert all("code-ledger" in p.parent.parent.name for p in topics), "unscoped facts go to the project named"
+    assert all(f"User: {p.description} — " in user_level.read_text() for p in about_you)
+    assert any(f"Wrote {len(written) + 1} file(s) to Claude Code" in s.value for s in at.success)
     undo = [b for b in at.button if (b.key or "").startswith("undo_now_")]
     assert len(undo) == 1
     undo[0].click().run()
     _no_exception(at)
-    assert memory_files() == []
+    assert memory_files() == [] and not user_level.exists()
     assert any("Undid write" in s.value for s in at.success)
     with Store(store.path) as other:
         assert [w.status for w in other.writes()] == ["undone"]
@@ -311,21 +329,50 @@ def test_doctor_lists_findings_with_file_and_line(hermetic: Path) -> None:
     assert at.error and "does not exist" in at.error[0].value
 
 
-def test_sources_suggested_aliases_confirm_and_reject(hermetic: Path, settings) -> None:  # type: ignore[no-untyped-def]
+def test_identity_aliases_in_bulk_with_undo(hermetic: Path, settings) -> None:  # type: ignore[no-untyped-def]
     with Store(settings.db_path) as store:
         store.suggest_aliases({"maya.okafor@fastmail.example": "shown with the owner's name (2 time(s))",
-                               "maya.okafor@northwind-1abs.example": "address built from the owner's name"})
-    at = app_at("sources")
+                               "maya.okafor@northwind-1abs.example": "address built from the owner's name",
+                               "m.okafor@mail.example": "the owner's surname at a free-mail provider"})
+    at = app_at("identity")
     _no_exception(at)
-    shown = "\n".join(m.value for m in at.markdown)
-    assert "maya.okafor@fastmail.example" in shown and "shown with the owner's name" in shown
-    at.button(key="alias_yes_0").click().run()  # listed by address: fastmail first
+    shown = at.dataframe[0].value if at.dataframe else None
+    assert shown is not None and "maya.okafor@fastmail.example" in list(shown["address"])
+    at.multiselect(key="identity_pick").set_value(["maya.okafor@fastmail.example", "m.okafor@mail.example"]).run()
+    at.button(key="identity_confirm").click().run()
     _no_exception(at)
-    at.button(key="alias_no_0").click().run()  # the lookalike is now the only pending one
-    with Store(settings.db_path) as other:
-        status = {a["address"]: a["status"] for a in other.aliases()}
-    assert status == {"maya.okafor@fastmail.example": "confirmed", "maya.okafor@northwind-1abs.example": "rejected"}
-    assert not [b for b in at.button if b.key and b.key.startswith("alias_")]  # nothing left to decide
+    at.multiselect(key="identity_pick").set_value(["maya.okafor@northwind-1abs.example"]).run()
+    at.button(key="identity_reject").click().run()
+    status = lambda: {a["address"]: a["status"] for a in Store(settings.db_path).aliases()}  # noqa: E731
+    assert status() == {"maya.okafor@fastmail.example": "confirmed", "m.okafor@mail.example": "confirmed",
+                        "maya.okafor@northwind-1abs.example": "rejected"}
+    assert not [m for m in at.multiselect if m.key == "identity_pick"]  # nothing left to decide
+    # the decided ones are listed, each with an undo
+    undo = sorted(b.key for b in at.button if (b.key or "").startswith("identity_undo_"))
+    assert undo == ["identity_undo_confirmed_0", "identity_undo_confirmed_1", "identity_undo_rejected_0"]
+    at.button(key="identity_undo_rejected_0").click().run()
+    assert status()["maya.okafor@northwind-1abs.example"] == "suggested"
+    # a typed address becomes yours; a bad one stays in the box with the reason
+    at.text_input(key="identity_address").set_value("not an address").run()
+    at.button(key="identity_add").click().run()
+    assert at.error and at.text_input(key="identity_address").value == "not an address"
+    at.text_input(key="identity_address").set_value("maya@home.example").run()
+    at.button(key="identity_add").click().run()
+    assert status()["maya@home.example"] == "confirmed" and at.text_input(key="identity_address").value == ""
+
+
+def test_proposals_about_you_wait_for_the_identity_page(settings) -> None:  # type: ignore[no-untyped-def]
+    from .conftest import synthetic_proposals
+
+    with Store(settings.db_path) as store:
+        store.save_proposals(store.start_run("scan", []), synthetic_proposals(8))
+    at = app_at("review")
+    assert any("about you are held back" in w.value for w in at.warning)
+    assert not any(s.value.startswith("User (") for s in at.subheader)
+    app_at("identity")  # shown once
+    at = app_at("review")
+    assert not any("held back" in w.value for w in at.warning)
+    assert any(s.value.startswith("User (") for s in at.subheader)
 
 
 def test_scan_page_points_at_pending_aliases(hermetic: Path, settings) -> None:  # type: ignore[no-untyped-def]
@@ -391,3 +438,40 @@ def test_review_keeps_memory_fresh_with_the_schedule_library(seeded, hermetic: P
     assert "OnCalendar=*-*-* 07:30:00" in timer.read_text()
     assert ["systemctl", "--user", "enable", "--now", "memseed-reseed.timer"] in calls
     assert any("schedule: daily at 07:30 (systemd)" in c.value for c in at.caption)
+def test_doctor_checks_what_the_last_write_wrote(seeded, hermetic: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from bootstrap_app import writing
+
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(hermetic / ".claude"))
+    store = seeded(8)
+    _approve_some(store, 3)
+    outcome = writing.apply_write(store, writing.plan_write(store, "claude-code"))
+    at = app_at("doctor")
+    at.button(key="doctor_last_write").click().run()
+    _no_exception(at)
+    assert not at.error
+    [ok] = [s.value for s in at.success]
+    assert "No problems found in Claude Code memory" in ok and str(hermetic / ".claude" / "CLAUDE.md") in ok
+    assert outcome.write_id is not None
+    # auto-detection names the harness it found, not "Detect from the folder"
+    at.selectbox(key="doctor_target").set_value("auto")
+    at.text_input(key="doctor_path").set_value(str(hermetic / ".claude"))
+    at.button(key="doctor_run").click().run()
+    assert any("in Claude Code memory" in s.value for s in at.success), [s.value for s in at.success]
+
+
+def test_choices_are_remembered_per_app_home(seeded, hermetic: Path) -> None:  # type: ignore[no-untyped-def]
+    _approve_some(seeded(12), 2)
+    at = app_at("review")
+    at.segmented_control(key="rv_type").set_value("project").run()
+    at.multiselect(key="rv_flags").set_value(["sensitive"]).run()
+    at = app_at("write")
+    at.multiselect(key="write_targets").set_value(["markdown", "hermes"]).run()
+    at.text_input(key="write_root_markdown").set_value(str(hermetic / "notes")).run()
+    again = app_at("review")  # a new session of the same app home
+    assert again.segmented_control(key="rv_type").value == "project"
+    assert again.multiselect(key="rv_flags").value == ["sensitive"]
+    write = app_at("write")
+    assert write.multiselect(key="write_targets").value == ["markdown", "hermes"]
+    assert write.text_input(key="write_root_markdown").value == str(hermetic / "notes")
+    _no_exception(write)

@@ -105,8 +105,15 @@ def test_hermes_budget_says_what_fits(hermetic: Path, monkeypatch: pytest.Monkey
     fit, rest = over.fitting()
     assert fit and rest and len(fit) + len(rest) == 6
     # every harness answers the same capacity question in its own unit: Claude Code counts index lines
-    [claude] = rm.budget(_approved_user_rows(2, 10), "claude-code")
+    # (for a repository's facts: facts about the person go to the uncapped user-level CLAUDE.md)
+    assert rm.budget(_approved_user_rows(2, 10), "claude-code") == []
+    repo = hermetic / "code" / "app"
+    (repo / ".git").mkdir(parents=True)
+    facts = [rm.ReviewRow(replace(r.proposal, type=MemoryType.PROJECT, scope=str(repo)), "approved")
+             for r in _approved_user_rows(2, 10)]
+    [claude] = rm.budget(facts, "claude-code")
     assert (claude.unit, claude.limit, claude.used, claude.after, claude.name) == ("lines", 200, 0, 2, "MEMORY.md")
+    assert claude.folder.endswith("memory") and "code-app" in claude.folder  # the meter names its folder
     assert rm.budget(_approved_user_rows(2, 10), "gemini") == []  # uncapped
 
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from bootstrap_app.harnesses.doctor import run_doctor
-from bootstrap_app.ui.common import TARGETS, page_header, show_error
+from bootstrap_app.harnesses.doctor import detect_target, run_doctor
+from bootstrap_app.ui.common import TARGETS, get_store, page_header, show_error
+from bootstrap_app.writing import check_write, history
 
 __all__: list[str] = []
 
@@ -34,18 +35,36 @@ def _run() -> None:
         st.session_state["doctor_error"] = exc
         st.session_state.pop("doctor_findings", None)
         return
+    if target == "auto" and folder is not None:
+        target = detect_target(folder)
     st.session_state["doctor_findings"] = (target, str(folder) if folder else "", findings)
 
 
+def _check_last_write() -> None:
+    try:
+        target, places, findings = check_write(get_store())
+    except Exception as exc:
+        st.session_state["doctor_error"] = exc
+        st.session_state.pop("doctor_findings", None)
+        return
+    st.session_state["doctor_findings"] = (target, ", ".join(str(p) for p in places), findings)
+
+
 _CHOICES = {**TARGETS, "auto": "Detect from the folder"}
+
+last = next((r for r in history(get_store(), 20) if r["status"] == "applied"), None)
+if last is not None:
+    st.button(f"Check what write {last['id']} wrote ({TARGETS.get(last['target'], last['target'])}, "
+              f"{len(last['files'])} file(s))", key="doctor_last_write", type="primary", on_click=_check_last_write)
+    st.caption("Or check any memory folder:")
 
 cols = st.columns(3)
 cols[0].selectbox("Target", list(_CHOICES), key="doctor_target", format_func=_CHOICES.__getitem__)
 cols[1].text_input("Memory folder (optional)", key="doctor_path",
                    help="Leave blank to check the target's usual location.")
 cols[2].text_input("Project folder (optional)", key="doctor_project",
-                   help="Claude Code: check only this project's memory. Blank checks every project.")
-st.button("Run checks", key="doctor_run", type="primary", on_click=_run)
+                   help="Claude Code: check this project's memory and the user-level CLAUDE.md. Blank checks every project.")
+st.button("Run checks", key="doctor_run", type="secondary" if last is not None else "primary", on_click=_run)
 
 if (err := st.session_state.pop("doctor_error", None)) is not None:
     show_error(err)

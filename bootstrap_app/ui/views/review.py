@@ -17,9 +17,11 @@ import streamlit as st
 
 from bootstrap_app import decisions
 from bootstrap_app import review_model as rm
+from bootstrap_app.cards import card_markdown, flag_notes
 from bootstrap_app.errors import TargetNotFound
+from bootstrap_app.identity_review import hold_back_about_you
 from bootstrap_app.store import Store
-from bootstrap_app.ui.common import TARGETS, get_store, md_escape, page_header, show_error
+from bootstrap_app.ui.common import TARGETS, get_store, md_escape, page_header, remember, restore, show_error
 from bootstrap_app.ui.keep_fresh import keep_fresh_section
 
 __all__: list[str] = []
@@ -111,6 +113,10 @@ def _card(row: rm.ReviewRow) -> None:
                     st.badge("sensitive", color="red", icon=":material/warning:")
                 else:
                     st.badge(flag, color="orange")
+        notes = flag_notes(row.proposal)
+        if notes:  # a legend for every flag, naming the lines it is about
+            st.caption("  \n".join(f"**{n.flag}**: {md_escape(n.meaning)}"
+                                   + "".join(f"  \n  ↳ {md_escape(line)}" for line in n.lines) for n in notes))
         if st.session_state.get(f"editing_{fp}"):
             with st.form(key=f"form_{fp}", border=False):
                 st.text_input("Name", value=row.current.name, key=f"ed_name_{fp}")
@@ -119,7 +125,7 @@ def _card(row: rm.ReviewRow) -> None:
                 st.form_submit_button("Save and approve", on_click=_save_edit, args=(fp,), type="primary")
             st.button("Cancel edit", key=f"cancel_{fp}", on_click=_toggle_edit, args=(fp,))
         else:
-            st.markdown(md_escape(row.current.body))
+            st.markdown(card_markdown(row.current.body))
         if row.proposal.supersedes and row.proposal.previous:  # an update: what stops being true
             with st.expander(f"Replaces {row.proposal.supersedes} — it said"):
                 st.markdown(md_escape(row.proposal.previous))
@@ -180,7 +186,11 @@ if (message := st.session_state.pop("review_msg", None)) is not None:
 if (problem := st.session_state.pop("review_error", None)) is not None:
     show_error(problem)
 
-rows = rm.load_rows(store)
+rows, held = hold_back_about_you(store, rm.load_rows(store))
+if held:
+    st.warning(f"{held} proposal(s) about you are held back until you have checked who memseed thinks you are.",
+               icon=":material/badge:")
+    st.page_link("views/identity.py", label="Check who you are first", icon=":material/arrow_back:")
 if not rows:
     st.info("No proposals yet — run a scan.", icon=":material/info:")
     st.page_link("views/scan.py", label="Go to Scan", icon=":material/arrow_back:")
@@ -195,15 +205,20 @@ counts[3].metric("Sensitive", facets["flag"].get("sensitive", 0))
 keep_fresh_section(store)
 _budget_meter(rows)
 
+restore("rv_type", "all")  # the filters are kept per app home, like the Write page's choices
+restore("rv_status", "undecided")
+restore("rv_flags", [])
+st.session_state["rv_flags"] = [f for f in st.session_state["rv_flags"] if f in facets["flag"]]
 type_choice = st.segmented_control(
-    "Type", _TYPE_OPTIONS, default="all", key="rv_type",
+    "Type", _TYPE_OPTIONS, key="rv_type", on_change=remember, args=("rv_type",),
     format_func=lambda t: f"All ({len(rows)})" if t == "all" else f"{t} ({facets['type'].get(t, 0)})")
 filters = st.columns([3, 2, 2], vertical_alignment="bottom")
 with filters[0]:
-    status = st.segmented_control("Status", tuple(_STATUS_LABELS), default="undecided", key="rv_status",
-                                  format_func=_STATUS_LABELS.__getitem__)
+    status = st.segmented_control("Status", tuple(_STATUS_LABELS), key="rv_status",
+                                  format_func=_STATUS_LABELS.__getitem__, on_change=remember, args=("rv_status",))
 with filters[1]:
-    flags = st.multiselect("Flags", sorted(facets["flag"]), key="rv_flags", placeholder="any")
+    flags = st.multiselect("Flags", sorted(facets["flag"]), key="rv_flags", placeholder="any",
+                           on_change=remember, args=("rv_flags",))
 with filters[2]:
     text = st.text_input("Search", key="rv_text", placeholder="words or an id")
 

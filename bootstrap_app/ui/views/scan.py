@@ -11,9 +11,10 @@ from collections import Counter
 
 import streamlit as st
 
+from bootstrap_app.accounting import source_accounting
 from bootstrap_app.aliases import list_aliases
 from bootstrap_app.scanreport import name_once
-from bootstrap_app.ui.common import get_settings, get_store, page_header
+from bootstrap_app.ui.common import account_table, get_settings, get_store, page_header
 from bootstrap_app.ui.jobs import ScanJob, current_job, start_scan
 
 __all__: list[str] = []
@@ -90,6 +91,8 @@ if last_run:
     cols[0].metric("Proposals", len(proposals))
     for col, kind in zip(cols[1:], ("user", "feedback", "project", "reference"), strict=True):
         col.metric(kind.capitalize(), by_type.get(kind, 0))
+    st.subheader("What each source gave")
+    account_table(source_accounting(store, run["id"]))
     quarantined = store.quarantine(run_id=run["id"])
     st.subheader("Held back by the safety gate")
     if not quarantined:
@@ -104,7 +107,4 @@ if last_run:
     if pending:
         st.warning(f"{len(pending)} address(es) only look like yours and are not counted as you until you "
                    "confirm them.", icon=":material/person_search:")
-        st.page_link("views/sources.py", label="Confirm or reject them on the Sources page",
-                     icon=":material/arrow_back:")
-    if proposals:
-        st.page_link("views/review.py", label="Next: review the proposals", icon=":material/arrow_forward:")
+    st.page_link("views/identity.py", label="Next: check who memseed thinks you are", icon=":material/arrow_forward:")

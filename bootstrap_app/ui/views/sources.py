@@ -1,10 +1,9 @@
 """Sources page: say where memseed should look (paths, uploads, existing agent memory), and
-which suggested addresses really are the person's.
+what each source gave in the last scan.
 
 Every source added here is remembered in the store (``store.remember_source``), so the Scan
 page, ``memseed sources`` and re-seeding all see the same list. Suggested aliases (addresses that
-only look like the owner's) are confirmed or rejected with :func:`bootstrap_app.aliases.confirm_alias`
-/ :func:`~bootstrap_app.aliases.reject_alias`, the functions ``memseed sources`` calls.
+only look like the owner's) are settled on the Identity page (``views/identity.py``).
 """
 
 from __future__ import annotations
@@ -13,12 +12,13 @@ from datetime import UTC, datetime
 
 import streamlit as st
 
-from bootstrap_app.aliases import confirm_alias, list_aliases, reject_alias
+from bootstrap_app.accounting import source_accounting
+from bootstrap_app.aliases import list_aliases
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import HARNESS_CLASSES
 from bootstrap_app.sourceinfo import account_overview, remembered_sources
 from bootstrap_app.ui.bring_memory import bring_memory_section
-from bootstrap_app.ui.common import get_settings, get_store, is_demo, page_header, show_error
+from bootstrap_app.ui.common import account_table, get_settings, get_store, is_demo, page_header, show_error
 from bootstrap_app.ui.device_login import device_login, has_device_login
 from bootstrap_app.ui.local import (
     UPLOAD_TYPES,
@@ -46,28 +46,33 @@ def _describe(location: str) -> tuple[list[tuple[str, str]], str | None]:
 
 def _add(location: str) -> None:
     """Validate then remember a source; the message is kept for the next run to show."""
+    _added(location)
+
+
+def _added(location: str) -> bool:
+    """:func:`_add`, False when the location could not be added (the typed text then stays in the
+    box to be corrected)."""
     location = normalize_location(location)
     if not location:
-        return
+        return False
+    if any(entry["location"] == location for entry in get_store().sources()):
+        st.session_state["sources_msg"] = ("info", f"`{location}` is already in your sources.")
+        return True
     try:
         found = describe_location(location)
     except MemseedError as exc:
         st.session_state["sources_error"] = exc
-        return
+        return False
     get_store().remember_source(location)
     _describe.clear()
     kinds = ", ".join(sorted({kind for kind, _ in found}))
     st.session_state["sources_msg"] = ("success", f"Added `{location}` — detected: {kinds}.")
+    return True
 
 
 def _forget(location: str) -> None:
     get_store().forget_source(location)
     st.session_state["sources_msg"] = ("info", f"Removed `{location}` from the list (nothing was deleted).")
-
-
-def _decide_alias(address: str, mine: bool) -> None:
-    alias = (confirm_alias if mine else reject_alias)(get_store(), address)
-    st.session_state["sources_msg"] = ("success" if mine else "info", f"`{alias.address}`: {alias.status}.")
 
 
 def _logout(name: str) -> None:
@@ -84,8 +89,8 @@ def _when(stamp: str) -> str:
 
 
 def _add_typed() -> None:
-    _add(st.session_state.get("source_path", ""))
-    st.session_state["source_path"] = ""
+    if _added(st.session_state.get("source_path", "")):
+        st.session_state["source_path"] = ""
 
 
 page_header("Sources", "Tell memseed where your footprint lives: mail, calendars, documents, chat "
@@ -147,19 +152,15 @@ for index, (entry, seen) in enumerate(zip(remembered, remembered_sources(store),
         with col_button:
             st.button("Remove", key=f"forget_{index}", on_click=_forget, args=(location,))
 
+accounts = source_accounting(store)
+if accounts:
+    with st.expander("What the last scan read from each source", expanded=any(not a.proposals for a in accounts)):
+        account_table(accounts)
 pending = [a for a in list_aliases(store) if a.status == "suggested"]
 if pending:
-    st.divider()
-    st.subheader("Addresses that look like yours")
-    st.caption("Only addresses proven yours count as you: given by you, the sender of mail in your Sent folder, "
-               "a repository's git user.email. These only *look* like yours (your name at another domain, your "
-               "surname at a free-mail provider) — exactly what a lookalike sender registers. Their mail is "
-               "treated as someone else's until you confirm them.")
-    for index, alias in enumerate(pending):
-        col_text, col_yes, col_no = st.columns([5, 1, 1], vertical_alignment="center")
-        col_text.markdown(f"**`{alias.address}`** — {alias.evidence}")
-        col_yes.button("Confirm", key=f"alias_yes_{index}", on_click=_decide_alias, args=(alias.address, True))
-        col_no.button("Not mine", key=f"alias_no_{index}", on_click=_decide_alias, args=(alias.address, False))
+    st.info(f"{len(pending)} address(es) only look like yours: confirm or reject them (in bulk) on the "
+            "Who you are page.", icon=":material/person_search:")
+    st.page_link("views/identity.py", label="Who you are", icon=":material/badge:")
 
 st.divider()
 st.subheader("Memory your agents already keep")

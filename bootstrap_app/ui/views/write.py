@@ -14,8 +14,18 @@ import streamlit as st
 from bootstrap_app import review_model as rm
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import harness_class
-from bootstrap_app.ui.common import TARGETS, default_project, get_settings, get_store, page_header, show_error
-from bootstrap_app.writing import apply_write, history, undo_write
+from bootstrap_app.ui.common import (
+    TARGETS,
+    default_project,
+    get_settings,
+    get_store,
+    md_escape,
+    page_header,
+    remember,
+    restore,
+    show_error,
+)
+from bootstrap_app.writing import USER_FACTS, apply_write, history, undo_write
 
 __all__: list[str] = []
 
@@ -23,6 +33,8 @@ page_header("Write", "Choose where the approved memories go. Preview shows the e
             "nothing is written until you press Write, and every write can be undone.")
 
 store = get_store()
+# The targets, the project, the user-facts choice and each folder are kept per app home
+# (``Store.pref``, see ``common.restore`` / ``common.remember``), so the next session starts with them.
 
 
 def _preview() -> None:
@@ -30,7 +42,8 @@ def _preview() -> None:
     targets = list(st.session_state.get("write_targets", []))
     project = st.session_state.get("write_project", "").strip()
     roots = {t: st.session_state.get(f"write_root_{t}", "").strip() for t in targets}
-    st.session_state["write_plans"] = rm.plan_targets(store, targets, project or None, roots=roots)
+    st.session_state["write_plans"] = rm.plan_targets(store, targets, project or None, roots=roots,
+                                                      user_facts=st.session_state.get("write_user_facts"))
     st.session_state.pop("write_done", None)
 
 
@@ -38,7 +51,8 @@ def _preview_only(target: str, ids: list[str]) -> None:
     """Re-plan one capped target with only the chosen entries (the person's choice, not ours)."""
     project = st.session_state.get("write_project", "").strip()
     keep = [tp for tp in st.session_state.get("write_plans", []) if tp.target != target]
-    st.session_state["write_plans"] = keep + rm.plan_targets(store, [target], project or None, only=ids)
+    st.session_state["write_plans"] = keep + rm.plan_targets(store, [target], project or None, only=ids,
+                                                             user_facts=st.session_state.get("write_user_facts"))
 
 
 def _apply() -> None:
@@ -77,18 +91,31 @@ if not approved:
     st.info("No approved proposals yet — approve some on the Review page first.", icon=":material/info:")
     st.page_link("views/review.py", label="Go to Review", icon=":material/arrow_back:")
 
+default = get_settings().default_target
+restore("write_targets", [default] if default in TARGETS else [])
+st.session_state["write_targets"] = [t for t in st.session_state["write_targets"] if t in TARGETS]
+restore("write_project", default_project())
+restore("write_user_facts", next(iter(USER_FACTS)))
 col_t, col_p = st.columns(2)
 with col_t:
-    default = get_settings().default_target
-    targets = st.multiselect("Targets", list(TARGETS), default=[default] if default in TARGETS else [],
-                             key="write_targets", format_func=TARGETS.__getitem__)
+    targets = st.multiselect("Targets", list(TARGETS), key="write_targets", format_func=TARGETS.__getitem__,
+                             on_change=remember, args=("write_targets",))
 with col_p:
-    st.text_input("Project folder", value=default_project(), key="write_project",
-                  help="The git repository these memories are about (Claude Code keeps memory "
-                       "per project). Leave blank for your home folder's memory.")
+    st.text_input("Project for facts tied to no repository (optional)", key="write_project",
+                  on_change=remember, args=("write_project",),
+                  help="Claude Code keeps memory per project. Facts about one repository always go to that "
+                       "repository's memory; facts about you go where every session loads them (below). "
+                       "Facts tied to no repository go to this project's memory — or, left blank, where "
+                       "every session loads them.")
+if "claude-code" in targets:
+    st.radio("Claude Code: facts about you go to", list(USER_FACTS), key="write_user_facts",
+             format_func=USER_FACTS.__getitem__, on_change=remember, args=("write_user_facts",),
+             help="The same choice as `memseed write --user-facts`.")
 for target in targets:  # a harness without a home of its own (the markdown folder) needs one chosen
     if not harness_class(target).default_home:
+        restore(f"write_root_{target}", "")
         st.text_input(f"{TARGETS[target]}: folder", key=f"write_root_{target}",
+                      on_change=remember, args=(f"write_root_{target}",),
                       placeholder=f"where to write ({harness_class(target).entry_format})")
 for target in targets:  # a meter per capped file of each chosen target (Harness.capacity)
     try:
@@ -97,7 +124,8 @@ for target in targets:  # a meter per capped file of each chosen target (Harness
         meters = []
     for line in meters:
         st.progress(min(line.ratio, 1.0),
-                    text=f"{TARGETS[target]} {line.name}: {line.after:,} / {line.limit:,} {line.unit}")
+                    text=f"{TARGETS[target]} {line.name} in `{line.folder}`: {line.after:,} / {line.limit:,} "
+                         f"{line.unit}")
 
 st.button("Preview", key="write_preview", type="primary", disabled=not (approved and targets),
           on_click=_preview)
@@ -105,7 +133,7 @@ st.button("Preview", key="write_preview", type="primary", disabled=not (approved
 plans: list[rm.TargetPlan] = st.session_state.get("write_plans", [])
 for tp in plans:
     st.subheader(TARGETS.get(tp.target, tp.target))
-    st.caption(f"Format: {harness_class(tp.target).entry_format}")
+    st.caption(f"Format: {md_escape(harness_class(tp.target).entry_format)}")
     if tp.error is not None:
         show_error(tp.error)
         if tp.capacity:
@@ -150,6 +178,8 @@ for target, outcome in done:
     if outcome.write_id is not None:
         st.button(f"Undo write {outcome.write_id}", key=f"undo_now_{outcome.write_id}", on_click=_undo,
                   args=(outcome.write_id,))
+if done:
+    st.page_link("views/doctor.py", label="Check what was just written (Doctor)", icon=":material/health_and_safety:")
 
 st.divider()
 st.subheader("History")
