@@ -13,7 +13,7 @@ from bootstrap_app.signals.repo_tools import KIND_ORDER
 __all__ = ["repo_body", "repo_key", "repo_summary"]
 
 _LABEL = {"setup": "Setup", "test": "Test", "lint": "Lint", "format": "Format", "typecheck": "Type check", "build": "Build",
-          "release": "Release", "deploy": "Deploy"}
+          "docs": "Docs", "release": "Release", "deploy": "Deploy"}
 
 
 def _command_line(f: RepoFacts, kind: str) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bootstrap_app.ecosystems import RepoView, detected
 from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.types import Item, Person, Repo
 
@@ -37,8 +38,9 @@ from .repo_conventions import (
     workspace_members,
     workspace_packages,
 )
-from .repo_tasks import Task, ci_tasks, declared_tasks, load_json, load_toml
-from .repo_tools import KIND_ORDER, kind_of_name, kind_of_tools, safe_name, tools_in
+from .repo_docs import DocCommand, doc_commands, doc_sections
+from .repo_tasks import Task, ci_lines, ci_tasks, declared_tasks, load_json, load_toml, task_of
+from .repo_tools import KIND_ORDER, kind_of_name, kind_of_tools, safe_name, safe_path, tools_in
 
 __all__ = ["LOCKFILES", "RepoFacts", "ReposAccumulator", "classify_command", "repo_facts"]
 
@@ -63,7 +65,7 @@ _SETUP = {"npm": "npm install", "pnpm": "pnpm install", "yarn": "yarn install", 
           "uv": "uv sync", "poetry": "poetry install", "pdm": "pdm install", "pipenv": "pipenv install",
           "go": "go mod download", "bundler": "bundle install", "composer": "composer install"}
 _CANONICAL = {"setup": ("install", "setup", "bootstrap", "init"), "test": ("test", "tests"), "lint": ("lint",), "format": ("fmt", "format"),
-              "typecheck": ("typecheck", "type-check", "types"), "build": ("build",),
+              "typecheck": ("typecheck", "type-check", "types"), "build": ("build",), "docs": ("docs", "doc"),
               "release": ("release", "publish"), "deploy": ("deploy",)}
 _DEFAULTS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
     "Rust": {"test": ("cargo test", ("cargo test",)), "lint": ("cargo clippy", ("cargo clippy",)),
@@ -132,10 +134,14 @@ class RepoFacts:
 
 
 def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], languages: tuple[str, ...], pm: str,
-            formatters: tuple[str, ...] = (),
+            formatters: tuple[str, ...] = (), documented: tuple[Task, ...] = (),
+            ecosystem_defaults: dict[str, tuple[str, str]] | None = None,
             ) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, ...]], dict[str, str], dict[str, str]]:
     """Per kind: the command (and where), the tools behind it, CI's own line when different, and
-    the single command a task runs."""
+    the single command a task runs. The maintainers' documented command comes first (a narrow
+    one — one package, one feature — only when nothing else runs that kind), then the task
+    runner's canonical entry, CI's main leg, another declared task, a configured tool, and the
+    ecosystem's default."""
     runs: dict[str, str] = {}
     commands: dict[str, tuple[str, str]] = {}
     tools: dict[str, tuple[str, ...]] = {}
@@ -143,9 +149,11 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
     prefix = {"uv": "uv run ", "poetry": "poetry run ", "pdm": "pdm run "}.get(pm, "")
     for kind in KIND_ORDER:
         on_ci = [t for t in ci if t.kind == kind]
-        pick = next((t for t in tasks if t.kind == kind and t.name.lower() in _CANONICAL[kind]), None) \
+        pick = next((t for t in documented if t.kind == kind and t.name != "narrow"), None) \
+            or next((t for t in tasks if t.kind == kind and t.name.lower() in _CANONICAL[kind]), None) \
             or next((t for t in on_ci if t.command), None) \
-            or next((t for t in tasks if t.kind == kind), None)
+            or next((t for t in tasks if t.kind == kind), None) \
+            or next((t for t in documented if t.kind == kind), None)
         found: list[str] = []
         if pick is not None:
             commands[kind] = (pick.command, pick.source)
@@ -155,8 +163,12 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
         else:
             implied = next((cmd for k, tool, cmd in _IMPLIED if k == kind and tool in configured), "")
             default = next((_DEFAULTS[lang][kind] for lang in languages[:1] if kind in _DEFAULTS.get(lang, {})), None)
+            label = "language default"
             if kind == "setup" and pm in _SETUP:
                 default = (_SETUP[pm], ())
+            if default is None and ecosystem_defaults and kind in ecosystem_defaults:
+                cmd, label = ecosystem_defaults[kind]
+                default = (cmd, tuple(tools_in(cmd)[:1]))
             if kind == "format" and formatters:  # golangci-lint v2 runs the formatters its config enables
                 commands[kind] = ("golangci-lint fmt", ".golangci config")
                 found = ["golangci-lint", *formatters]
@@ -164,7 +176,7 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
                 commands[kind] = (prefix + implied, "tool config")
                 found = [" ".join(implied.split()[:2]).rstrip(" .")]
             elif default:
-                commands[kind] = (default[0], "language default")
+                commands[kind] = (default[0], label)
                 found = list(default[1])
             else:
                 continue
@@ -180,6 +192,42 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
     return commands, tools, ci_cmds, runs
 
 
+_READ_IN_REPO_TASKS = frozenset({"make", "just", "task", "scripts", "python", "node"})
+"""Ecosystems whose tasks :func:`declared_tasks` already reads (with their own runners' shapes)."""
+_DOC_NAMES = re.compile(r"^(?:(?:\.github|docs)/)?(?:contributing|hacking|developing|development|building|build)"
+                        r"(?:\.(?:md|rst|txt|markdown))?$", re.I)
+_README_SECTIONS = re.compile(r"build|test|develop|contribut|hack|lint|format|compil|install|getting started|setup|"
+                              r"set up|running", re.I)
+
+
+def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str, str]]:
+    """(path, text) of the docs that tell a contributor how to work, most authoritative first:
+    CONTRIBUTING / HACKING / DEVELOPING (root, .github/, docs/), the README's sections about
+    building, testing and developing (other lines blanked, so line numbers stay true), then
+    agent instruction files."""
+    guides = sorted((p for p in files if _DOC_NAMES.match(p) and safe_path(p)),
+                    key=lambda p: (not p.lower().split("/")[-1].startswith("contributing"), p.count("/"), p.lower()))
+    out = [(p, files[p]) for p in guides]
+    readme = next((p for p in sorted(files) if "/" not in p and p.lower().startswith("readme")), "")
+    if readme:
+        lines = files[readme].splitlines()
+        keep = [False] * len(lines)
+        sections = doc_sections(files[readme])
+        for i, (line, heading) in enumerate(sections):
+            end = sections[i + 1][0] - 1 if i + 1 < len(sections) else len(lines)
+            if _README_SECTIONS.search(heading):
+                for n in range(line - 1, end):
+                    keep[n] = True
+        out.append((readme, "\n".join(t if k else "" for t, k in zip(lines, keep, strict=True))))
+    out += [(p, files[p]) for p in ("AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md") if p in files]
+    return out
+
+
+def _doc_task(d: DocCommand) -> Task:
+    return Task(d.kind, d.command, tuple(tools_in(d.command))[:3], f"{d.where}; {d.proof}",
+                "narrow" if d.narrow else "doc")
+
+
 def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     files = repo.files
     listed = set(repo.file_list) | set(files)
@@ -192,12 +240,23 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     languages = tuple(lang for lang, _ in sorted(repo.languages.items(), key=lambda kv: -kv[1])
                       if lang.lower() not in _NOT_CODE)[:3]
     runner = pm if pm in ("pnpm", "yarn", "bun") else "npm"
-    tasks = declared_tasks(files, runner, pkg)
+    view = RepoView.of(files, listed)
+    ecosystems = detected(view)
+    own = [e for e in ecosystems if e.name not in _READ_IN_REPO_TASKS]
+    pm = pm or next((e.package_manager for e in own if e.package_manager), "")
+    tasks = declared_tasks(files, runner, pkg) + [
+        t for e in own for target in e.targets(view)
+        if (t := task_of(target.name, target.command, target.body, target.where.split(":")[0]))]
     ci_steps = ci_tasks(files, tasks)
     configured = config_tools(listed, pyproject, files.get(".pre-commit-config.yaml", ""), pkg)
-    commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files))
+    configured = tuple(dict.fromkeys([*configured, *(t for e in own for t in e.configured(view))]))
+    documented = tuple(_doc_task(d) for d in doc_commands(contributor_docs(files, listed), view, ecosystems,
+                                                          ci_lines(files)))
+    defaults = {k: (cmd, f"{e.label} default") for e in reversed(own) for k, cmd in e.defaults(view).items()}
+    commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files),
+                                             documented, defaults)
     also = {k: alts for k in commands
-            if (alts := tuple(dict.fromkeys(t.command for t in tasks if t.kind == k
+            if (alts := tuple(dict.fromkeys(t.command for t in (*documented, *tasks) if t.kind == k
                                             and t.command not in (commands[k][0], ci_cmds.get(k))))[:3])}
     hooks = pre_commit_hooks(files.get(".pre-commit-config.yaml", ""))
     for kind, (cmd, _where) in commands.items():
@@ -238,7 +297,8 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                      codeowners=codeowners, deploy_scripts=deploy, pr_rule=bool(_PR_RULE.search(contributing)),
                      owner_commits=owner_commits, commits=commits, owner_in_codeowners=in_codeowners,
                      refs=(ref,), tools=tools, ci_commands=ci_cmds, runs=runs, also=also,
-                     min_versions=min_versions(files, pkg, pyproject), changelog=changelog_file(listed),
+                     min_versions=tuple(dict.fromkeys([*min_versions(files, pkg, pyproject),
+                                                       *(v for e in own for v in e.versions(view))])), changelog=changelog_file(listed),
                      commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
                      packages=packages, members=workspace_members(packages, listed), guides=guides,
                      configured=configured)

@@ -1,0 +1,234 @@
+"""Commands the maintainers wrote: code blocks and backticked commands in contributor docs.
+
+A contributor guide says "run the tests with `make test`" or shows a ``console`` block under a
+"Building" heading. Each such command is read with what it is for — the command's own tool or
+task name (``rubocop`` lints, ``make check`` tests), else the sentence before it, else its
+heading — and kept only when (1) it is a plain command (no pipes, substitutions, redirections,
+quotes; at most a ``&&`` chain), (2) the dangerous-step gate finds nothing in it, and (3) every
+part of it is *proven* to run something the repository has: an ecosystem module points at the
+make target, npm script, rake task, gradle wrapper, cargo package… (file and line), or the
+project's CI runs that very line. What cannot be proven is not proposed.
+
+Markdown (ATX and setext headings, fenced blocks) and reStructuredText (underlined headings,
+``.. code-block::`` and ``::`` blocks, double backticks) are read; nothing else is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bootstrap_app.ecosystems import Ecosystem, RepoView
+from bootstrap_app.safety.dangerous import find_dangerous
+
+from .repo_tools import TOOLS, kind_of_name, kind_of_tools, tools_in
+
+__all__ = ["DocCommand", "doc_commands", "doc_sections", "prove"]
+
+_SHELL_LANGS = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-session", "shellsession", "text",
+                          "terminal", "powershell", "ps1", "pwsh", "cmd", "bat", "sh-session", "none", "fish"})
+_PROMPT = re.compile(r"^(?:\$|%|>|PS>|PS [^>]*>|❯)\s+")
+_TOKEN = re.compile(r"^[A-Za-z0-9_./:=@+,%^~\-]+$")
+_FILTERS = frozenset({"-p", "--package", "--features", "-F", "-k", "--filter", "testOnly", "-run", "--tests",
+                      "--test"})
+_CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("typecheck", re.compile(r"\btype[- ]?check|\bstatic (?:type )?analysis|\btyping\b", re.I)),
+    ("format", re.compile(r"\bformat(?:ting|ter|s)?\b|\bcode style\b|\bstyle guide\b|\bre-?format", re.I)),
+    ("lint", re.compile(r"\blint(?:ing|er|s)?\b|\bstatic checks?\b|\bcode quality\b", re.I)),
+    ("test", re.compile(r"\btest(?:s|ing|suite)?\b|\bspecs?\b|\bcheck (?:your|the) changes\b", re.I)),
+    ("docs", re.compile(r"\bdocs\b|\bdocumentation\b", re.I)),
+    ("setup", re.compile(r"\binstall(?:ing)?\b|\bset ?up\b|\bbootstrap|\bdependenc|\bprerequisites?\b|\bgetting started\b",
+                         re.I)),
+    ("build", re.compile(r"\bbuild(?:ing|s)?\b|\bcompil(?:e|ing)\b", re.I)),
+    ("release", re.compile(r"\brelease|\bpublish", re.I)),
+)
+_COMMAND_WORDS = {"spotless": "format", "rubocop": "lint", "standardrb": "lint", "credo": "lint", "dialyzer": "typecheck",
+                  "phpstan": "typecheck", "psalm": "typecheck", "phpcs": "lint", "php-cs-fixer": "format",
+                  "scalafmt": "format", "scalafix": "lint", "ctest": "test", "distcheck": "test", "preparepr": "lint",
+                  "ormolu": "format", "fourmolu": "format", "hlint": "lint", "deps.get": "setup", "bootstrap": "setup",
+                  "analyze": "lint", "checkformatted": "format", "check-formatted": "format", "ok": "test"}
+
+
+@dataclass(frozen=True)
+class DocCommand:
+    """A command a contributor doc states, what it is for, where it is written and what proves it."""
+
+    kind: str
+    command: str
+    where: str
+    proof: str
+    narrow: bool = False
+    """It runs a part of the suite (one package, a feature, a filter): never "the tests" if a whole one exists."""
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    text: str
+    line: int
+    context: str
+    heading: str
+
+
+def doc_sections(text: str) -> list[tuple[int, str]]:
+    """(line, heading) of every Markdown or reStructuredText heading, in order."""
+    out: list[tuple[int, str]] = []
+    lines = text.splitlines()
+    fence = ""
+    for i, raw in enumerate(lines):
+        line = raw.strip()
+        if re.match(r"^(```|~~~)", line):
+            fence = "" if fence else line[:3]
+            continue
+        if fence:
+            continue
+        if m := re.match(r"^#{1,6}\s+(.+?)\s*#*$", line):
+            out.append((i + 1, m.group(1)))
+        elif line and i + 1 < len(lines) and re.fullmatch(r"(=+|-+|~+|\^+|\*+)", lines[i + 1].strip() or "x") \
+                and len(lines[i + 1].strip()) >= max(3, len(line) - 2) and not line.startswith(("-", "*", "|")):
+            out.append((i + 1, line))
+    return out
+
+
+def _candidates(text: str) -> list[_Candidate]:
+    lines = text.splitlines()
+    heads = dict(doc_sections(text))
+    heading = ""
+    context = ""
+    out: list[_Candidate] = []
+    i = 0
+    while i < len(lines):
+        raw = lines[i]
+        line = raw.strip()
+        if i + 1 in heads:
+            heading, context = heads[i + 1], ""
+            i += 1
+            continue
+        fence = re.match(r"^(```+|~~~+)\s*([\w+-]*)", line)
+        rst = re.match(r"^\.\.\s+(?:code-block|code|sourcecode)::\s*([\w+-]*)", line)
+        if fence or rst or (line.endswith("::") and not line.startswith("..")):
+            lang = (fence.group(2) if fence else rst.group(1) if rst else "").lower()
+            block, i = _block(lines, i, fence.group(1) if fence else "")
+            if lang in _SHELL_LANGS:
+                prompted = any(_PROMPT.match(b.strip()) for _, b in block)
+                for n, b in _joined(block):
+                    cmd = b.strip()
+                    if prompted and not _PROMPT.match(cmd):
+                        continue
+                    out.append(_Candidate(_PROMPT.sub("", cmd), n + 1, context, heading))
+            if line.endswith("::") and not fence and not rst:
+                context = line
+            continue
+        if raw.startswith(("    ", "\t")) and i > 0 and not lines[i - 1].strip() and not re.match(r"^\s*(?:[-*+]|\d+\.)\s", raw):
+            block, i = _block(lines, i - 1, "")  # a Markdown indented code block (after a blank line)
+            out += [_Candidate(_PROMPT.sub("", b.strip()), n + 1, context, heading) for n, b in _joined(block)]
+            continue
+        if line:
+            context = line if not line.startswith(("|", "<")) else context
+            for m in re.finditer(r"(?<!`)``?([^`\n]{2,120})``?(?!`)", line):
+                out.append(_Candidate(m.group(1), i + 1, line, heading))
+        i += 1
+    return out
+
+
+def _block(lines: list[str], start: int, fence: str) -> tuple[list[tuple[int, str]], int]:
+    """The lines of the code block opening at ``start`` (fenced, or indented for rst) and the next index."""
+    out: list[tuple[int, str]] = []
+    i = start + 1
+    if fence:
+        while i < len(lines) and not lines[i].strip().startswith(fence[:3]):
+            out.append((i, lines[i]))
+            i += 1
+        return out, i + 1
+    while i < len(lines) and (not lines[i].strip() or lines[i].startswith((" ", "\t"))):
+        if lines[i].strip() and not lines[i].strip().startswith(":"):
+            out.append((i, lines[i]))
+        i += 1
+    return out, i
+
+
+def _joined(block: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    pending = ""
+    first = 0
+    for n, text in block:
+        if not pending:
+            first = n
+        pending += " " + text.strip().rstrip("\\") if pending else text.strip().rstrip("\\")
+        if not text.rstrip().endswith("\\"):
+            out.append((first, pending))
+            pending = ""
+    return out
+
+
+def _kind(command: str, context: str, heading: str) -> str:
+    words = command.split(" && ")[-1].split()
+    low = command.lower()
+    # a runner's task name says what it runs (`tox -e lint`), before the runner itself (tox tests)
+    own = kind_of_name(words[-1].split(":")[-1]) if len(words) >= 2 and words[0] in _RUNNERS else ""
+    own = own or kind_of_tools(tools_in(command))
+    if not own:
+        own = next((k for w, k in _COMMAND_WORDS.items() if re.search(rf"(?<![\w]){re.escape(w)}", low)), "")
+    if not own and len(words) >= 2:
+        own = kind_of_name(words[-1].split(":")[-1]) or kind_of_name(words[-1])
+    if own:
+        return own
+    for text in (context, heading):
+        found = [(m.start(), k) for k, rx in _CONTEXT_WORDS for m in [rx.search(text)] if m]
+        if found:
+            return min(found)[1]
+    return ""
+
+
+def prove(command: str, view: RepoView, ecosystems: tuple[Ecosystem, ...], ci_lines: dict[str, str]) -> str:
+    """Where the repository proves every ``&&`` part of ``command`` runs (``file:line``, first part's), or ``""``."""
+    proofs: list[str] = []
+    for part in command.split("&&"):
+        argv = part.split()
+        if not argv or not all(_TOKEN.match(t) for t in argv):
+            return ""
+        where = next((w for e in ecosystems if (w := e.prove(argv, view))), "") or ci_lines.get(" ".join(argv), "")
+        if not where:
+            return ""
+        proofs.append(where)
+    return proofs[-1] if proofs else ""
+
+
+def _plain(text: str) -> str:
+    cmd = " ".join(text.split())
+    if not cmd or len(cmd) > 120 or cmd.startswith(("#", "//", "git ", "cd ", "export ", "sudo ")):
+        return ""
+    if re.search(r"\bmake (?:install|uninstall|clean|distclean)\b|--prefix\b|/path\b|\bpath/to\b", cmd):
+        return ""  # installing into the system, cleaning, or a placeholder path: not a contributor's step
+    if re.search(r"[|;<>`'\"$(){}*\\]|\s#", cmd) or find_dangerous(cmd):
+        return ""
+    parts = [p.strip() for p in cmd.split("&&")]
+    return " && ".join(parts) if all(p and len(p.split()) <= 10 for p in parts) and len(parts) <= 3 else ""
+
+
+def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[Ecosystem, ...],
+                 ci_lines: dict[str, str]) -> list[DocCommand]:
+    """Every proven command of ``docs`` ((path, text), most authoritative first), in doc order."""
+    out: list[DocCommand] = []
+    seen: set[str] = set()
+    for path, text in docs:
+        for c in _candidates(text):
+            cmd = _plain(c.text)
+            first = cmd.split()[0] if cmd else ""
+            if not cmd or cmd in seen or (first not in _PROGRAMS and not first.startswith("./")
+                                           and not any(first in e.programs for e in ecosystems)):
+                continue
+            kind = _kind(cmd, c.context, c.heading)
+            if not kind:
+                continue
+            proof = prove(cmd, view, ecosystems, ci_lines)
+            if proof:
+                seen.add(cmd)
+                narrow = bool(_FILTERS & set(cmd.split())) or any(w.endswith((".rs", ".py", ".ts", ".go", ".rb"))
+                                                                  for w in cmd.split()[1:])
+                out.append(DocCommand(kind, cmd, f"{path}:{c.line}", proof, narrow))
+    return out
+
+
+_PROGRAMS = frozenset({w for t in TOOLS for w in t.split()[:1]})
+_RUNNERS = frozenset({"make", "just", "task", "tox", "nox", "npm", "pnpm", "yarn", "bun", "poe", "composer", "rake",
+                      "melos", "deno", "sbt", "mix", "hatch", "pdm"})
