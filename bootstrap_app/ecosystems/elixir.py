@@ -51,6 +51,10 @@ class Elixir(Ecosystem):
             return view.cite(".formatter.exs") or view.cite("mix.exs")
         return view.cite("mix.exs") if task in _MIX_BUILTINS else ""
 
+    def declares(self, tool: str, view: RepoView) -> str:
+        """A dependency is a ``{:name, …}`` tuple in ``mix.exs`` (not any mention of the word)."""
+        return view.cite("mix.exs", rf"\{{\s*:{re.escape(tool)}\s*,") if re.fullmatch(r"\w+", tool) else ""
+
     def versions(self, view: RepoView) -> tuple[str, ...]:
         if m := re.search(r'\belixir:\s*"([^"]{1,20})"', view.files.get("mix.exs", "")):
             return (f"Elixir {m.group(1)}",)

@@ -30,7 +30,7 @@ from .scala import Clojure, Scala
 from .swift import Swift
 from .systems import Go, Rust
 
-__all__ = ["ECOSYSTEM_CLASSES", "ENTRY_POINT_GROUP", "detected", "ecosystems", "plugin_problems", "read_globs"]
+__all__ = ["ECOSYSTEM_CLASSES", "ENTRY_POINT_GROUP", "detected", "ecosystems", "plugin_problems", "read_globs", "reload"]
 
 ECOSYSTEM_CLASSES: tuple[type[Ecosystem], ...] = (
     Make, Just, TaskRunner, Scripts,
@@ -38,6 +38,12 @@ ECOSYSTEM_CLASSES: tuple[type[Ecosystem], ...] = (
     Gradle, Maven, Ruby, Php, Elixir, CMake, Meson, Autotools, DotNet, Swift, Haskell, OCaml, Dart, Scala, Clojure,
 )
 ENTRY_POINT_GROUP = "memseed.ecosystems"
+
+
+def reload() -> None:
+    """Forget the plugins found so far (after installing one into a running process; tests)."""
+    _loaded.cache_clear()
+    read_globs.cache_clear()
 
 
 @cache
@@ -62,6 +68,7 @@ def detected(view: RepoView) -> tuple[Ecosystem, ...]:
     return tuple(e for e in ecosystems() if e.detected(view))
 
 
+@cache
 def read_globs() -> tuple[str, ...]:
     """Every file pattern some ecosystem answers from: what the git source reads beside its own list."""
     return tuple(dict.fromkeys(g for e in ecosystems() for g in (*e.detect, *e.reads)))

@@ -20,6 +20,7 @@ import subprocess
 from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime
+from functools import cache
 from pathlib import Path, PurePosixPath
 
 from bootstrap_app.ecosystems import read_globs
@@ -63,8 +64,12 @@ _SELECT_NESTED = (".github/workflows/*.yml", ".github/workflows/*.yaml", ".githu
                   ".github/copilot-instructions.md", ".github/pull_request_template.md", ".github/dco.yml")
 _GUIDE_DIRS = ("", ".github/", "docs/")
 _GUIDE_NAMES = ("contributing", "hacking", "developing", "development", "building")
-_ECOSYSTEM_TOP = tuple(g for g in read_globs() if "/" not in g)
-_ECOSYSTEM_NESTED = tuple(g for g in read_globs() if "/" in g)
+
+
+@cache
+def _split(globs: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(root-level, nested) patterns of what the ecosystems answer from (plugins included)."""
+    return tuple(g for g in globs if "/" not in g), tuple(g for g in globs if "/" in g)
 _SCRIPT_DIRS = ("scripts/", "script/", "bin/")
 LANGUAGES = {
     ".py": "Python", ".pyi": "Python", ".ipynb": "Jupyter", ".js": "JavaScript", ".mjs": "JavaScript",
@@ -100,10 +105,10 @@ def selected_file(path: str) -> bool:
     if len(p.parts) == 2 and any(low.startswith(d) for d in _SCRIPT_DIRS) and not p.name.startswith(".") \
             and p.suffix in ("", ".sh", ".bash", ".py"):
         return True
+    top, nested = _split(read_globs())
     if len(p.parts) == 1:
-        return any(fnmatch.fnmatchcase(p.name, pat) for pat in (*_SELECT, *_ECOSYSTEM_TOP)) or p.name in LOCKFILES
-    return any(fnmatch.fnmatchcase(path, pat) and path.count("/") == pat.count("/")
-               for pat in (*_SELECT_NESTED, *_ECOSYSTEM_NESTED))
+        return any(fnmatch.fnmatchcase(p.name, pat) for pat in (*_SELECT, *top)) or p.name in LOCKFILES
+    return any(fnmatch.fnmatchcase(path, pat) and path.count("/") == pat.count("/") for pat in (*_SELECT_NESTED, *nested))
 
 
 class _Git:
