@@ -76,6 +76,15 @@ class RepoView:
                 return path, self.files[path]
         return "", ""
 
+    def cite_key(self, path: str, section: str, key: str) -> str:
+        """``path:line`` of JSON key ``"key":`` inside the object ``"section":`` (else after it; else the file)."""
+        text = self.files.get(path, "")
+        start = m.end() if (m := re.search(rf'"{re.escape(section)}"\s*:', text)) else 0
+        found = re.compile(rf'"{re.escape(key)}"\s*:').search(text, start)
+        if found is None:
+            return f"{path}:1" if path in self.files else ""
+        return f"{path}:{text.count(chr(10), 0, found.start()) + 1}"
+
     def cite(self, path: str, pattern: str = "", flags: int = re.M) -> str:
         """``path:line`` of the first line matching ``pattern`` (``path:1`` with no pattern), or ``""``."""
         if not pattern:

@@ -35,8 +35,10 @@ class DotNet(Ecosystem):
         if isinstance(sdk, dict) and isinstance(sdk.get("version"), str):
             out.append(f".NET SDK {sdk['version'][:20]}")
         for path, text in sorted(view.files.items()):
-            if path.endswith(("proj", ".props")) and (m := re.search(r"<TargetFrameworks?>([^<]{1,120})<", text)):
-                out.append("targets " + m.group(1).replace(";", ", "))
+            m = re.search(r"<TargetFrameworks?>([^<]{1,160})<", text) if path.endswith(("proj", ".props")) else None
+            frameworks = [f.strip() for f in m.group(1).split(";") if f.strip() and "$" not in f] if m else []
+            if frameworks:  # `$(TargetFrameworks);net8.0` appends to a property: the literal ones are the targets
+                out.append("targets " + ", ".join(frameworks[:8]))
                 break
         return tuple(out)
 

@@ -61,7 +61,7 @@ class OCaml(Ecosystem):
     manifests = ("*.opam", "dune-project")
 
     def prove(self, argv: list[str], view: RepoView) -> str:
-        if (len(argv) > 1 and argv[0] == "dune" and argv[1] == "fmt") or argv[1:3] == ["build", "@fmt"]:
+        if argv[:1] == ["dune"] and (argv[1:2] == ["fmt"] or argv[1:3] == ["build", "@fmt"]):
             return view.cite(".ocamlformat") or view.cite("dune-project")
         return super().prove(argv, view)
 

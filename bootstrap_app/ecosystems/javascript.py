@@ -31,7 +31,7 @@ class Node(Ecosystem):
     manifests = ("package.json",)
 
     def targets(self, view: RepoView) -> list[Target]:
-        return [Target(n, f"npm run {n}", body, view.cite("package.json", rf'^\s*"{re.escape(n)}"\s*:'))
+        return [Target(n, f"npm run {n}", body, view.cite_key("package.json", "scripts", n))
                 for n, body in _scripts(view).items()]
 
     def prove(self, argv: list[str], view: RepoView) -> str:
@@ -84,8 +84,7 @@ class Deno(Ecosystem):
         out = []
         for name, spec in tasks.items() if isinstance(tasks, dict) else []:
             body = spec.get("command", "") if isinstance(spec, dict) else spec
-            out.append(Target(str(name), f"deno task {name}", str(body),
-                              view.cite(path, rf'^\s*"{re.escape(str(name))}"\s*:')))
+            out.append(Target(str(name), f"deno task {name}", str(body), view.cite_key(path, "tasks", str(name))))
         return out
 
     def prove(self, argv: list[str], view: RepoView) -> str:
@@ -113,7 +112,7 @@ class Bun(Ecosystem):
         scripts = _scripts(view)
         if (argv[:2] == ["bun", "run"] and len(argv) > 2) or (argv[:1] == ["bun"] and len(argv) > 1 and argv[1] in scripts):
             name = argv[2] if argv[1] == "run" else argv[1]
-            return view.cite("package.json", rf'^\s*"{re.escape(name)}"\s*:') if name in scripts else ""
+            return view.cite_key("package.json", "scripts", name) if name in scripts else ""
         if argv[:1] == ["bunx"] and len(argv) > 1:
             return self.declares(argv[1], view)
         return super().prove(argv, view)

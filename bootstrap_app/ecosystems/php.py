@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from .base import Ecosystem, RepoView, Target, load_json
 
 __all__ = ["Php"]
@@ -33,7 +31,7 @@ class Php(Ecosystem):
         out: list[Target] = []
         for name, body in (scripts.items() if isinstance(scripts, dict) else []):
             body_text = " && ".join(map(str, body)) if isinstance(body, list) else str(body)
-            where = view.cite("composer.json", rf'^\s*"{re.escape(str(name))}"\s*:')
+            where = view.cite_key("composer.json", "scripts", str(name))
             out.append(Target(str(name), f"composer {name}", body_text, where))
         return out
 

@@ -8,6 +8,9 @@ from .base import Ecosystem, RepoView, Target, load_yaml
 
 __all__ = ["Just", "Make", "Scripts", "TaskRunner"]
 
+_SCRIPT_SUFFIXES = frozenset({"", "sh", "bash", "py", "ps1", "cmd", "bat", "pl", "rb", "zsh"})
+"""What a script run by its path looks like (a ``.md`` or a ``.test.ts`` file named in a doc is not a command)."""
+
 
 class Make(Ecosystem):
     name = "make"
@@ -76,6 +79,8 @@ class Scripts(Ecosystem):
             return ""
         first = argv[1] if argv[0] in ("bash", "sh") and len(argv) > 1 else argv[0]
         path = first.removeprefix("./")
-        if ("/" in first or first.startswith("./")) and ".." not in path.split("/") and path in view.listed:
+        suffix = path.rsplit("/", 1)[-1].rpartition(".")[2] if "." in path.rsplit("/", 1)[-1] else ""
+        if ("/" in first or first.startswith("./")) and ".." not in path.split("/") and path in view.listed \
+                and suffix in _SCRIPT_SUFFIXES:
             return f"{path}:1"
         return ""

@@ -67,6 +67,7 @@ class _Candidate:
     line: int
     context: str
     heading: str
+    inline: bool = False
 
 
 def doc_sections(text: str) -> list[tuple[int, str]]:
@@ -90,43 +91,57 @@ def doc_sections(text: str) -> list[tuple[int, str]]:
 
 
 def _candidates(text: str) -> list[_Candidate]:
+    """Every command-shaped text of a doc with its paragraph (or its own line, inline) and heading."""
     lines = text.splitlines()
     heads = dict(doc_sections(text))
     heading = ""
-    context = ""
+    para: list[str] = []
+    context = ""  # the paragraph before a code block says what the block does
     out: list[_Candidate] = []
     i = 0
     while i < len(lines):
         raw = lines[i]
         line = raw.strip()
         if i + 1 in heads:
-            heading, context = heads[i + 1], ""
+            heading, context, para = heads[i + 1], "", []
             i += 1
             continue
         fence = re.match(r"^(```+|~~~+)\s*([\w+-]*)", line)
         rst = re.match(r"^\.\.\s+(?:code-block|code|sourcecode)::\s*([\w+-]*)", line)
-        if fence or rst or (line.endswith("::") and not line.startswith("..")):
+        indented = not fence and not rst and raw.startswith(("    ", "\t")) and i > 0 and not lines[i - 1].strip() and not para \
+            and not re.match(r"^\s*(?:[-*+]|\d+\.)\s", raw)
+        if fence or rst or indented or (line.endswith("::") and not line.startswith("..")):
+            if line.endswith("::") and not rst:
+                context = " ".join([*para, line])
             lang = (fence.group(2) if fence else rst.group(1) if rst else "").lower()
-            block, i = _block(lines, i, fence.group(1) if fence else "")
+            block, i = _block(lines, i - 1 if indented else i, fence.group(1) if fence else "")
+            para = []
             if lang in _SHELL_LANGS:
-                prompted = any(_PROMPT.match(b.strip()) for _, b in block)
-                for n, b in _joined(block):
-                    cmd = b.strip()
-                    if prompted and not _PROMPT.match(cmd):
-                        continue
-                    out.append(_Candidate(_PROMPT.sub("", cmd), n + 1, context, heading))
-            if line.endswith("::") and not fence and not rst:
-                context = line
+                out += _block_commands(block, context, heading)
             continue
-        if raw.startswith(("    ", "\t")) and i > 0 and not lines[i - 1].strip() and not re.match(r"^\s*(?:[-*+]|\d+\.)\s", raw):
-            block, i = _block(lines, i - 1, "")  # a Markdown indented code block (after a blank line)
-            out += [_Candidate(_PROMPT.sub("", b.strip()), n + 1, context, heading) for n, b in _joined(block)]
-            continue
-        if line:
-            context = line if not line.startswith(("|", "<")) else context
-            for m in re.finditer(r"(?<!`)``?([^`\n]{2,120})``?(?!`)", line):
-                out.append(_Candidate(m.group(1), i + 1, line, heading))
+        if not line:
+            para = []
+        elif not line.startswith(("|", "<")):
+            para.append(line)
+            context = " ".join(para)
+        for m in re.finditer(r"(?<!`)``?([^`\n]{2,120})``?(?!`)", line):
+            out.append(_Candidate(m.group(1), i + 1, line, heading, inline=True))
         i += 1
+    return out
+
+
+def _block_commands(block: list[tuple[int, str]], context: str, heading: str) -> list[_Candidate]:
+    """The commands of one shell block; after a ``cd`` or ``git clone`` the rest runs elsewhere."""
+    out: list[_Candidate] = []
+    prompted = any(_PROMPT.match(b.strip()) for _, b in block)
+    for n, b in _joined(block):
+        cmd = b.strip()
+        if prompted and not _PROMPT.match(cmd):
+            continue
+        cmd = _PROMPT.sub("", cmd)
+        if re.match(r"^(?:cd|pushd|git clone)\s", cmd):
+            break
+        out.append(_Candidate(cmd, n + 1, context, heading))
     return out
 
 
@@ -160,8 +175,22 @@ def _joined(block: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return out
 
 
+def _installs_a_package(cmd: str) -> bool:
+    """``pip install requests`` / ``opam install conf-libev``: one package for a user, not the project's setup."""
+    words = cmd.split(" && ")[-1].split()
+    if "install" not in words and "add" not in words:
+        return False
+    rest = words[words.index("install" if "install" in words else "add") + 1:]
+    return any(not w.startswith(("-", ".")) for w in rest)
+
+
 def _kind(command: str, context: str, heading: str) -> str:
     words = command.split(" && ")[-1].split()
+    if len(words) >= 2 and words[1] in ("install", "activate", "bootstrap", "deps.get", "restore", "sync", "i", "ci"):
+        return "setup"  # `prek install` installs hooks, `melos bootstrap` links packages: setting up, not linting
+    if len(words) >= 2 and words[0] in _RUNNERS and re.match(r"^(?:dev|start|serve|watch|preview)(?:$|:)",
+                                                                 words[-1].removeprefix("run ")):
+        return ""  # a dev server or watcher runs until stopped: not a check a contributor runs
     low = command.lower()
     # a runner's task name says what it runs (`tox -e lint`), before the runner itself (tox tests)
     own = kind_of_name(words[-1].split(":")[-1]) if len(words) >= 2 and words[0] in _RUNNERS else ""
@@ -197,7 +226,8 @@ def _plain(text: str) -> str:
     cmd = " ".join(text.split())
     if not cmd or len(cmd) > 120 or cmd.startswith(("#", "//", "git ", "cd ", "export ", "sudo ")):
         return ""
-    if re.search(r"\bmake (?:install|uninstall|clean|distclean)\b|--prefix\b|/path\b|\bpath/to\b", cmd):
+    if re.search(r"\bmake (?:install|uninstall|clean|distclean)\b|--prefix\b|/path\b|\bpath/to\b|\s(?:-g|--global|global)\b"
+                 r"|(?:--version|--help|\sfreeze|\slist)$", cmd):
         return ""  # installing into the system, cleaning, or a placeholder path: not a contributor's step
     if re.search(r"[|;<>`'\"$(){}*\\]|\s#", cmd) or find_dangerous(cmd):
         return ""
@@ -214,8 +244,12 @@ def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[
         for c in _candidates(text):
             cmd = _plain(c.text)
             first = cmd.split()[0] if cmd else ""
-            if not cmd or cmd in seen or (first not in _PROGRAMS and not first.startswith("./")
+            if not cmd or cmd in seen or (first not in _PROGRAMS and "/" not in first
                                            and not any(first in e.programs for e in ecosystems)):
+                continue
+            if c.inline and " " not in cmd and not _RUN_VERB.search(c.context):
+                continue  # "arguments are passed to `pytest`" mentions a tool; it does not say to run it
+            if _ELSEWHERE.search(c.heading):
                 continue
             kind = _kind(cmd, c.context, c.heading)
             if not kind:
@@ -224,11 +258,14 @@ def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[
             if proof:
                 seen.add(cmd)
                 narrow = bool(_FILTERS & set(cmd.split())) or any(w.endswith((".rs", ".py", ".ts", ".go", ".rb"))
-                                                                  for w in cmd.split()[1:])
+                                                                  for w in cmd.split()[1:]) or _installs_a_package(cmd)
                 out.append(DocCommand(kind, cmd, f"{path}:{c.line}", proof, narrow))
     return out
 
 
 _PROGRAMS = frozenset({w for t in TOOLS for w in t.split()[:1]})
+_RUN_VERB = re.compile(r"\b(?:run|running|execute|type|invoke|use|call|with)\b", re.I)
+_ELSEWHERE = re.compile(r"bench|release|publish|deploy|uninstall", re.I)
+"""Headings whose commands are not a contributor's everyday checks (benchmarks live elsewhere, releases are the maintainers')."""
 _RUNNERS = frozenset({"make", "just", "task", "tox", "nox", "npm", "pnpm", "yarn", "bun", "poe", "composer", "rake",
                       "melos", "deno", "sbt", "mix", "hatch", "pdm"})

@@ -198,6 +198,19 @@ _DOC_NAMES = re.compile(r"^(?:(?:\.github|docs)/)?(?:contributing|hacking|develo
                         r"(?:\.(?:md|rst|txt|markdown))?$", re.I)
 _README_SECTIONS = re.compile(r"build|test|develop|contribut|hack|lint|format|compil|install|getting started|setup|"
                               r"set up|running", re.I)
+_NOT_FOR_CONTRIBUTORS = re.compile(r"bench|release|publish|deploy|usage|example", re.I)
+
+
+def _readme_rank(path: str) -> tuple[int, int, str]:
+    """README.md / README before README-ZH.md or README.ja.md (a translation is not the project's own)."""
+    stem = path.rsplit("/", 1)[-1].split(".")[0].lower()
+    return path.count("/"), stem != "readme", path
+
+
+def _root_lockfiles(listed: set[str]) -> set[str]:
+    """The lockfiles present (``package.json`` stands for npm only when its lockfile is there too)."""
+    return {lock for lock, _ in LOCKFILES if lock in listed and lock != "package.json"} | (
+        {"package.json"} if "package-lock.json" in listed else set())
 
 
 def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str, str]]:
@@ -208,14 +221,14 @@ def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str,
     guides = sorted((p for p in files if _DOC_NAMES.match(p) and safe_path(p)),
                     key=lambda p: (not p.lower().split("/")[-1].startswith("contributing"), p.count("/"), p.lower()))
     out = [(p, files[p]) for p in guides]
-    readme = next((p for p in sorted(files) if "/" not in p and p.lower().startswith("readme")), "")
+    readme = next((p for p in sorted(files, key=_readme_rank) if "/" not in p and p.lower().startswith("readme")), "")
     if readme:
         lines = files[readme].splitlines()
         keep = [False] * len(lines)
         sections = doc_sections(files[readme])
         for i, (line, heading) in enumerate(sections):
             end = sections[i + 1][0] - 1 if i + 1 < len(sections) else len(lines)
-            if _README_SECTIONS.search(heading):
+            if _README_SECTIONS.search(heading) and not _NOT_FOR_CONTRIBUTORS.search(heading):
                 for n in range(line - 1, end):
                     keep[n] = True
         out.append((readme, "\n".join(t if k else "" for t, k in zip(lines, keep, strict=True))))
@@ -243,6 +256,12 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     view = RepoView.of(files, listed)
     ecosystems = detected(view)
     own = [e for e in ecosystems if e.name not in _READ_IN_REPO_TASKS]
+    # the package manager of the ecosystem the code is written in (a Swift package that also builds
+    # with CMake is a SwiftPM project), else of the first ecosystem detected
+    by_language = [e for e in own if e.package_manager and languages and languages[0] in e.languages]
+    if by_language and (not pm or (pm in ("npm", "pip") and by_language[0].package_manager not in ("npm", "pip")
+                        and "package.json" not in _root_lockfiles(listed))):
+        pm = by_language[0].package_manager
     pm = pm or next((e.package_manager for e in own if e.package_manager), "")
     tasks = declared_tasks(files, runner, pkg) + [
         t for e in own for target in e.targets(view)
@@ -256,7 +275,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files),
                                              documented, defaults)
     also = {k: alts for k in commands
-            if (alts := tuple(dict.fromkeys(t.command for t in (*documented, *tasks) if t.kind == k
+            if (alts := tuple(dict.fromkeys(t.command for t in (*documented, *tasks) if t.kind == k and t.name != "narrow"
                                             and t.command not in (commands[k][0], ci_cmds.get(k))))[:3])}
     hooks = pre_commit_hooks(files.get(".pre-commit-config.yaml", ""))
     for kind, (cmd, _where) in commands.items():
@@ -271,7 +290,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     packages = workspace_packages(files, pkg)
     contributing = "\n".join(files.get(p, "") for p in guides if "contributing" in p.lower()
                              or "pull_request" in p.lower())
-    readme = next((files[p] for p in sorted(files, key=lambda p: (p.count("/"), p)) if p.lower().startswith("readme")), "")
+    readme = next((files[p] for p in sorted(files, key=_readme_rank) if p.lower().startswith("readme")), "")
     title = next((m.group(1).strip() for m in [re.search(r"^#\s+(.+)$", readme, re.M)] if m), "")
     subjects = repo.recent_subjects
     convention, share = commit_convention(files, listed, pkg, pyproject, subjects)

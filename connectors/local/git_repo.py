@@ -295,7 +295,7 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            if exc.start < len(data) - 4:  # not merely a character cut in half by the read cap
+            if len(data) < cap * 4 or exc.start < len(data) - 3:  # not merely a character the read cap cut in half
                 ctx.skip(self.id, rel, f"{rel}: not UTF-8 text (byte {exc.start}); not read")
                 return "[not UTF-8]"
             text = data[:exc.start].decode("utf-8")

@@ -130,3 +130,21 @@ def test_contributor_docs_order_and_readme_sections_only(tmp_path: Path) -> None
     view = RepoView.of(files)
     cmds = [d.command for d in doc_commands(contributor_docs(files, set(files)), view, detected(view), {})]
     assert cmds == ["make lint", "make test", "make fmt"]  # the README's Usage section is not about contributing
+
+
+def test_what_a_doc_shows_but_a_contributor_does_not_run(tmp_path: Path) -> None:
+    contributing = ("# Contributing\n\n## Setup\n\n```sh\nnpm install -g pnpm\npnpm install\n```\n\n"
+                    "Start the dev server with `pnpm dev` and build with `pnpm build`.\n\n"
+                    "Extra arguments are passed on to `vitest`.\n\n## Benchmarks\n\n```sh\npnpm bench\n```\n\n"
+                    "## Elsewhere\n\n```sh\ngit clone https://example.org/other.git\ncd other\npnpm test\n```\n")
+    readme = "# app\n\n## Installation\n\n```sh\nnpm install app\n```\n"
+    pkg = ('{"name": "app", "packageManager": "pnpm@9.0.0", "devDependencies": {"vitest": "1"}, "scripts": '
+           '{"dev": "vite", "build": "vite build", "bench": "vitest bench", "test": "vitest run"}}')
+    f = facts_of(tmp_path, {"CONTRIBUTING.md": contributing, "README.md": readme, "package.json": pkg,
+                            "pnpm-lock.yaml": "lockfileVersion: 9\n"})
+    documented = {c: w for c, w in f.commands.values() if ".md:" in w}
+    assert documented == {"pnpm install": "CONTRIBUTING.md:7; package.json:1",
+                          "pnpm build": "CONTRIBUTING.md:10; package.json:1"}
+    everything = str(f.commands) + str(f.also)
+    assert "-g pnpm" not in everything and "npm install app" not in everything and "pnpm dev" not in everything
+    assert "vitest" not in str(f.commands.get("test", ""))  # the test command is the script, not the mention
