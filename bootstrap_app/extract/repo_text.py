@@ -10,7 +10,7 @@ from __future__ import annotations
 from bootstrap_app.signals import RepoFacts
 from bootstrap_app.signals.repo_tools import KIND_ORDER
 
-__all__ = ["repo_body", "repo_key", "repo_summary"]
+__all__ = ["guides_body", "repo_body", "repo_key", "repo_summary", "rules_body"]
 
 _LABEL = {"setup": "Setup", "test": "Test", "lint": "Lint", "format": "Format", "typecheck": "Type check", "build": "Build",
           "docs": "Docs", "release": "Release", "deploy": "Deploy"}
@@ -80,3 +80,22 @@ def repo_key(f: RepoFacts) -> str:
 def repo_summary(f: RepoFacts) -> str:
     test = f"test `{f.commands['test'][0]}`" if "test" in f.commands else ""
     return ", ".join(x for x in (f.package_manager, test, f"branch {f.default_branch}" if f.default_branch else "") if x)
+
+
+def rules_body(f: RepoFacts) -> str:
+    """The maintainers' requirements, quoted with file:line, grouped by what they are about."""
+    lines = [f"What the maintainers of {f.name} require of contributors, in their own words:"]
+    for topic in dict.fromkeys(r.topic for r in f.rules):
+        lines += [f"- {topic}: \"{r.text}\" ({r.where})" for r in f.rules if r.topic == topic]
+    lines.append("**Why:** quoted from the project's contributor guide; they hold for every contributor.")
+    lines.append(f"**How to apply:** follow them when preparing commits and pull requests in {f.path}.")
+    return "\n".join(lines)
+
+
+def guides_body(f: RepoFacts) -> str:
+    """Which contributor doc covers what (its headings), so the agent knows where to read more."""
+    lines = [f"Contributor docs of {f.name} and what each covers:"]
+    lines += [f"- `{path}`: " + "; ".join(heads) for path, heads in f.guide_topics]
+    lines.append(f"**How to apply:** read the matching doc in {f.path} before changing how the project is built, "
+                 "tested or released.")
+    return "\n".join(lines)

@@ -39,6 +39,7 @@ from .repo_conventions import (
     workspace_packages,
 )
 from .repo_docs import DocCommand, doc_commands, doc_sections
+from .repo_rules import DocRule, contributor_rules, guide_topics
 from .repo_tasks import Task, ci_lines, ci_tasks, declared_tasks, load_json, load_toml, task_of
 from .repo_tools import KIND_ORDER, kind_of_name, kind_of_tools, safe_name, safe_path, tools_in
 
@@ -125,6 +126,10 @@ class RepoFacts:
     members: tuple[str, ...] = ()
     """The folders the workspace globs match (each holding a manifest)."""
     guides: tuple[str, ...] = ()
+    rules: tuple[DocRule, ...] = ()
+    """The maintainers' requirements in their own words (commits, branches, PRs, tests, changelog, style)."""
+    guide_topics: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """(contributor doc, its headings): which doc covers what."""
     configured: tuple[str, ...] = ()
     """Tools the repository configures (config files, [tool.*], pre-commit hooks, devDependencies)."""
 
@@ -269,8 +274,9 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     ci_steps = ci_tasks(files, tasks)
     configured = config_tools(listed, pyproject, files.get(".pre-commit-config.yaml", ""), pkg)
     configured = tuple(dict.fromkeys([*configured, *(t for e in own for t in e.configured(view))]))
-    documented = tuple(_doc_task(d) for d in doc_commands(contributor_docs(files, listed), view, ecosystems,
-                                                          ci_lines(files)))
+    docs = contributor_docs(files, listed)
+    documented = tuple(_doc_task(d) for d in doc_commands(docs, view, ecosystems, ci_lines(files)))
+    guide_docs = [(p, t) for p, t in docs if _DOC_NAMES.match(p)]  # the contributor guides themselves
     defaults = {k: (cmd, f"{e.label} default") for e in reversed(own) for k, cmd in e.defaults(view).items()}
     commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files),
                                              documented, defaults)
@@ -320,6 +326,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                                                        *(v for e in own for v in e.versions(view))])), changelog=changelog_file(listed),
                      commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
                      packages=packages, members=workspace_members(packages, listed), guides=guides,
+                     rules=contributor_rules(guide_docs), guide_topics=guide_topics(guide_docs),
                      configured=configured)
 
 
