@@ -8,12 +8,13 @@ EXTRAS := dev,outlook
 HERMES_VENV := .venv-hermes
 HERMES_VERSION := 0.19.0
 
-.PHONY: app test lint typecheck unit bench browser-deps hermes-deps clean help
+.PHONY: app test lint typecheck unit bench eval-repos browser-deps hermes-deps clean help
 
 help:
 	@echo "make app    - open the onboarding wizard on the bundled demo persona (no account, no key)"
 	@echo "make test   - install everything (venv, Chromium, hermes-agent side venv) then lint, type-check and run the tests"
 	@echo "make bench  - run the benchmarks (ratios measured side by side)"
+	@echo "make eval-repos - scan the real repositories as a newcomer; recall and command precision per repository"
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -55,6 +56,9 @@ test: $(STAMP) browser-deps hermes-deps lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
+
+eval-repos: $(STAMP)
+	$(BIN)/python -m benchmarks.eval_repos $(ARGS)
 
 clean:
 	rm -rf $(VENV) $(HERMES_VENV) .pytest_cache .mypy_cache .ruff_cache
