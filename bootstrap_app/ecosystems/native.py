@@ -15,9 +15,9 @@ class CMake(Ecosystem):
     languages = ("C", "C++")
     detect = ("CMakeLists.txt",)
     reads = ("CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", ".clang-format", ".clang-tidy",
-             ".cmake-format*")
+             ".cmake-format*", "*/CMakeLists.txt")
     package_manager = "cmake"
-    programs = frozenset({"cmake", "ctest", "cpack"})
+    programs = frozenset({"cmake", "ctest", "cpack", "make", "ninja"})
     tools = {"ctest": "test", "clang-format": "format", "clang-tidy": "lint", "cmake-format": "format", "cmake": "build"}
 
     def presets(self, view: RepoView) -> dict[str, str]:
@@ -30,9 +30,23 @@ class CMake(Ecosystem):
                     out.setdefault(name, view.cite("CMakePresets.json", rf'"name"\s*:\s*"{re.escape(name)}"'))
         return out
 
+    def _generated(self, target: str, view: RepoView) -> str:
+        """Where a target of the build files CMake generates is defined (``make test``, ``make doc``)."""
+        lists = [p for p in sorted(view.files) if p == "CMakeLists.txt" or p.endswith("/CMakeLists.txt")]
+        if target in ("", "all", "install", "clean"):
+            return view.cite("CMakeLists.txt")
+        if target == "test":
+            return next((w for p in lists if (w := view.cite(p, r"^\s*(?:enable_testing|add_test)\b", re.M | re.I))), "")
+        rx = rf"add_custom_target\s*\(\s*{re.escape(target)}\b"
+        return next((w for p in lists if (w := view.cite(p, rx, re.M | re.I))), "")
+
     def prove(self, argv: list[str], view: RepoView) -> str:
         if not argv or argv[0] not in self.programs or not view.has("CMakeLists.txt"):
             return ""
+        if argv[0] in ("make", "ninja"):  # in the build folder CMake generated (`cd build && make test`)
+            names = [a for a in argv[1:] if not a.startswith("-") and "=" not in a]
+            wheres = [self._generated(n, view) for n in names or [""]]
+            return wheres[0] if all(wheres) else ""
         if "--preset" in argv:
             i = argv.index("--preset")
             return self.presets(view).get(argv[i + 1], "") if i + 1 < len(argv) else ""
@@ -47,7 +61,7 @@ class CMake(Ecosystem):
         out = []
         if m := re.search(r"cmake_minimum_required\s*\(\s*VERSION\s+([\d.]+(?:\.\.\.[\d.]+)?)", text, re.I):
             out.append(f"CMake {m.group(1)}")
-        if m := re.search(r"CMAKE_CXX_STANDARD\s+(\d+)", text):
+        if m := re.search(r"CMAKE_CXX_STANDARD\s+(\d+)", text) or re.search(r"\bcxx_std_(\d+)", text):
             out.append(f"C++{m.group(1)}")
         elif m := re.search(r"CMAKE_C_STANDARD\s+(\d+)", text):
             out.append(f"C{m.group(1)}")

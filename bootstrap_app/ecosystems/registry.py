@@ -25,7 +25,7 @@ from .native import Autotools, CMake, Meson
 from .php import Php
 from .python import Python
 from .ruby import Ruby
-from .runners import Just, Make, Scripts, TaskRunner
+from .runners import Just, Make, Nix, PreCommit, Scripts, TaskRunner
 from .scala import Clojure, Scala
 from .swift import Swift
 from .systems import Go, Rust
@@ -33,7 +33,7 @@ from .systems import Go, Rust
 __all__ = ["ECOSYSTEM_CLASSES", "ENTRY_POINT_GROUP", "detected", "ecosystems", "plugin_problems", "read_globs", "reload"]
 
 ECOSYSTEM_CLASSES: tuple[type[Ecosystem], ...] = (
-    Make, Just, TaskRunner, Scripts,
+    Make, Just, TaskRunner, Scripts, PreCommit, Nix,
     Python, Node, Deno, Bun, Rust, Go,
     Gradle, Maven, Ruby, Php, Elixir, CMake, Meson, Autotools, DotNet, Swift, Haskell, OCaml, Dart, Scala, Clojure,
 )

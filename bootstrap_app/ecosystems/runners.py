@@ -6,7 +6,7 @@ import re
 
 from .base import Ecosystem, RepoView, Target, load_yaml
 
-__all__ = ["Just", "Make", "Scripts", "TaskRunner"]
+__all__ = ["Just", "Make", "Nix", "PreCommit", "Scripts", "TaskRunner"]
 
 _SCRIPT_SUFFIXES = frozenset({"", "sh", "bash", "py", "ps1", "cmd", "bat", "pl", "rb", "zsh"})
 """What a script run by its path looks like (a ``.md`` or a ``.test.ts`` file named in a doc is not a command)."""
@@ -84,3 +84,36 @@ class Scripts(Ecosystem):
                 and suffix in _SCRIPT_SUFFIXES:
             return f"{path}:1"
         return ""
+
+
+class PreCommit(Ecosystem):
+    """pre-commit (or prek) hooks: whatever the language, ``pre-commit run`` runs the configured hooks."""
+
+    name = "pre-commit"
+    label = "pre-commit"
+    detect = (".pre-commit-config.yaml", ".pre-commit-config.yml")
+    reads = detect
+    programs = frozenset({"pre-commit", "prek"})
+    builtins = {"pre-commit": frozenset({"run", "install"}), "prek": frozenset({"run", "install"})}
+    tools = {"pre-commit": "lint", "prek": "lint"}
+
+    def defaults(self, view: RepoView) -> dict[str, str]:
+        return {"lint": "pre-commit run --all-files"}
+
+
+class Nix(Ecosystem):
+    """Nix flakes and shells: ``nix run .#format`` runs an app the flake declares."""
+
+    name = "nix"
+    label = "Nix"
+    detect = ("flake.nix", "default.nix", "shell.nix")
+    reads = detect
+    package_manager = "nix"
+    programs = frozenset({"nix", "nix-shell", "nix-build"})
+    builtins = {"nix": frozenset({"develop", "flake", "fmt"}), "nix-shell": frozenset({""}), "nix-build": frozenset({""})}
+
+    def prove(self, argv: list[str], view: RepoView) -> str:
+        if len(argv) >= 3 and argv[0] == "nix" and argv[1] in ("run", "build", "develop") and argv[2].startswith(".#"):
+            attr = argv[2][2:].split(".")[-1]
+            return view.cite("flake.nix", rf"(?<![\w-]){re.escape(attr)}(?![\w-])") if attr else ""
+        return super().prove(argv, view)

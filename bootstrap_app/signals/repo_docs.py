@@ -134,14 +134,26 @@ def _block_commands(block: list[tuple[int, str]], context: str, heading: str) ->
     """The commands of one shell block; after a ``cd`` or ``git clone`` the rest runs elsewhere."""
     out: list[_Candidate] = []
     prompted = any(_PROMPT.match(b.strip()) for _, b in block)
+    made: set[str] = set()
+    prefix: list[str] = []
     for n, b in _joined(block):
         cmd = b.strip()
         if prompted and not _PROMPT.match(cmd):
             continue
         cmd = _PROMPT.sub("", cmd)
+        if m := re.fullmatch(r"mkdir (?:-p )?([\w.-]+)", cmd):
+            made.add(m.group(1))
+            prefix.append(cmd)
+            continue
+        if m := re.fullmatch(r"cd ([\w.-]+)/?", cmd):
+            if m.group(1) not in made:
+                break  # the rest runs in another checkout or folder
+            prefix.append(f"cd {m.group(1)}")
+            continue
         if re.match(r"^(?:cd|pushd|git clone)\s", cmd):
             break
-        out.append(_Candidate(cmd, n + 1, context, heading))
+        out.append(_Candidate(" && ".join([*prefix, cmd]) if prefix and "cd " in " ".join(prefix) else cmd,
+                              n + 1, context, heading))
     return out
 
 
@@ -173,6 +185,15 @@ def _joined(block: list[tuple[int, str]]) -> list[tuple[int, str]]:
             out.append((first, pending))
             pending = ""
     return out
+
+
+def _task_names(view: RepoView, ecosystems: tuple[Ecosystem, ...]) -> dict[str, str]:
+    """A task name declared by exactly one runner -> the command that runs it (``preparePR`` -> ``sbt preparePR``)."""
+    found: dict[str, set[str]] = {}
+    for e in ecosystems:
+        for t in e.targets(view):
+            found.setdefault(t.name, set()).add(t.command)
+    return {name: next(iter(cmds)) for name, cmds in found.items() if len(cmds) == 1 and len(name) >= 3}
 
 
 def _installs_a_package(cmd: str) -> bool:
@@ -215,6 +236,8 @@ def prove(command: str, view: RepoView, ecosystems: tuple[Ecosystem, ...], ci_li
         argv = part.split()
         if not argv or not all(_TOKEN.match(t) for t in argv):
             return ""
+        if argv[0] in ("mkdir", "cd") and len(argv) <= 3:  # making and entering a build folder needs no proof
+            continue
         where = next((w for e in ecosystems if (w := e.prove(argv, view))), "") or ci_lines.get(" ".join(argv), "")
         if not where:
             return ""
@@ -226,13 +249,15 @@ def _plain(text: str) -> str:
     cmd = " ".join(text.split())
     if not cmd or len(cmd) > 120 or cmd.startswith(("#", "//", "git ", "cd ", "export ", "sudo ")):
         return ""
+    if cmd.startswith("mkdir ") and " && cd " not in cmd:
+        return ""
     if re.search(r"\bmake (?:install|uninstall|clean|distclean)\b|--prefix\b|/path\b|\bpath/to\b|\s(?:-g|--global|global)\b"
                  r"|(?:--version|--help|\sfreeze|\slist)$", cmd):
         return ""  # installing into the system, cleaning, or a placeholder path: not a contributor's step
     if re.search(r"[|;<>`'\"$(){}*\\]|\s#", cmd) or find_dangerous(cmd):
         return ""
     parts = [p.strip() for p in cmd.split("&&")]
-    return " && ".join(parts) if all(p and len(p.split()) <= 10 for p in parts) and len(parts) <= 3 else ""
+    return " && ".join(parts) if all(p and len(p.split()) <= 10 for p in parts) and len(parts) <= 4 else ""
 
 
 def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[Ecosystem, ...],
@@ -241,8 +266,11 @@ def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[
     out: list[DocCommand] = []
     seen: set[str] = set()
     for path, text in docs:
+        names = _task_names(view, ecosystems)
         for c in _candidates(text):
             cmd = _plain(c.text)
+            if c.inline and cmd in names and _RUN_VERB.search(c.context):
+                cmd = names[cmd]  # "Please run `preparePR`": the one declared task of that name
             first = cmd.split()[0] if cmd else ""
             if not cmd or cmd in seen or (first not in _PROGRAMS and "/" not in first
                                            and not any(first in e.programs for e in ecosystems)):

@@ -26,7 +26,9 @@ from .repo_docs import doc_sections
 __all__ = ["DocRule", "contributor_rules", "guide_topics"]
 
 _NORMATIVE = re.compile(r"\b(?:must|never|please|do not|don't(?! worry)|make sure|required|requires?|should|need to|"
-                        r"ensure|avoid)\b|^(?:always|only|use|keep|add|write|run)\b", re.I)
+                        r"ensure|avoid|we (?:follow|use|adhere to)|follows?)\b|^(?:always|only|use|keep|add|write|run|"
+                        r"create|open|describe|include|update|follow|discuss|document|sign|squash|rebase|reference|"
+                        r"name|submit|label|acknowledge|indent|prefer)\b", re.I)
 """A requirement: a modal or a prohibition anywhere, or an imperative opening ("Always rebase …").
 ("… are always carefully considered" describes; it does not require.)"""
 _STRONG = re.compile(r"\b(?:must|never|required|do not|don't)\b", re.I)
@@ -37,10 +39,13 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("pull requests", re.compile(r"\bpull requests?\b|\bPRs?\b|\breview(?:er|s)?\b|\bissue\b", re.I)),
     ("tests", re.compile(r"\btests?\b|\btest suite\b|\bcoverage\b|\bspecs?\b", re.I)),
     ("changelog", re.compile(r"\bchange ?log\b|\bnews (?:fragment|entry)|\brelease notes\b|\bchangeset\b", re.I)),
+    ("versioning", re.compile(r"\bsemver\b|\bsemantic versioning\b|\bbreaking changes?\b|\bbackwards?[- ]compatib",
+                              re.I)),
+    ("docs", re.compile(r"\bdocument(?:ation|ed)?\b|\bdocstrings?\b|@doc\b|@spec\b|\byard\b|\bREADME\b", re.I)),
     ("style", re.compile(r"\bstyle\b|\bformat(?:ted|ting|ter)?\b|\blint(?:er|ing)?\b|\bindent|\bnaming\b|\bspaces\b|"
                          r"\btabs\b|\bstandard\b|\bdocstrings?\b|\btype hints?\b", re.I)),
 )
-_MAX_RULES = 10
+_MAX_RULES = 12
 
 
 @dataclass(frozen=True)

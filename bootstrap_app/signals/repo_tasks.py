@@ -283,9 +283,10 @@ def declared_tasks(files: dict[str, str], runner: str, pkg: dict[str, Any]) -> l
 
 # -- CI --------------------------------------------------------------------------------------------
 
-_SPECIAL_JOB = re.compile(r"native|release|publish|deploy|\bdocs?\b|documentation|pages|bench|nightly|snapshot|"
-                          r"canary|codeql|stale|label|dependabot|renovate|backport|changelog|cla\b|website|site\b|"
-                          r"fuzz|sanitizer|coverage|minimal-versions|msrv|cross|wasm|android|ios", re.I)
+_SPECIAL_JOB = re.compile(
+    r"(?<![a-z])(?:native|release[sd]?|publish(?:ing)?|deploy(?:ment)?|docs?|documentation|pages|bench(?:mark)?s?|"
+    r"nightly|snapshots?|canary|codeql|stale|labell?(?:er|ing)?|dependabot|renovate|backports?|changelog|cla|website|"
+    r"site|fuzz(?:ing)?|sanitizers?|coverage|minimal-versions|msrv|cross|wasm|android|ios|examples?)(?![a-z])", re.I)
 """Jobs that are not "the tests": native images, releases, docs deploys, benchmarks, bots, and
 single-purpose legs (fuzzing, sanitizers, coverage uploads, MSRV or cross-compilation checks)."""
 
@@ -296,7 +297,10 @@ def _triggers(data: dict[Any, Any]) -> set[str]:
         return {on}
     if isinstance(on, list):
         return {str(x) for x in on}
-    return {str(k) for k in on} if isinstance(on, dict) else set()
+    if not isinstance(on, dict):
+        return set()
+    # `push: {tags: [v*]}` runs on a release tag, not on a change
+    return {str(k) for k, v in on.items() if not (isinstance(v, dict) and "tags" in v and "branches" not in v)}
 
 
 def _job_runs_on_changes(data: dict[Any, Any], job_id: str, job: dict[Any, Any]) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bootstrap_app.ecosystems import RepoView, detected
+from bootstrap_app.ecosystems import Ecosystem, RepoView, detected
 from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.types import Item, Person, Repo
 
@@ -158,7 +158,7 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
             or next((t for t in tasks if t.kind == kind and t.name.lower() in _CANONICAL[kind]), None) \
             or next((t for t in on_ci if t.command), None) \
             or next((t for t in tasks if t.kind == kind), None) \
-            or next((t for t in documented if t.kind == kind), None)
+            or next((t for t in documented if t.kind == kind and kind != "setup"), None)
         found: list[str] = []
         if pick is not None:
             commands[kind] = (pick.command, pick.source)
@@ -190,15 +190,20 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
         for t in on_ci:
             found += [x for x in t.tools if x not in found]
         ci_line = next((t.command for t in on_ci if t.command and t.command not in (commands[kind][0], runs.get(kind))), "")
-        if ci_line and commands[kind][1] != "CI":
+        # what the maintainers documented is the command; CI's own variant of it (reporters, CI
+        # flags) would only be noise beside it
+        if ci_line and commands[kind][1] != "CI" and not (pick is not None and pick in documented):
             ci_cmds[kind] = ci_line
         if found:
             tools[kind] = tuple(dict.fromkeys(found))[:4]
     return commands, tools, ci_cmds, runs
 
 
-_READ_IN_REPO_TASKS = frozenset({"make", "just", "task", "scripts", "python", "node"})
+_PM_LANGUAGES = {**dict.fromkeys(("npm", "pnpm", "yarn", "bun"), ("JavaScript", "TypeScript")),
+                 **dict.fromkeys(("pip", "uv", "poetry", "pdm", "pipenv"), ("Python",))}
+_READ_IN_REPO_TASKS = frozenset({"make", "just", "task", "scripts", "python", "node", "pre-commit", "nix"})
 """Ecosystems whose tasks :func:`declared_tasks` already reads (with their own runners' shapes)."""
+_AGENT_DOCS = ("AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md")
 _DOC_NAMES = re.compile(r"^(?:(?:\.github|docs)/)?(?:contributing|hacking|developing|development|building|build)"
                         r"(?:\.(?:md|rst|txt|markdown))?$", re.I)
 _README_SECTIONS = re.compile(r"build|test|develop|contribut|hack|lint|format|compil|install|getting started|setup|"
@@ -212,10 +217,13 @@ def _readme_rank(path: str) -> tuple[int, int, str]:
     return path.count("/"), stem != "readme", path
 
 
-def _root_lockfiles(listed: set[str]) -> set[str]:
-    """The lockfiles present (``package.json`` stands for npm only when its lockfile is there too)."""
-    return {lock for lock, _ in LOCKFILES if lock in listed and lock != "package.json"} | (
-        {"package.json"} if "package-lock.json" in listed else set())
+def _of_the_code(command: str, ecosystems: tuple[Ecosystem, ...], languages: tuple[str, ...]) -> bool:
+    """False for a CI line of another ecosystem than the code's own (a Swift package's CMake job)."""
+    first = command.split()[0] if command else ""
+    claims = [e for e in ecosystems if first in e.programs]
+    if not claims or not languages or any(not e.languages or languages[0] in e.languages for e in claims):
+        return True
+    return not any(languages[0] in e.languages for e in ecosystems)
 
 
 def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str, str]]:
@@ -237,7 +245,9 @@ def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str,
                 for n in range(line - 1, end):
                     keep[n] = True
         out.append((readme, "\n".join(t if k else "" for t, k in zip(lines, keep, strict=True))))
-    out += [(p, files[p]) for p in ("AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md") if p in files]
+    agents = [p for p in _AGENT_DOCS if p in files]
+    # CLAUDE.md is often AGENTS.md again (a symlink or a copy): read the same words once
+    out += [(p, files[p]) for i, p in enumerate(agents) if files[p] not in [files[q] for q in agents[:i]]]
     return out
 
 
@@ -264,24 +274,26 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     # the package manager of the ecosystem the code is written in (a Swift package that also builds
     # with CMake is a SwiftPM project), else of the first ecosystem detected
     by_language = [e for e in own if e.package_manager and languages and languages[0] in e.languages]
-    if by_language and (not pm or (pm in ("npm", "pip") and by_language[0].package_manager not in ("npm", "pip")
-                        and "package.json" not in _root_lockfiles(listed))):
-        pm = by_language[0].package_manager
+    if by_language and (not pm or not set(_PM_LANGUAGES.get(pm, languages[:1])) & set(languages[:1])):
+        pm = by_language[0].package_manager  # a website's yarn.lock does not make a Scala library a yarn project
     pm = pm or next((e.package_manager for e in own if e.package_manager), "")
     tasks = declared_tasks(files, runner, pkg) + [
         t for e in own for target in e.targets(view)
         if (t := task_of(target.name, target.command, target.body, target.where.split(":")[0]))]
-    ci_steps = ci_tasks(files, tasks)
+    ci_steps = [t for t in ci_tasks(files, tasks) if _of_the_code(t.command, ecosystems, languages)]
     configured = config_tools(listed, pyproject, files.get(".pre-commit-config.yaml", ""), pkg)
     configured = tuple(dict.fromkeys([*configured, *(t for e in own for t in e.configured(view))]))
     docs = contributor_docs(files, listed)
     documented = tuple(_doc_task(d) for d in doc_commands(docs, view, ecosystems, ci_lines(files)))
-    guide_docs = [(p, t) for p, t in docs if _DOC_NAMES.match(p)]  # the contributor guides themselves
+    # the contributor guides themselves, then what the maintainers wrote for agents
+    guide_docs = [(p, t) for p, t in docs if _DOC_NAMES.match(p) or p in _AGENT_DOCS]
     defaults = {k: (cmd, f"{e.label} default") for e in reversed(own) for k, cmd in e.defaults(view).items()}
     commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files),
                                              documented, defaults)
+    doc_kinds = {k for k, (_c, where) in commands.items() if ".md:" in where or ".rst:" in where or ".txt:" in where}
     also = {k: alts for k in commands
-            if (alts := tuple(dict.fromkeys(t.command for t in (*documented, *tasks) if t.kind == k and t.name != "narrow"
+            if (alts := tuple(dict.fromkeys(t.command for t in (*documented, *([] if k in doc_kinds else tasks))
+                                            if t.kind == k and t.name != "narrow"
                                             and t.command not in (commands[k][0], ci_cmds.get(k))))[:3])}
     hooks = pre_commit_hooks(files.get(".pre-commit-config.yaml", ""))
     for kind, (cmd, _where) in commands.items():

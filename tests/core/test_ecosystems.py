@@ -61,6 +61,8 @@ SAMPLES: dict[str, dict[str, str]] = {
               "project/build.properties": "sbt.version=1.9.7\n"},
     "clojure": {"project.clj": "(defproject p \"0.1.0\")\n"},
     "scripts": {"scripts/test.sh": "#!/bin/sh\n"},
+    "pre-commit": {".pre-commit-config.yaml": "repos:\n  - repo: local\n    hooks: []\n"},
+    "nix": {"flake.nix": "{\n  outputs = { self }: {\n    apps.x86_64-linux.format = {};\n  };\n}\n"},
     "toy": {"toy.toml": '[toolchain]\ntoy = ">= 2"\n[tasks]\ncheck = "toy-lint src"\n', ".toy-lint.toml": "\n"},
     "zig": {"build.zig": 'pub fn build(b: *std.Build) void {\n    const t = b.step("test", "Run tests");\n}\n',
             "build.zig.zon": '.{\n    .minimum_zig_version = "0.13.0",\n}\n'},
@@ -127,6 +129,7 @@ def test_what_each_ecosystem_reads_from_its_own_files(tmp_path: Path) -> None:
     cmake, view = answers("cmake")
     assert cmake.prove(["cmake", "--preset", "dev"], view) == "CMakePresets.json:1"
     assert cmake.prove(["cmake", "--preset", "ci"], view) == "" and cmake.versions(view) == ("CMake 3.20", "C++17")
+    assert cmake.prove(["make", "test"], view) == "CMakeLists.txt:4" and cmake.prove(["make", "doc"], view) == ""
     dotnet, view = answers("dotnet")
     assert dotnet.versions(view) == (".NET SDK 8.0.100", "targets net8.0")
     scala, view = answers("scala")
@@ -137,6 +140,8 @@ def test_what_each_ecosystem_reads_from_its_own_files(tmp_path: Path) -> None:
     assert swift.versions(view) == ("Swift tools 5.9",)
     deno, view = answers("deno")
     assert deno.prove(["deno", "task", "ok"], view) == "deno.json:3" and deno.prove(["deno", "task", "nope"], view) == ""
+    nix, view = answers("nix")
+    assert nix.prove(["nix", "run", ".#format"], view) == "flake.nix:3" and nix.prove(["nix", "run", ".#lint"], view) == ""
     rust, view = answers("rust")
     assert rust.prove(["cargo", "test", "-p", "p"], view) and rust.prove(["cargo", "test", "-p", "other"], view) == ""
 
