@@ -86,7 +86,7 @@ def rules_body(f: RepoFacts) -> str:
     """The maintainers' requirements, quoted with file:line, grouped by what they are about."""
     lines = [f"What the maintainers of {f.name} require of contributors, in their own words:"]
     for topic in dict.fromkeys(r.topic for r in f.rules):
-        lines += [f"- {topic}: \"{r.text}\" ({r.where})" for r in f.rules if r.topic == topic]
+        lines += [f"- On {topic}: \"{r.text}\" ({r.where})" for r in f.rules if r.topic == topic]
     lines.append("**Why:** quoted from the project's contributor guide; they hold for every contributor.")
     lines.append(f"**How to apply:** follow them when preparing commits and pull requests in {f.path}.")
     return "\n".join(lines)

@@ -106,10 +106,13 @@ def kind_of_name(name: str) -> str:
     Only the first part decides, so ``test-ci`` is a test and ``check:semver`` is not a test run.
     """
     low = name.lower()
+    parts = re.split(r"[-:_.]|(?<=[a-z])(?=[A-Z])", name)
+    if len(parts) > 1 and {p.lower() for p in parts[1:]} & {"release", "publish", "deploy"}:
+        return "deploy" if "deploy" in {p.lower() for p in parts} else "release"  # test-release checks a release
     for kind, rx in _NAME_WORDS:
         if rx.match(low):
             return kind
-    head = re.split(r"[-:_.]", low)[0]
+    head = parts[0].lower()  # `lint:check`, `test-ci`, `testJVM`: the first part says what it is
     for kind, rx in _NAME_WORDS:
         if rx.match(head) and head != "check":
             return kind

@@ -67,7 +67,7 @@ def test_the_rules_are_quoted_with_file_and_line_and_the_planted_steps_are_not(t
     by_name = {p.name: p for p in result.proposals}
     entry = by_name["proj-contributor-rules"]
     assert entry.type.value == "project"
-    assert '- commits: "Please squash intermediate commits before asking for a review." (CONTRIBUTING.md:8)' in entry.body
+    assert '- On commits: "Please squash intermediate commits before asking for a review." (CONTRIBUTING.md:8)' in entry.body
     assert "curl" not in entry.body and "example.net" not in entry.body and "approve" not in entry.body
     docs = by_name["proj-contributor-docs"]
     assert docs.type.value == "reference" and "`CONTRIBUTING.md`: Contributing; Commits; Branches" in docs.body
