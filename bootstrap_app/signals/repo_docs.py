@@ -28,7 +28,7 @@ __all__ = ["DocCommand", "doc_commands", "doc_sections", "prove"]
 _SHELL_LANGS = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-session", "shellsession", "text",
                           "terminal", "powershell", "ps1", "pwsh", "cmd", "bat", "sh-session", "none", "fish"})
 _PROMPT = re.compile(r"^(?:\$|%|>|PS>|PS [^>]*>|❯)\s+")
-_TOKEN = re.compile(r"^[A-Za-z0-9_./:=@+,%^~\-]+$")
+_TOKEN = re.compile(r"^[A-Za-z0-9_./:=@+,%^~\-][A-Za-z0-9_./:=@+,%^~\-#]*$")  # `nix run .#format`
 _FILTERS = frozenset({"-p", "--package", "--features", "-F", "-k", "--filter", "testOnly", "-run", "--tests",
                       "--test"})
 _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -140,7 +140,7 @@ def _block_commands(block: list[tuple[int, str]], context: str, heading: str) ->
         cmd = b.strip()
         if prompted and not _PROMPT.match(cmd):
             continue
-        cmd = _PROMPT.sub("", cmd)
+        cmd = re.sub(r"\s+#\s.*$", "", _PROMPT.sub("", cmd))  # `cmake ..   # Generate the build scripts.`
         if m := re.fullmatch(r"mkdir (?:-p )?([\w.-]+)", cmd):
             made.add(m.group(1))
             prefix.append(cmd)
@@ -271,7 +271,9 @@ def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[
             cmd = _plain(c.text)
             if c.inline and cmd in names and _RUN_VERB.search(c.context):
                 cmd = names[cmd]  # "Please run `preparePR`": the one declared task of that name
-            first = cmd.split()[0] if cmd else ""
+            # the program: the first word after any `mkdir build && cd build &&`
+            first = next((part.split()[0] for part in cmd.split(" && ") if part.split()[0] not in ("mkdir", "cd")), "") \
+                if cmd else ""
             if not cmd or cmd in seen or (first not in _PROGRAMS and "/" not in first
                                            and not any(first in e.programs for e in ecosystems)):
                 continue

@@ -204,7 +204,8 @@ _PM_LANGUAGES = {**dict.fromkeys(("npm", "pnpm", "yarn", "bun"), ("JavaScript", 
 _READ_IN_REPO_TASKS = frozenset({"make", "just", "task", "scripts", "python", "node", "pre-commit", "nix"})
 """Ecosystems whose tasks :func:`declared_tasks` already reads (with their own runners' shapes)."""
 _AGENT_DOCS = ("AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md")
-_DOC_NAMES = re.compile(r"^(?:(?:\.github|docs)/)?(?:contributing|hacking|developing|development|building|build)"
+_DOC_NAMES = re.compile(r"^(?:\.github/|docs?/(?:[\w-]+/)?)?(?:contributing|hacking|developing|development|building|build|"
+                        r"get-started|getting-started|getting_started)"
                         r"(?:\.(?:md|rst|txt|markdown))?$", re.I)
 _README_SECTIONS = re.compile(r"build|test|develop|contribut|hack|lint|format|compil|install|getting started|setup|"
                               r"set up|running", re.I)

@@ -62,8 +62,9 @@ _SELECT = (
 _SELECT_NESTED = (".github/workflows/*.yml", ".github/workflows/*.yaml", ".github/CODEOWNERS",
                   "docs/CODEOWNERS", "scripts/*deploy*", "deploy/*", ".cargo/config.toml", ".cargo/config",
                   ".github/copilot-instructions.md", ".github/pull_request_template.md", ".github/dco.yml")
-_GUIDE_DIRS = ("", ".github/", "docs/")
-_GUIDE_NAMES = ("contributing", "hacking", "developing", "development", "building")
+_GUIDE_DIRS = ("", ".github/", "docs/", "doc/")
+_GUIDE_NAMES = ("contributing", "hacking", "developing", "development", "building", "get-started", "getting-started",
+                "getting_started")
 
 
 @cache
@@ -100,6 +101,10 @@ def selected_file(path: str) -> bool:
         return True
     if any(low == f"{d}pull_request_template.md" or any(low in (f"{d}{n}", f"{d}{n}.md", f"{d}{n}.rst", f"{d}{n}.txt")
                                                          for n in _GUIDE_NAMES) for d in _GUIDE_DIRS):
+        return True
+    # a docs site's section folder: docs/dev/contributing.rst
+    if len(p.parts) == 3 and p.parts[0] in ("docs", "doc") and p.stem.lower() in _GUIDE_NAMES \
+            and p.suffix.lower() in (".md", ".rst", ".txt"):
         return True
     # the "scripts to rule them all" convention: scripts/test, scripts/lint.sh, …
     if len(p.parts) == 2 and any(low.startswith(d) for d in _SCRIPT_DIRS) and not p.name.startswith(".") \
@@ -279,7 +284,9 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
                 path = target
             if not path.is_file():
                 return "[not a regular file]"
-            manifest = rel.endswith(_MANIFEST_SUFFIXES) or PurePosixPath(rel).name in _MANIFEST_NAMES
+            # build files an ecosystem parses (CMakeLists.txt, pom.xml, mix.exs …) get the parser's cap too
+            manifest = rel.endswith(_MANIFEST_SUFFIXES) or PurePosixPath(rel).name in _MANIFEST_NAMES or any(
+                fnmatch.fnmatchcase(rel, g) and rel.count("/") == g.count("/") for g in read_globs())
             if not manifest and path.stat().st_size > _MAX_DOC_BYTES:
                 ctx.skip(self.id, rel, f"{rel}: {path.stat().st_size:,} bytes, larger than {_MAX_DOC_BYTES:,}; not read")
                 return "[too large]"

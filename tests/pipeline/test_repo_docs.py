@@ -148,3 +148,27 @@ def test_what_a_doc_shows_but_a_contributor_does_not_run(tmp_path: Path) -> None
     everything = str(f.commands) + str(f.also)
     assert "-g pnpm" not in everything and "npm install app" not in everything and "pnpm dev" not in everything
     assert "vitest" not in str(f.commands.get("test", ""))  # the test command is the script, not the mention
+
+
+def test_a_cmake_build_folder_and_the_targets_cmake_generates(tmp_path: Path) -> None:
+    guide = ("# Getting started\n\n## Building\n\nThe typical workflow starts with:\n\n"
+             "    mkdir build  # Create a directory to hold the build output.\n    cd build\n"
+             "    cmake ..     # Generate native build scripts.\n\n"
+             "Once the library has been built you can invoke `make test` to run the tests.\n\n"
+             "## Docs\n\nCompile the documentation target:\n\n    make doc\n\nand `make bench` for speed.\n")
+    cmake = "cmake_minimum_required(VERSION 3.8)\nproject(lib CXX)\n" + "# padding\n" * 3000 + \
+        "enable_testing()\nadd_custom_target(\n  doc\n  COMMAND doxygen)\n"
+    f = facts_of(tmp_path, {"doc/get-started.md": guide, "CMakeLists.txt": cmake, "src/a.cc": "int a;\n"})
+    assert f.commands["build"] == ("mkdir build && cd build && cmake ..", "doc/get-started.md:9; CMakeLists.txt:1")
+    assert f.commands["test"] == ("make test", "doc/get-started.md:11; CMakeLists.txt:3003")
+    assert f.commands["docs"] == ("make doc", "doc/get-started.md:17; CMakeLists.txt:3004")
+    assert "make bench" not in str(f.commands) + str(f.also)  # no such target
+
+
+def test_a_flake_app_and_a_docs_section_guide(tmp_path: Path) -> None:
+    guide = ("Contributing\n============\n\nFormatting\n----------\n\nUse ``nix run .#format`` to format the code,"
+             " and ``nix run .#deploy`` never.\n")
+    flake = "{\n  outputs = { self }: {\n    apps.x86_64-linux.format = { };\n  };\n}\n"
+    f = facts_of(tmp_path, {"docs/dev/contributing.rst": guide, "flake.nix": flake, "x.cabal": "name: x\n"})
+    assert f.commands["format"] == ("nix run .#format", "docs/dev/contributing.rst:7; flake.nix:3")
+    assert "deploy" not in str(f.commands)
