@@ -24,7 +24,8 @@ class Node(Ecosystem):
     label = "Node"
     languages = ("JavaScript", "TypeScript")
     detect = ("package.json",)
-    reads = ("package.json", "turbo.json", "pnpm-workspace.yaml", ".nvmrc", ".node-version")
+    reads = ("package.json", "turbo.json", "pnpm-workspace.yaml", ".nvmrc", ".node-version", "packages/*/package.json",
+             "apps/*/package.json")
     package_manager = "npm"
     programs = frozenset({"npm", "pnpm", "yarn", "npx", "pnpx", "corepack", "turbo"})
     tools = _TOOLS

@@ -29,7 +29,7 @@ class Swift(Ecosystem):
 
     def versions(self, view: RepoView) -> tuple[str, ...]:
         if m := re.search(r"swift-tools-version\s*:\s*([\d.]+)", view.files.get("Package.swift", "")):
-            return (f"Swift tools {m.group(1)}",)
+            return (f"swift-tools-version {m.group(1)}",)
         return ()
 
     def configured(self, view: RepoView) -> tuple[str, ...]:

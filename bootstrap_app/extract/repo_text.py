@@ -39,6 +39,7 @@ def repo_body(f: RepoFacts, first_name: str) -> str:
     if f.min_versions:
         lines.append("- Minimum versions: " + ", ".join(f.min_versions))
     lines += [_command_line(f, kind) for kind in KIND_ORDER if kind in f.commands and kind not in ("release", "deploy")]
+    lines += [f"- {_LABEL[kind]} ({package}): `{cmd}` ({where})" for kind, package, cmd, where in f.package_commands]
     if f.release:
         lines.append("- Release/deploy: " + ", ".join(f"`{r}`" for r in f.release))
     shown = {t for ts in f.tools.values() for t in ts}

@@ -140,7 +140,10 @@ def _block_commands(block: list[tuple[int, str]], context: str, heading: str) ->
         cmd = b.strip()
         if prompted and not _PROMPT.match(cmd):
             continue
-        cmd = re.sub(r"\s+#\s.*$", "", _PROMPT.sub("", cmd))  # `cmake ..   # Generate the build scripts.`
+        cmd = _PROMPT.sub("", cmd)
+        if re.search(r"\s#.*\b(?:optional|if you (?:want|like|prefer)|alternatively)\b", cmd, re.I):
+            continue  # the doc says the step is optional
+        cmd = re.sub(r"\s+#\s.*$", "", cmd)  # `cmake ..   # Generate the build scripts.`
         if m := re.fullmatch(r"mkdir (?:-p )?([\w.-]+)", cmd):
             made.add(m.group(1))
             prefix.append(cmd)

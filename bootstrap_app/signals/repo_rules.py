@@ -28,7 +28,7 @@ __all__ = ["DocRule", "contributor_rules", "guide_topics"]
 _NORMATIVE = re.compile(r"\b(?:must|never|please|do not|don't(?! worry)|make sure|required|requires?|should|need to|"
                         r"ensure|avoid|we (?:follow|use|adhere to)|follows?)\b|^(?:always|only|use|keep|add|write|run|"
                         r"create|open|describe|include|update|follow|discuss|document|sign|squash|rebase|reference|"
-                        r"name|submit|label|acknowledge|indent|prefer)\b", re.I)
+                        r"name|submit|label|acknowledge|indent|prefer|fork|attempt|try|make)\b", re.I)
 """A requirement: a modal or a prohibition anywhere, or an imperative opening ("Always rebase …").
 ("… are always carefully considered" describes; it does not require.)"""
 _STRONG = re.compile(r"\b(?:must|never|required|do not|don't)\b", re.I)

@@ -126,6 +126,8 @@ class RepoFacts:
     members: tuple[str, ...] = ()
     """The folders the workspace globs match (each holding a manifest)."""
     guides: tuple[str, ...] = ()
+    package_commands: tuple[tuple[str, str, str, str], ...] = ()
+    """(kind, package, command, where) for a kind the root has no command for but a workspace package does."""
     rules: tuple[DocRule, ...] = ()
     """The maintainers' requirements in their own words (commits, branches, PRs, tests, changelog, style)."""
     guide_topics: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -218,6 +220,31 @@ def _readme_rank(path: str) -> tuple[int, int, str]:
     return path.count("/"), stem != "readme", path
 
 
+def _package_commands(files: dict[str, str], members: tuple[str, ...], at_root: set[str],
+                      runner: str) -> tuple[tuple[str, str, str, str], ...]:
+    """Monorepos: the root's commands come first; a kind the root has none for is taken from the
+    workspace packages' own scripts, each named with its package (``pnpm --filter web test``)."""
+    out: list[tuple[str, str, str, str]] = []
+    for member in members:
+        path = f"{member}/package.json"
+        manifest = load_json(files.get(path, ""))
+        found = manifest.get("scripts")
+        scripts: dict[str, object] = found if isinstance(found, dict) else {}
+        name = str(manifest.get("name", "")) or member.rsplit("/", 1)[-1]
+        if not safe_name(name.replace("@", "").replace("/", "-")):
+            continue
+        for script in scripts:
+            kind = kind_of_name(str(script))
+            if kind in ("test", "lint", "format", "typecheck", "build") and kind not in at_root \
+                    and safe_name(str(script)) and not any(k == kind and p == name for k, p, _c, _w in out):
+                command = {"pnpm": f"pnpm --filter {name} {script}", "yarn": f"yarn workspace {name} {script}",
+                           "bun": f"bun run --filter {name} {script}"}.get(runner, f"npm run {script} --workspace={member}")
+                text = files[path]
+                line = text.count("\n", 0, max(text.find(f'"{script}"'), 0)) + 1
+                out.append((kind, name, command, f"{path}:{line}"))
+    return tuple(out[:8])
+
+
 def _of_the_code(command: str, ecosystems: tuple[Ecosystem, ...], languages: tuple[str, ...]) -> bool:
     """False for a CI line of another ecosystem than the code's own (a Swift package's CMake job)."""
     first = command.split()[0] if command else ""
@@ -307,6 +334,8 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     codeowners = tuple(dict.fromkeys(t for t in re.findall(r"(@[\w./-]+|[\w.+-]+@[\w-]+\.[\w.-]+)", owners_text)))
     guides = contributor_guides(listed)
     packages = workspace_packages(files, pkg)
+    members = workspace_members(packages, listed)
+    per_package = _package_commands(files, members, set(commands), runner)
     contributing = "\n".join(files.get(p, "") for p in guides if "contributing" in p.lower()
                              or "pull_request" in p.lower())
     readme = next((files[p] for p in sorted(files, key=_readme_rank) if p.lower().startswith("readme")), "")
@@ -338,7 +367,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                      min_versions=tuple(dict.fromkeys([*min_versions(files, pkg, pyproject),
                                                        *(v for e in own for v in e.versions(view))])), changelog=changelog_file(listed),
                      commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
-                     packages=packages, members=workspace_members(packages, listed), guides=guides,
+                     packages=packages, members=members, guides=guides, package_commands=per_package,
                      rules=contributor_rules(guide_docs), guide_topics=guide_topics(guide_docs),
                      configured=configured)
 

@@ -137,7 +137,7 @@ def test_what_each_ecosystem_reads_from_its_own_files(tmp_path: Path) -> None:
     ocaml, view = answers("ocaml")
     assert ocaml.versions(view) == ("OCaml >= 4.14", "dune 3.10") and ocaml.prove(["dune", "fmt"], view) == ".ocamlformat:1"
     swift, view = answers("swift")
-    assert swift.versions(view) == ("Swift tools 5.9",)
+    assert swift.versions(view) == ("swift-tools-version 5.9",)
     deno, view = answers("deno")
     assert deno.prove(["deno", "task", "ok"], view) == "deno.json:3" and deno.prove(["deno", "task", "nope"], view) == ""
     nix, view = answers("nix")

@@ -172,3 +172,19 @@ def test_a_flake_app_and_a_docs_section_guide(tmp_path: Path) -> None:
     f = facts_of(tmp_path, {"docs/dev/contributing.rst": guide, "flake.nix": flake, "x.cabal": "name: x\n"})
     assert f.commands["format"] == ("nix run .#format", "docs/dev/contributing.rst:7; flake.nix:3")
     assert "deploy" not in str(f.commands)
+
+
+def test_monorepo_root_commands_first_then_each_package_named(tmp_path: Path) -> None:
+    root = ('{"name": "mono", "private": true, "packageManager": "pnpm@9.1.0",\n'
+            ' "scripts": {\n  "test": "turbo run test"\n }}\n')
+    web = '{"name": "web", "scripts": {\n  "test": "vitest run",\n  "lint": "eslint ."\n}}\n'
+    api = '{"name": "@acme/api", "scripts": {\n  "typecheck": "tsc --noEmit",\n  "lint": "eslint src"\n}}\n'
+    files = {"package.json": root, "pnpm-workspace.yaml": "packages:\n  - packages/*\n", "pnpm-lock.yaml": "x: 1\n",
+             "packages/web/package.json": web, "packages/api/package.json": api}
+    f = facts_of(tmp_path, files)
+    assert f.commands["test"][0] == "pnpm test"
+    assert ("lint", "@acme/api", "pnpm --filter @acme/api lint", "packages/api/package.json:3") in f.package_commands
+    assert ("lint", "web", "pnpm --filter web lint", "packages/web/package.json:3") in f.package_commands
+    assert ("typecheck", "@acme/api", "pnpm --filter @acme/api typecheck", "packages/api/package.json:2") \
+        in f.package_commands
+    assert not [c for c in f.package_commands if c[0] == "test"]  # the root has one
