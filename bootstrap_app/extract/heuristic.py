@@ -192,7 +192,9 @@ def _repo_rule(s: Signals, f: RepoFacts, ids: tuple[str, str, str], description:
 def _repo(s: Signals, f: RepoFacts) -> list[Proposal | None]:
     """The project entry, then one feedback entry per convention (commits, PRs, sign-off)."""
     out: list[Proposal | None] = []
-    unverified = any(where not in ("CI",) and k not in f.ci_commands and k not in f.tools
+    # a command CI runs, whose tools are known, or that a contributor doc states and the
+    # repository's files prove ("CONTRIBUTING.md:12; Makefile:3") is verified
+    unverified = any(where not in ("CI",) and k not in f.ci_commands and k not in f.tools and "; " not in where
                      for k, (_c, where) in f.commands.items())
     if f.commands or f.package_manager or f.default_branch:
         summary = repo_summary(f)

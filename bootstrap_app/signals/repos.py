@@ -220,6 +220,11 @@ def _readme_rank(path: str) -> tuple[int, int, str]:
     return path.count("/"), stem != "readme", path
 
 
+def _leg_of(command: str, chosen: str) -> bool:
+    """``melos run test:vm`` beside ``melos run test``: one leg of the chosen command, not another way to run it."""
+    return command.startswith((chosen + ":", chosen + "-")) and " " not in command[len(chosen):]
+
+
 def _package_commands(files: dict[str, str], members: tuple[str, ...], at_root: set[str],
                       runner: str) -> tuple[tuple[str, str, str, str], ...]:
     """Monorepos: the root's commands come first; a kind the root has none for is taken from the
@@ -321,7 +326,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     doc_kinds = {k for k, (_c, where) in commands.items() if ".md:" in where or ".rst:" in where or ".txt:" in where}
     also = {k: alts for k in commands
             if (alts := tuple(dict.fromkeys(t.command for t in (*documented, *([] if k in doc_kinds else tasks))
-                                            if t.kind == k and t.name != "narrow"
+                                            if t.kind == k and t.name != "narrow" and not _leg_of(t.command, commands[k][0])
                                             and t.command not in (commands[k][0], ci_cmds.get(k))))[:3])}
     hooks = pre_commit_hooks(files.get(".pre-commit-config.yaml", ""))
     for kind, (cmd, _where) in commands.items():
