@@ -26,7 +26,8 @@ from .repo_docs import doc_sections
 __all__ = ["DocRule", "contributor_rules", "guide_topics"]
 
 _NORMATIVE = re.compile(r"\b(?:must|never|please|do not|don't(?! worry)|make sure|required|requires?|should|need to|"
-                        r"ensure|avoid|we (?:follow|use|adhere to)|follows?)\b|^(?:always|only|use|keep|add|write|run|"
+                        r"ensure|avoid|we (?:follow|use|adhere to|prefer|expect|ask)|follows?)\b|"
+                        r"^(?:always|only|use|keep|add|write|run|also|start|note|"
                         r"create|open|describe|include|update|follow|discuss|document|sign|squash|rebase|reference|"
                         r"name|submit|label|acknowledge|indent|prefer|fork|attempt|try|make)\b", re.I)
 """A requirement: a modal or a prohibition anywhere, or an imperative opening ("Always rebase …").
@@ -35,7 +36,8 @@ _STRONG = re.compile(r"\b(?:must|never|required|do not|don't)\b", re.I)
 _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("commits", re.compile(r"\bcommit(?:s|ted)?\b|\bsubject line|\bsquash|\bsign(?:ed)?[- ]off|\bconventional commits?\b",
                            re.I)),
-    ("branches", re.compile(r"\bbranch(?:es)?\b|\brebase|\bmerge commits?\b|\bfork\b", re.I)),
+    ("branches", re.compile(r"\bbranch(?:es)?\b|\brebase|\bmerge commits?\b|\bfork\b|"
+                            r"\b(?:on|to|into|from|against) `?(?:main|master|trunk)\b", re.I)),
     ("pull requests", re.compile(r"\bpull requests?\b|\bPRs?\b|\breview(?:er|s)?\b|\bissue\b", re.I)),
     ("tests", re.compile(r"\btests?\b|\btest suite\b|\bcoverage\b|\bspecs?\b", re.I)),
     ("changelog", re.compile(r"\bchange ?log\b|\bnews (?:fragment|entry)|\brelease notes\b|\bchangeset\b", re.I)),
@@ -46,6 +48,9 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
                          r"\btabs\b|\bstandard\b|\bdocstrings?\b|\btype hints?\b", re.I)),
 )
 _MAX_RULES = 12
+_PER_TOPIC = 3
+"""At most three rules per topic, so a guide with twenty test rules still shows its branch and commit rules."""
+_ABOUT_THE_DOC = re.compile(r"\b(?:this (?:document|guide|file|page)|refer to|for more information|read (?:the|this))\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -111,7 +116,8 @@ def contributor_rules(docs: list[tuple[str, str]]) -> tuple[DocRule, ...]:
                 continue  # "Make sure the tests pass:" introduces a block; the block is the rule
             topic = next((name for name, rx in _TOPICS if rx.search(sentence)), "")
             key = sentence.lower()
-            if not topic or key in seen or find_dangerous(sentence) or scan_text(sentence):
+            if not topic or key in seen or _ABOUT_THE_DOC.search(sentence) \
+                    or sum(r.topic == topic for r in out) >= _PER_TOPIC or find_dangerous(sentence) or scan_text(sentence):
                 continue
             seen.add(key)
             out.append(DocRule(sentence, f"{path}:{line}", topic))

@@ -37,6 +37,9 @@ _MAX_SELECTED = 100
 _MAX_SCRIPTS = 20
 _MAX_FILE_CHARS = 16_000
 _MAX_MANIFEST_CHARS = 256_000
+_MAX_GUIDE_CHARS = 64_000
+"""Contributor guides and agent files are read further than other prose: their rules and commands
+are what a newcomer needs, and a thorough AGENTS.md passes 16 kB."""
 _MAX_DOC_BYTES = 1_000_000
 """A prose file larger than this (a generated README, a dump named like a doc) is skipped, with
 its reason, rather than read in part: its first 16 kB would stand for a document nobody wrote
@@ -291,7 +294,9 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
                 ctx.skip(self.id, rel, f"{rel}: {path.stat().st_size:,} bytes, larger than {_MAX_DOC_BYTES:,}; not read")
                 return "[too large]"
             with open(path, "rb") as f:
-                cap = _MAX_MANIFEST_CHARS if manifest else _MAX_FILE_CHARS
+                guide = PurePosixPath(rel).stem.lower() in (*_GUIDE_NAMES, "agents", "claude", "gemini",
+                                                            "copilot-instructions")
+                cap = _MAX_MANIFEST_CHARS if manifest else _MAX_GUIDE_CHARS if guide else _MAX_FILE_CHARS
                 data = f.read(cap * 4)
         except OSError as exc:
             ctx.skip(self.id, rel, f"{path}: unreadable ({exc.strerror or exc})")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import scan
-from bootstrap_app.signals.repo_rules import contributor_rules, guide_topics
+from bootstrap_app.signals.repo_rules import DocRule, contributor_rules, guide_topics
 
 from .gitrepo import build
 
@@ -73,3 +73,11 @@ def test_the_rules_are_quoted_with_file_and_line_and_the_planted_steps_are_not(t
     assert docs.type.value == "reference" and "`CONTRIBUTING.md`: Contributing; Commits; Branches" in docs.body
     everything = "\n".join(p.body for p in result.proposals)
     assert "get.example.net" not in everything
+
+
+def test_at_most_three_rules_per_topic_and_no_sentences_about_the_doc() -> None:
+    guide = "".join(f"- Test rule {n} must be followed for every change you make.\n" for n in range(6))
+    guide += "\nThis document helps ensure your contributions are effective.\n\n- Never work on `main` directly.\n"
+    rules = contributor_rules([("AGENTS.md", guide)])
+    assert [r.topic for r in rules] == ["tests", "tests", "tests", "branches"]
+    assert rules[-1] == DocRule("Never work on `main` directly.", "AGENTS.md:10", "branches")
