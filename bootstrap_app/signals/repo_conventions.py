@@ -246,6 +246,7 @@ def _sentences(readme: str, before_code: bool = False) -> list[str]:
     paras: list[str] = []
     para: list[str] = []
     readme = re.sub(r"<!--.*?-->", lambda m: "\n" * m.group(0).count("\n"), readme, flags=re.S)  # licence headers
+    refs = {m.group(1).lower() for m in re.finditer(r"^\s*\[([^\]]{1,60})\]:\s*\S", readme, re.M)}
     lines = readme.splitlines()
     in_code = False
     for i, raw in enumerate(lines):
@@ -272,7 +273,8 @@ def _sentences(readme: str, before_code: bool = False) -> list[str]:
         p = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", p)
         p = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", p)
         p = re.sub(r"\[([^\]]+)\]\[[^\]]*\]", r"\1", p)
-        p = re.sub(r"\[([^\]\[]{1,60})\](?![(\[])", r"\1", p)  # a reference link's bare [text]
+        # a reference link's bare [text], only when the README defines it (`[CommonMark]: https://…`)
+        p = re.sub(r"\[([^\]\[]{1,60})\](?![(\[])", lambda m: m.group(1) if m.group(1).lower() in refs else m.group(0), p)
         p = re.sub(r"\{([\w.-]{1,40})\}", r"\1", p)  # "{fmt} is …": the name in braces
         p = " ".join(re.sub(r"[*_`]", "", p).split())
         first = re.split(r"(?<=[.!?])\s+(?=[A-Z])", p)[0].strip()

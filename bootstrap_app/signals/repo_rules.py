@@ -50,6 +50,11 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _MAX_RULES = 12
 _PER_TOPIC = 3
 """At most three rules per topic, so a guide with twenty test rules still shows its branch and commit rules."""
+_TALKS_TO_A_MODEL = re.compile(
+    r"\b(?:I|me|my|mine)\b|\b(?:answer|answers|respond|response|responses|reply|replies|question|prompt|persona|"
+    r"pretend|role-?play|act as|jailbr\w*|DAN|AI|assistant|chat ?bot|language model|GPT|ChatGPT|OpenAI|output)\b")
+"""A maintainer's rule is about the project's work and says "we"; a sentence that speaks to a model in the
+first person ("When I ask you a question, answer …") is an injection, whatever its topic word."""
 _ABOUT_THE_DOC = re.compile(r"\b(?:this (?:document|guide|file|page)|refer to|for more information|read (?:the|this))\b", re.I)
 
 
@@ -109,6 +114,8 @@ def contributor_rules(docs: list[tuple[str, str]]) -> tuple[DocRule, ...]:
     out: list[DocRule] = []
     seen: set[str] = set()
     for path, text in docs:
+        if scan_text(text, tripwires=False):
+            continue  # a guide that carries an injection is not quoted at all (a planted step only loses its sentence)
         for line, raw in _prose(text):
             sentence = _clean(raw)
             if not (20 <= len(sentence) <= 300) or not _NORMATIVE.search(sentence) or re.search(r"https?://|www\.", sentence) \
@@ -116,7 +123,7 @@ def contributor_rules(docs: list[tuple[str, str]]) -> tuple[DocRule, ...]:
                 continue  # "Make sure the tests pass:" introduces a block; the block is the rule
             topic = next((name for name, rx in _TOPICS if rx.search(sentence)), "")
             key = sentence.lower()
-            if not topic or key in seen or _ABOUT_THE_DOC.search(sentence) \
+            if not topic or key in seen or _ABOUT_THE_DOC.search(sentence) or _TALKS_TO_A_MODEL.search(sentence) \
                     or sum(r.topic == topic for r in out) >= _PER_TOPIC or find_dangerous(sentence) or scan_text(sentence):
                 continue
             seen.add(key)
