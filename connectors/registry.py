@@ -23,10 +23,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
 from bootstrap_app.errors import AuthRequired, SourceNotFound, UnsupportedSource
+from bootstrap_app.plugins import load_plugins
 
 from .agent_rules import ClineMemoryBank, CursorRules
 from .base import Availability, Source
@@ -59,6 +61,7 @@ __all__ = [
     "credentials",
     "detect",
     "extended",
+    "plugins",
     "registered",
     "source_for_scheme",
     "uri_forms",
@@ -127,9 +130,17 @@ def extended(*sources: type[Source]) -> Iterator[None]:
             _extra.remove(s)
 
 
+@cache
+def plugins() -> tuple[tuple[type[Source], ...], tuple[str, ...]]:
+    """(sources installed packages declare in the ``memseed.sources`` entry point group, why others were skipped)."""
+    found, problems = load_plugins("memseed.sources", Source)
+    kinds = {cls.kind for cls in SOURCES}
+    return tuple(cls for cls in found if cls.kind not in kinds), problems
+
+
 def registered() -> list[type[Source]]:
-    """Every source class, in detection order."""
-    return sorted((*SOURCES, *_extra), key=lambda cls: cls.priority)
+    """Every source class (built-in, installed plugins, added for a while), in detection order."""
+    return sorted((*SOURCES, *plugins()[0], *_extra), key=lambda cls: cls.priority)
 
 
 def source_for_scheme(scheme: str) -> type[Source] | None:

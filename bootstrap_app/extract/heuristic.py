@@ -25,7 +25,7 @@ from bootstrap_app.signals import (
 )
 from bootstrap_app.types import MemoryType, Proposal, repo_subject, slugify
 
-from .repo_text import repo_body, repo_key, repo_summary
+from .repo_text import guides_body, repo_body, repo_key, repo_summary, rules_body
 
 __all__ = ["heuristic_proposals"]
 
@@ -186,7 +186,9 @@ def _repo_rule(s: Signals, f: RepoFacts, ids: tuple[str, str, str], description:
 def _repo(s: Signals, f: RepoFacts) -> list[Proposal | None]:
     """The project entry, then one feedback entry per convention (commits, PRs, sign-off)."""
     out: list[Proposal | None] = []
-    unverified = any(where not in ("CI",) and k not in f.ci_commands and k not in f.tools
+    # a command CI runs, whose tools are known, or that a contributor doc states and the
+    # repository's files prove ("CONTRIBUTING.md:12; Makefile:3") is verified
+    unverified = any(where not in ("CI",) and k not in f.ci_commands and k not in f.tools and "; " not in where
                      for k, (_c, where) in f.commands.items())
     if f.commands or f.package_manager or f.default_branch:
         summary = repo_summary(f)
@@ -196,6 +198,16 @@ def _repo(s: Signals, f: RepoFacts) -> list[Proposal | None]:
                              key=repo_key(f), scope=f.path or "global",
                              confidence=0.75 if not unverified else 0.65,
                              flags=("unverified-path",) if unverified else ()))
+    if f.rules:  # the maintainers' own words, vetted in signals/repo_rules.py and gated again like any proposal
+        out.append(_proposal(s, f.refs, type=MemoryType.PROJECT, name=f"{f.name}-contributor-rules",
+                             description=f"{f.name}: what its contributor guide requires", body=rules_body(f),
+                             subject=repo_subject(f.path, f.name, "contributor-rules"),
+                             key=" | ".join(r.where for r in f.rules), scope=f.path or "global", confidence=0.7))
+    if f.guide_topics:
+        out.append(_proposal(s, f.refs, type=MemoryType.REFERENCE, name=f"{f.name}-contributor-docs",
+                             description=f"{f.name}: its contributor docs and what each covers", body=guides_body(f),
+                             subject=repo_subject(f.path, f.name, "contributor-docs"),
+                             key=" | ".join(p for p, _ in f.guide_topics), scope=f.path or "global", confidence=0.65))
     if f.commit_convention:
         by = f"; {_first(s.profile.name)} wrote {f.owner_commits} of {f.commits} commits." if f.commits else "."
         out.append(_repo_rule(

@@ -10,10 +10,10 @@ from __future__ import annotations
 from bootstrap_app.signals import RepoFacts
 from bootstrap_app.signals.repo_tools import KIND_ORDER
 
-__all__ = ["repo_body", "repo_key", "repo_summary"]
+__all__ = ["guides_body", "repo_body", "repo_key", "repo_summary", "rules_body"]
 
 _LABEL = {"setup": "Setup", "test": "Test", "lint": "Lint", "format": "Format", "typecheck": "Type check", "build": "Build",
-          "release": "Release", "deploy": "Deploy"}
+          "docs": "Docs", "release": "Release", "deploy": "Deploy"}
 
 
 def _command_line(f: RepoFacts, kind: str) -> str:
@@ -39,6 +39,7 @@ def repo_body(f: RepoFacts, first_name: str) -> str:
     if f.min_versions:
         lines.append("- Minimum versions: " + ", ".join(f.min_versions))
     lines += [_command_line(f, kind) for kind in KIND_ORDER if kind in f.commands and kind not in ("release", "deploy")]
+    lines += [f"- {_LABEL[kind]} ({package}): `{cmd}` ({where})" for kind, package, cmd, where in f.package_commands]
     if f.release:
         lines.append("- Release/deploy: " + ", ".join(f"`{r}`" for r in f.release))
     shown = {t for ts in f.tools.values() for t in ts}
@@ -80,3 +81,22 @@ def repo_key(f: RepoFacts) -> str:
 def repo_summary(f: RepoFacts) -> str:
     test = f"test `{f.commands['test'][0]}`" if "test" in f.commands else ""
     return ", ".join(x for x in (f.package_manager, test, f"branch {f.default_branch}" if f.default_branch else "") if x)
+
+
+def rules_body(f: RepoFacts) -> str:
+    """The maintainers' requirements, quoted with file:line, grouped by what they are about."""
+    lines = [f"What the maintainers of {f.name} require of contributors, in their own words:"]
+    for topic in dict.fromkeys(r.topic for r in f.rules):
+        lines += [f"- On {topic}: \"{r.text}\" ({r.where})" for r in f.rules if r.topic == topic]
+    lines.append("**Why:** quoted from the project's contributor guide; they hold for every contributor.")
+    lines.append(f"**How to apply:** follow them when preparing commits and pull requests in {f.path}.")
+    return "\n".join(lines)
+
+
+def guides_body(f: RepoFacts) -> str:
+    """Which contributor doc covers what (its headings), so the agent knows where to read more."""
+    lines = [f"Contributor docs of {f.name} and what each covers:"]
+    lines += [f"- `{path}`: " + "; ".join(heads) for path, heads in f.guide_topics]
+    lines.append(f"**How to apply:** read the matching doc in {f.path} before changing how the project is built, "
+                 "tested or released.")
+    return "\n".join(lines)

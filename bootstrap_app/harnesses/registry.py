@@ -9,6 +9,7 @@ list and labels, the harness folders the Sources page offers, the budget meters,
 from __future__ import annotations
 
 from bootstrap_app.errors import TargetNotFound
+from bootstrap_app.plugins import load_plugins
 
 from .base import Harness
 from .claude_code import ClaudeCodeHarness
@@ -17,15 +18,20 @@ from .gemini import GeminiHarness
 from .hermes import HermesHarness
 from .markdown_dir import MarkdownDirHarness
 
-__all__ = ["HARNESSES", "HARNESS_CLASSES", "get_harness", "harness_class", "labels"]
+__all__ = ["HARNESSES", "HARNESS_CLASSES", "PLUGIN_PROBLEMS", "get_harness", "harness_class", "labels"]
 
-HARNESS_CLASSES: tuple[type[Harness], ...] = (
+_PLUGINS, PLUGIN_PROBLEMS = load_plugins("memseed.harnesses", Harness)
+"""Harnesses installed packages declare (entry point group ``memseed.harnesses``), and why others were skipped."""
+
+_BUILT_IN: tuple[type[Harness], ...] = (
     ClaudeCodeHarness,
     CodexHarness,
     HermesHarness,
     GeminiHarness,
     MarkdownDirHarness,
 )
+HARNESS_CLASSES: tuple[type[Harness], ...] = (
+    *_BUILT_IN, *(p for p in _PLUGINS if p.name not in {cls.name for cls in _BUILT_IN}))
 
 HARNESSES: dict[str, type[Harness]] = {cls.name: cls for cls in HARNESS_CLASSES}
 """name -> class, in registry order."""

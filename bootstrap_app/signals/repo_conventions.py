@@ -227,23 +227,34 @@ def vetted_sentence(text: str) -> str:
         return ""
     # "<name> is a Write a script …": judge what follows the copula, and every clause, on its own
     rest = re.sub(r"^[^,;:]{0,60}?\b(?:is|are)\s+(?:a|an|the)\s+", "", judged, count=1, flags=re.I)
+    # a clause opening with a compound adjective ("open-source formatting library") is not an order
     if any(instruction_reasons(clause) for clause in re.split(r"\s*(?:[,;:(){}—–]|\s-\s|\bthat\b|\bwhich\b)\s*", rest)
-           if clause):
+           if clause and not re.match(r"^[a-z]+-[a-z]+\s", clause)):
         return ""
     if _CARRIER.search(text) or re.search(r"[\[\]{}<>|\"“”]", text):  # no address, link, secret or markup
         return ""
     return text
 
 
-def _sentences(readme: str) -> list[str]:
+_POINTER = re.compile(r"^(?:for|see|read|visit|check out|refer to|please see|more)\b|\b(?:see|refer to|read|visit|check out)\b"
+                      r"[^.]{0,80}\b(?:documentation|docs|guide|guides|website|wiki|site|page)\b", re.I)
+"""A sentence that points elsewhere ("For guides … see the documentation") describes nothing."""
+
+
+def _sentences(readme: str, before_code: bool = False) -> list[str]:
+    """First sentences of the README's prose paragraphs (``before_code``: only those above the first code block)."""
     paras: list[str] = []
     para: list[str] = []
+    readme = re.sub(r"<!--.*?-->", lambda m: "\n" * m.group(0).count("\n"), readme, flags=re.S)  # licence headers
+    refs = {m.group(1).lower() for m in re.finditer(r"^\s*\[([^\]]{1,60})\]:\s*\S", readme, re.M)}
     lines = readme.splitlines()
     in_code = False
     for i, raw in enumerate(lines):
         line = raw.strip()
         if line.startswith("```"):
             in_code = not in_code
+            if before_code:
+                break
             continue
         setext = i + 1 < len(lines) and re.fullmatch(r"[-=]{3,}", lines[i + 1].strip() or "x")
         if in_code or not line or line.startswith(("#", ">")) or (line.startswith("[") and line.endswith("]")) or _BADGE_LINE.match(line) or setext \
@@ -262,9 +273,12 @@ def _sentences(readme: str) -> list[str]:
         p = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", p)
         p = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", p)
         p = re.sub(r"\[([^\]]+)\]\[[^\]]*\]", r"\1", p)
+        # a reference link's bare [text], only when the README defines it (`[CommonMark]: https://…`)
+        p = re.sub(r"\[([^\]\[]{1,60})\](?![(\[])", lambda m: m.group(1) if m.group(1).lower() in refs else m.group(0), p)
+        p = re.sub(r"\{([\w.-]{1,40})\}", r"\1", p)  # "{fmt} is …": the name in braces
         p = " ".join(re.sub(r"[*_`]", "", p).split())
         first = re.split(r"(?<=[.!?])\s+(?=[A-Z])", p)[0].strip()
-        if len(first.split()) >= 4 and re.search(r"[a-z]{3}", first):
+        if len(first.split()) >= 4 and re.search(r"[a-z]{3}", first) and not _POINTER.search(first):
             out.append(first)
     return out
 
@@ -276,9 +290,13 @@ def purpose(readme: str, names: tuple[str, ...]) -> str:
     """
     sentences = [s for s in _sentences(readme)[:40] if vetted_sentence(s)]
     lowered = [n.lower() for n in names if n]
+    lowered += [n.rsplit("/", 1)[-1] for n in lowered if "/" in n]
     for s in sentences:
         head = s.lower()
-        if any(re.match(rf"^(?:the\s+)?{re.escape(n)}\b(?:\s*\([^)]*\))?,?\s+(?:is|are)\s+(?:a|an|the)\b", head)
+        if any(re.match(rf"^(?:the\s+)?(?:[\w.-]+/)?{re.escape(n)}\b(?:\s*\([^)]*\))?,?\s+(?:is|are)\s+(?:a|an|the)\b", head)
                for n in lowered):
             return s[:200]
-    return sentences[0][:200] if sentences else ""
+    # otherwise the first descriptive paragraph above any code: below a code block a sentence
+    # comments on the code ("This project requires PHP 7.4 …"), it does not say what the project is
+    first = [s for s in _sentences(readme, before_code=True)[:40] if vetted_sentence(s)]
+    return first[0][:200] if first else ""

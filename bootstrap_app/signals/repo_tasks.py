@@ -22,7 +22,7 @@ import yaml
 
 from .repo_tools import kind_of_name, kind_of_tools, runnable, safe_name, safe_path, tools_in
 
-__all__ = ["Task", "ci_tasks", "declared_tasks", "load_json", "load_toml", "load_yaml"]
+__all__ = ["Task", "ci_lines", "ci_tasks", "declared_tasks", "load_json", "load_toml", "load_yaml", "task_of"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,11 @@ def _task(name: str, command: str, body: str, source: str) -> Task | None:
         return Task(kind, command, tools, source, name, runs=runs)
     kind = kind_of_name(name) or ("" if ":" in name or "-" in name else kind_of_tools(tools))
     return Task(kind, command, tools, source, name, runs=runs) if kind else None
+
+
+def task_of(name: str, command: str, body: str, source: str) -> Task | None:
+    """A :class:`Task` for a task some file declares (``None`` when neither its name nor its body tells its kind)."""
+    return _task(name, command, body, source)
 
 
 # -- Makefile / justfile ---------------------------------------------------------------------------
@@ -278,47 +283,103 @@ def declared_tasks(files: dict[str, str], runner: str, pkg: dict[str, Any]) -> l
 
 # -- CI --------------------------------------------------------------------------------------------
 
-def _steps(files: dict[str, str]) -> list[tuple[str, str, str]]:
-    """(step name, run text, uses) of every GitHub Actions step and GitLab script line."""
-    out: list[tuple[str, str, str]] = []
+_SPECIAL_JOB = re.compile(
+    r"(?<![a-z])(?:native|release[sd]?|publish(?:ing)?|deploy(?:ment)?|docs?|documentation|pages|bench(?:mark)?s?|"
+    r"nightly|snapshots?|canary|codeql|stale|labell?(?:er|ing)?|dependabot|renovate|backports?|changelog|cla|website|"
+    r"site|fuzz(?:ing)?|sanitizers?|coverage|minimal-versions|msrv|cross|wasm|android|ios|examples?)(?![a-z])", re.I)
+"""Jobs that are not "the tests": native images, releases, docs deploys, benchmarks, bots, and
+single-purpose legs (fuzzing, sanitizers, coverage uploads, MSRV or cross-compilation checks)."""
+
+
+def _triggers(data: dict[Any, Any]) -> set[str]:
+    on = data.get("on", data.get(True))  # YAML 1.1 reads a bare `on:` key as True
+    if isinstance(on, str):
+        return {on}
+    if isinstance(on, list):
+        return {str(x) for x in on}
+    if not isinstance(on, dict):
+        return set()
+    # `push: {tags: [v*]}` runs on a release tag, not on a change
+    return {str(k) for k, v in on.items() if not (isinstance(v, dict) and "tags" in v and "branches" not in v)}
+
+
+def _job_runs_on_changes(data: dict[Any, Any], job_id: str, job: dict[Any, Any]) -> bool:
+    """The workflow runs on pushes or pull requests, and the job is not a special-purpose one."""
+    if not _triggers(data) & {"push", "pull_request", "pull_request_target", "merge_group"}:
+        return False
+    label = f"{job_id} {job.get('name', '')} {data.get('name', '')}"
+    return not _SPECIAL_JOB.search(label)
+
+
+def _steps(files: dict[str, str]) -> list[tuple[str, str, str, str]]:
+    """(step name, run text, uses, path) of every GitHub Actions step and GitLab script line.
+
+    Only steps of the jobs that check a change (a push or pull request) and are not special
+    purpose."""
+    out: list[tuple[str, str, str, str]] = []
     for path, text in sorted(files.items()):
         if path.startswith(".github/workflows/"):
             data = load_yaml(text)
             jobs = data.get("jobs") if isinstance(data, dict) else None
-            for job in (jobs.values() if isinstance(jobs, dict) else []):
-                steps = job.get("steps") if isinstance(job, dict) else None
+            for job_id, job in (jobs.items() if isinstance(jobs, dict) else []):
+                if not isinstance(job, dict) or not _job_runs_on_changes(data, str(job_id), job):
+                    continue
+                steps = job.get("steps")
                 for step in steps if isinstance(steps, list) else []:
                     if isinstance(step, dict):
                         out.append((str(step.get("name", "")), str(step.get("run", "") or ""),
-                                    str(step.get("uses", "") or "")))
+                                    str(step.get("uses", "") or ""), path))
         elif path == ".gitlab-ci.yml":
             data = load_yaml(text)
             for name, job in (data.items() if isinstance(data, dict) else []):
                 script = job.get("script") if isinstance(job, dict) else None
-                if isinstance(script, list):
-                    out.append((str(name), "\n".join(str(s) for s in script), ""))
+                if isinstance(script, list) and not _SPECIAL_JOB.search(str(name)):
+                    out.append((str(name), "\n".join(str(s) for s in script), "", path))
     return out
+
+
+def ci_lines(files: dict[str, str]) -> dict[str, str]:
+    """Every plain line a CI job of a push or pull request runs -> ``workflow:line`` (a proof the project runs it)."""
+    out: dict[str, str] = {}
+    for _name, run, _uses, path in _steps(files):
+        text = files.get(path, "")
+        for line in run.splitlines():
+            cmd = " ".join(line.split())
+            if cmd and cmd not in out and (pos := text.find(line.strip())) >= 0:
+                out[cmd] = f"{path}:{text.count(chr(10), 0, pos) + 1}"
+    return out
+
+
+_NARROW = frozenset({"-p", "--package", "--features", "-F", "--no-default-features", "--all-features", "--filter"})
 
 
 def ci_tasks(files: dict[str, str], declared: list[Task]) -> list[Task]:
     """CI steps a person can run locally, each classified by its tool or its own name."""
     by_command = {t.command: t for t in declared}
     out: list[Task] = []
-    for step_name, run, uses in _steps(files):
+    for step_name, run, uses, _path in _steps(files):
         if uses and not run:
             used = tools_in(uses.split("@")[0].replace("/", " ").replace("-action", ""))
             if used and kind_of_tools(used):
                 out.append(Task(kind_of_tools(used), "", tuple(used[:1]), "CI", step_name[:40], ci=True))
             continue
+        found: list[tuple[str, str, tuple[str, ...]]] = []
         for line in run.splitlines():
             cmd = runnable(line)
-            if not cmd:
+            if not cmd or _NARROW & set(cmd.split()):  # one crate's feature leg is not "the tests"
                 continue
+            if _SPECIAL_JOB.search(cmd.split()[-1].replace(":", " ")):
+                continue  # `melos run build:example:apk`, `npm run bench`: a special task, whatever job runs it
             known = by_command.get(cmd)
             tools = tuple(tools_in(cmd)) or (known.tools if known else ())
             words = cmd.split()
             target = kind_of_name(words[-1]) if len(words) >= 2 and words[0] in _RUNNERS else ""
-            kind = (known.kind if known else "") or kind_of_tools(tools) or target or _step_word(step_name)
+            found.append(((known.kind if known else "") or kind_of_tools(tools) or target, cmd, tools))
+        # the step's name ("Run unit tests") stands for a line only when no line of the step says
+        # what it does itself: `mix clean` beside `mix test` is not the tests
+        named = any(kind for kind, _, _ in found)
+        for kind, cmd, tools in found:
+            kind = kind or ("" if named else _step_word(step_name))
             if kind:
                 out.append(Task(kind, cmd, tools, "CI", step_name[:40], ci=True))
     return out

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import re
 
+from bootstrap_app.ecosystems import ecosystems
+
 __all__ = ["KIND_ORDER", "TOOLS", "kind_of_name", "kind_of_tools", "runnable", "safe_name", "safe_path",
            "tools_in"]
 
-KIND_ORDER = ("setup", "test", "lint", "format", "typecheck", "build", "release", "deploy")
+KIND_ORDER = ("setup", "test", "lint", "format", "typecheck", "build", "docs", "release", "deploy")
 
 # tool -> kind. Matched as whole words in a script body, longest names first.
 TOOLS: dict[str, str] = {
@@ -41,6 +43,8 @@ TOOLS: dict[str, str] = {
     "npm publish": "release", "cargo publish": "release", "flit publish": "release", "hatch publish": "release",
     "uv publish": "release", "poetry publish": "release", "release-it": "release", "svu": "release",
 }
+# each ecosystem's own vocabulary (``rubocop`` lints, ``mix test`` tests) joins ours; ours wins a clash
+TOOLS.update({t: k for e in ecosystems() for t, k in e.tools.items() if k and t not in TOOLS})
 _TOOL_RX = re.compile(
     r"(?<![\w.-])(" + "|".join(re.escape(t).replace(r"\ ", r"\s+") for t in sorted(TOOLS, key=len, reverse=True))
     + r")(?![\w-]|\.\w)")
@@ -51,15 +55,14 @@ _NAME_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("lint", re.compile(r"^(?:lint|lint-check|check-lint|vet|clippy|style|ruff|eslint)$")),
     ("test", re.compile(r"^(?:test|tests|unit|unittest|spec|test-ci|ci|coverage|cov)$")),
     ("build", re.compile(r"^(?:build|compile|dist|package|bundle)$")),
+    ("docs", re.compile(r"^(?:docs|doc|documentation|site)$")),
     ("release", re.compile(r"^(?:release|publish|tag|bump|version)$")),
     ("deploy", re.compile(r"^(?:deploy|ship|rollout)$")),
 )
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$")
 _SAFE_PATH = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_./-]{0,119}$")
-_PROGRAMS = frozenset("""make just task npm pnpm yarn bun npx pnpx go cargo rustup python python3 pip uv uvx
-poetry pdm hatch tox nox pytest ruff mypy pyright black isort flake8 pylint pre-commit golangci-lint gofmt
-eslint prettier jest vitest mocha tsc biome node deno mvn gradle ./gradlew ./mvnw bundle rake rspec
-mix dotnet swift ./scripts scripts ty typos mkdocs twine goreleaser turbo nx lerna""".split())  # noqa: SIM905
+_PROGRAMS = frozenset(["make", "just", "task", "npm", "pnpm", "yarn", "bun", "npx", "pnpx", "go", "cargo", "rustup", "python", "python3", "pip", "uv", "uvx", "poetry", "pdm", "hatch", "tox", "nox", "pytest", "ruff", "mypy", "pyright", "black", "isort", "flake8", "pylint", "pre-commit", "golangci-lint", "gofmt", "eslint", "prettier", "jest", "vitest", "mocha", "tsc", "biome", "node", "deno", "mvn", "gradle", "./gradlew", "./mvnw", "bundle", "rake", "rspec", "mix", "dotnet", "swift", "./scripts", "scripts", "ty", "typos", "mkdocs", "twine", "goreleaser", "turbo", "nx", "lerna"]) | frozenset(
+    p for e in ecosystems() for p in e.programs)
 _TOKEN = re.compile(r"^[A-Za-z0-9_./:=@+,%^~-]+$")
 _SETUP = re.compile(r"^(?:pip|uv pip|python -m pip|npm (?:ci|install|i)|pnpm (?:i|install)|yarn(?: install)?|bun install"
                     r"|go (?:mod download|get|install)|cargo install|rustup|uv sync|poetry install|pdm install"
@@ -103,10 +106,13 @@ def kind_of_name(name: str) -> str:
     Only the first part decides, so ``test-ci`` is a test and ``check:semver`` is not a test run.
     """
     low = name.lower()
+    parts = re.split(r"[-:_.]|(?<=[a-z])(?=[A-Z])", name)
+    if len(parts) > 1 and {p.lower() for p in parts[1:]} & {"release", "publish", "deploy"}:
+        return "deploy" if "deploy" in {p.lower() for p in parts} else "release"  # test-release checks a release
     for kind, rx in _NAME_WORDS:
         if rx.match(low):
             return kind
-    head = re.split(r"[-:_.]", low)[0]
+    head = parts[0].lower()  # `lint:check`, `test-ci`, `testJVM`: the first part says what it is
     for kind, rx in _NAME_WORDS:
         if rx.match(head) and head != "check":
             return kind
@@ -121,8 +127,8 @@ def runnable(line: str) -> str:
     unknown programs and lines longer than eight tokens.
     """
     line = line.strip()
-    if not line or len(line) > 100 or _SETUP.match(line):
-        return ""
+    if not line or len(line) > 100 or _SETUP.match(line) or re.search(r"\s(?:--version|-V|--help|version)$", line):
+        return ""  # printing the tool's version is CI's log, not a check
     tokens = line.split()
     if len(tokens) > 8 or not all(_TOKEN.match(t) for t in tokens):
         return ""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bootstrap_app.ecosystems import Ecosystem, RepoView, detected
 from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.types import Item, Person, Repo
 
@@ -37,8 +38,10 @@ from .repo_conventions import (
     workspace_members,
     workspace_packages,
 )
-from .repo_tasks import Task, ci_tasks, declared_tasks, load_json, load_toml
-from .repo_tools import KIND_ORDER, kind_of_name, kind_of_tools, safe_name, tools_in
+from .repo_docs import DocCommand, doc_commands, doc_sections
+from .repo_rules import DocRule, contributor_rules, guide_topics
+from .repo_tasks import Task, ci_lines, ci_tasks, declared_tasks, load_json, load_toml, task_of
+from .repo_tools import KIND_ORDER, kind_of_name, kind_of_tools, safe_name, safe_path, tools_in
 
 __all__ = ["LOCKFILES", "RepoFacts", "ReposAccumulator", "classify_command", "repo_facts"]
 
@@ -63,7 +66,7 @@ _SETUP = {"npm": "npm install", "pnpm": "pnpm install", "yarn": "yarn install", 
           "uv": "uv sync", "poetry": "poetry install", "pdm": "pdm install", "pipenv": "pipenv install",
           "go": "go mod download", "bundler": "bundle install", "composer": "composer install"}
 _CANONICAL = {"setup": ("install", "setup", "bootstrap", "init"), "test": ("test", "tests"), "lint": ("lint",), "format": ("fmt", "format"),
-              "typecheck": ("typecheck", "type-check", "types"), "build": ("build",),
+              "typecheck": ("typecheck", "type-check", "types"), "build": ("build",), "docs": ("docs", "doc"),
               "release": ("release", "publish"), "deploy": ("deploy",)}
 _DEFAULTS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
     "Rust": {"test": ("cargo test", ("cargo test",)), "lint": ("cargo clippy", ("cargo clippy",)),
@@ -123,6 +126,12 @@ class RepoFacts:
     members: tuple[str, ...] = ()
     """The folders the workspace globs match (each holding a manifest)."""
     guides: tuple[str, ...] = ()
+    package_commands: tuple[tuple[str, str, str, str], ...] = ()
+    """(kind, package, command, where) for a kind the root has no command for but a workspace package does."""
+    rules: tuple[DocRule, ...] = ()
+    """The maintainers' requirements in their own words (commits, branches, PRs, tests, changelog, style)."""
+    guide_topics: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """(contributor doc, its headings): which doc covers what."""
     configured: tuple[str, ...] = ()
     """Tools the repository configures (config files, [tool.*], pre-commit hooks, devDependencies)."""
 
@@ -132,10 +141,14 @@ class RepoFacts:
 
 
 def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], languages: tuple[str, ...], pm: str,
-            formatters: tuple[str, ...] = (),
+            formatters: tuple[str, ...] = (), documented: tuple[Task, ...] = (),
+            ecosystem_defaults: dict[str, tuple[str, str]] | None = None,
             ) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, ...]], dict[str, str], dict[str, str]]:
     """Per kind: the command (and where), the tools behind it, CI's own line when different, and
-    the single command a task runs."""
+    the single command a task runs. The maintainers' documented command comes first (a narrow
+    one — one package, one feature — only when nothing else runs that kind), then the task
+    runner's canonical entry, CI's main leg, another declared task, a configured tool, and the
+    ecosystem's default."""
     runs: dict[str, str] = {}
     commands: dict[str, tuple[str, str]] = {}
     tools: dict[str, tuple[str, ...]] = {}
@@ -143,9 +156,11 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
     prefix = {"uv": "uv run ", "poetry": "poetry run ", "pdm": "pdm run "}.get(pm, "")
     for kind in KIND_ORDER:
         on_ci = [t for t in ci if t.kind == kind]
-        pick = next((t for t in tasks if t.kind == kind and t.name.lower() in _CANONICAL[kind]), None) \
+        pick = next((t for t in documented if t.kind == kind and t.name != "narrow"), None) \
+            or next((t for t in tasks if t.kind == kind and t.name.lower() in _CANONICAL[kind]), None) \
             or next((t for t in on_ci if t.command), None) \
-            or next((t for t in tasks if t.kind == kind), None)
+            or next((t for t in tasks if t.kind == kind), None) \
+            or next((t for t in documented if t.kind == kind and kind != "setup"), None)
         found: list[str] = []
         if pick is not None:
             commands[kind] = (pick.command, pick.source)
@@ -155,8 +170,12 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
         else:
             implied = next((cmd for k, tool, cmd in _IMPLIED if k == kind and tool in configured), "")
             default = next((_DEFAULTS[lang][kind] for lang in languages[:1] if kind in _DEFAULTS.get(lang, {})), None)
+            label = "language default"
             if kind == "setup" and pm in _SETUP:
                 default = (_SETUP[pm], ())
+            if default is None and ecosystem_defaults and kind in ecosystem_defaults:
+                cmd, label = ecosystem_defaults[kind]
+                default = (cmd, tuple(tools_in(cmd)[:1]))
             if kind == "format" and formatters:  # golangci-lint v2 runs the formatters its config enables
                 commands[kind] = ("golangci-lint fmt", ".golangci config")
                 found = ["golangci-lint", *formatters]
@@ -164,7 +183,7 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
                 commands[kind] = (prefix + implied, "tool config")
                 found = [" ".join(implied.split()[:2]).rstrip(" .")]
             elif default:
-                commands[kind] = (default[0], "language default")
+                commands[kind] = (default[0], label)
                 found = list(default[1])
             else:
                 continue
@@ -173,11 +192,101 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
         for t in on_ci:
             found += [x for x in t.tools if x not in found]
         ci_line = next((t.command for t in on_ci if t.command and t.command not in (commands[kind][0], runs.get(kind))), "")
-        if ci_line and commands[kind][1] != "CI":
+        # what the maintainers documented is the command; CI's own variant of it (reporters, CI
+        # flags) would only be noise beside it
+        if ci_line and commands[kind][1] != "CI" and not (pick is not None and pick in documented):
             ci_cmds[kind] = ci_line
         if found:
             tools[kind] = tuple(dict.fromkeys(found))[:4]
     return commands, tools, ci_cmds, runs
+
+
+_PM_LANGUAGES = {**dict.fromkeys(("npm", "pnpm", "yarn", "bun"), ("JavaScript", "TypeScript")),
+                 **dict.fromkeys(("pip", "uv", "poetry", "pdm", "pipenv"), ("Python",))}
+_READ_IN_REPO_TASKS = frozenset({"make", "just", "task", "scripts", "python", "node", "pre-commit", "nix"})
+"""Ecosystems whose tasks :func:`declared_tasks` already reads (with their own runners' shapes)."""
+_AGENT_DOCS = ("AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md")
+_DOC_NAMES = re.compile(r"^(?:\.github/|docs?/(?:[\w-]+/)?)?(?:contributing|hacking|developing|development|building|build|"
+                        r"get-started|getting-started|getting_started)"
+                        r"(?:\.(?:md|rst|txt|markdown))?$", re.I)
+_README_SECTIONS = re.compile(r"build|test|develop|contribut|hack|lint|format|compil|install|getting started|setup|"
+                              r"set up|running", re.I)
+_NOT_FOR_CONTRIBUTORS = re.compile(r"bench|release|publish|deploy|usage|example", re.I)
+
+
+def _readme_rank(path: str) -> tuple[int, int, str]:
+    """README.md / README before README-ZH.md or README.ja.md (a translation is not the project's own)."""
+    stem = path.rsplit("/", 1)[-1].split(".")[0].lower()
+    return path.count("/"), stem != "readme", path
+
+
+def _leg_of(command: str, chosen: str) -> bool:
+    """``melos run test:vm`` beside ``melos run test``: one leg of the chosen command, not another way to run it."""
+    return command.startswith((chosen + ":", chosen + "-")) and " " not in command[len(chosen):]
+
+
+def _package_commands(files: dict[str, str], members: tuple[str, ...], at_root: set[str],
+                      runner: str) -> tuple[tuple[str, str, str, str], ...]:
+    """Monorepos: the root's commands come first; a kind the root has none for is taken from the
+    workspace packages' own scripts, each named with its package (``pnpm --filter web test``)."""
+    out: list[tuple[str, str, str, str]] = []
+    for member in members:
+        path = f"{member}/package.json"
+        manifest = load_json(files.get(path, ""))
+        found = manifest.get("scripts")
+        scripts: dict[str, object] = found if isinstance(found, dict) else {}
+        name = str(manifest.get("name", "")) or member.rsplit("/", 1)[-1]
+        if not safe_name(name.replace("@", "").replace("/", "-")):
+            continue
+        for script in scripts:
+            kind = kind_of_name(str(script))
+            if kind in ("test", "lint", "format", "typecheck", "build") and kind not in at_root \
+                    and safe_name(str(script)) and not any(k == kind and p == name for k, p, _c, _w in out):
+                command = {"pnpm": f"pnpm --filter {name} {script}", "yarn": f"yarn workspace {name} {script}",
+                           "bun": f"bun run --filter {name} {script}"}.get(runner, f"npm run {script} --workspace={member}")
+                text = files[path]
+                line = text.count("\n", 0, max(text.find(f'"{script}"'), 0)) + 1
+                out.append((kind, name, command, f"{path}:{line}"))
+    return tuple(out[:8])
+
+
+def _of_the_code(command: str, ecosystems: tuple[Ecosystem, ...], languages: tuple[str, ...]) -> bool:
+    """False for a CI line of another ecosystem than the code's own (a Swift package's CMake job)."""
+    first = command.split()[0] if command else ""
+    claims = [e for e in ecosystems if first in e.programs]
+    if not claims or not languages or any(not e.languages or languages[0] in e.languages for e in claims):
+        return True
+    return not any(languages[0] in e.languages for e in ecosystems)
+
+
+def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str, str]]:
+    """(path, text) of the docs that tell a contributor how to work, most authoritative first:
+    CONTRIBUTING / HACKING / DEVELOPING (root, .github/, docs/), the README's sections about
+    building, testing and developing (other lines blanked, so line numbers stay true), then
+    agent instruction files."""
+    guides = sorted((p for p in files if _DOC_NAMES.match(p) and safe_path(p)),
+                    key=lambda p: (not p.lower().split("/")[-1].startswith("contributing"), p.count("/"), p.lower()))
+    out = [(p, files[p]) for p in guides]
+    readme = next((p for p in sorted(files, key=_readme_rank) if "/" not in p and p.lower().startswith("readme")), "")
+    if readme:
+        lines = files[readme].splitlines()
+        keep = [False] * len(lines)
+        sections = doc_sections(files[readme])
+        for i, (line, heading) in enumerate(sections):
+            end = sections[i + 1][0] - 1 if i + 1 < len(sections) else len(lines)
+            if _README_SECTIONS.search(heading) and not _NOT_FOR_CONTRIBUTORS.search(heading):
+                for n in range(line - 1, end):
+                    keep[n] = True
+        out.append((readme, "\n".join(t if k else "" for t, k in zip(lines, keep, strict=True))))
+    agents = [p for p in _AGENT_DOCS if p in files]
+    # CLAUDE.md is often AGENTS.md again (a symlink or a copy): read the same words once
+    out += [(p, files[p]) for i, p in enumerate(agents) if files[p] not in [files[q] for q in agents[:i]]]
+    return out
+
+
+def _doc_task(d: DocCommand) -> Task:
+    return Task(d.kind, d.command, tuple(tools_in(d.command))[:3], f"{d.where}; {d.proof}",
+                "narrow" if d.narrow else "doc")
 
 
 def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
@@ -192,12 +301,32 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     languages = tuple(lang for lang, _ in sorted(repo.languages.items(), key=lambda kv: -kv[1])
                       if lang.lower() not in _NOT_CODE)[:3]
     runner = pm if pm in ("pnpm", "yarn", "bun") else "npm"
-    tasks = declared_tasks(files, runner, pkg)
-    ci_steps = ci_tasks(files, tasks)
+    view = RepoView.of(files, listed)
+    ecosystems = detected(view)
+    own = [e for e in ecosystems if e.name not in _READ_IN_REPO_TASKS]
+    # the package manager of the ecosystem the code is written in (a Swift package that also builds
+    # with CMake is a SwiftPM project), else of the first ecosystem detected
+    by_language = [e for e in own if e.package_manager and languages and languages[0] in e.languages]
+    if by_language and (not pm or not set(_PM_LANGUAGES.get(pm, languages[:1])) & set(languages[:1])):
+        pm = by_language[0].package_manager  # a website's yarn.lock does not make a Scala library a yarn project
+    pm = pm or next((e.package_manager for e in own if e.package_manager), "")
+    tasks = declared_tasks(files, runner, pkg) + [
+        t for e in own for target in e.targets(view)
+        if (t := task_of(target.name, target.command, target.body, target.where.split(":")[0]))]
+    ci_steps = [t for t in ci_tasks(files, tasks) if _of_the_code(t.command, ecosystems, languages)]
     configured = config_tools(listed, pyproject, files.get(".pre-commit-config.yaml", ""), pkg)
-    commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files))
+    configured = tuple(dict.fromkeys([*configured, *(t for e in own for t in e.configured(view))]))
+    docs = contributor_docs(files, listed)
+    documented = tuple(_doc_task(d) for d in doc_commands(docs, view, ecosystems, ci_lines(files)))
+    # the contributor guides themselves, then what the maintainers wrote for agents
+    guide_docs = [(p, t) for p, t in docs if _DOC_NAMES.match(p) or p in _AGENT_DOCS]
+    defaults = {k: (cmd, f"{e.label} default") for e in reversed(own) for k, cmd in e.defaults(view).items()}
+    commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files),
+                                             documented, defaults)
+    doc_kinds = {k for k, (_c, where) in commands.items() if ".md:" in where or ".rst:" in where or ".txt:" in where}
     also = {k: alts for k in commands
-            if (alts := tuple(dict.fromkeys(t.command for t in tasks if t.kind == k
+            if (alts := tuple(dict.fromkeys(t.command for t in (*documented, *([] if k in doc_kinds else tasks))
+                                            if t.kind == k and t.name != "narrow" and not _leg_of(t.command, commands[k][0])
                                             and t.command not in (commands[k][0], ci_cmds.get(k))))[:3])}
     hooks = pre_commit_hooks(files.get(".pre-commit-config.yaml", ""))
     for kind, (cmd, _where) in commands.items():
@@ -210,9 +339,11 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     codeowners = tuple(dict.fromkeys(t for t in re.findall(r"(@[\w./-]+|[\w.+-]+@[\w-]+\.[\w.-]+)", owners_text)))
     guides = contributor_guides(listed)
     packages = workspace_packages(files, pkg)
+    members = workspace_members(packages, listed)
+    per_package = _package_commands(files, members, set(commands), runner)
     contributing = "\n".join(files.get(p, "") for p in guides if "contributing" in p.lower()
                              or "pull_request" in p.lower())
-    readme = next((files[p] for p in sorted(files, key=lambda p: (p.count("/"), p)) if p.lower().startswith("readme")), "")
+    readme = next((files[p] for p in sorted(files, key=_readme_rank) if p.lower().startswith("readme")), "")
     title = next((m.group(1).strip() for m in [re.search(r"^#\s+(.+)$", readme, re.M)] if m), "")
     subjects = repo.recent_subjects
     convention, share = commit_convention(files, listed, pkg, pyproject, subjects)
@@ -238,9 +369,11 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                      codeowners=codeowners, deploy_scripts=deploy, pr_rule=bool(_PR_RULE.search(contributing)),
                      owner_commits=owner_commits, commits=commits, owner_in_codeowners=in_codeowners,
                      refs=(ref,), tools=tools, ci_commands=ci_cmds, runs=runs, also=also,
-                     min_versions=min_versions(files, pkg, pyproject), changelog=changelog_file(listed),
+                     min_versions=tuple(dict.fromkeys([*min_versions(files, pkg, pyproject),
+                                                       *(v for e in own for v in e.versions(view))])), changelog=changelog_file(listed),
                      commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
-                     packages=packages, members=workspace_members(packages, listed), guides=guides,
+                     packages=packages, members=members, guides=guides, package_commands=per_package,
+                     rules=contributor_rules(guide_docs), guide_topics=guide_topics(guide_docs),
                      configured=configured)
 
 

@@ -20,8 +20,10 @@ import subprocess
 from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime
+from functools import cache
 from pathlib import Path, PurePosixPath
 
+from bootstrap_app.ecosystems import read_globs
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Person, Repo, utc
 
@@ -35,6 +37,13 @@ _MAX_SELECTED = 100
 _MAX_SCRIPTS = 20
 _MAX_FILE_CHARS = 16_000
 _MAX_MANIFEST_CHARS = 256_000
+_MAX_GUIDE_CHARS = 64_000
+"""Contributor guides and agent files are read further than other prose: their rules and commands
+are what a newcomer needs, and a thorough AGENTS.md passes 16 kB."""
+_MAX_DOC_BYTES = 1_000_000
+"""A prose file larger than this (a generated README, a dump named like a doc) is skipped, with
+its reason, rather than read in part: its first 16 kB would stand for a document nobody wrote
+to be read whole."""
 """Manifests, task runners and CI files are parsed (JSON/TOML/YAML): cut short they would not
 parse at all, so they get a larger cap than prose (a monorepo's package.json can pass 16 kB)."""
 _MANIFEST_SUFFIXES = (".json", ".toml", ".yml", ".yaml", ".ini", ".cfg")
@@ -56,7 +65,15 @@ _SELECT = (
 _SELECT_NESTED = (".github/workflows/*.yml", ".github/workflows/*.yaml", ".github/CODEOWNERS",
                   "docs/CODEOWNERS", "scripts/*deploy*", "deploy/*", ".cargo/config.toml", ".cargo/config",
                   ".github/copilot-instructions.md", ".github/pull_request_template.md", ".github/dco.yml")
-_GUIDE_DIRS = ("", ".github/", "docs/")
+_GUIDE_DIRS = ("", ".github/", "docs/", "doc/")
+_GUIDE_NAMES = ("contributing", "hacking", "developing", "development", "building", "get-started", "getting-started",
+                "getting_started")
+
+
+@cache
+def _split(globs: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(root-level, nested) patterns of what the ecosystems answer from (plugins included)."""
+    return tuple(g for g in globs if "/" not in g), tuple(g for g in globs if "/" in g)
 _SCRIPT_DIRS = ("scripts/", "script/", "bin/")
 LANGUAGES = {
     ".py": "Python", ".pyi": "Python", ".ipynb": "Jupyter", ".js": "JavaScript", ".mjs": "JavaScript",
@@ -85,16 +102,21 @@ def selected_file(path: str) -> bool:
     # contributor guides in any case, at the root, in .github/ or in docs/
     if len(p.parts) == 1 and low.startswith("readme"):
         return True
-    if any(low in (f"{d}contributing", f"{d}contributing.md", f"{d}contributing.rst", f"{d}contributing.txt",
-                   f"{d}pull_request_template.md") for d in _GUIDE_DIRS):
+    if any(low == f"{d}pull_request_template.md" or any(low in (f"{d}{n}", f"{d}{n}.md", f"{d}{n}.rst", f"{d}{n}.txt")
+                                                         for n in _GUIDE_NAMES) for d in _GUIDE_DIRS):
+        return True
+    # a docs site's section folder: docs/dev/contributing.rst
+    if len(p.parts) == 3 and p.parts[0] in ("docs", "doc") and p.stem.lower() in _GUIDE_NAMES \
+            and p.suffix.lower() in (".md", ".rst", ".txt"):
         return True
     # the "scripts to rule them all" convention: scripts/test, scripts/lint.sh, …
     if len(p.parts) == 2 and any(low.startswith(d) for d in _SCRIPT_DIRS) and not p.name.startswith(".") \
             and p.suffix in ("", ".sh", ".bash", ".py"):
         return True
+    top, nested = _split(read_globs())
     if len(p.parts) == 1:
-        return any(fnmatch.fnmatchcase(p.name, pat) for pat in _SELECT) or p.name in LOCKFILES
-    return any(fnmatch.fnmatchcase(path, pat) for pat in _SELECT_NESTED)
+        return any(fnmatch.fnmatchcase(p.name, pat) for pat in (*_SELECT, *top)) or p.name in LOCKFILES
+    return any(fnmatch.fnmatchcase(path, pat) and path.count("/") == pat.count("/") for pat in (*_SELECT_NESTED, *nested))
 
 
 class _Git:
@@ -260,17 +282,33 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
             if path.is_symlink():  # README.md -> packages/x/README.md: follow it, never out of the repo
                 target = path.resolve()
                 if not target.is_relative_to(root.resolve()):
+                    ctx.skip(self.id, rel, f"{rel}: a symbolic link pointing outside the repository; not followed")
                     return "[not a regular file]"
                 path = target
             if not path.is_file():
                 return "[not a regular file]"
+            # build files an ecosystem parses (CMakeLists.txt, pom.xml, mix.exs …) get the parser's cap too
+            manifest = rel.endswith(_MANIFEST_SUFFIXES) or PurePosixPath(rel).name in _MANIFEST_NAMES or any(
+                fnmatch.fnmatchcase(rel, g) and rel.count("/") == g.count("/") for g in read_globs())
+            if not manifest and path.stat().st_size > _MAX_DOC_BYTES:
+                ctx.skip(self.id, rel, f"{rel}: {path.stat().st_size:,} bytes, larger than {_MAX_DOC_BYTES:,}; not read")
+                return "[too large]"
             with open(path, "rb") as f:
-                cap = _MAX_MANIFEST_CHARS if rel.endswith(_MANIFEST_SUFFIXES) or PurePosixPath(rel).name in \
-                    _MANIFEST_NAMES else _MAX_FILE_CHARS
+                guide = PurePosixPath(rel).stem.lower() in (*_GUIDE_NAMES, "agents", "claude", "gemini",
+                                                            "copilot-instructions")
+                cap = _MAX_MANIFEST_CHARS if manifest else _MAX_GUIDE_CHARS if guide else _MAX_FILE_CHARS
                 data = f.read(cap * 4)
         except OSError as exc:
             ctx.skip(self.id, rel, f"{path}: unreadable ({exc.strerror or exc})")
             return "[unreadable]"
         if b"\x00" in data[:4096]:
+            ctx.skip(self.id, rel, f"{rel}: a binary file (NUL bytes), not text; not read")
             return "[binary file]"
-        return ctx.clean(data.decode("utf-8", "replace"), cap)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if len(data) < cap * 4 or exc.start < len(data) - 3:  # not merely a character the read cap cut in half
+                ctx.skip(self.id, rel, f"{rel}: not UTF-8 text (byte {exc.start}); not read")
+                return "[not UTF-8]"
+            text = data[:exc.start].decode("utf-8")
+        return ctx.clean(text, cap)

@@ -1,0 +1,188 @@
+"""The ecosystem contract: what one language or build system declares about a repository.
+
+Why one contract: a repository states how to work in it through its ecosystem's own files —
+``Gemfile`` and ``Rakefile``, ``mix.exs`` and ``.formatter.exs``, ``CMakePresets.json``,
+``global.json`` — and every ecosystem has the same few answers to give: which files detect it,
+its package manager and wrapper, the tasks its files declare, the language version they require,
+the commands that work in any project of it, and its tool vocabulary. A module answers exactly
+those, from the files' structure (real parsers where a library exists), so adding an ecosystem
+is one module and one registry line, and the rules never branch on a repository's name.
+
+:meth:`Ecosystem.prove` is the linter's check behind a command a maintainer wrote in a doc:
+``bundle exec rake spec`` is proven by the ``spec`` task of the ``Rakefile`` (file and line),
+``./gradlew build`` by the wrapper script in the tree. A command nobody can prove is dropped.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import yaml
+
+__all__ = ["Ecosystem", "RepoView", "Target", "load_json", "load_toml", "load_yaml"]
+
+
+def load_json(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def load_toml(text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return {}
+
+
+def load_yaml(text: str) -> Any:
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+
+
+@dataclass(frozen=True)
+class RepoView:
+    """What a module may look at: the text of the files read, and every tracked path."""
+
+    files: dict[str, str]
+    listed: frozenset[str] = field(default_factory=frozenset)
+
+    @classmethod
+    def of(cls, files: dict[str, str], listed: Iterable[str] = ()) -> RepoView:
+        return cls(files, frozenset(listed) | frozenset(files))
+
+    def has(self, pattern: str) -> bool:
+        """A tracked path matches ``pattern`` (an ``fnmatch`` glob, ``*`` not crossing ``/``)."""
+        return bool(self.matching(pattern))
+
+    def matching(self, pattern: str) -> list[str]:
+        depth = pattern.count("/")
+        return sorted(p for p in self.listed if p.count("/") == depth and fnmatch.fnmatchcase(p, pattern))
+
+    def text(self, pattern: str) -> tuple[str, str]:
+        """(path, text) of the first file read that matches ``pattern``, else ``("", "")``."""
+        for path in self.matching(pattern):
+            if path in self.files:
+                return path, self.files[path]
+        return "", ""
+
+    def cite_key(self, path: str, section: str, key: str) -> str:
+        """``path:line`` of JSON key ``"key":`` inside the object ``"section":`` (else after it; else the file)."""
+        text = self.files.get(path, "")
+        start = m.end() if (m := re.search(rf'"{re.escape(section)}"\s*:', text)) else 0
+        found = re.compile(rf'"{re.escape(key)}"\s*:').search(text, start)
+        if found is None:
+            return f"{path}:1" if path in self.files else ""
+        return f"{path}:{text.count(chr(10), 0, found.start()) + 1}"
+
+    def cite(self, path: str, pattern: str = "", flags: int = re.M) -> str:
+        """``path:line`` of the first line matching ``pattern`` (``path:1`` with no pattern), or ``""``."""
+        if not pattern:
+            return f"{path}:1" if path in self.listed else ""
+        text = self.files.get(path, "")
+        m = re.search(pattern, text, flags)
+        return f"{path}:{text.count(chr(10), 0, m.start()) + 1}" if m else ""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A task a file declares: its name, the command a person types, what it runs, file and line."""
+
+    name: str
+    command: str
+    body: str = ""
+    where: str = ""
+
+
+class Ecosystem:
+    """One ecosystem. Subclasses set the class attributes and override what their files state.
+
+    Attributes: ``name`` (id), ``label`` (what the entry says), ``detect`` (root globs; any
+    present means the repository is of this ecosystem), ``reads`` (more globs the git source
+    must read for the answers: task files, version files, configs), ``package_manager`` and
+    ``wrapper`` (``./gradlew``), ``programs`` (first words of its commands: ``bundle``,
+    ``rake``), ``builtins`` (subcommands its package manager always has: ``mix test``) and
+    ``tools`` (tool -> kind: ``rubocop`` -> lint), merged into the shared vocabulary.
+    """
+
+    name: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+    languages: ClassVar[tuple[str, ...]] = ()
+    """The languages (as the git source names them by extension) its projects are written in."""
+    detect: ClassVar[tuple[str, ...]] = ()
+    reads: ClassVar[tuple[str, ...]] = ()
+    package_manager: ClassVar[str] = ""
+    wrapper: ClassVar[str] = ""
+    programs: ClassVar[frozenset[str]] = frozenset()
+    builtins: ClassVar[dict[str, frozenset[str]]] = {}
+    tools: ClassVar[dict[str, str]] = {}
+    manifests: ClassVar[tuple[str, ...]] = ()
+    """Globs of the files whose dependency lists declare tools (``Gemfile``, ``*.gemspec``)."""
+
+    def detected(self, view: RepoView) -> bool:
+        return any(view.has(p) for p in self.detect)
+
+    def manifest(self, view: RepoView) -> str:
+        """The first detecting file present (what a builtin command is proven by)."""
+        return next((m[0] for p in self.detect if (m := view.matching(p))), "")
+
+    def targets(self, view: RepoView) -> list[Target]:
+        """The tasks its task files declare (Rakefile tasks, composer scripts, mix aliases…)."""
+        return []
+
+    def versions(self, view: RepoView) -> tuple[str, ...]:
+        """Language/toolchain versions its files require (``Ruby >= 3.0``)."""
+        return ()
+
+    def defaults(self, view: RepoView) -> dict[str, str]:
+        """kind -> the command any project of this ecosystem answers (``mix test``)."""
+        return {}
+
+    def configured(self, view: RepoView) -> tuple[str, ...]:
+        """Tools its config files or manifests declare (``rubocop`` for ``.rubocop.yml``)."""
+        return ()
+
+    def prove(self, argv: list[str], view: RepoView) -> str:
+        """``file:line`` proving ``argv`` runs something this repository has, else ``""``.
+
+        The default: a declared target whose command is ``argv``, else a builtin subcommand of a
+        program of this ecosystem (proven by its manifest), else a tool it configures.
+        """
+        line = " ".join(argv)
+        for t in self.targets(view):
+            if t.command == line or (t.command and line.startswith(t.command + " ")):
+                return t.where
+        if not argv or argv[0] not in self.programs:
+            return ""
+        sub = argv[1] if len(argv) > 1 else ""
+        allowed = self.builtins.get(argv[0])
+        if allowed is not None and (sub in allowed or (not sub and "" in allowed)):
+            return self.cite_manifest(view)
+        if argv[0] in self.tools:
+            return self.declares(argv[0], view)
+        return ""
+
+    def declares(self, tool: str, view: RepoView) -> str:
+        """``file:line`` where a manifest names ``tool`` as a dependency or plugin, else ``""``."""
+        if not re.fullmatch(r"[\w.@/-]{2,60}", tool):
+            return ""
+        rx = rf"(?<![\w-]){re.escape(tool)}(?![\w-])"
+        for pattern in self.manifests:
+            for path in view.matching(pattern):
+                if where := view.cite(path, rx):
+                    return where
+        return ""
+
+    def cite_manifest(self, view: RepoView) -> str:
+        path = self.manifest(view)
+        return f"{path}:1" if path else ""

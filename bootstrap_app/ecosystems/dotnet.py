@@ -1,0 +1,50 @@
+""".NET: the dotnet CLI, ``global.json`` SDK, target frameworks, build scripts in the tree."""
+
+from __future__ import annotations
+
+import re
+
+from .base import Ecosystem, RepoView, load_json
+
+__all__ = ["DotNet"]
+
+
+class DotNet(Ecosystem):
+    name = "dotnet"
+    label = ".NET"
+    languages = ("C#", "F#")
+    detect = ("*.sln", "*.slnx", "*.csproj", "*.fsproj", "global.json", "Directory.Build.props")
+    reads = ("global.json", "Directory.Build.props", "*.sln", "*.slnx", "src/*/*.csproj", "*.csproj",
+             "build.ps1", "Build.ps1", "build.sh", "build.cmd", ".config/dotnet-tools.json")
+    package_manager = "dotnet"
+    programs = frozenset({"dotnet", "./build.sh", "./build.ps1", "./Build.ps1", "build.ps1", "Build.ps1", "pwsh"})
+    builtins = {"dotnet": frozenset({"build", "test", "restore", "pack", "format", "run", "publish", "tool", "clean"})}
+    tools = {"dotnet test": "test", "dotnet format": "format", "dotnet build": "build"}
+
+    def prove(self, argv: list[str], view: RepoView) -> str:
+        if argv and argv[0] == "pwsh" and len(argv) > 1:
+            argv = argv[1:]
+        if argv and argv[0].lstrip("./").lower() in ("build.ps1", "build.sh", "build.cmd"):
+            script = argv[0].removeprefix("./")
+            return view.cite(script)  # exact case: CONTRIBUTING's build.ps1 is not the tree's Build.ps1 on Linux
+        return super().prove(argv, view)
+
+    def versions(self, view: RepoView) -> tuple[str, ...]:
+        out = []
+        sdk = load_json(view.files.get("global.json", "")).get("sdk")
+        if isinstance(sdk, dict) and isinstance(sdk.get("version"), str):
+            out.append(f".NET SDK {sdk['version'][:20]}")
+        for path, text in sorted(view.files.items()):
+            m = re.search(r"<TargetFrameworks?>([^<]{1,160})<", text) if path.endswith(("proj", ".props")) else None
+            frameworks = [f.strip() for f in m.group(1).split(";") if f.strip() and "$" not in f] if m else []
+            if frameworks:  # `$(TargetFrameworks);net8.0` appends to a property: the literal ones are the targets
+                out.append("targets " + ", ".join(frameworks[:8]))
+                break
+        return tuple(out)
+
+    def defaults(self, view: RepoView) -> dict[str, str]:
+        script = next((s for s in ("build.sh", "build.ps1", "Build.ps1") if view.has(s)), "")
+        out = {"setup": "dotnet restore", "build": "dotnet build", "test": "dotnet test"}
+        if script:
+            out["build"] = f"./{script}"
+        return out

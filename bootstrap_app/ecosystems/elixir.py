@@ -1,0 +1,76 @@
+"""Elixir: mix tasks and aliases, ``.formatter.exs``, Credo, Dialyxir, the ``elixir:`` requirement."""
+
+from __future__ import annotations
+
+import re
+
+from .base import Ecosystem, RepoView, Target
+
+__all__ = ["Elixir"]
+
+_ALIAS = re.compile(r'^\s*"?([a-z][\w.]*)"?\s*:\s*(?:\[|"|&|fn)', re.M)
+_MIX_BUILTINS = frozenset({"test", "compile", "deps.get", "deps.compile", "deps.update", "format", "run", "docs",
+                           "hex.publish", "clean", "", "xref", "release", "deps.unlock", "help", "escript.build"})
+_DEP_TASKS = {"credo": "credo", "dialyzer": "dialyxir", "docs": "ex_doc", "coveralls": "excoveralls",
+              "sobelow": "sobelow"}
+
+
+class Elixir(Ecosystem):
+    name = "elixir"
+    label = "Elixir"
+    languages = ("Elixir",)
+    detect = ("mix.exs",)
+    reads = ("mix.exs", ".formatter.exs", ".credo.exs", ".tool-versions")
+    package_manager = "mix"
+    programs = frozenset({"mix", "iex", "elixir"})
+    tools = {"credo": "lint", "dialyzer": "typecheck", "mix format": "format", "mix test": "test",
+             "excoveralls": "test", "sobelow": "lint"}
+    manifests = ("mix.exs",)
+
+    def targets(self, view: RepoView) -> list[Target]:
+        text = view.files.get("mix.exs", "")
+        m = re.search(r"defp?\s+aliases\b[^\n]*\n(.*?)^\s*end\b", text, re.S | re.M)
+        if not m:
+            return []
+        out = []
+        for a in _ALIAS.finditer(m.group(1)):
+            line = text.count("\n", 0, m.start(1) + a.start()) + 1
+            out.append(Target(a.group(1), f"mix {a.group(1)}", a.group(0), f"mix.exs:{line}"))
+        return out
+
+    def prove(self, argv: list[str], view: RepoView) -> str:
+        if not argv or argv[0] != "mix" or not view.has("mix.exs"):
+            return super().prove(argv, view)
+        task = argv[1] if len(argv) > 1 else ""
+        aliases = {t.name: t.where for t in self.targets(view)}
+        if task in aliases:
+            return aliases[task]
+        if task in _DEP_TASKS and task != "docs":
+            return self.declares(_DEP_TASKS[task], view)
+        if task == "format":
+            return view.cite(".formatter.exs") or view.cite("mix.exs")
+        return view.cite("mix.exs") if task in _MIX_BUILTINS else ""
+
+    def declares(self, tool: str, view: RepoView) -> str:
+        """A dependency is a ``{:name, …}`` tuple in ``mix.exs`` (not any mention of the word)."""
+        return view.cite("mix.exs", rf"\{{\s*:{re.escape(tool)}\s*,") if re.fullmatch(r"\w+", tool) else ""
+
+    def versions(self, view: RepoView) -> tuple[str, ...]:
+        if m := re.search(r'\belixir:\s*"([^"]{1,20})"', view.files.get("mix.exs", "")):
+            return (f"Elixir {m.group(1)}",)
+        if m := re.search(r"^elixir\s+(\S{1,20})", view.files.get(".tool-versions", ""), re.M):
+            return (f"Elixir {m.group(1)}",)
+        return ()
+
+    def configured(self, view: RepoView) -> tuple[str, ...]:
+        out = ["mix format"] if view.has(".formatter.exs") else []
+        out += [t for t, dep in (("credo", "credo"), ("dialyzer", "dialyxir")) if self.declares(dep, view)]
+        return tuple(out)
+
+    def defaults(self, view: RepoView) -> dict[str, str]:
+        out = {"setup": "mix deps.get", "test": "mix test", "build": "mix compile"}
+        if view.has(".formatter.exs"):
+            out["format"] = "mix format"
+        if self.declares("credo", view):
+            out["lint"] = "mix credo"
+        return out

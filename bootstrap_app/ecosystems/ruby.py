@@ -1,0 +1,86 @@
+"""Ruby: Bundler, Rake tasks, RSpec/Minitest, RuboCop/Standard, Appraisal, the gemspec's Ruby version."""
+
+from __future__ import annotations
+
+import re
+
+from .base import Ecosystem, RepoView, Target
+
+__all__ = ["Ruby"]
+
+_TASK = re.compile(r"""^\s*(?:task\s+:?["']?([\w:-]+)["']?|(?:RSpec::Core|RuboCop|Rake|Minitest|StandardRB?)::(?:\w+::)*"""
+                   r"""\w*Task\.new\(?\s*:?["']?(\w*)["']?|task\s+default:)""", re.M)
+_RUBY_VERSION = re.compile(r"""required_ruby_version\s*=?\s*\(?\s*["']([^"']{1,20})["']""")
+
+
+class Ruby(Ecosystem):
+    name = "ruby"
+    label = "Ruby"
+    languages = ("Ruby",)
+    detect = ("Gemfile", "*.gemspec", "Rakefile")
+    reads = ("Gemfile", "*.gemspec", "Rakefile", "Appraisals", ".rubocop.yml", ".standard.yml", ".ruby-version",
+             "gemfiles/*.gemfile")
+    package_manager = "bundler"
+    programs = frozenset({"bundle", "rake", "rspec", "rubocop", "standardrb", "appraisal", "ruby", "gem"})
+    builtins = {"bundle": frozenset({"install", "", "update"}), "gem": frozenset({"build"})}
+    tools = {"rspec": "test", "minitest": "test", "rubocop": "lint", "standardrb": "lint", "standard": "lint",
+             "appraisal": "test", "yard": "docs"}
+    manifests = ("Gemfile", "*.gemspec", "gems.rb")
+
+    def targets(self, view: RepoView) -> list[Target]:
+        path, text = view.text("Rakefile")
+        out: list[Target] = []
+        for m in _TASK.finditer(text):
+            raw = m.group(0)
+            if "default:" in raw:
+                name = "default"
+            elif "Task.new" in raw:
+                name = m.group(2) or ("rubocop" if "RuboCop" in raw else "spec" if "RSpec" in raw else "test")
+            else:
+                name = m.group(1) or ""
+            if name:
+                line = text.count("\n", 0, m.start()) + 1
+                cmd = "bundle exec rake" if name == "default" else f"bundle exec rake {name}"
+                out.append(Target(name, cmd, raw, f"{path}:{line}"))
+        return out
+
+    def prove(self, argv: list[str], view: RepoView) -> str:
+        words = argv[2:] if argv[:2] == ["bundle", "exec"] else argv
+        if not words:
+            return ""
+        if words[0] == "rake" and view.has("Rakefile"):
+            names = {t.name: t.where for t in self.targets(view)}
+            task = words[1] if len(words) > 1 else "default"
+            return names.get(task, "")
+        if words[0] == "appraisal" and view.has("Appraisals"):
+            rest = self.prove(words[2:], view) if len(words) > 2 and words[1] not in ("install", "update") else "x"
+            return view.cite("Appraisals") if rest else ""
+        if words[0] in ("rspec", "rubocop", "standardrb", "yard"):
+            return self.declares("standard" if words[0] == "standardrb" else words[0], view) or (
+                view.cite(".rubocop.yml") if words[0] == "rubocop" else "")
+        return super().prove(argv, view)
+
+    def versions(self, view: RepoView) -> tuple[str, ...]:
+        for path in view.matching("*.gemspec"):
+            if m := _RUBY_VERSION.search(view.files.get(path, "")):
+                return (f"Ruby {m.group(1).strip()}",)
+        if v := view.files.get(".ruby-version", "").strip():
+            return (f"Ruby {v.splitlines()[0][:20]}",)
+        return ()
+
+    def configured(self, view: RepoView) -> tuple[str, ...]:
+        out = [t for t, f in (("rubocop", ".rubocop.yml"), ("standard", ".standard.yml"), ("appraisal", "Appraisals"))
+               if view.has(f)]
+        out += [t for t in ("rspec", "rubocop", "standard", "yard") if t not in out and self.declares(t, view)]
+        return tuple(out)
+
+    def defaults(self, view: RepoView) -> dict[str, str]:
+        out = {"setup": "bundle install"} if view.has("Gemfile") else {}
+        names = {t.name for t in self.targets(view)}
+        if "default" in names or "spec" in names or "test" in names:
+            out["test"] = "bundle exec rake" if "default" in names else f"bundle exec rake {'spec' if 'spec' in names else 'test'}"
+        if self.declares("rubocop", view) or view.has(".rubocop.yml"):
+            out["lint"] = "bundle exec rubocop"
+        elif self.declares("standard", view):
+            out["lint"] = "bundle exec standardrb"
+        return out

@@ -1,0 +1,119 @@
+"""Task runners any ecosystem may use: Make, just, Task, and the scripts a repository keeps in its tree."""
+
+from __future__ import annotations
+
+import re
+
+from .base import Ecosystem, RepoView, Target, load_yaml
+
+__all__ = ["Just", "Make", "Nix", "PreCommit", "Scripts", "TaskRunner"]
+
+_SCRIPT_SUFFIXES = frozenset({"", "sh", "bash", "py", "ps1", "cmd", "bat", "pl", "rb", "zsh"})
+"""What a script run by its path looks like (a ``.md`` or a ``.test.ts`` file named in a doc is not a command)."""
+
+
+class Make(Ecosystem):
+    name = "make"
+    label = "Make"
+    detect = ("Makefile", "makefile", "GNUmakefile")
+    reads = ("Makefile", "makefile", "GNUmakefile")
+    programs = frozenset({"make", "gmake"})
+
+    def targets(self, view: RepoView) -> list[Target]:
+        path, text = next(((p, view.files[p]) for p in self.detect if p in view.files), ("", ""))
+        out = []
+        for m in re.finditer(r"^([A-Za-z0-9][\w./-]*(?:\s+[A-Za-z0-9][\w./-]*)*)\s*:(?!=)", text, re.M):
+            line = text.count("\n", 0, m.start()) + 1
+            out += [Target(t, f"make {t}", "", f"{path}:{line}") for t in m.group(1).split()]
+        return out
+
+    def prove(self, argv: list[str], view: RepoView) -> str:
+        if not argv or argv[0] not in self.programs:
+            return ""
+        names = [a for a in argv[1:] if not a.startswith("-") and "=" not in a]
+        known = {t.name: t.where for t in self.targets(view)}
+        if not names:
+            return next(iter(known.values()), "")
+        return known[names[0]] if all(n in known for n in names) else ""
+
+
+class Just(Ecosystem):
+    name = "just"
+    label = "just"
+    detect = ("justfile", "Justfile", ".justfile")
+    reads = detect
+    programs = frozenset({"just"})
+
+    def targets(self, view: RepoView) -> list[Target]:
+        path, text = next(((p, view.files[p]) for p in self.detect if p in view.files), ("", ""))
+        return [Target(m.group(1), f"just {m.group(1)}", "", f"{path}:{text.count(chr(10), 0, m.start()) + 1}")
+                for m in re.finditer(r"^@?([A-Za-z_][\w-]*)(?:\s+[^:\n=]*)?:(?!=)", text, re.M)]
+
+
+class TaskRunner(Ecosystem):
+    name = "task"
+    label = "Task"
+    detect = ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml")
+    reads = detect
+    programs = frozenset({"task"})
+
+    def targets(self, view: RepoView) -> list[Target]:
+        path = next((p for p in self.detect if p in view.files), "")
+        data = load_yaml(view.files.get(path, "")) if path else None
+        tasks = data.get("tasks") if isinstance(data, dict) else None
+        return [Target(str(n), f"task {n}", "", view.cite(path, rf"^\s+{re.escape(str(n))}\s*:"))
+                for n in (tasks if isinstance(tasks, dict) else {})]
+
+
+class Scripts(Ecosystem):
+    """A script tracked in the repository, run by its path (``./build.sh``, ``scripts/test``)."""
+
+    name = "scripts"
+    label = "scripts"
+
+    def detected(self, view: RepoView) -> bool:
+        return True
+
+    def prove(self, argv: list[str], view: RepoView) -> str:
+        if not argv:
+            return ""
+        first = argv[1] if argv[0] in ("bash", "sh") and len(argv) > 1 else argv[0]
+        path = first.removeprefix("./")
+        suffix = path.rsplit("/", 1)[-1].rpartition(".")[2] if "." in path.rsplit("/", 1)[-1] else ""
+        if ("/" in first or first.startswith("./")) and ".." not in path.split("/") and path in view.listed \
+                and suffix in _SCRIPT_SUFFIXES:
+            return f"{path}:1"
+        return ""
+
+
+class PreCommit(Ecosystem):
+    """pre-commit (or prek) hooks: whatever the language, ``pre-commit run`` runs the configured hooks."""
+
+    name = "pre-commit"
+    label = "pre-commit"
+    detect = (".pre-commit-config.yaml", ".pre-commit-config.yml")
+    reads = detect
+    programs = frozenset({"pre-commit", "prek"})
+    builtins = {"pre-commit": frozenset({"run", "install"}), "prek": frozenset({"run", "install"})}
+    tools = {"pre-commit": "lint", "prek": "lint"}
+
+    def defaults(self, view: RepoView) -> dict[str, str]:
+        return {"lint": "pre-commit run --all-files"}
+
+
+class Nix(Ecosystem):
+    """Nix flakes and shells: ``nix run .#format`` runs an app the flake declares."""
+
+    name = "nix"
+    label = "Nix"
+    detect = ("flake.nix", "default.nix", "shell.nix")
+    reads = detect
+    package_manager = "nix"
+    programs = frozenset({"nix", "nix-shell", "nix-build"})
+    builtins = {"nix": frozenset({"develop", "flake", "fmt"}), "nix-shell": frozenset({""}), "nix-build": frozenset({""})}
+
+    def prove(self, argv: list[str], view: RepoView) -> str:
+        if len(argv) >= 3 and argv[0] == "nix" and argv[1] in ("run", "build", "develop") and argv[2].startswith(".#"):
+            attr = argv[2][2:].split(".")[-1]
+            return view.cite("flake.nix", rf"(?<![\w-]){re.escape(attr)}(?![\w-])") if attr else ""
+        return super().prove(argv, view)
