@@ -103,6 +103,7 @@ def parallel_outcomes(reader: Reader, job: MboxJob, pos: int, size: int, mode: t
             while len(pending) < 2 * workers and (span := next(ranges, None)) is not None:
                 pending.append((span, pool.submit(range_outcomes, reader, job, span[0], span[1], mode)))
             if not pending:
+                pool.shutdown(wait=True)  # all done: the workers exit now, none outlives the read
                 return
             span, future = pending.popleft()
             try:
