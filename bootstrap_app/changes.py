@@ -19,7 +19,7 @@ from bootstrap_app.itemcache import ingest, item_digest, serves
 from bootstrap_app.sourcestat import location_signature
 from bootstrap_app.store import Store
 from connectors import registry
-from connectors.base import ReadContext
+from connectors.base import ReadContext, available_cores
 from connectors.registry import detect
 
 __all__ = ["count_new_items", "item_digest", "read_context"]
@@ -33,6 +33,7 @@ def read_context(settings: Settings, **kw: Any) -> ReadContext:
     with contextlib.suppress(OSError):
         scratch.mkdir(mode=0o700, parents=True, exist_ok=True)
     return ReadContext(max_text_chars=settings.max_text_chars, max_file_bytes=settings.max_file_bytes,
+                       jobs=settings.jobs or available_cores(),
                        credentials=lambda provider: registry.credentials(provider, home), home=home,
                        claimed=registry.claimed_by_other, scratch_dir=str(scratch), **kw)
 

@@ -51,6 +51,8 @@ class Settings:
     max_text_chars: int = _setting(20_000, "MEMSEED_MAX_TEXT_CHARS", "characters of text kept per item")
     max_file_bytes: int = _setting(20 * 1024 * 1024, "MEMSEED_MAX_FILE_BYTES",
                                    "larger files are skipped (and reported)")
+    jobs: int = _setting(0, "MEMSEED_JOBS",
+                         "worker processes that parse a large mailbox (0: every core this process may use)")
     default_target: str = _setting("claude-code", "MEMSEED_TARGET", "harness the app's Write page starts with")
     sources: tuple[str, ...] = _setting((), "", "locations `memseed reseed` scans besides the remembered ones (config.toml only)")
     notify_cmd: str = _setting("", "MEMSEED_NOTIFY_CMD",

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
+from functools import lru_cache
 from typing import ClassVar, TypeAlias
 
 __all__ = ["ITEM_CLASSES", "ITEM_KINDS", "SENT_LABELS", "ChatMessage", "Document", "Event", "Item", "MemoryEntry",
@@ -75,9 +76,11 @@ SENT_LABELS = frozenset({"sent", "sent mail", "sent items", "sent messages", "\\
 """Folder / label names mail clients give the owner's sent mail (compared lower-cased)."""
 
 
+@lru_cache(maxsize=4096)
 def is_sent_label(label: str) -> bool:
     """True for a Sent folder or label: ``Sent``, ``[Gmail]/Sent Mail``, Maildir++ ``.Sent``,
-    ``INBOX.Sent Items`` (the last path component is compared, so nesting does not matter)."""
+    ``INBOX.Sent Items`` (the last path component is compared, so nesting does not matter;
+    memoized: every message asks, and a mailbox has a handful of labels)."""
     text = label.strip().lower()
     if text in SENT_LABELS:
         return True

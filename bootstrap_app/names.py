@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 __all__ = ["FREE_MAIL", "local_part_matches", "name_key", "name_tokens", "normal_name"]
 
@@ -18,8 +19,10 @@ FREE_MAIL = frozenset({"gmail.com", "googlemail.com", "aol.com", "yahoo.com", "h
 """Providers where anyone can register any free local part (an address there proves nothing)."""
 
 
+@lru_cache(maxsize=65536)
 def normal_name(raw: str) -> str:
-    """``"Marrow, Theo J"`` -> ``"Theo J Marrow"``; strips quotes and ``(...)`` notes."""
+    """``"Marrow, Theo J"`` -> ``"Theo J Marrow"``; strips quotes and ``(...)`` notes (memoized: a
+    mailbox repeats a few thousand display names hundreds of thousands of times)."""
     text = re.sub(r"\(.*?\)|<.*?>|[\"']", " ", raw or "")
     text = " ".join(text.split()).strip(" ,;")
     if text.count(",") == 1 and "@" not in text:
@@ -41,6 +44,7 @@ def name_tokens(raw: str) -> tuple[str, ...]:
     return tuple(t for t in re.split(r"[^a-z]+", folded) if t)
 
 
+@lru_cache(maxsize=65536)
 def name_key(raw: str) -> str:
     """Order-free key of a person's name (first and last token), used to merge name-only people."""
     toks = [t for t in name_tokens(raw) if len(t) > 1]

@@ -172,6 +172,7 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
                    on_skip=lambda skip: run.emit(ScanEvent("skip", source.id, 0, f"{skip.ref}: {skip.reason}")),
                    on_progress=lambda _src, count: run.emit(ScanEvent("progress", source.id, count, "")),
                    should_stop=run.should_stop)
+    ctx.on_bytes = lambda _src, done, total: run.emit(ScanEvent("progress", source.id, report.items, "", done, total))
     started = time.perf_counter()
     signature = location_signature(source.location)  # taken before reading: a later change is news
     batch: list[tuple[str, str, str]] = []

@@ -28,6 +28,10 @@ class ScanEvent:
     source: str = ""
     count: int = 0
     message: str = ""
+    done_bytes: int = 0
+    """On ``progress`` from a file source: bytes read so far (with ``total_bytes``, 0 when unknown);
+    :class:`~bootstrap_app.throughput.Throughput` turns them into rates and a time left."""
+    total_bytes: int = 0
 
 
 _HEAD_END = re.compile(r"\s\(|:\s|;\s")

@@ -55,6 +55,7 @@ __all__ = [
     "Cursor",
     "ReadContext",
     "Source",
+    "available_cores",
     "short_scope",
 ]
 
@@ -83,6 +84,15 @@ def short_scope(scope: str) -> str:
     The one rule for naming a scope to a person: the sign-in's own error (a box left unticked),
     `memseed auth --status`, `memseed sources` and the app all show scopes through it."""
     return scope.rstrip("/").rsplit("/", 1)[-1]
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it): the
+    default of ``--jobs`` / the ``jobs`` setting."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
 
 
 @dataclass
@@ -114,6 +124,11 @@ class ReadContext:
     folder when a scan runs; the system temp folder when None)."""
     resynced: bool = False
     """Set by :meth:`resync`: the cursor was given but could not be used, so this read is full."""
+
+    jobs: int = 1
+    """Worker processes a source may parse a large file with (``--jobs``); 1 reads in this process."""
+    on_bytes: Callable[[str, int, int], None] | None = None
+    """``(source, bytes done, bytes in all)`` as a file source moves through its input (progress)."""
 
     continued: bool = False
     """Set by a source that continued an interrupted full read from its own checkpoint (Gmail's
@@ -155,6 +170,10 @@ class ReadContext:
     def progress(self, source: str, count: int) -> None:
         if self.on_progress:
             self.on_progress(source, count)
+
+    def progress_bytes(self, source: str, done: int, total: int) -> None:
+        if self.on_bytes:
+            self.on_bytes(source, done, total)
 
     def clean(self, text: str, limit: int | None = None) -> str:
         """Cap, then redact secrets. Every free-text field passes through here."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -19,26 +20,40 @@ import click
 from bootstrap_app.demo import build_demo, demo_owner_addresses
 from bootstrap_app.pipeline import scan
 from bootstrap_app.scanreport import ScanEvent, ScanResult, format_summary, name_once
+from bootstrap_app.throughput import Throughput
 
 from .common import open_settings, open_store
 
 __all__ = ["COMMANDS", "ProgressPrinter", "scan_cmd", "write_jsonl"]
 
+_EVERY = 15.0
+"""Seconds between two progress lines when stderr is not a terminal (a log file, a cron mail)."""
+
 
 class ProgressPrinter:
-    """ScanEvents -> short stderr lines (a live counter only when stderr is a terminal)."""
+    """ScanEvents -> short stderr lines: on a terminal a live line (items and bytes per second, time
+    left); otherwise that line every :data:`_EVERY` seconds of a long read."""
 
     def __init__(self, quiet: bool = False) -> None:
         self.quiet = quiet
         self.tty = sys.stderr.isatty()
+        self.meters: dict[str, Throughput] = {}
+        self.said = time.monotonic()
 
     def __call__(self, event: ScanEvent) -> None:
         if self.quiet:
             return
         if event.kind == "source-start":
+            self.meters[event.source] = Throughput()
             click.echo(f"reading {event.source} ({event.message})", err=True)
-        elif event.kind == "progress" and self.tty:
-            click.echo(f"\r  {event.count} items", err=True, nl=False)
+        elif event.kind == "progress":
+            meter = self.meters.setdefault(event.source, Throughput())
+            meter.update(event.count, event.done_bytes or None, event.total_bytes or None)
+            if self.tty:
+                click.echo(f"\r  {meter.line()}   ", err=True, nl=False)
+            elif time.monotonic() - self.said >= _EVERY:  # a log file: a line now and then
+                self.said = time.monotonic()
+                click.echo(f"  {meter.line()}", err=True)
         elif event.kind == "source-done":
             prefix = "\r" if self.tty else ""
             click.echo(f"{prefix}  {event.count} items ({event.message})", err=True)
@@ -95,11 +110,13 @@ def _write_preview(request: dict[str, Any], target: str) -> None:
 @click.option("--quarantine", "quarantine_file", type=click.Path(dir_okay=False, writable=True, path_type=Path),
               help="Write what the safety gate quarantined (reason, source, ref, excerpt) as JSON Lines.")
 @click.option("--json-summary", is_flag=True, help="Print the summary on stderr as one JSON object.")
+@click.option("--jobs", "jobs", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Worker processes that parse a large mailbox (default from settings: 0, every core).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines, only the summary.")
 @click.pass_context
 def scan_cmd(ctx: click.Context, sources: tuple[str, ...], out: Path | None, owners: tuple[str, ...],
              llm: str | None, llm_preview: str | None, since: datetime | None, demo: bool,
-             quarantine_file: Path | None, json_summary: bool, quiet: bool) -> None:
+             quarantine_file: Path | None, json_summary: bool, jobs: int | None, quiet: bool) -> None:
     """Propose memories from your mail, calendar, documents, chat and repositories.
 
     SOURCE is a path (.mbox, .eml folder, maildir, .ics, Takeout folder/zip, git repo, Slack
@@ -116,7 +133,7 @@ def scan_cmd(ctx: click.Context, sources: tuple[str, ...], out: Path | None, own
     if not sources and not demo:
         raise click.UsageError("give at least one SOURCE, or --demo to scan the demo persona "
                                "(see `memseed sources` for what can be scanned)")
-    settings = open_settings(ctx, llm=llm, owner=list(owners) or None)
+    settings = open_settings(ctx, llm=llm, owner=list(owners) or None, jobs=jobs)
     since_utc = since.replace(tzinfo=UTC) if since else None
     progress = ProgressPrinter(quiet)
     locations = list(sources)

@@ -16,6 +16,7 @@ is the accumulator and the late decision.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -34,7 +35,11 @@ from .contact_blocks import FREE_MAIL, ContactDirectory, contact_blocks, domain_
 from .rhythms import zone
 from .signature import MANAGER_MENTION, parse_signature, parse_slack_title
 
-__all__ = ["ProfileAccumulator", "ProfileSignal"]
+__all__ = ["NEWEST_PER_SENDER", "ProfileAccumulator", "ProfileSignal"]
+
+NEWEST_PER_SENDER = 5
+"""Received messages per sender whose text (signature, contact blocks) is read."""
+_MAX_DEFERRED_SENDERS = 5_000
 
 
 
@@ -91,6 +96,9 @@ class ProfileAccumulator(Analyzer):
     """What contact blocks in anyone's mail state, who stated it, whom each sender wrote to."""
     account: AccountDirectory = field(default_factory=AccountDirectory)
     """What the signed-in account's directory entry says of the owner (handed over by the scan)."""
+    newest: dict[str, list[tuple[float, int, Message]]] = field(default_factory=dict)
+    """Per sender of received mail: its newest messages (a heap), read at the end (:meth:`_defer`)."""
+    _seq: int = 0
 
     def _author_ref(self, key: str, ref: Ref) -> None:
         """Keep the three newest items of each author as evidence pointers."""
@@ -117,32 +125,9 @@ class ProfileAccumulator(Analyzer):
             self.clock.stamp(key, item.timestamp, offset)
             when = item.timestamp.date().isoformat() if item.timestamp else "undated"
             self._author_ref(key, Ref(item.source, item.ref, item.timestamp, key, f"mail sent {when}"))
-            text = own_text(item.body)
-            hint = domain_label(item.sender.address) if item.sender.address else ""
-            hint = "" if hint in FREE_MAIL else hint
-            sig = parse_signature(text, hint)
-            if sig and not item.subject.lower().startswith(("fw", "fwd")):
-                signer = name_key(sig["signer"])
-                for field_name in ("title", "team", "org"):
-                    if field_name in sig:
-                        self.sig[key][(field_name, sig[field_name], signer)] += 1
-                if len(self.sig_refs[key]) < 3:
-                    self.sig_refs[key].append(Ref(item.source, item.ref, item.timestamp, key,
-                                                  f"signature: {sig['signer']}, {sig.get('title') or sig.get('org') or sig.get('team')}"))
-            # a message's closing signature is its sender's claim about *themselves* (kept in
-            # ``sig`` under the sender's key), not a statement about someone else: a lookalike
-            # signing as the owner must not hand the owner a title (issue 14)
-            self.directory.mail(item, key, contact_blocks(text, hint), name_key(sig["signer"]) if sig else "")
-            for m in MANAGER_MENTION.finditer(text):
-                name = next(g for g in m.groups() if g)
-                self.manager[key][name] += 1
-                # per name, the newest mention is kept: a new manager is said after the old one
-                refs = self.manager_refs[key]
-                refs.append(Ref(item.source, item.ref, item.timestamp, key, f"mentions manager {name}"))
-                newest: dict[str, Ref] = {}
-                for r in sorted(refs, key=lambda r: r.date.timestamp() if r.date else float("-inf")):
-                    newest[r.note] = r
-                refs[:] = sorted(newest.values(), key=lambda r: r.date.timestamp() if r.date else float("-inf"))[-3:]
+            if item.third_party_reason and self._defer(key, item):
+                return  # received mail: its text is read at the end if it is among its sender's newest
+            self._read_text(item, key)
         elif isinstance(item, ChatMessage):
             key = person_key(item.user)
             self.clock.stamp(key, item.timestamp, kind="chat messages")
@@ -157,6 +142,67 @@ class ProfileAccumulator(Analyzer):
                 when = item.timestamp.date().isoformat() if item.timestamp else "undated"
                 self._author_ref(key, Ref(item.source, item.ref, item.timestamp, key,
                                           f"chat message in #{item.channel}, {when}"))
+
+    def _defer(self, key: str, item: Message) -> bool:
+        """Keep ``item`` among the newest :data:`NEWEST_PER_SENDER` received messages of ``key``
+        (True), or say that it must be read now (False: too many senders kept already).
+
+        Why: what received mail states (a colleague's signature, contact blocks, "my manager")
+        is read from each sender's newest messages, not from every one of the thousands, so a
+        body the reader decodes late (:mod:`connectors.local.lazybody`) is decoded only for
+        those. The owner's own mail (never judged received) is always read in full.
+        """
+        kept = self.newest.get(key)
+        if kept is None:
+            if len(self.newest) >= _MAX_DEFERRED_SENDERS:
+                return False
+            kept = self.newest[key] = []
+        self._seq += 1
+        entry = (item.timestamp.timestamp() if item.timestamp else float("-inf"), self._seq, item)
+        if len(kept) < NEWEST_PER_SENDER:
+            heapq.heappush(kept, entry)
+        else:
+            heapq.heappushpop(kept, entry)
+        return True
+
+    def _settle(self) -> None:
+        """Read the kept received messages, in the order they came (called before any result)."""
+        if not self.newest:
+            return
+        entries = sorted((e for kept in self.newest.values() for e in kept), key=lambda e: e[1])
+        self.newest.clear()
+        for _, _, item in entries:
+            key = person_key(item.sender)
+            self._read_text(item, received_key(key) if key else key)
+
+    def _read_text(self, item: Message, key: str) -> None:
+        """What one message's text states: its signature, contact blocks and manager mentions."""
+        text = own_text(item.body)
+        hint = domain_label(item.sender.address) if item.sender.address else ""
+        hint = "" if hint in FREE_MAIL else hint
+        sig = parse_signature(text, hint)
+        if sig and not item.subject.lower().startswith(("fw", "fwd")):
+            signer = name_key(sig["signer"])
+            for field_name in ("title", "team", "org"):
+                if field_name in sig:
+                    self.sig[key][(field_name, sig[field_name], signer)] += 1
+            if len(self.sig_refs[key]) < 3:
+                self.sig_refs[key].append(Ref(item.source, item.ref, item.timestamp, key,
+                                              f"signature: {sig['signer']}, {sig.get('title') or sig.get('org') or sig.get('team')}"))
+        # a message's closing signature is its sender's claim about *themselves* (kept in
+        # ``sig`` under the sender's key), not a statement about someone else: a lookalike
+        # signing as the owner must not hand the owner a title (issue 14)
+        self.directory.mail(item, key, contact_blocks(text, hint), name_key(sig["signer"]) if sig else "")
+        for m in MANAGER_MENTION.finditer(text):
+            name = next(g for g in m.groups() if g)
+            self.manager[key][name] += 1
+            # per name, the newest mention is kept: a new manager is said after the old one
+            refs = self.manager_refs[key]
+            refs.append(Ref(item.source, item.ref, item.timestamp, key, f"mentions manager {name}"))
+            newest: dict[str, Ref] = {}
+            for r in sorted(refs, key=lambda r: r.date.timestamp() if r.date else float("-inf")):
+                newest[r.note] = r
+            refs[:] = sorted(newest.values(), key=lambda r: r.date.timestamp() if r.date else float("-inf"))[-3:]
 
     def account_directory(self, facts: dict[str, str], label: str, source: str) -> None:
         """An account source's directory entry of its signed-in owner (title, employer)."""
@@ -181,6 +227,7 @@ class ProfileAccumulator(Analyzer):
         return (titles.most_common(1)[0][0] if titles else "", zones.most_common(1)[0][0] if zones else "")
 
     def result(self, owner: OwnerIdentity, tz_name: str = "") -> ProfileSignal:
+        self._settle()
         keys = self.owner_keys(owner)
         slack_title, slack_tz = self.slack_profile(keys)
         tz_name, tz_from, tz_note = self.clock.resolve_timezone(keys, tz_name, slack_tz)
@@ -247,6 +294,7 @@ class ProfileAccumulator(Analyzer):
 
     def title_of(self, key: str, name: str) -> str:
         """The job title a contact's own signature states (a title is allowed third-party data)."""
+        self._settle()
         wanted = name_key(name)
         titles: Counter[tuple[str, str]] = Counter()
         for k in (key, received_key(key)):
@@ -258,6 +306,7 @@ class ProfileAccumulator(Analyzer):
 
     def third_party_manager_mentions(self, owner: OwnerIdentity) -> Counter[str]:
         """Names other people's mail calls the owner's manager (names only)."""
+        self._settle()
         out: Counter[str] = Counter()
         for key, names in self.manager.items():
             if not owner.is_owner_address(key):  # (received_key()s never are)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import cast
 
 from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.safety.dangerous import find_dangerous
@@ -70,9 +71,9 @@ class RulesAccumulator(Analyzer):
         if isinstance(item, Message):
             if item.subject.lower().startswith(("fw", "fwd")) or item.third_party_reason:
                 return  # a forward carries someone else's words; a received copy is not the owner's
-            key, text, where = person_key(item.sender), own_text(item.body), "mail"
+            key, where = person_key(item.sender), "mail"
         elif isinstance(item, ChatMessage):
-            key, text, where = person_key(item.user), item.text, f"#{item.channel}"
+            key, where = person_key(item.user), f"#{item.channel}"
         else:
             return
         sent = isinstance(item, Message) and item.in_sent
@@ -82,6 +83,8 @@ class RulesAccumulator(Analyzer):
                                                          *(p.address for p in item.people)}
         if not (item.authored_by_owner is True or sent or forms & self.known_owners):
             return
+        # the body only now: a mail reader may decode it on first use (connectors.local.lazybody)
+        text = own_text(item.body) if isinstance(item, Message) else cast(ChatMessage, item).text
         for sentence in find_rules(text):
             norm = sentence.lower().rstrip(".!")
             if norm not in self.found and len(self.found) < _MAX:

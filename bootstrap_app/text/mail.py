@@ -17,6 +17,7 @@ different cut, and if the rules lived with their consumers they would drift apar
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["is_forward", "own_text", "strip_quoted", "trim_quoted"]
 
@@ -55,8 +56,10 @@ def trim_quoted(text: str) -> str:
     return text.rstrip()
 
 
+@lru_cache(maxsize=64)
 def own_text(body: str) -> str:
-    """The part of a mail body its sender wrote: everything before quoted/forwarded text."""
+    """The part of a mail body its sender wrote: everything before quoted/forwarded text
+    (memoized for the few bodies in flight: the profile and the working rules cut the same one)."""
     lines: list[str] = []
     for line in body.splitlines():
         if _OWN_TEXT_END.match(line.strip()):

@@ -22,6 +22,7 @@ from bootstrap_app import pipeline
 from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.store import Store
+from bootstrap_app.throughput import Throughput
 
 __all__ = ["ScanJob", "SourceProgress", "current_job", "start_scan"]
 
@@ -37,6 +38,8 @@ class SourceProgress:
     started: float = field(default_factory=time.monotonic)
     finished: float | None = None
     error: str | None = None
+    meter: Throughput = field(default_factory=Throughput)
+    """Items and bytes per second and the time left (:mod:`bootstrap_app.throughput`): ``meter.line()``."""
 
     @property
     def elapsed(self) -> float:
@@ -118,6 +121,8 @@ class ScanJob:
                 self.stage = "reading sources"
             elif kind == "progress":
                 prog.items = max(prog.items, int(getattr(event, "count", 0) or 0))
+                prog.meter.update(prog.items, getattr(event, "done_bytes", 0) or None,
+                                  getattr(event, "total_bytes", 0) or None)
             elif kind == "skip":
                 prog.skipped += 1
             elif kind == "source-done":

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from functools import lru_cache
 
 __all__ = ["NOTHING_AUTHENTICATED", "auth_failure", "external_hop", "internal_submission", "org_domain"]
 
@@ -117,20 +118,50 @@ def external_hop(received: str) -> str:
     ``received`` holds the Received values newest first, one per line.
     """
     for value in received.split("\n"):
-        if not value.strip():
-            continue
-        proto = _WITH.search(value)
-        protocol = proto.group(1).upper() if proto else ""
-        if ("SMTP" in protocol and protocol.endswith("A")) or protocol.startswith("HTTP"):
-            continue  # authenticated submission: the owner's client at their own provider
-        by = _BY.search(value)
-        host, private = _sending_host(value)
-        if private or not host or not by:
-            continue
-        if re.fullmatch(r"[0-9a-f.:]+", host):
-            return host  # a public address with no name, handing mail to this server
-        if org_domain(host) != org_domain(by.group(1)):
+        if value.strip() and (host := _hop_verdict(_hop_shape(value))):
             return host
+    return ""
+
+
+_DATE_TAIL = re.compile(r";\s*(?:[A-Za-z]{3},?\s+)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{1,2}:\d{2}(?::\d{2})?"
+                        r"(?:\s*[+-]\d{4})?(?:\s*\([A-Za-z]{1,5}\))?\s*$")
+_ID_FOR = re.compile(r"\s+(?:id\s+[A-Za-z0-9._-]+|for\s+<[^<>\s]*>)")
+
+
+def _hop_shape(value: str) -> str:
+    """One Received line without what never changes its verdict (the date after ``;``, the
+    queue ``id`` and the ``for <address>`` written after ``by`` and ``with``): the same server
+    pair gives the same shape for every message, so its verdict is worked out once.
+
+    Only text past every ``by`` and ``with`` match the verdict reads is dropped (the head before
+    ``by``, where the sending host is read, is kept whole), so the verdict of the shape is the
+    verdict of the line.
+    """
+    by, proto, start = _BY.search(value), _WITH.search(value), _FROM.match(value)
+    if not by or not proto:
+        return value
+    cut = max(by.end(), proto.end())
+    if start and (sender_by := _BY.search(value, start.end(1))):  # the ``by`` _sending_host reads
+        cut = max(cut, sender_by.end())
+    tail = _DATE_TAIL.sub("", value[cut:])
+    return value[:cut] + _ID_FOR.sub("", tail)
+
+
+@lru_cache(maxsize=65536)
+def _hop_verdict(value: str) -> str:
+    """The sending host when this Received line is a hop from another organisation, else ""."""
+    proto = _WITH.search(value)
+    protocol = proto.group(1).upper() if proto else ""
+    if ("SMTP" in protocol and protocol.endswith("A")) or protocol.startswith("HTTP"):
+        return ""  # authenticated submission: the owner's client at their own provider
+    by = _BY.search(value)
+    host, private = _sending_host(value)
+    if private or not host or not by:
+        return ""
+    if re.fullmatch(r"[0-9a-f.:]+", host):
+        return host  # a public address with no name, handing mail to this server
+    if org_domain(host) != org_domain(by.group(1)):
+        return host
     return ""
 
 
@@ -140,7 +171,12 @@ def auth_failure(results: str, from_address: str) -> str:
     method passed (or there is no such header: a sent copy carries none)."""
     if not results or "@" not in from_address:
         return ""
-    from_org = org_domain(from_address.rpartition("@")[2])
+    return _auth_verdict(results, org_domain(from_address.rpartition("@")[2]))
+
+
+@lru_cache(maxsize=16384)
+def _auth_verdict(results: str, from_org: str) -> str:
+    """:func:`auth_failure` for one header text and From organisation (servers repeat both)."""
     verdicts: dict[str, str] = {}
     aligned: dict[str, bool] = {}
     for m in _METHOD.finditer(results):

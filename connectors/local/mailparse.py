@@ -39,6 +39,7 @@ __all__ = [
     "gmail_labels",
     "header_list",
     "is_bulk",
+    "message_fields",
     "message_from_parts",
     "parse_date",
     "parse_date_offset",
@@ -274,6 +275,14 @@ def decode_bytes(data: bytes, charset: str | None) -> str:
 def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, ref: str,
                        clean: Callable[..., str], sent_hint: bool | None = None) -> Message:
     """Build the Message item. ``clean`` is ``ctx.clean`` (cap + secret redaction)."""
+    return Message(**message_fields(headers, source=source, ref=ref, clean=clean, sent_hint=sent_hint),
+                   body=clean(trim_quoted(body_text)) if body_text else "")
+
+
+def message_fields(headers: dict[str, str], *, source: str, ref: str, clean: Callable[..., str],
+                   sent_hint: bool | None = None) -> dict[str, Any]:
+    """Every field of the Message item but its body, from the headers alone: what a reader that
+    decodes bodies late (:mod:`.lazybody`) builds its item from."""
     senders = parse_people(headers.get("from", "")) or parse_people(headers.get("sender", ""))
     sender = senders[0] if senders else Person()
     to = parse_people(headers.get("to", ""))
@@ -304,7 +313,7 @@ def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, 
         authored = False
     people = tuple(dict.fromkeys(p for p in (sender, *to, *cc) if p.address or p.name))
     written = _read_date(headers.get("date", ""))  # parsed once: the timestamp and its offset
-    return Message(
+    return dict(
         source=source,
         ref=ref,
         timestamp=_as_utc(written),
@@ -315,7 +324,6 @@ def message_from_parts(headers: dict[str, str], body_text: str, *, source: str, 
         to=to,
         cc=cc,
         subject=clean(decode_words(headers.get("subject", "")).strip(), 1000),
-        body=clean(trim_quoted(body_text)) if body_text else "",
         message_id=message_id,
         in_reply_to=reply.group(0) if reply else "",
         thread_id=thread,

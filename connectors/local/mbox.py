@@ -27,24 +27,25 @@ from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source
-from .mailbody import extract_body
+from . import mboxpool
+from .lazybody import MAX_BODY_BYTES, mbox_body_bytes
 from .mailfolders import is_sent_folder
-from .mailparse import _MULTI_HEADERS, message_from_parts, parse_date, parse_header_block
-from .tnef import tnef_reason
+from .mailparse import _MULTI_HEADERS, parse_header_block
+from .mboxitems import MboxJob, Outcome, outcomes
+from .tnef import TNEF_SCAN_BYTES
 
-__all__ = ["MboxSource", "RawMessage", "iter_mbox", "read_mbox"]
+__all__ = ["MboxSource", "RawMessage", "file_mode", "iter_mbox", "read_mbox"]
 
 _ENVELOPE = re.compile(rb"From [^\r\n]*\d:\d\d[^\r\n]*\r?\n")
-_FROM_QUOTED = re.compile(rb"(?m)^>(>*From )")
 _MAX_HEADER_BYTES = 256 * 1024
-_MAX_BODY_BYTES = 16 * 1024 * 1024
+_MAX_BODY_BYTES = MAX_BODY_BYTES
+_PEEK_BYTES = TNEF_SCAN_BYTES
 _RELEASE_EVERY = 8 * 1024 * 1024
 _SEARCH_WINDOW = 32 * 1024 * 1024
 _BOUNDARY_TAIL = 1024 * 1024
 _CHECK_EVERY = 256 * 1024
 """How far the read moves on between two checks that the file did not shrink (an fstat)."""
 _SHRANK = "the file shrank while being read (another program rewrote it); the rest is read on the next scan"
-_SKIP_LABELS = frozenset({"spam", "trash", "[imap]/trash", "[gmail]/spam", "[gmail]/trash"})
 
 
 @dataclass(slots=True, eq=False, repr=False)
@@ -64,6 +65,11 @@ class RawMessage:
     truncated: str = ""
     """Why the message is incomplete (empty when it is whole)."""
     oversize: bool = field(default=False, init=False)
+    span: tuple[int, int, int, int] = field(default=(0, 0, 0, 0), init=False)
+    """(header block start, header block end, body start, body end) in the file: what a
+    :class:`~.lazybody.FileBody` reads the body back from."""
+    body_head: bytes = field(default=b"", init=False)
+    """With ``peek``: the first bytes of a multipart body (enough to see a winmail.dat part)."""
     _headers: dict[str, str] | None = field(default=None, init=False)
     _lower: bytes | None = field(default=None, init=False)
 
@@ -154,12 +160,17 @@ def _find_separator(mm: mmap.mmap, start: int, size: int, released: int, fd: int
     return -1, released
 
 
-def iter_mbox(path: str | os.PathLike[str], *, headers_only: bool = False,
-              start: int = 0) -> Iterator[RawMessage]:
+def iter_mbox(path: str | os.PathLike[str], *, headers_only: bool = False, start: int = 0,
+              stop: int | None = None, mode: tuple[bool, bool] | None = None,
+              peek: bool = False) -> Iterator[RawMessage]:
     """Yield the messages of an mbox file in order, starting at byte ``start``.
 
-    Raises :class:`SourceNotFound` / :class:`SourceError` when the file cannot be opened or
-    does not look like an mbox at all; damage inside the file never raises.
+    ``stop`` ends the read at a message boundary before the end of the file and ``mode`` is the
+    file's (strict, crlf) as :func:`file_mode` found them at its start: together they read one
+    byte range of a large file exactly as a read of the whole file splits it (the parallel
+    reader, :mod:`.mboxpool`). ``peek`` keeps the head of multipart bodies (``body_head``) when
+    ``headers_only``. Raises :class:`SourceNotFound` / :class:`SourceError` when the file cannot
+    be opened or does not look like an mbox at all; damage inside the file never raises.
     """
     p = Path(path)
     try:
@@ -171,28 +182,38 @@ def iter_mbox(path: str | os.PathLike[str], *, headers_only: bool = False,
                           hint="check the file's permissions") from exc
     try:
         size = os.fstat(f.fileno()).st_size
+        if stop is not None:
+            size = min(size, stop)
         if size == 0 or start >= size:
             return
         mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         try:
-            yield from _scan(mm, size, p, start, headers_only, f.fileno())
+            yield from _scan(mm, size, p, start, headers_only, f.fileno(), mode=mode, peek=peek)
         finally:
             mm.close()
     finally:
         f.close()
 
 
-def _scan(mm: mmap.mmap, size: int, path: Path, start: int, headers_only: bool,
-          fd: int = -1) -> Iterator[RawMessage]:
+def _first_message(mm: mmap.mmap, size: int, path: Path, start: int) -> tuple[int, bool, bool]:
+    """(where the first message begins, strict, crlf) of a read starting at ``start``: strict when
+    its separator looks like an envelope (then only such lines separate), crlf when its first
+    line ends in CRLF. Raises :class:`SourceError` when no ``From `` line begins the read."""
     pos = start
     while pos < size and mm[pos:pos + 1] in (b"\n", b"\r", b" ", b"\t"):
         pos += 1
     if mm[pos:pos + 5] != b"From ":
         raise SourceError(f"{path}: not an mbox file (no 'From ' separator at byte {pos})",
                           hint="export the mailbox as mbox, or point memseed at a folder of .eml files")
-    strict = _ENVELOPE.match(mm, pos) is not None
     first_nl = mm.find(b"\n", pos)
-    crlf = first_nl > 0 and mm[first_nl - 1] == 13
+    return pos, _ENVELOPE.match(mm, pos) is not None, first_nl > 0 and mm[first_nl - 1] == 13
+
+
+def _scan(mm: mmap.mmap, size: int, path: Path, start: int, headers_only: bool,
+          fd: int = -1, *, mode: tuple[bool, bool] | None = None, peek: bool = False) -> Iterator[RawMessage]:
+    pos, strict, crlf = _first_message(mm, size, path, start)
+    if mode is not None:
+        strict, crlf = mode
     released = 0
     checked = pos - _CHECK_EVERY  # check at once, then every _CHECK_EVERY bytes
     while pos < size:
@@ -218,13 +239,13 @@ def _scan(mm: mmap.mmap, size: int, path: Path, start: int, headers_only: bool,
             search = nxt + 1
         end, next_pos = (size, size) if nxt == -1 else (nxt, nxt + 1)
         yield _message(mm, pos, content, end, next_pos, envelope, last=nxt == -1, headers_only=headers_only,
-                       crlf=crlf)
+                       crlf=crlf, peek=peek)
         pos = next_pos
         released = _release(mm, pos, released)
 
 
 def _message(mm: mmap.mmap, pos: int, content: int, end: int, next_pos: int, envelope: str, *,
-             last: bool, headers_only: bool, crlf: bool) -> RawMessage:
+             last: bool, headers_only: bool, crlf: bool, peek: bool = False) -> RawMessage:
     truncated = ""
     if mm[content:content + 1] in (b"\n", b"\r"):
         hdr_end, body_start = content, content + (2 if mm[content:content + 2] == b"\r\n" else 1)
@@ -247,18 +268,16 @@ def _message(mm: mmap.mmap, pos: int, content: int, end: int, next_pos: int, env
             tail = max(body_start, end - _BOUNDARY_TAIL)  # the closing boundary is at the end
             if boundary and mm.rfind(b"--" + boundary + b"--", tail, end) == -1:
                 raw.truncated = "closing MIME boundary missing (last message cut off)"
-    if headers_only:
-        return raw
-    body_end = end
+    body_end = max(end, body_start)
     if body_end - body_start > _MAX_BODY_BYTES:
         body_end = body_start + _MAX_BODY_BYTES
         raw.oversize = True
-    body = mm[body_start:body_end] if body_end > body_start else b""
-    if body.endswith(b"\r"):
-        body = body[:-1]
-    if b">From " in body:
-        body = _FROM_QUOTED.sub(rb"\1", body)
-    raw.body = body
+    raw.span = (content, hdr_end, body_start, body_end)
+    if headers_only:
+        if peek and "multipart" in raw.header("content-type").lower():
+            raw.body_head = mm[body_start:min(body_end, body_start + _PEEK_BYTES)]
+        return raw
+    raw.body = mbox_body_bytes(mm[body_start:body_end]) if body_end > body_start else b""
     return raw
 
 
@@ -287,8 +306,23 @@ def _head_digest(path: Path, length: int, offset: int = 0) -> tuple[str, bytes]:
         return head, f.read(5)
 
 
-def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = "") -> Iterator[Message]:
-    """Yield Message items of one mbox; used by :class:`MboxSource` and the Takeout connector."""
+def file_mode(path: Path, start: int = 0) -> tuple[int, tuple[bool, bool]]:
+    """(where the first message at or after ``start`` begins, the file's (strict, crlf) mode):
+    what each byte range of a parallel read must share with a read of the whole file."""
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        pos, strict, crlf = _first_message(mm, len(mm), path, start)
+    return pos, (strict, crlf)
+
+
+def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = "",
+              lazy: bool = True) -> Iterator[Message]:
+    """Yield Message items of one mbox; used by :class:`MboxSource` and the Takeout connector.
+
+    ``lazy``: bodies are decoded when first read (:mod:`.lazybody`), which needs the file to
+    stay where it is until the scan ends; a caller reading a temporary copy passes False. With
+    ``ctx.jobs`` above 1 a large file is parsed by worker processes (:mod:`.mboxpool`); the
+    items, skips and resume point are the same as a one-process read's, in the same order.
+    """
     label = display or str(path)
     try:
         stat = path.stat()
@@ -304,52 +338,44 @@ def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = ""
         start = offset  # an appended mbox: read only what is new
     count = skipped_labels = 0
     resume = start
-    sent_hint = True if is_sent_folder(path.name) else None  # Thunderbird's "Sent", Apple's "Sent Messages"
+    job = MboxJob(str(path), source_id, label, ctx.max_text_chars, ctx.cleaner, ctx.since,
+                  True if is_sent_folder(path.name) else None,  # Thunderbird's "Sent", Apple's "Sent Messages"
+                  lazy)
     try:
-        for raw in iter_mbox(path, start=start):
+        for out in _outcomes(job, start, stat.st_size, ctx):
             if ctx.should_stop():
                 break
-            ref = raw.header("message-id").strip() or f"@{raw.offset}"
-            if raw.truncated and not raw.header_block:
-                ctx.skip(source_id, f"@{raw.offset}", f"{label}: {raw.truncated}; message skipped")
+            for ref, reason in out.skips:
+                ctx.skip(source_id, ref, reason)
+            if out.stop:
                 break
-            if raw.truncated.startswith("header block"):
-                ctx.skip(source_id, ref, f"{label}: {raw.truncated}; message skipped")
+            if out.resume >= 0:
+                resume = out.resume
+            skipped_labels += out.spam
+            if out.item is None:
                 continue
-            resume = raw.offset if raw.truncated else raw.next_offset
-            labels = {x.strip().lower() for x in raw.header("x-gmail-labels").split(",")}
-            if labels & _SKIP_LABELS:
-                skipped_labels += 1
-                continue
-            if ctx.since is not None:
-                when = parse_date(raw.header("date"))
-                if when is not None and when < ctx.since:
-                    continue
-            try:
-                body = extract_body(raw.headers, raw.header_block, raw.body)
-                item = message_from_parts(raw.headers, body, source=source_id, ref=ref, clean=ctx.clean,
-                                          sent_hint=sent_hint)
-                if why := tnef_reason(raw.headers.get("content-type", ""), raw.body, body):
-                    ctx.skip(source_id, ref, f"{label}: {why}")
-            except Exception as exc:  # one bad message never stops the mailbox
-                ctx.skip(source_id, ref, f"{label}: message at byte {raw.offset} unreadable ({exc})")
-                continue
-            if raw.truncated:
-                ctx.skip(source_id, ref, f"{label}: {raw.truncated}; read partially")
-            if raw.oversize:
-                ctx.skip(source_id, ref, f"{label}: message over {_MAX_BODY_BYTES >> 20} MB; body read partially")
-            yield item
+            yield out.item
             count += 1
             if count % 500 == 0:
                 ctx.progress(source_id, count)
+                ctx.progress_bytes(source_id, resume - start, stat.st_size - start)
     except OSError as exc:
         raise SourceError(f"{label}: read failed ({exc})", hint="check the disk and the file") from exc
     if skipped_labels:
         ctx.skip(source_id, "labels:Spam/Trash", f"{label}: {skipped_labels} messages in Spam or Trash left out")
     ctx.progress(source_id, count)
+    ctx.progress_bytes(source_id, resume - start, stat.st_size - start)
     if head_len != min(4096, stat.st_size):
         head, _ = _head_digest(path, min(4096, stat.st_size))
     ctx.new_cursor = {"offset": resume, "size": stat.st_size, "mtime": stat.st_mtime, "head": head}
+
+
+def _outcomes(job: MboxJob, start: int, size: int, ctx: ReadContext) -> Iterator[Outcome]:
+    """The file's outcomes in order: in worker processes when it is worth it, else here."""
+    if ctx.jobs <= 1 or size - start < mboxpool.MIN_BYTES:
+        return outcomes(iter_mbox, job, start)
+    pos, mode = file_mode(Path(job.path), start)
+    return mboxpool.parallel_outcomes(iter_mbox, job, pos, size, mode, ctx.jobs)
 
 
 class MboxSource(Source, kind="mbox", priority=30,

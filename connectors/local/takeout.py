@@ -206,14 +206,17 @@ class TakeoutSource(Source, kind="takeout", priority=10,
                     continue
                 try:
                     yield from self._dispatch(kind, target, rel, stamp, ctx, cursors, label=f"{part}!{info.filename}",
-                                              stem=PurePosixPath(info.filename).stem)
+                                              stem=PurePosixPath(info.filename).stem, unpacked=True)
                 finally:
                     target.unlink(missing_ok=True)
                 if ctx.should_stop():
                     return
 
     def _dispatch(self, kind: str, file: Path, rel: str, mtime: float, ctx: ReadContext,
-                  cursors: dict[str, object], *, label: str = "", stem: str = "") -> Iterator[Item]:
+                  cursors: dict[str, object], *, label: str = "", stem: str = "",
+                  unpacked: bool = False) -> Iterator[Item]:
+        """Read one member; ``unpacked``: ``file`` is a temporary copy deleted after this read, so
+        mail bodies are decoded now rather than when an analyzer first reads them."""
         source_id = f"{self.id}!{rel}"
         label = label or str(file)
         previous = cursors.get(rel)
@@ -226,7 +229,7 @@ class TakeoutSource(Source, kind="takeout", priority=10,
                       on_progress=progress)
         try:
             if kind == "mbox":
-                items: Iterator[Item] = read_mbox(file, source_id, sub, display=label)
+                items: Iterator[Item] = read_mbox(file, source_id, sub, display=label, lazy=not unpacked)
             elif kind == "ics":
                 items = read_calendar(read_calendar_bytes(file, sub, label), source_id, sub, label=label,
                                       file_stem=stem or file.stem)

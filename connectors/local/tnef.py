@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["tnef_reason"]
+__all__ = ["TNEF_SCAN_BYTES", "tnef_reason"]
 
 _TNEF = re.compile(rb"application/(?:vnd\.)?ms-tnef|winmail\.dat", re.IGNORECASE)
 _SCAN = 2 * 1024 * 1024
+TNEF_SCAN_BYTES = _SCAN
+"""How much of a multipart body is searched for a winmail.dat part (a reader may keep just that)."""
 
 
 def tnef_reason(content_type: str, body: bytes, text: str) -> str:

@@ -73,8 +73,9 @@ def _english(root: Path) -> Path:
 
 def _kinds(items: Sequence[object]) -> dict[str, int]:
     out: dict[str, int] = {}
-    for i in items:
-        out[type(i).__name__] = out.get(type(i).__name__, 0) + 1
+    for i in items:  # by item class: a mail reader's LazyMessage (body decoded on first use) is a Message
+        name = next(c.__name__ for c in type(i).__mro__ if c.__module__ == "bootstrap_app.items")
+        out[name] = out.get(name, 0) + 1
     return out
 
 
@@ -152,15 +153,19 @@ def test_temp_dir_is_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 
     real = takeout_mod.read_mbox
 
-    def spy(path: Path, source_id: str, ctx: ReadContext, *, display: str = "") -> Iterator[Message]:
+    lazy: list[bool] = []
+
+    def spy(path: Path, source_id: str, ctx: ReadContext, *, display: str = "", **kw: bool) -> Iterator[Message]:
         modes.append(stat.S_IMODE(path.parent.parent.stat().st_mode))
         temps.append(path)
-        yield from real(path, source_id, ctx, display=display)
+        lazy.append(kw.get("lazy", True))
+        yield from real(path, source_id, ctx, display=display, **kw)
 
     monkeypatch.setattr(takeout_mod, "read_mbox", spy)
     items = list(TakeoutSource(archive).read(ReadContext()))
     assert len(items) == 2 and modes == [0o700]
     assert temps and not temps[0].exists() and not temps[0].parent.parent.exists()  # deleted after
+    assert lazy == [False]  # a temporary copy: bodies are decoded before it is deleted, not on first use
 
 
 def test_classify_and_missing(tmp_path: Path) -> None:

@@ -1,0 +1,134 @@
+"""A message whose body is decoded when something reads it, not when the mailbox is read.
+
+Why: on a large mailbox most bodies are never looked at. The analyzers that read text (the
+profile's signatures and contact blocks, working rules, the LLM sample) need the owner's own
+mail and a few messages per correspondent; a thousand notifications need their headers only.
+Decoding every body (transfer encodings, charsets, MIME, HTML, secret redaction) was the larger
+part of a scan's cost, so an mbox reader hands out :class:`LazyMessage` items: every header
+field is parsed, and ``body`` is read back from the file, decoded, trimmed and cleaned the
+first time it is asked for (then kept).
+
+What the body is read from: a :class:`FileBody` names the file and the byte span of the
+message (header block and body), nothing more, so an item that a consumer keeps for later
+costs a few numbers instead of its raw bytes, and it pickles cheaply across processes (the
+parallel reader, :mod:`.mboxpool`). A body that can no longer be read as it was (the file
+shrank or was rewritten in place since) is empty: the item keeps its headers, as a message
+cut off in a damaged export does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any
+
+from bootstrap_app.text.mail import trim_quoted
+from bootstrap_app.types import Message
+
+from .mailbody import extract_body
+from .mailparse import parse_header_block
+
+__all__ = ["FileBody", "LazyMessage", "mbox_body_bytes"]
+
+MAX_BODY_BYTES = 16 * 1024 * 1024
+"""Bytes of one message's body that are read at most (a huge attachment is read partially)."""
+_FROM_QUOTED = re.compile(rb"(?m)^>(>*From )")
+
+
+def mbox_body_bytes(raw: bytes) -> bytes:
+    """An mbox body as the message had it: a trailing CR dropped, ``>From`` quoting undone (mboxrd)."""
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    if b">From " in raw:
+        raw = _FROM_QUOTED.sub(rb"\1", raw)
+    return raw
+
+
+@dataclass(frozen=True, slots=True)
+class FileBody:
+    """Where one message's text is in a file, and how its body is made clean (cap, redaction).
+
+    ``start``..``header_end`` is the header block, ``body_start``..``body_end`` the body;
+    ``cleaner`` must be picklable (a module-level function such as ``redact_secrets``) when the
+    item crosses a process boundary.
+    """
+
+    path: str
+    start: int
+    header_end: int
+    body_start: int
+    body_end: int
+    cap: int
+    cleaner: Callable[[str], str]
+
+    def text(self) -> str:
+        """The body's readable text as :func:`~.mailbody.extract_body` gives it ("" when unreadable)."""
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.start)
+                data = f.read(self.body_end - self.start)
+        except OSError:
+            return ""
+        if len(data) != self.body_end - self.start:
+            return ""  # the file shrank since it was read: the headers stand, the body is gone
+        block = data[: self.header_end - self.start]
+        body = mbox_body_bytes(data[self.body_start - self.start:]) if self.body_end > self.body_start else b""
+        try:
+            return extract_body(parse_header_block(block), block, body)
+        except Exception:  # extract_body never raises; a bug there must not stop a scan
+            return ""
+
+    def __call__(self) -> str:
+        """The body as ``Message.body`` holds it: trimmed of quoted text, capped, cleaned."""
+        text = self.text()
+        if not text:
+            return ""
+        text = trim_quoted(text)
+        return self.cleaner(text[: self.cap] if len(text) > self.cap else text)
+
+
+def _get_body(self: LazyMessage) -> str:
+    state = self.__dict__
+    body = state.get("_body")
+    if body is None:
+        load = state.get("_load")
+        body = load() if load is not None else ""
+        state["_body"], state["_load"] = body, None
+    return str(body)
+
+
+def _set_body(self: LazyMessage, value: str) -> None:
+    self.__dict__["_body"] = value  # only the dataclass __init__ gets here: the item stays frozen
+
+
+_COMPARED = tuple(f for f in fields(Message) if f.compare)
+
+
+class LazyMessage(Message):
+    """A :class:`Message` whose ``body`` is produced by a loader on first access (see the module
+    docstring). Everything else about it is a Message: same fields, same kind, equal to a Message
+    with equal fields, and :func:`dataclasses.replace` gives a plain-bodied copy."""
+
+    body = property(_get_body, _set_body)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to any Message (lazy or not) with equal fields: how it is built is no part of it."""
+        if not isinstance(other, Message):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in _COMPARED)
+
+    __hash__ = Message.__hash__
+
+    @classmethod
+    def with_loader(cls, load: Callable[[], str], **fields: Any) -> LazyMessage:
+        """The message with every field but ``body``, which ``load()`` returns when first read."""
+        item = cls(**fields)
+        item.__dict__["_body"] = None
+        item.__dict__["_load"] = load
+        return item
+
+    @property
+    def body_loaded(self) -> bool:
+        """Whether the body was read already (for tests and benchmarks)."""
+        return self.__dict__.get("_body") is not None

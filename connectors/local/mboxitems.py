@@ -1,0 +1,137 @@
+"""One mbox message -> what the reader does with it: an item, a skip, or the end of the read.
+
+Why apart from :mod:`.mbox`: the same per-message decision runs in the scanning process and in
+the worker processes of the parallel reader (:mod:`.mboxpool`), so it is a pure function of a
+picklable :class:`MboxJob` and a byte range. Its results (:class:`Outcome`) carry the skips
+as data; :func:`.mbox.read_mbox` replays them into the read context in file order, so a
+parallel read reports exactly what a one-process read does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from bootstrap_app.text.mail import trim_quoted
+from bootstrap_app.types import Message
+
+from .lazybody import FileBody, LazyMessage
+from .mailbody import extract_body
+from .mailparse import message_fields, parse_date
+from .tnef import tnef_reason
+
+if TYPE_CHECKING:
+    from .mbox import RawMessage
+
+__all__ = ["MboxJob", "Outcome", "Reader", "outcome", "outcomes", "range_outcomes"]
+
+_SKIP_LABELS = frozenset({"spam", "trash", "[imap]/trash", "[gmail]/spam", "[gmail]/trash"})
+MAX_BODY_MB = 16
+
+
+@dataclass(frozen=True, slots=True)
+class MboxJob:
+    """What reading one mbox needs besides the bytes: picklable, so a worker process gets it whole."""
+
+    path: str
+    source_id: str
+    label: str
+    cap: int
+    """``ReadContext.max_text_chars``: a body is cut to this many characters."""
+    cleaner: Callable[[str], str]
+    since: datetime | None = None
+    sent_hint: bool | None = None
+    lazy: bool = True
+    """Bodies are read back from the file when first used (:mod:`.lazybody`); False when the
+    file is a temporary copy that is gone once the read ends (a Takeout zip's member)."""
+
+    def clean(self, text: str, limit: int | None = None) -> str:
+        """``ReadContext.clean`` with this job's cap and cleaner."""
+        cap = self.cap if limit is None else limit
+        return self.cleaner(text[:cap] if len(text) > cap else text)
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one message of the file comes to, in file order.
+
+    ``resume`` is the byte offset the next incremental read starts from after this message (-1:
+    unchanged); ``skips`` are (ref, reason) pairs for ``ctx.skip``; ``spam``: left out as Spam or
+    Trash; ``stop``: nothing after this can be read (the file ends in a separator or shrank).
+    """
+
+    resume: int
+    item: Message | None = None
+    skips: tuple[tuple[str, str], ...] = ()
+    spam: bool = False
+    stop: bool = False
+
+
+def outcome(job: MboxJob, raw: RawMessage) -> Outcome:
+    """The decision for one message as :func:`~.mbox.iter_mbox` found it."""
+    label, source_id = job.label, job.source_id
+    ref = raw.header("message-id").strip() or f"@{raw.offset}"
+    if raw.truncated and not raw.header_block:
+        return Outcome(-1, skips=((f"@{raw.offset}", f"{label}: {raw.truncated}; message skipped"),), stop=True)
+    if raw.truncated.startswith("header block"):
+        return Outcome(-1, skips=((ref, f"{label}: {raw.truncated}; message skipped"),))
+    resume = raw.offset if raw.truncated else raw.next_offset
+    labels = {x.strip().lower() for x in raw.header("x-gmail-labels").split(",")}
+    if labels & _SKIP_LABELS:
+        return Outcome(resume, spam=True)
+    if job.since is not None:
+        when = parse_date(raw.header("date"))
+        if when is not None and when < job.since:
+            return Outcome(resume)
+    skips: list[tuple[str, str]] = []
+    try:
+        fields = message_fields(raw.headers, source=source_id, ref=ref, clean=job.clean, sent_hint=job.sent_hint)
+        ctype = raw.headers.get("content-type", "")
+        item: Message
+        if job.lazy:
+            start, header_end, body_start, body_end = raw.span
+            body = FileBody(job.path, start, header_end, body_start, body_end, job.cap, job.cleaner)
+            item = LazyMessage.with_loader(body, **fields)
+            if tnef_reason(ctype, raw.body_head, "?"):  # rare: decode now to say whether text was left
+                skips.append((ref, f"{label}: {tnef_reason(ctype, raw.body_head, body.text())}"))
+        else:
+            text = extract_body(raw.headers, raw.header_block, raw.body)
+            item = Message(**fields, body=job.clean(trim_quoted(text)) if text else "")
+            if why := tnef_reason(ctype, raw.body, text):
+                skips.append((ref, f"{label}: {why}"))
+    except Exception as exc:  # one bad message never stops the mailbox
+        return Outcome(resume, skips=((ref, f"{label}: message at byte {raw.offset} unreadable ({exc})"),))
+    if raw.truncated:
+        skips.append((ref, f"{label}: {raw.truncated}; read partially"))
+    if raw.oversize:
+        skips.append((ref, f"{label}: message over {MAX_BODY_MB} MB; body read partially"))
+    return Outcome(resume, item, tuple(skips))
+
+
+Reader = Callable[..., Iterator["RawMessage"]]
+""":func:`.mbox.iter_mbox`, handed in (it is picklable by name) so this module never imports the reader."""
+
+
+def outcomes(reader: Reader, job: MboxJob, start: int = 0, stop: int | None = None,
+             mode: tuple[bool, bool] | None = None) -> Iterator[Outcome]:
+    """The outcomes of the messages from byte ``start`` (a message boundary) up to ``stop``
+    (another one, or the end of the file); ``mode`` is the file's (strict, crlf) from its start."""
+    for raw in reader(job.path, headers_only=job.lazy, start=start, stop=stop, mode=mode, peek=job.lazy):
+        yield outcome(job, raw)
+
+
+def range_outcomes(reader: Reader, job: MboxJob, start: int, stop: int, mode: tuple[bool, bool]) -> list[Outcome]:
+    """A worker's task: every outcome of one byte range, as one list (one pickling round trip).
+
+    The bodies the scan will read anyway are decoded here, on the worker's core: those of
+    messages not judged received (the owner's own mail is among them; the profile and the
+    working rules read each of them). A received message's body stays unread: the scanning
+    process decodes it only if it is among its sender's newest.
+    """
+    done = list(outcomes(reader, job, start, stop, mode))
+    for out in done:
+        if out.item is not None and not out.item.third_party_reason:
+            _ = out.item.body
+    return done

@@ -1,0 +1,141 @@
+"""A large mbox parsed on every core: byte ranges cut at message boundaries, results in file order.
+
+Why this shape: the scan's analyzers want one stream of items in file order (their counters and
+first-seen evidence depend on it), while most of the cost of a large mailbox is in turning bytes
+into items (finding the messages, parsing headers, addresses, dates, delivery evidence). So the
+file is cut into ranges of about :data:`CHUNK_BYTES` at ``From `` separator lines — the very
+lines a one-process read splits at, found with the same rule and the same (strict, crlf) mode
+taken at the start of the read — and worker processes turn each range into its
+:class:`~.mboxitems.Outcome` list while the scanning process replays them in order. At most
+two ranges per worker are in flight, so memory stays flat however large the file is.
+
+A worker that dies (a hostile message that crashes a parser, the OOM killer) or raises costs
+that message and not the scan: the range is read again in fresh processes, halved until the
+one message that kills its reader is found; it is skipped with its reason, the rest of the
+range is read. Workers are killed with the scan (``PR_SET_PDEATHSIG`` on Linux), so a scan
+killed mid-way leaves no reader behind.
+"""
+
+from __future__ import annotations
+
+import mmap
+import re
+import signal
+import sys
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context
+
+from .mboxitems import MboxJob, Outcome, Reader, range_outcomes
+
+__all__ = ["CHUNK_BYTES", "MIN_BYTES", "parallel_outcomes"]
+
+CHUNK_BYTES = 4 * 1024 * 1024
+"""Bytes of mbox per worker task: big enough that pickling per task is noise, small enough to balance."""
+MIN_BYTES = 16 * 1024 * 1024
+"""Below this a file is read in the scanning process: starting workers would cost more than they save."""
+_ENVELOPE = re.compile(rb"From [^\r\n]*\d:\d\d[^\r\n]*\r?\n")  # as :mod:`.mbox` splits
+
+
+def _worker_init() -> None:
+    """In each worker: die with the scanning process, and leave Ctrl-C to it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    return ProcessPoolExecutor(max_workers=workers, mp_context=get_context(method), initializer=_worker_init)
+
+
+def _next_boundary(mm: mmap.mmap, at: int, size: int, strict: bool) -> int:
+    """The first message boundary (the ``F`` of a separator line) after byte ``at``, or -1."""
+    while True:
+        nxt = mm.find(b"\nFrom ", at, size)
+        if nxt == -1:
+            return -1
+        if not strict or _ENVELOPE.match(mm, nxt + 1):
+            return nxt + 1
+        at = nxt + 1
+
+
+def _ranges(path: str, pos: int, size: int, strict: bool, chunk: int) -> Iterator[tuple[int, int]]:
+    """Consecutive (start, stop) ranges covering ``pos``..``size``, each cut at a boundary."""
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        size = min(size, len(mm))
+        start = pos
+        while start < size:
+            cut = _next_boundary(mm, min(size, start + chunk), size, strict) if start + chunk < size else -1
+            if cut == -1:
+                yield start, size
+                return
+            yield start, cut
+            start = cut
+
+
+def _starts(path: str, start: int, stop: int, strict: bool) -> list[int]:
+    """Every message boundary in ``start``..``stop`` (``start`` included): where to halve a range."""
+    out = [start]
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        at = start + 1
+        while (cut := _next_boundary(mm, at, min(stop, len(mm)), strict)) != -1 and cut < stop:
+            out.append(cut)
+            at = cut
+    return out
+
+
+def parallel_outcomes(reader: Reader, job: MboxJob, pos: int, size: int, mode: tuple[bool, bool],
+                      workers: int) -> Iterator[Outcome]:
+    """The outcomes of ``pos``..``size`` of ``job``'s file, parsed by ``workers`` processes, in file order."""
+    ranges = _ranges(job.path, pos, size, mode[0], CHUNK_BYTES)
+    pending: deque[tuple[tuple[int, int], Future[list[Outcome]]]] = deque()
+    pool = _pool(workers)
+    try:
+        while True:
+            while len(pending) < 2 * workers and (span := next(ranges, None)) is not None:
+                pending.append((span, pool.submit(range_outcomes, reader, job, span[0], span[1], mode)))
+            if not pending:
+                pool.shutdown(wait=True)  # all done: the workers exit now, none outlives the read
+                return
+            span, future = pending.popleft()
+            try:
+                result = future.result()
+            except Exception as exc:  # a dead worker (BrokenProcessPool) or a bug in one range
+                if isinstance(exc, BrokenProcessPool):  # every task in flight is lost with the pool
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    pool = _pool(workers)
+                    pending = deque((s, pool.submit(range_outcomes, reader, job, s[0], s[1], mode)) for s, _ in pending)
+                yield from _salvage(reader, job, _starts(job.path, span[0], span[1], mode[0]), span[1], mode)
+                continue
+            yield from result
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _salvage(reader: Reader, job: MboxJob, starts: list[int], stop: int,
+             mode: tuple[bool, bool]) -> Iterator[Outcome]:
+    """Read a range whose reader died again, halving it until the message that kills is alone."""
+    pool = _pool(1)
+    try:
+        result = pool.submit(range_outcomes, reader, job, starts[0], stop, mode).result()
+    except Exception as exc:
+        why = "the reader process died" if isinstance(exc, BrokenProcessPool) else f"{type(exc).__name__}: {exc}"
+        pool.shutdown(wait=False, cancel_futures=True)
+        if len(starts) == 1:
+            yield Outcome(stop, skips=((f"@{starts[0]}", f"{job.label}: message at byte {starts[0]} could not be "
+                                                         f"read ({why}); message skipped"),))
+            return
+        half = len(starts) // 2
+        yield from _salvage(reader, job, starts[:half], starts[half], mode)
+        yield from _salvage(reader, job, starts[half:], stop, mode)
+        return
+    pool.shutdown(wait=True)
+    yield from result
