@@ -26,6 +26,7 @@ _COMMAND_MODULES = (
     "reseed",
     "app",
     "auth",
+    "llm",
 )
 
 
