@@ -156,6 +156,11 @@ class FakeLLM:
             "usage": {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150},
         })
 
+    def reply_recorded(self, fixture: dict[str, Any]) -> None:
+        """A real server's answer as recorded (tests/llm/recorded/), byte for byte."""
+        self.replies.append((fixture["status"], {"Content-Type": fixture["content_type"]},
+                             fixture["body"].encode("utf-8")))
+
     def reply_proposals(self, proposals: list[dict[str, Any]]) -> None:
         self.reply_content(json.dumps({"proposals": proposals}))
 
@@ -196,7 +201,8 @@ def _handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
         def _json(self, status: int, payload: Any) -> None:
             data = json.dumps(payload).encode()
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            if "Content-Type" not in headers:
+                self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
@@ -276,7 +282,8 @@ def _handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 self._stream(data)
                 return
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            if "Content-Type" not in headers:
+                self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.send_header("x-request-id", f"req_{len(fake.requests)}")
             for name, value in headers.items():
