@@ -201,8 +201,7 @@ def _handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
         def _json(self, status: int, payload: Any) -> None:
             data = json.dumps(payload).encode()
             self.send_response(status)
-            if "Content-Type" not in headers:
-                self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
