@@ -40,9 +40,10 @@ log = logging.getLogger(__name__)
 FORMAT_ORDER = ("json_schema", "json_object", "text")
 """The response formats tried, most exact first; a refused one falls through to the next."""
 
-CHARS_PER_TOKEN = 2.6
-"""Conservative characters per token of a digest (JSON, ids and names tokenise densely):
-measured on the demo digest with SmolLM2's tokenizer at about 2.9; lower is the safe side."""
+CHARS_PER_TOKEN = 3.0
+"""Characters per token of the request (the schema's JSON, ids and names tokenise densely): the
+default demo request is 30,300 characters and 9,624 tokens for SmolLM2's tokenizer (3.15, issue
+22's run); a little lower is the safe side, and a context-length error corrects it once."""
 
 _FILE = "llm_endpoints.json"
 _PROBE_TIMEOUT = 3.0
@@ -143,6 +144,12 @@ def _from_lmstudio(data: Any, model: str) -> int:
     return _int(data.get("loaded_context_length")) or _int(data.get("max_context_length"))
 
 
+_OLLAMA_DEFAULT_CTX = 4096
+"""Ollama's docs/context-length.mdx: without num_ctx (Modelfile) or OLLAMA_CONTEXT_LENGTH, a model
+runs with 4k context below 24 GiB of VRAM, whatever it was trained for, and a longer prompt is
+truncated silently. Sizing to the trained length would lose the digest's end without a word."""
+
+
 def _from_ollama(data: Any, model: str) -> int:
     # Ollama API docs, POST /api/show: "parameters" (a Modelfile text, "num_ctx 8192" when set)
     # and "model_info" ("<arch>.context_length": what the model was trained for)
@@ -152,9 +159,9 @@ def _from_ollama(data: Any, model: str) -> int:
     if found:
         return int(found.group(1))
     info = data.get("model_info")
-    if isinstance(info, dict):
-        return max((_int(v) for k, v in info.items() if str(k).endswith(".context_length")), default=0)
-    return 0
+    trained = max((_int(v) for k, v in info.items() if str(k).endswith(".context_length")), default=0) \
+        if isinstance(info, dict) else 0
+    return min(trained, _OLLAMA_DEFAULT_CTX) if trained else 0
 
 
 _PROBES = (
@@ -217,7 +224,7 @@ def plan(settings: Settings, *, probe: bool = True) -> Plan:
 
     ``llm_response_format`` other than ``auto`` forces one mode; otherwise the remembered mode goes
     first and only the formats after it remain to fall back to. The answer gets ``llm_max_tokens``
-    but never more than a third of a known context, so a small model still has room to read.
+    but never more than a quarter of a known context, so a small model still has room to read.
     """
     caps = recall(settings)
     if settings.llm_response_format != "auto":
@@ -234,5 +241,5 @@ def plan(settings: Settings, *, probe: bool = True) -> Plan:
         context, where = probe_context(settings)
     else:
         context, where = 0, ""
-    max_tokens = max(16, min(settings.llm_max_tokens, context // 3)) if context else settings.llm_max_tokens
+    max_tokens = max(16, min(settings.llm_max_tokens, context // 4)) if context else settings.llm_max_tokens
     return Plan(modes, context, where, max_tokens, digest_chars_for(context, max_tokens, settings.llm_max_chars))

@@ -94,7 +94,7 @@ def test_the_reported_context_sizes_the_digest(llm_server: FakeLLM, llm_settings
     result = llm_extract(items, footprint_signals(), settings=settings)
     sent = llm_server.requests[-1].json
     assert result.context == 5000 and result.context_from
-    assert sent["max_tokens"] <= 5000 // 3  # a third of the context at most, so the model can read
+    assert sent["max_tokens"] <= 5000 // 4  # a quarter of the context at most, so the model can read
     assert prompt_tokens(sent) + sent["max_tokens"] <= 5000
     unsized = build_digest(items, footprint_signals(), max_chars=200_000)
     assert result.digest is not None and len(result.digest.text) < len(unsized.text)  # it was cut to fit
@@ -128,3 +128,17 @@ def test_a_context_that_cannot_hold_the_prompt_says_what_to_change(llm_server: F
            "prompt tokens" in text
     assert "llm_max_chars" in (info.value.hint or "") and "context" in (info.value.hint or "")
     assert len(llm_server.requests) <= 2
+
+
+def test_ollama_without_num_ctx_is_sized_to_its_default_context(llm_server: FakeLLM,
+                                                                llm_settings: Settings) -> None:
+    """Ollama reports the trained context (here 32768) but runs with 4096 unless num_ctx is set,
+    truncating silently beyond it: the digest must fit 4096, not 32768."""
+    llm_server.get_replies["/api/show"] = (200, {"parameters": "stop <|im_end|>",
+                                                 "model_info": {"llama.context_length": 32768}})
+    llm_server.reply_proposals([_fact()])
+    result = llm_extract(footprint_items() * 3, footprint_signals(),
+                         settings=replace(llm_settings, llm_max_chars=200_000))
+    sent = llm_server.requests[-1].json
+    assert result.context == 4096
+    assert prompt_tokens(sent) + sent["max_tokens"] <= 4096
