@@ -196,12 +196,13 @@ def _stream(client: Any, payload: dict[str, Any], budget: Budget, timeout: float
     """Send ``payload`` streamed; stop and close on cancel or when the budget is spent."""
     started = time.monotonic()
     progress(LLMProgress("waiting", 0, budget.elapsed(), mode))
-    stream = client.with_options(timeout=max(0.05, min(timeout, budget.remaining()))) \
-        .chat.completions.create(**{**payload, "stream": True})
     parts: list[str] = []
     tokens = prompt_tokens = 0
     finish = ""
+    stream = None
     try:
+        stream = client.with_options(timeout=max(0.05, min(timeout, budget.remaining()))) \
+            .chat.completions.create(**{**payload, "stream": True})
         for chunk in stream:
             if should_stop():
                 raise LLMCancelled("the LLM pass was stopped; the request was closed",
@@ -221,11 +222,12 @@ def _stream(client: Any, payload: dict[str, Any], budget: Budget, timeout: float
                 if choice.finish_reason:
                     finish = choice.finish_reason
             progress(LLMProgress("answering", tokens, budget.elapsed(), mode))
-    except KeyboardInterrupt as exc:
+    except KeyboardInterrupt as exc:  # while the server reads the prompt, or mid-answer
         raise LLMCancelled("the LLM pass was interrupted (Ctrl-C); the request was closed",
                            hint="the other proposals are kept; scan again to ask the model") from exc
     finally:
-        stream.close()  # closes the HTTP response: the server sees the client go and stops generating
+        if stream is not None:
+            stream.close()  # closes the HTTP response: the server sees the client go and stops generating
     return Reply("".join(parts), mode, finish, tokens, prompt_tokens, time.monotonic() - started)
 
 
