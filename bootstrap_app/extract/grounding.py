@@ -90,11 +90,17 @@ def _words(text: str) -> list[str]:
     return [w for w in _WORD.findall(unicodedata.normalize("NFKC", text))]
 
 
+_PLACEHOLDER = re.compile(r"\[REDACTED:[^\]]*\]|\[(?:PHONE|CARD|EMAIL)[^\]]*\]")
+
+
 def _names_and_numbers(text: str) -> list[str]:
     """Words that name something (capitalised inside a sentence) or carry a digit."""
     found: list[str] = []
-    for sentence in _SENTENCE_END.split(_CODE_SPAN.sub(" ", _URL.sub(" ", text))):
+    text = _PLACEHOLDER.sub(" ", _CODE_SPAN.sub(" ", _URL.sub(" ", text)))  # redaction marks are memseed's
+    for sentence in _SENTENCE_END.split(text):
         for position, word in enumerate(_words(sentence)):
+            if word.lower().startswith("i'"):  # I'll, I'm, I've: the pronoun, not a name
+                continue
             if _NUMBERISH.search(word) or (position > 0 and word[:1].isupper() and word.lower() not in _STOP):
                 found.append(word)
     return list(dict.fromkeys(found))
