@@ -66,7 +66,10 @@ class _Recorder:
                 conn.request(method, self.path, body=body or None,
                              headers={"Content-Type": self.headers.get("Content-Type", "application/json")})
                 answer = conn.getresponse()
-                data = answer.read()
+                try:
+                    data = answer.read()
+                except http.client.IncompleteRead as exc:  # a stream the server broke off (recorded as is)
+                    data = exc.partial
                 conn.close()
                 if self.path.endswith("/chat/completions"):
                     recorder.exchanges.append({"request": json.loads(body or b"{}"), "status": answer.status,
@@ -113,8 +116,8 @@ def _send(recorder: _Recorder, payload: dict[str, Any]) -> dict[str, Any]:
 
     client = openai.OpenAI(base_url=recorder.url, api_key="local-server", max_retries=0, timeout=900)
     try:
-        stream = client.chat.completions.create(**payload)
-        for _ in stream:
+        answer = client.chat.completions.create(**payload)
+        for _ in answer if payload.get("stream") else ():
             pass
     except openai.APIError:
         pass
@@ -140,7 +143,8 @@ def record(server: RealServer, out: Path) -> list[str]:
         plan = {
             "json_schema_refusal": {**fitted, "response_format": {"type": "json_schema", "json_schema": {
                 "name": "memseed_proposals", "strict": True, "schema": {"type": "object"}}}},
-            "context_length": {**big, "response_format": {"type": "json_object"}},
+            "context_length_streamed": {**big, "response_format": {"type": "json_object"}},
+            "context_length": {**big, "response_format": {"type": "json_object"}, "stream": False},
             "cut_off": {**fitted, "response_format": {"type": "json_object"}, "max_tokens": 48},
             "demo_answer": {**fitted, "response_format": {"type": "json_object"}, "max_tokens": 1024},
             "scripted_good": scripted,
@@ -148,8 +152,13 @@ def record(server: RealServer, out: Path) -> list[str]:
         out.mkdir(parents=True, exist_ok=True)
         for name, payload in plan.items():
             started = datetime.now(UTC)
+            before = len(recorder.exchanges)
             exchange = _send(recorder, payload)
             seconds = (datetime.now(UTC) - started).total_seconds()
+            if server.process.poll() is not None or len(recorder.exchanges) == before:
+                # e.g. a llama.cpp built for CPU features the machine does not let it use (SIGILL)
+                print(f"{name}: the server died (exit {server.process.poll()}); nothing recorded from here on")
+                break
             fixture = {"name": name, "server": f"llama-cpp-python {server.version}", "model": server.model,
                        "n_ctx": server.n_ctx, "recorded": started.date().isoformat(), "seconds": round(seconds, 1),
                        "request": _request_summary(exchange["request"]), "status": exchange["status"],

@@ -40,12 +40,15 @@ log = logging.getLogger(__name__)
 FORMAT_ORDER = ("json_schema", "json_object", "text")
 """The response formats tried, most exact first; a refused one falls through to the next."""
 
-CHARS_PER_TOKEN = 3.0
-"""Characters per token of the request (the schema's JSON, ids and names tokenise densely): the
-default demo request is 30,300 characters and 9,624 tokens for SmolLM2's tokenizer (3.15, issue
-22's run); a little lower is the safe side, and a context-length error corrects it once."""
+CHARS_PER_TOKEN = 2.6
+"""Characters per token of the request (the schema's JSON, ids and names tokenise densely):
+a 37,712-character demo request is 13,999 tokens for SmolLM2's tokenizer (2.69, measured against
+llama-cpp-python 0.3.36, tests/llm/recorded/context_length.json); a little lower is the safe
+side, and a context-length error corrects it once with the server's own count."""
 
 _FILE = "llm_endpoints.json"
+_MIN_DIGEST = 2_000
+"""The smallest digest build_digest makes (characters)."""
 _PROBE_TIMEOUT = 3.0
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 """Probes go straight to the configured server, never through an environment proxy."""
@@ -242,4 +245,8 @@ def plan(settings: Settings, *, probe: bool = True) -> Plan:
     else:
         context, where = 0, ""
     max_tokens = max(16, min(settings.llm_max_tokens, context // 4)) if context else settings.llm_max_tokens
-    return Plan(modes, context, where, max_tokens, digest_chars_for(context, max_tokens, settings.llm_max_chars))
+    chars = digest_chars_for(context, max_tokens, settings.llm_max_chars)
+    if context and chars < _MIN_DIGEST and max_tokens > context // 6:  # a small context: a shorter answer
+        max_tokens = max(16, context // 6)
+        chars = digest_chars_for(context, max_tokens, settings.llm_max_chars)
+    return Plan(modes, context, where, max_tokens, chars)

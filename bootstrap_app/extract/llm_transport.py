@@ -191,6 +191,27 @@ def _retry_after(exc: Any, attempt: int) -> float:
     return min(8.0, 0.5 * 2 ** attempt)
 
 
+class _EmptyStream(Exception):
+    """A 200 stream that ended without a word or a finish reason (the server failed inside it)."""
+
+
+def _whole(client: Any, payload: dict[str, Any], budget: Budget, timeout: float, mode: str) -> Reply:
+    """Send ``payload`` unstreamed: a server that fails inside a stream says why in a plain answer."""
+    started = time.monotonic()
+    try:
+        completion = client.with_options(timeout=max(0.05, min(timeout, budget.remaining()))) \
+            .chat.completions.create(**{**payload, "stream": False})
+    except KeyboardInterrupt as exc:
+        raise LLMCancelled("the LLM pass was interrupted (Ctrl-C); the request was closed",
+                           hint="the other proposals are kept; scan again to ask the model") from exc
+    choice = completion.choices[0] if completion.choices else None
+    usage = getattr(completion, "usage", None)
+    return Reply(str(getattr(choice.message, "content", "") or "") if choice else "", mode,
+                 str(choice.finish_reason or "") if choice else "",
+                 int(getattr(usage, "completion_tokens", 0) or 0), int(getattr(usage, "prompt_tokens", 0) or 0),
+                 time.monotonic() - started)
+
+
 def _stream(client: Any, payload: dict[str, Any], budget: Budget, timeout: float, mode: str,
             progress: ProgressFn, should_stop: Callable[[], bool]) -> Reply:
     """Send ``payload`` streamed; stop and close on cancel or when the budget is spent."""
@@ -228,6 +249,8 @@ def _stream(client: Any, payload: dict[str, Any], budget: Budget, timeout: float
     finally:
         if stream is not None:
             stream.close()  # closes the HTTP response: the server sees the client go and stops generating
+    if not parts and not finish:
+        raise _EmptyStream
     return Reply("".join(parts), mode, finish, tokens, prompt_tokens, time.monotonic() - started)
 
 
@@ -276,15 +299,25 @@ def complete(client: Any, payload_for: Callable[[str], dict[str, Any]], modes: S
     model = str(payload_for(modes[0]).get("model", ""))
     index = retries = timeouts = requests = 0
     refused: list[str] = []
+    streamed = True
     while True:
         mode = modes[index]
         if stop():
             raise LLMCancelled("the LLM pass was stopped before it was sent", hint="scan again to ask the model")
         requests += 1
         try:
-            reply = _stream(client, payload_for(mode), budget, settings.llm_timeout, mode, report, stop)
+            reply = _stream(client, payload_for(mode), budget, settings.llm_timeout, mode, report, stop) \
+                if streamed else _whole(client, payload_for(mode), budget, settings.llm_timeout, mode)
             return Reply(reply.content, mode, reply.finish_reason, reply.completion_tokens, reply.prompt_tokens,
                          budget.elapsed(), requests, tuple(refused))
+        except _EmptyStream:
+            if not streamed:
+                raise LLMError("the LLM server answered with an empty stream",
+                               hint="look at the server's log; try again, or run with --llm off") from None
+            # llama-cpp-python 0.3.x raises a context overflow inside the stream and sends a 200
+            # with no event at all; the same request unstreamed gets its 400 with the numbers
+            log.info("the LLM server ended its stream without a word; asking once unstreamed")
+            streamed = False
         except openai.APITimeoutError as exc:
             if timeouts >= 1 or settings.llm_max_retries == 0 or budget.remaining() < 1:
                 raise _mapped(exc, model, settings) from exc
@@ -298,7 +331,9 @@ def complete(client: Any, payload_for: Callable[[str], dict[str, Any]], modes: S
         except openai.APIError as exc:  # a status error, or an error event in the stream
             message, said = server_message(exc), full_message(exc)
             max_tokens = int(payload_for(mode).get("max_tokens") or 0)
-            if format_refused(said) and index + 1 < len(modes) and not context_numbers(said):
+            if format_refused(said) and not context_numbers(said):
+                if index + 1 == len(modes):  # refused, and nothing left to ask in: resending cannot help
+                    raise _mapped(exc, model, settings) from exc
                 log.info("the LLM server refused response format %s (%s); asking in %s", mode, message,
                          modes[index + 1])
                 refused.append(mode)

@@ -233,6 +233,8 @@ def _handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 if mode.overflow is None:
                     fake.truncated = True
                     return None
+                if mode.overflow_streams_nothing and request.get("stream"):
+                    return 200, {"Content-Type": "text/event-stream; charset=utf-8"}, b""
                 status, payload = mode.overflow(fake.context, prompt, answer)
                 return status, {}, json.dumps(payload).encode()
             return None

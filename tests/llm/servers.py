@@ -41,6 +41,9 @@ class ServerMode:
     None: the server silently truncates the prompt (Ollama)."""
     probes: dict[str, Callable[[int, str], Any]] = field(default_factory=dict)
     """"METHOD path" -> body reporting the context, from (context, model)."""
+    overflow_streams_nothing: bool = False
+    """A streamed request over the context gets a 200 event stream with no event in it (the
+    overflow is raised inside the stream); only an unstreamed one gets the error."""
 
 
 def _openai_error(message: str, *, param: str | None = None, code: str | None = None,
@@ -110,8 +113,10 @@ MODES: dict[str, ServerMode] = {
                          _openai_overflow),
     # llama-cpp-python server (docs/server.md "JSON mode"; issue 22's recorded run): text and
     # json_object; no context endpoint
+    # a streamed overflow is a 200 with an empty event stream (recorded: context_length_streamed)
     "llama-cpp-python": ServerMode("llama-cpp-python", frozenset({"text", "json_object"}),
-                                   _llama_cpp_python_refusal, _llama_cpp_python_overflow),
+                                   _llama_cpp_python_refusal, _llama_cpp_python_overflow,
+                                   overflow_streams_nothing=True),
     # llama.cpp server README: response_format json_object / json_schema (grammar-constrained);
     # GET /props -> default_generation_settings.n_ctx
     "llama-server": ServerMode("llama-server", frozenset({"text", "json_object", "json_schema"}),
