@@ -71,10 +71,11 @@ def main() -> int:
 
         with Store(settings.db_path) as store:
             scan_demo(settings, store=store, llm="openai", llm_preview=preview.append)
+        prompt = _prompt_tokens(server.base_url, preview[0])  # before any scan (a crashed server counts nothing)
         for label in ("first demo scan", "second demo scan (format remembered)"):
             result, seconds = _scan(settings)
             llm = result.llm or {}
-            print(f"{label}: {seconds:.1f} s wall; prompt {_prompt_tokens(server.base_url, preview[0])} tokens "
+            print(f"{label}: {seconds:.1f} s wall; prompt {prompt} tokens "
                   f"(server tokenizer), {llm.get('answer_tokens', 0)} answer tokens; pass {llm.get('seconds', 0)} s, "
                   f"{llm.get('requests', 0)} requests, format {llm.get('mode', '-')}, context {llm.get('context', 0)} "
                   f"({llm.get('context_from') or 'not reported'}), digest {llm.get('digest_chars', 0)} chars")
@@ -86,7 +87,7 @@ def main() -> int:
         (quiet / "notes.md").write_text("# Shared notes\n\nA page nobody here wrote.\n", encoding="utf-8")
         result, seconds = _scan(settings, quiet)
         sent = "nothing sent" if result.llm is None and result.llm_error is None else f"llm={result.llm}"
-        print(f"nothing to say: {seconds:.1f} s wall ({sent})")
+        print(f"nothing to say: {seconds:.2f} s wall ({sent})")
     return 0
 
 
