@@ -59,12 +59,14 @@ def _openai_overflow(context: int, prompt: int, answer: int) -> tuple[int, Any]:
 
 
 def _llama_cpp_python_refusal(kind: str) -> tuple[int, Any]:
-    # llama-cpp-python 0.3.x: response_format is a pydantic model whose type is Literal["text",
-    # "json_object"], validated inside the route, so the server's route error handler answers 500
-    # with the validation error (issue 22; recorded in recorded/llama_cpp_python_*.json)
-    message = ("1 validation error for ChatCompletionRequestResponseFormat\ntype\n  Input should be 'text' or "
-               f"'json_object' [type=literal_error, input_value='{kind}', input_type=str]\n    For further "
-               "information visit https://errors.pydantic.dev/2.11/v/literal_error")
+    # llama-cpp-python 0.3.36: response_format.type is Literal["text", "json_object"], validated in
+    # the route, so its error handler answers 500 with the validation error and where it was
+    # raised (the shape of recorded/json_schema_refusal.json, the real server's answer)
+    message = ("1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+               "'msg': \"Input should be 'text' or 'json_object'\", "
+               f"'input': '{kind}', 'ctx': {{'expected': \"'text' or 'json_object'\"}}}}\n\n"
+               '  File "llama_cpp/server/app.py", line 376, in create_chat_completion\n'
+               "    POST /v1/chat/completions")
     return 500, _openai_error(message, kind="internal_server_error")
 
 
