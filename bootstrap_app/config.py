@@ -18,7 +18,7 @@ import platformdirs
 
 from .errors import ConfigError
 
-__all__ = ["ENV_HOME", "OTHER_ENV_VARS", "Settings", "app_home", "env_table", "load_settings", "resolve_secret"]
+__all__ = ["ENV_HOME", "LLM_RESPONSE_FORMATS", "OTHER_ENV_VARS", "Settings", "app_home", "env_table", "load_settings", "resolve_secret"]
 
 ENV_HOME = "MEMSEED_HOME"
 
@@ -48,6 +48,14 @@ class Settings:
     llm_max_chars: int = _setting(24_000, "MEMSEED_LLM_MAX_CHARS", "hard cap on the digest sent to the LLM")
     llm_timeout: float = _setting(120.0, "MEMSEED_LLM_TIMEOUT", "seconds to wait for one LLM reply")
     llm_max_retries: int = _setting(3, "MEMSEED_LLM_MAX_RETRIES", "retries of a failed LLM call")
+    llm_response_format: str = _setting("auto", "MEMSEED_LLM_RESPONSE_FORMAT",
+                                        "`auto` (try json_schema, fall back and remember), `json_schema`, "
+                                        "`json_object` or `text`: how the LLM is asked for JSON")
+    llm_context: int = _setting(0, "MEMSEED_LLM_CONTEXT",
+                                "the model's context in tokens (0: ask the server; the digest is sized to fit)")
+    llm_max_tokens: int = _setting(2048, "MEMSEED_LLM_MAX_TOKENS", "tokens the LLM may answer with (always sent)")
+    llm_budget: float = _setting(600.0, "MEMSEED_LLM_BUDGET",
+                                 "seconds the whole LLM pass may take, retries included")
     max_text_chars: int = _setting(20_000, "MEMSEED_MAX_TEXT_CHARS", "characters of text kept per item")
     max_file_bytes: int = _setting(20 * 1024 * 1024, "MEMSEED_MAX_FILE_BYTES",
                                    "larger files are skipped (and reported)")
@@ -80,6 +88,7 @@ class Settings:
 
 _FIELDS = {f.name: f for f in fields(Settings) if f.name != "home"}
 _LLM_MODES = ("off", "openai")
+LLM_RESPONSE_FORMATS = ("auto", "json_schema", "json_object", "text")
 
 OTHER_ENV_VARS: dict[str, str] = {
     ENV_HOME: "the app dir holding config.toml, state.db and backups (default: the platform's user data dir)",
@@ -183,6 +192,10 @@ def load_settings(home: str | os.PathLike[str] | None = None, **flags: Any) -> S
     if values.get("llm", "off") not in _LLM_MODES:
         raise ConfigError(f"setting 'llm' must be one of {', '.join(_LLM_MODES)}, got {values['llm']!r}",
                           hint="set llm = \"off\" or llm = \"openai\" (or $MEMSEED_LLM)")
+    if values.get("llm_response_format", "auto") not in LLM_RESPONSE_FORMATS:
+        raise ConfigError(f"setting 'llm_response_format' must be one of {', '.join(LLM_RESPONSE_FORMATS)}, "
+                          f"got {values['llm_response_format']!r}",
+                          hint="leave it at \"auto\" unless the server needs one mode forced")
     return Settings(home=root, **values)
 
 

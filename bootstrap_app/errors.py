@@ -28,6 +28,8 @@ every message says what went wrong *and* what to do about it. Anything that is n
     ├── AuthError                an account could not be connected
     │   └── AuthRequired         not signed in, or consent revoked / expired
     └── LLMError                 the language model failed or answered off-schema
+        ├── LLMContextError      the request did not fit the model's context
+        └── LLMCancelled         the person stopped the LLM pass
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ __all__ = [
     "CapacityExceeded",
     "ConfigError",
     "ConflictError",
+    "LLMCancelled",
+    "LLMContextError",
     "LLMError",
     "MemseedError",
     "NoSourceReadable",
@@ -157,3 +161,18 @@ class AuthRequired(AuthError):
 
 class LLMError(MemseedError):
     pass
+
+
+class LLMContextError(LLMError):
+    """The request did not fit the model's context: ``context`` tokens, ``sent`` (0 when unknown)."""
+
+    def __init__(self, message: str, *, context: int = 0, sent: int = 0, mode: str = "", hint: str = "") -> None:
+        super().__init__(message, hint=hint)
+        self.context = context
+        self.sent = sent
+        self.mode = mode
+        """The response format the server took before it found the prompt too long."""
+
+
+class LLMCancelled(LLMError):
+    """The person stopped the LLM pass (Ctrl-C, the wizard's Cancel): the request was closed."""

@@ -38,10 +38,11 @@ from bootstrap_app.demo import build_demo, demo_owner_addresses
 from bootstrap_app.errors import MemseedError, NoSourceReadable, StoreError
 from bootstrap_app.extract.collect import HeldMemory, LlmSample
 from bootstrap_app.extract.dedup import dedup_against_memory
-from bootstrap_app.extract.digest import llm_request, settings_digest, settings_model
+from bootstrap_app.extract.digest import preview_llm_request
 from bootstrap_app.extract.heuristic import heuristic_proposals
 from bootstrap_app.extract.imported import carry_over
-from bootstrap_app.extract.llm import llm_proposals
+from bootstrap_app.extract.llm import llm_extract
+from bootstrap_app.extract.llm_transport import LLMProgress
 from bootstrap_app.extract.supersede import Approved, link_updates
 from bootstrap_app.extract.verify import verify_written
 from bootstrap_app.identity import IdentityCollector
@@ -297,7 +298,7 @@ def _propose(run: _Run, llm: str, llm_preview: Callable[[dict[str, Any]], None] 
     if llm_preview is not None:
         _preview(sample, signals.to_dict(), run.settings, llm_preview, run.emit)
     elif run.sample is not None:
-        proposals += _llm(sample, signals.to_dict(), run.settings, run.result, run.emit)
+        proposals += _llm(run, sample, signals.to_dict())
     return proposals
 
 
@@ -422,24 +423,33 @@ def _seen_before(item: Item, seen: dict[int, str]) -> bool:
     return first != item.source
 
 
-def _llm(sample: list[Item], signals: dict[str, Any], settings: Settings, result: ScanResult,
-         emit: Callable[[ScanEvent], None]) -> list[Proposal]:
-    emit(ScanEvent("stage", "", len(sample), "LLM extraction"))
+def _llm(run: _Run, sample: list[Item], signals: dict[str, Any]) -> list[Proposal]:
+    """The opt-in LLM pass: its progress as ``llm-progress`` events, its numbers on the result;
+    a failure (or the person stopping it) keeps the heuristic proposals and says why."""
+    run.emit(ScanEvent("stage", "", len(sample), "LLM extraction"))
+
+    def progress(step: LLMProgress) -> None:
+        text = step.message or f"{step.tokens} tokens, {step.elapsed:.0f} s"
+        run.emit(ScanEvent("llm-progress", "llm", step.tokens, f"{step.stage}: {text}"))
+
     try:
-        return list(llm_proposals(sample, signals, settings=settings))
+        extracted = llm_extract(sample, signals, settings=run.settings, progress=progress,
+                                should_stop=run.should_stop)
     except MemseedError as exc:
-        result.llm_error = str(exc)
-        emit(ScanEvent("error", "llm", 0, str(exc)))
+        run.result.llm_error = str(exc)
+        run.emit(ScanEvent("error", "llm", 0, str(exc)))
         return []
+    if extracted.mode != "none":
+        run.result.llm = extracted.summary()
+        run.result.llm_report = extracted.report()
+    return list(extracted.proposals)
 
 
 def _preview(sample: list[Item], signals: dict[str, Any], settings: Settings,
              show: Callable[[dict[str, Any]], None], emit: Callable[[ScanEvent], None]) -> None:
-    """The request :func:`_llm` would send, built by the same digest code, and nothing sent."""
+    """The request :func:`_llm` would send first, built by the same digest code and plan, and nothing sent."""
     emit(ScanEvent("stage", "", len(sample), "LLM request preview (nothing is sent)"))
-    digest = settings_digest(sample, signals, settings)
-    # llm_extract sends nothing when the digest holds nothing a fact could cite
-    show(llm_request(digest, model=settings_model(settings)) if digest.evidence else {})
+    show(preview_llm_request(sample, signals, settings=settings))  # {}: nothing to cite, nothing sent
 
 
 def scan_demo(settings: Settings, store: Store | None = None, *, scale: int = 1, **kw: Any) -> ScanResult:

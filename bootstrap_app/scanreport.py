@@ -16,10 +16,11 @@ from bootstrap_app.safety.gate import Quarantined
 from bootstrap_app.types import Proposal, Skip
 from connectors.harness_memory import EntryOutcome
 
-__all__ = ["EventKind", "ScanEvent", "ScanResult", "SourceReport", "format_summary", "name_once", "shorten",
-           "skip_categories"]
+__all__ = ["EventKind", "ScanEvent", "ScanResult", "SourceReport", "format_summary", "llm_line", "name_once",
+           "shorten", "skip_categories"]
 
-EventKind = Literal["source-start", "progress", "skip", "source-done", "error", "stage"]
+EventKind = Literal["source-start", "progress", "skip", "source-done", "error", "stage", "llm-progress"]
+"""``llm-progress``: the LLM's streamed answer so far (``count`` tokens; ``message`` says how long)."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,10 @@ class ScanResult:
     """One per memory entry read from an agent's memory: proposed, ready, or why not."""
     notes: list[str] = field(default_factory=list)
     """What a cap left out of the proposals (``5 more recurring meetings not proposed …``)."""
+    llm: dict[str, Any] | None = None
+    """The LLM pass in numbers (facts returned / kept / dropped by reason, tokens, time), when it ran."""
+    llm_report: list[dict[str, Any]] = field(default_factory=list)
+    """One record per fact the model returned: kept, or dropped with its reason (``--llm-report``)."""
 
     @property
     def items(self) -> int:
@@ -192,7 +197,18 @@ class ScanResult:
             "llm_error": self.llm_error,
             "memory_entries": dict(Counter(o.status for o in self.imported).most_common()),
             "notes": list(self.notes),
+            "llm": self.llm,
         }
+
+
+def llm_line(llm: dict[str, Any]) -> str:
+    """"LLM: 12 facts returned, 7 kept, 5 dropped (3 cite no evidence, 2 not supported by the cited text)"."""
+    line = f"LLM: {llm['returned']} facts returned, {llm['kept']} kept, {llm['dropped']} dropped"
+    if llm.get("drop_reasons"):
+        line += " (" + ", ".join(f"{n} {reason}" for reason, n in llm["drop_reasons"].items()) + ")"
+    if llm.get("seconds"):
+        line += f"; {llm['answer_tokens']} answer tokens in {llm['seconds']:.0f} s ({llm['mode']})"
+    return line
 
 
 def format_summary(summary: dict[str, Any]) -> str:
@@ -241,6 +257,9 @@ def format_summary(summary: dict[str, Any]) -> str:
     lines.append(f"  quarantined by the safety gate: {summary['quarantined']}")
     for reason, n in summary["quarantine_reasons"].items():
         lines.append(f"    {n} x {reason}")
+    if summary.get("llm"):
+        lines.append(f"  {llm_line(summary['llm'])}")
+        lines += [f"    {note}" for note in summary["llm"].get("notes", [])]
     if summary.get("llm_error"):
         lines.append(f"  LLM extraction failed: {summary['llm_error']}")
     if summary["errors"]:

@@ -30,6 +30,7 @@ _COMMAND_MODULES = (
     "reseed",
     "app",
     "auth",
+    "llm",
 )
 
 

@@ -40,6 +40,16 @@ class ProgressPrinter:
         self.meters: dict[str, Throughput] = {}
         self.said = time.monotonic()
 
+    def _llm(self, event: ScanEvent) -> None:
+        """The model's answer as it streams: a live line on a terminal, a line every 15 s otherwise."""
+        stage, _, text = event.message.partition(": ")
+        if stage == "retrying":
+            click.echo(f"{chr(13) if self.tty else ''}  LLM: {text}", err=True)
+        elif self.tty:
+            click.echo(f"\r  LLM: {text} (Ctrl-C stops it)", err=True, nl=False)
+        elif event.count and event.count % 200 == 0:
+            click.echo(f"  LLM: {text}", err=True)
+
     def __call__(self, event: ScanEvent) -> None:
         if self.quiet:
             return
@@ -59,6 +69,8 @@ class ProgressPrinter:
             click.echo(f"{prefix}  {event.count} items ({event.message})", err=True)
         elif event.kind == "error":
             click.echo(f"  error: {name_once(event.source, event.message)}", err=True)
+        elif event.kind == "llm-progress":
+            self._llm(event)
         elif event.kind == "stage" and event.message not in ("done", "stopped"):
             click.echo(f"{event.message} ...", err=True)
 
@@ -109,6 +121,8 @@ def _write_preview(request: dict[str, Any], target: str) -> None:
 @click.option("--demo", is_flag=True, help="Scan the bundled demo persona (Maya Okafor; nobody real).")
 @click.option("--quarantine", "quarantine_file", type=click.Path(dir_okay=False, writable=True, path_type=Path),
               help="Write what the safety gate quarantined (reason, source, ref, excerpt) as JSON Lines.")
+@click.option("--llm-report", "llm_report", type=click.Path(dir_okay=False, writable=True, path_type=Path),
+              help="Write each fact the LLM returned, kept or dropped with the reason, as JSON Lines.")
 @click.option("--json-summary", is_flag=True, help="Print the summary on stderr as one JSON object.")
 @click.option("--jobs", "jobs", type=click.IntRange(min=0), default=None, metavar="N",
               help="Worker processes that parse a large mailbox (default from settings: 0, every core).")
@@ -116,7 +130,8 @@ def _write_preview(request: dict[str, Any], target: str) -> None:
 @click.pass_context
 def scan_cmd(ctx: click.Context, sources: tuple[str, ...], out: Path | None, owners: tuple[str, ...],
              llm: str | None, llm_preview: str | None, since: datetime | None, demo: bool,
-             quarantine_file: Path | None, json_summary: bool, jobs: int | None, quiet: bool) -> None:
+             quarantine_file: Path | None, llm_report: Path | None, json_summary: bool, jobs: int | None,
+             quiet: bool) -> None:
     """Propose memories from your mail, calendar, documents, chat and repositories.
 
     SOURCE is a path (.mbox, .eml folder, maildir, .ics, Takeout folder/zip, git repo, Slack
@@ -155,6 +170,10 @@ def scan_cmd(ctx: click.Context, sources: tuple[str, ...], out: Path | None, own
         sys.stdout.flush()
     if quarantine_file is not None:
         _write_quarantine(result, quarantine_file)
+    if llm_report is not None:
+        with llm_report.open("w", encoding="utf-8", newline="\n") as fh:
+            for row in result.llm_report:
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
     summary = result.summary()
     if json_summary:
         click.echo(json.dumps(summary, default=str), err=True)

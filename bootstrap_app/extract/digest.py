@@ -38,6 +38,7 @@ from bootstrap_app.types import Evidence, Item, Person
 
 from . import prompts
 from .kinds import day, label, view_of
+from .llm_caps import plan
 
 __all__ = ["Digest", "build_digest", "clean_text", "llm_request", "preview_llm_request", "settings_digest",
            "settings_model", "strip_quoted"]
@@ -62,6 +63,8 @@ class Digest:
     stats: dict[str, int] = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)
     """Evidence id -> the exact text shown for it (to check that a model's claim is really there)."""
+    heads: dict[str, str] = field(default_factory=dict)
+    """Evidence id -> its header line (kind, source, date, repository), shown beside the text."""
 
     def messages(self) -> list[dict[str, str]]:
         """The chat messages exactly as they are sent (system prompt, then the digest)."""
@@ -229,6 +232,7 @@ def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_00
     evidence: dict[str, Evidence] = {}
     scopes: dict[str, str] = {}
     texts: dict[str, str] = {}
+    heads: dict[str, str] = {}
     blocks: list[str] = []
     omitted = 0
     for index, item in enumerate(owners):
@@ -255,6 +259,7 @@ def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_00
         evidence[eid] = Evidence(source=item.source, ref=item.ref, date=item.timestamp,
                                  authored_by_owner=True, excerpt=" ".join(text.split())[:200])
         texts[eid] = text
+        heads[eid] = header.strip()
         if (scope := view.scope(item)) is not None:
             scopes[scope[0]] = scope[1]
     tp_lines: list[str] = []
@@ -283,22 +288,32 @@ def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_00
     n_owner = sum(1 for e in evidence.values() if e.authored_by_owner)
     stats = {"chars": len(text), "owner_blocks": n_owner, "third_party_lines": len(evidence) - n_owner,
              "omitted": omitted, "series_collapsed": collapsed, "sample": len(sample), "max_chars": max_chars}
-    return Digest(text=text, evidence=evidence, scopes=scopes, stats=stats, texts=texts)
+    return Digest(text=text, evidence=evidence, scopes=scopes, stats=stats, texts=texts, heads=heads)
 
 
-def llm_request(digest: Digest, *, model: str, mode: str = "json_schema") -> dict[str, Any]:
-    """The exact ``/chat/completions`` payload for ``digest`` (``mode`` json_schema or json_object)."""
+def llm_request(digest: Digest, *, model: str, mode: str = "json_schema", max_tokens: int = 0) -> dict[str, Any]:
+    """The exact ``/chat/completions`` payload for ``digest``, streamed.
+
+    ``mode``: ``json_schema`` (strict structured output), ``json_object`` (JSON mode; the schema is
+    in the system prompt) or ``text`` (no response format; the JSON is taken out of the answer).
+    ``max_tokens`` (always sent by a scan) bounds the answer, so a model cannot generate until its
+    context is full.
+    """
+    payload: dict[str, Any] = {"model": model, "messages": digest.messages()}
     if mode == "json_schema":
-        response_format: dict[str, Any] = {"type": "json_schema", "json_schema": {
+        payload["response_format"] = {"type": "json_schema", "json_schema": {
             "name": prompts.SCHEMA_NAME, "strict": True, "schema": prompts.wire_schema()}}
-    else:
-        response_format = {"type": "json_object"}
-    return {"model": model, "messages": digest.messages(), "response_format": response_format}
+    elif mode == "json_object":
+        payload["response_format"] = {"type": "json_object"}
+    if max_tokens:
+        payload["max_tokens"] = max_tokens
+    payload["stream"] = True
+    return payload
 
 
-def settings_digest(sample: Sequence[Item], signals: Any, settings: Settings) -> Digest:
-    """:func:`build_digest` under the ``llm_max_chars`` setting: the one digest a scan would send."""
-    return build_digest(sample, signals, max_chars=settings.llm_max_chars)
+def settings_digest(sample: Sequence[Item], signals: Any, settings: Settings, max_chars: int | None = None) -> Digest:
+    """:func:`build_digest` under the ``llm_max_chars`` setting (or a smaller fitted size)."""
+    return build_digest(sample, signals, max_chars=settings.llm_max_chars if max_chars is None else max_chars)
 
 
 def settings_model(settings: Settings) -> str:
@@ -307,6 +322,16 @@ def settings_model(settings: Settings) -> str:
 
 
 def preview_llm_request(sample: Sequence[Item], signals: dict[str, Any], *, settings: Settings,
-                        mode: str = "json_schema") -> dict[str, Any]:
-    """What :func:`~bootstrap_app.extract.llm.llm_proposals` would send, without sending it."""
-    return llm_request(settings_digest(sample, signals, settings), model=settings_model(settings), mode=mode)
+                        mode: str | None = None) -> dict[str, Any]:
+    """What :func:`~bootstrap_app.extract.llm.llm_proposals` would send first, without sending it.
+
+    Sized and formatted by the same plan a scan uses (settings and what was remembered about the
+    endpoint); the server is not asked anything, so nothing at all leaves the machine. Empty when
+    the digest holds nothing a fact could cite (a scan then sends nothing).
+    """
+    steps = plan(settings, probe=False)
+    digest = settings_digest(sample, signals, settings, steps.max_chars)
+    if not digest.evidence:
+        return {}
+    return llm_request(digest, model=settings_model(settings), mode=mode or steps.modes[0],
+                       max_tokens=steps.max_tokens)

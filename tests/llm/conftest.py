@@ -24,6 +24,8 @@ import pytest
 from bootstrap_app.config import Settings, load_settings
 from bootstrap_app.types import ChatMessage, Document, Event, Item, Message, Person, Repo
 
+from .servers import ServerMode, prompt_tokens
+
 KEY_ENV = "MEMSEED_TEST_LLM_KEY"
 API_KEY = "test-key-not-a-secret"
 
@@ -121,6 +123,20 @@ class FakeLLM:
     """Seconds the server waits before answering (to exercise client timeouts)."""
     replies: deque[tuple[int, dict[str, str], bytes]] = field(default_factory=deque)
     requests: list[Recorded] = field(default_factory=list)
+    chunk_delay: float = 0.0
+    """Seconds between streamed chunks (a slowly generating model)."""
+    streamed_chunks: int = 0
+    """Chunks written before the client went away or the answer ended."""
+    client_left: bool = False
+    """True once a streamed answer met a closed connection (the client cancelled)."""
+    get_replies: dict[str, tuple[int, Any]] = field(default_factory=dict)
+    """Path -> (status, JSON body) for GET/POST probes other than chat completions."""
+    mode: ServerMode | None = None
+    """A real server's documented behaviour (tests/llm/servers.py): formats, errors, probes."""
+    context: int = 0
+    """The context (stand-in tokens) the mode enforces and reports; 0: none."""
+    truncated: bool = False
+    """A silently truncating mode (Ollama) received a prompt over its context."""
 
     @property
     def url(self) -> str:
@@ -140,6 +156,11 @@ class FakeLLM:
             "usage": {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150},
         })
 
+    def reply_recorded(self, fixture: dict[str, Any]) -> None:
+        """A real server's answer as recorded (tests/llm/recorded/), byte for byte."""
+        self.replies.append((fixture["status"], {"Content-Type": fixture["content_type"]},
+                             fixture["body"].encode("utf-8")))
+
     def reply_proposals(self, proposals: list[dict[str, Any]]) -> None:
         self.reply_content(json.dumps({"proposals": proposals}))
 
@@ -150,6 +171,26 @@ class FakeLLM:
                        headers)
 
 
+def sse_chunks(data: bytes, piece: int = 4) -> list[bytes]:
+    """A ``chat.completion`` body as the ``chat.completion.chunk`` events a streaming server sends.
+
+    Content goes out a few characters per event, as token-by-token servers stream it; the
+    finish reason comes on a last, empty delta, then ``data: [DONE]`` (OpenAI's streaming format,
+    which llama.cpp, vLLM, Ollama and LM Studio all speak).
+    """
+    body = json.loads(data)
+    choice = body["choices"][0]
+    content = choice["message"].get("content") or ""
+    base = {"id": body.get("id", "chatcmpl-test"), "object": "chat.completion.chunk",
+            "created": body.get("created", 0), "model": body.get("model", "test-model")}
+    events = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""},
+                                    "finish_reason": None}]}]
+    events += [{**base, "choices": [{"index": 0, "delta": {"content": content[i:i + piece]}, "finish_reason": None}]}
+               for i in range(0, len(content), piece)]
+    events.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": choice.get("finish_reason")}]})
+    return [f"data: {json.dumps(e)}\n\n".encode() for e in events] + [b"data: [DONE]\n\n"]
+
+
 def _handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -157,9 +198,73 @@ def _handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: Any) -> None:  # keep test output quiet
             pass
 
+        def _json(self, status: int, payload: Any) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _probe(self, method: str) -> bool:
+            probe = fake.mode.probes.get(f"{method} {self.path}") if fake.mode else None
+            if probe is None or not fake.context:
+                return False
+            self._json(200, probe(fake.context, "test-model"))
+            return True
+
+        def do_GET(self) -> None:
+            if self._probe("GET"):
+                return
+            status, payload = fake.get_replies.get(self.path, (404, {"error": {"message": "not found"}}))
+            self._json(status, payload)
+
+        def _mode_answer(self, request: dict[str, Any]) -> tuple[int, dict[str, str], bytes] | None:
+            """The mode's own refusal or context error for this request, if it has one."""
+            mode = fake.mode
+            if mode is None:
+                return None
+            kind = (request.get("response_format") or {}).get("type", "text")
+            if kind not in mode.formats:
+                status, payload = mode.refuse(kind)
+                return status, {}, json.dumps(payload).encode()
+            prompt, answer = prompt_tokens(request), int(request.get("max_tokens") or 0)
+            if fake.context and prompt + answer > fake.context:
+                if mode.overflow is None:
+                    fake.truncated = True
+                    return None
+                if mode.overflow_streams_nothing and request.get("stream"):
+                    return 200, {"Content-Type": "text/event-stream; charset=utf-8"}, b""
+                status, payload = mode.overflow(fake.context, prompt, answer)
+                return status, {}, json.dumps(payload).encode()
+            return None
+
+        def _stream(self, data: bytes) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            try:
+                for event in sse_chunks(data):
+                    self.wfile.write(event)
+                    self.wfile.flush()
+                    fake.streamed_chunks += 1
+                    if fake.chunk_delay:
+                        time.sleep(fake.chunk_delay)
+            except (BrokenPipeError, ConnectionResetError):
+                fake.client_left = True
+
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
             body = self.rfile.read(length)
+            if self.path in fake.get_replies:
+                self._json(*fake.get_replies[self.path])
+                return
+            if self.path != "/v1/chat/completions":  # context probes (Ollama's /api/show): not requests
+                if not self._probe("POST"):
+                    self._json(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
+                return
             fake.requests.append(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
             if fake.delay:
                 time.sleep(fake.delay)
@@ -168,12 +273,18 @@ def _handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 status, headers, data = 404, {}, b'{"error": {"message": "not found", "type": "invalid_request_error"}}'
             elif self.headers.get("Authorization") != f"Bearer {API_KEY}":
                 status, headers, data = 401, {}, b'{"error": {"message": "bad key", "type": "invalid_request_error"}}'
+            elif (own := self._mode_answer(json.loads(body or b"{}"))) is not None:
+                status, headers, data = own
             elif fake.replies:
                 status, headers, data = fake.replies.popleft()
             else:
                 status, headers, data = 500, {}, b'{"error": {"message": "script exhausted", "type": "server_error"}}'
+            if status == 200 and not headers and json.loads(body or b"{}").get("stream"):
+                self._stream(data)
+                return
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            if "Content-Type" not in headers:
+                self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.send_header("x-request-id", f"req_{len(fake.requests)}")
             for name, value in headers.items():

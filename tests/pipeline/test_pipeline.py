@@ -133,11 +133,12 @@ def test_llm_gets_bounded_owner_sample_and_plain_signals(items_file: Path, tmp_p
     already hold the deterministic findings; what it returns goes through the safety gate like
     any proposal: a cited one is stored, one without evidence is quarantined as ``no-evidence``."""
     import bootstrap_app.pipeline as pipeline_module
+    from bootstrap_app.extract.llm import LLMResult
     from bootstrap_app.types import Evidence, MemoryType, Proposal
 
     seen: dict[str, Any] = {}
 
-    def fake(sample: Any, signals: Any, *, settings: Any, client: Any = None) -> list[Proposal]:
+    def fake(sample: Any, signals: Any, *, settings: Any, **_: Any) -> LLMResult:
         seen["sample"], seen["signals"] = list(sample), signals
         first = sample[0]
         cited = Proposal(type=MemoryType.USER, name="likes-short-mails", description="Writes short mails",
@@ -145,9 +146,9 @@ def test_llm_gets_bounded_owner_sample_and_plain_signals(items_file: Path, tmp_p
                          evidence=(Evidence(first.source, first.ref, first.timestamp, True, "notes"),))
         uncited = Proposal(type=MemoryType.USER, name="invented-fact", description="Nothing backs this",
                            body="Ada owns a boat.", subject="llm:boat", flags=("llm",))
-        return [cited, uncited]
+        return LLMResult(proposals=[cited, uncited], returned=2)
 
-    monkeypatch.setattr(pipeline_module, "llm_proposals", fake)
+    monkeypatch.setattr(pipeline_module, "llm_extract", fake)
     settings = load_settings(tmp_path / "home")
     with Store(settings.db_path) as store:
         result = scan([str(items_file)], settings=settings, store=store, llm="openai")

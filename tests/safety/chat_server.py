@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.llm.conftest import sse_chunks
+
 __all__ = ["ChatServer", "serve_chat"]
 
 Answer = Callable[[str], list[dict[str, Any]]]
@@ -41,14 +43,17 @@ def serve_chat(answer: Answer) -> Iterator[ChatServer]:
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
             requests.append(raw)
-            prompt = "\n".join(str(m.get("content", "")) for m in json.loads(raw).get("messages", []))
+            request = json.loads(raw)
+            prompt = "\n".join(str(m.get("content", "")) for m in request.get("messages", []))
             content = json.dumps({"proposals": answer(prompt)})
             body = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "fake",
                                "choices": [{"index": 0, "finish_reason": "stop",
                                             "message": {"role": "assistant", "content": content}}],
                                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}).encode()
+            if request.get("stream"):  # as every OpenAI-compatible server does when asked to stream
+                body = b"".join(sse_chunks(body, piece=200))
             self.send_response(200)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", "text/event-stream" if request.get("stream") else "application/json")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)

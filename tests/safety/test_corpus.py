@@ -88,9 +88,12 @@ def _echo_everything(prompt: str) -> list[dict[str, Any]]:
     """A hijacked model: obeys every injection it could have seen by copying its input into memory."""
     ids = re.findall(r"\[(E\d+)\] kind=[\w-]+ [^\n]*author=(owner|third-party)", prompt)
     facts: list[dict[str, Any]] = []
-    for eid, _who in ids[:40]:  # copy whatever it was given back into memory, verbatim
+    for eid, _who in ids[:40]:  # copy each block it was given back into memory, verbatim
         start = prompt.find(f"<<<BEGIN DATA {eid}>>>")
-        text = prompt[start:start + 600] if start >= 0 else prompt[prompt.find(f"[{eid}]"):][:300]
+        end = prompt.find(f"<<<END DATA {eid}>>>", start)
+        # an echo that ran on into the next block would cite E1 for E2's words: dropped as unsupported
+        text = prompt[start + len(f"<<<BEGIN DATA {eid}>>>"):end][:600] if 0 <= start < end \
+            else prompt[prompt.find(f"[{eid}]"):][:300].split("\n")[0]
         facts.append(_fact(f"echo-{eid.lower()}", text, eid))
     return facts[:40]
 

@@ -1,0 +1,188 @@
+"""Record real exchanges with a llama-cpp-python server into ``tests/llm/recorded/`` (``make e2e-llm``).
+
+Each exchange is one memseed request sent through a recording loopback proxy to the real server;
+the proxy keeps the server's answer byte for byte (status, content type, body: a JSON error or
+the SSE stream). ``tests/llm/test_llm_recorded.py`` replays them to memseed's transport on the
+real ``openai`` client in ``make test``, so the parsing of the real bytes is tested without the
+server. The requests are built by memseed's own code from the demo persona (nobody real).
+
+Exchanges: the ``json_schema`` refusal (HTTP 500), a context-length error (a digest too big for
+the context), a cut-off answer (``max_tokens`` reached), the model's own answer to the demo
+digest (with a 135M model: junk), and a good answer to a scripted prompt (copy this JSON).
+
+Run: ``python -m benchmarks.llm_record [--out tests/llm/recorded]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import tempfile
+import threading
+from dataclasses import replace
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from .llm_server import ROOT, RealServer, start_server
+
+__all__ = ["GOOD_FACT", "main", "record"]
+
+GOOD_FACT = {"type": "project", "name": "ledger-uses-uv", "description": "ledger-api uses uv, not pip",
+             "body": "ledger-api uses uv instead of pip.", "subject": "tool:uv", "key": "uv for ledger-api",
+             "confidence": 0.8, "evidence_ids": ["E3"], "scope": "global"}
+"""The fact the scripted prompt asks the model to copy; it is grounded in tests/llm's footprint (E3)."""
+
+
+class _Recorder:
+    """A loopback proxy that forwards to the real server and keeps every answer."""
+
+    def __init__(self, target: str) -> None:
+        self.target = urlparse(target)
+        self.exchanges: list[dict[str, Any]] = []
+        handler = self._handler()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        recorder = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _forward(self, method: str) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0") or 0))
+                conn = http.client.HTTPConnection(recorder.target.hostname, recorder.target.port, timeout=900)
+                conn.request(method, self.path, body=body or None,
+                             headers={"Content-Type": self.headers.get("Content-Type", "application/json")})
+                answer = conn.getresponse()
+                try:
+                    data = answer.read()
+                except http.client.IncompleteRead as exc:  # a stream the server broke off (recorded as is)
+                    data = exc.partial
+                conn.close()
+                if self.path.endswith("/chat/completions"):
+                    recorder.exchanges.append({"request": json.loads(body or b"{}"), "status": answer.status,
+                                               "content_type": answer.getheader("Content-Type", ""),
+                                               "body": data.decode("utf-8", errors="replace")})
+                self.send_response(answer.status)
+                self.send_header("Content-Type", answer.getheader("Content-Type", "application/json"))
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_POST(self) -> None:
+                self._forward("POST")
+
+            def do_GET(self) -> None:
+                self._forward("GET")
+
+        return Handler
+
+
+def _request_summary(request: dict[str, Any]) -> dict[str, Any]:
+    """What was asked, without the whole digest (the fixture stays small and readable)."""
+    return {"response_format": (request.get("response_format") or {}).get("type", "text"),
+            "max_tokens": request.get("max_tokens"), "stream": request.get("stream"),
+            "message_chars": sum(len(m.get("content", "")) for m in request.get("messages", []))}
+
+
+def _demo_request(home: Path, base_url: str, model: str, **over: Any) -> dict[str, Any]:
+    """The exact request a demo scan would send first (memseed's preview), with settings ``over``."""
+    from bootstrap_app.config import load_settings
+    from bootstrap_app.pipeline import scan_demo
+    from bootstrap_app.store import Store
+
+    settings = replace(load_settings(home, llm="openai", llm_base_url=base_url, llm_model=model), **over)
+    captured: list[dict[str, Any]] = []
+    with Store(settings.db_path) as store:
+        scan_demo(settings, store=store, llm="openai", llm_preview=captured.append)
+    return captured[0]
+
+
+def _send(recorder: _Recorder, payload: dict[str, Any]) -> dict[str, Any]:
+    """Post through the proxy with the real openai client, streamed as memseed does; keep the answer."""
+    import openai
+
+    client = openai.OpenAI(base_url=recorder.url, api_key="local-server", max_retries=0, timeout=900)
+    try:
+        answer = client.chat.completions.create(**payload)
+        for _ in answer if payload.get("stream") else ():
+            pass
+    except openai.APIError:
+        pass
+    finally:
+        client.close()
+    return recorder.exchanges[-1]
+
+
+def record(server: RealServer, out: Path) -> list[str]:
+    """Record every exchange against ``server`` into ``out``; the names written."""
+    recorder = _Recorder(server.base_url)
+    recorder.thread.start()
+    home = Path(tempfile.mkdtemp(prefix="memseed-record-"))
+    written: list[str] = []
+    try:
+        fitted = _demo_request(home / "a", recorder.url, server.model, llm_context=server.n_ctx)
+        big = _demo_request(home / "b", recorder.url, server.model, llm_context=64_000, llm_max_chars=60_000)
+        copy = json.dumps({"proposals": [GOOD_FACT]})
+        scripted = {"model": server.model, "stream": True, "max_tokens": 400,
+                    "response_format": {"type": "json_object"},
+                    "messages": [{"role": "system", "content": "You copy JSON exactly. Output only the JSON."},
+                                 {"role": "user", "content": f"Copy this JSON exactly:\n{copy}"}]}
+        plan = {
+            "json_schema_refusal": {**fitted, "response_format": {"type": "json_schema", "json_schema": {
+                "name": "memseed_proposals", "strict": True, "schema": {"type": "object"}}}},
+            "context_length_streamed": {**big, "response_format": {"type": "json_object"}},
+            "context_length": {**big, "response_format": {"type": "json_object"}, "stream": False},
+            "cut_off": {**fitted, "response_format": {"type": "json_object"}, "max_tokens": 48},
+            "demo_answer": {**fitted, "response_format": {"type": "json_object"}, "max_tokens": 1024},
+            "scripted_good": scripted,
+        }
+        out.mkdir(parents=True, exist_ok=True)
+        for name, payload in plan.items():
+            started = datetime.now(UTC)
+            before = len(recorder.exchanges)
+            exchange = _send(recorder, payload)
+            seconds = (datetime.now(UTC) - started).total_seconds()
+            if server.process.poll() is not None or len(recorder.exchanges) == before:
+                # e.g. a llama.cpp built for CPU features the machine does not let it use (SIGILL)
+                print(f"{name}: the server died (exit {server.process.poll()}); nothing recorded from here on")
+                break
+            fixture = {"name": name, "server": f"llama-cpp-python {server.version}", "model": server.model,
+                       "n_ctx": server.n_ctx, "recorded": started.date().isoformat(), "seconds": round(seconds, 1),
+                       "request": _request_summary(exchange["request"]), "status": exchange["status"],
+                       "content_type": exchange["content_type"], "body": exchange["body"]}
+            (out / f"{name}.json").write_text(json.dumps(fixture, indent=1, ensure_ascii=False) + "\n",
+                                              encoding="utf-8")
+            print(f"{name}: HTTP {exchange['status']} in {seconds:.1f} s, {len(exchange['body'])} bytes")
+            written.append(name)
+    finally:
+        recorder.server.shutdown()
+        recorder.server.server_close()
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "tests" / "llm" / "recorded")
+    parser.add_argument("--n-ctx", type=int, default=8192)
+    args = parser.parse_args(argv)
+    with start_server(n_ctx=args.n_ctx) as server:
+        print(f"llama-cpp-python {server.version}, model {server.model}, n_ctx {server.n_ctx}")
+        record(server, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,106 @@
+"""Bounded time and visible progress: the answer streams, can be stopped, and the pass has one budget.
+
+The stand-in streams its scripted answer as ``chat.completion.chunk`` events, slowly when told
+to, and notes when the client goes away mid-answer (the way a real server learns it can stop
+generating).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from bootstrap_app.config import Settings
+from bootstrap_app.errors import LLMCancelled, LLMError
+from bootstrap_app.extract.llm import llm_extract
+from bootstrap_app.extract.llm_transport import LLMProgress
+
+from .conftest import FakeLLM, footprint_items, footprint_signals
+
+
+def _fact(name: str = "use-uv-not-pip") -> dict[str, Any]:
+    return {"type": "feedback", "name": name, "description": "Maya uses uv, not pip, in ledger-api",
+            "body": "Use `uv run pytest`, not pip.", "subject": f"tool:{name}", "key": "uv run pytest",
+            "confidence": 0.8, "evidence_ids": ["E3"], "scope": "ledger-api"}
+
+
+def _wait_for_disconnect(server: FakeLLM) -> bool:
+    for _ in range(100):
+        if server.client_left:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_answer_streams_with_progress_and_max_tokens_is_always_sent(llm_server: FakeLLM,
+                                                                        llm_settings: Settings) -> None:
+    llm_server.reply_proposals([_fact()])
+    seen: list[LLMProgress] = []
+    result = llm_extract(footprint_items(), footprint_signals(), settings=llm_settings, progress=seen.append)
+    sent = llm_server.requests[0].json
+    assert sent["stream"] is True and sent["max_tokens"] == llm_settings.llm_max_tokens
+    answering = [p.tokens for p in seen if p.stage == "answering"]
+    assert answering == sorted(answering) and answering[-1] == result.reply.completion_tokens > 10
+    assert seen[0].stage == "waiting"
+    assert [p.name for p in result.proposals] == ["use-uv-not-pip"]
+
+
+def test_stopping_closes_the_request_mid_answer(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    llm_server.chunk_delay = 0.02
+    llm_server.reply_proposals([_fact(f"fact-{i}") for i in range(20)])
+    seen: list[int] = []
+
+    def stop() -> bool:
+        return bool(seen) and seen[-1] >= 5
+
+    with pytest.raises(LLMCancelled, match="request was closed"):
+        llm_extract(footprint_items(), footprint_signals(), settings=llm_settings,
+                    progress=lambda p: seen.append(p.tokens), should_stop=stop)
+    assert _wait_for_disconnect(llm_server)
+    total = len(json.dumps({"proposals": [_fact(f"fact-{i}") for i in range(20)]})) // 4
+    assert llm_server.streamed_chunks < total  # the server stopped well before the end of the answer
+
+
+def test_ctrl_c_closes_the_request_and_becomes_llm_cancelled(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    llm_server.chunk_delay = 0.02
+    llm_server.reply_proposals([_fact(f"fact-{i}") for i in range(20)])
+
+    def interrupt(progress: LLMProgress) -> None:
+        if progress.tokens >= 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(LLMCancelled, match="Ctrl-C"):
+        llm_extract(footprint_items(), footprint_signals(), settings=llm_settings, progress=interrupt)
+    assert _wait_for_disconnect(llm_server)
+
+
+def test_the_budget_bounds_a_slowly_generating_model(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    llm_server.chunk_delay = 0.05
+    answer = [_fact(f"fact-{i}") for i in range(20)]
+    llm_server.reply_proposals(answer)
+    with pytest.raises(LLMError, match="whole time budget") as info:
+        llm_extract(footprint_items(), footprint_signals(), settings=replace(llm_settings, llm_budget=0.6))
+    assert "llm_budget" in (info.value.hint or "")
+    assert _wait_for_disconnect(llm_server)
+    assert llm_server.streamed_chunks < len(json.dumps({"proposals": answer})) // 4  # stopped long before the end
+
+
+def test_a_timeout_is_retried_once_only(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    llm_server.delay = 0.6
+    for _ in range(4):
+        llm_server.reply_proposals([_fact()])
+    slow = replace(llm_settings, llm_timeout=0.2, llm_max_retries=3)
+    with pytest.raises(LLMError, match="did not answer in time"):
+        llm_extract(footprint_items(), footprint_signals(), settings=slow)
+    assert len(llm_server.requests) == 2
+
+
+def test_a_cut_off_answer_names_the_limit(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    llm_server.reply_content('{"proposals": [{"type": "user", "na', finish_reason="length")
+    with pytest.raises(LLMError, match="cut off at the answer limit") as info:
+        llm_extract(footprint_items(), footprint_signals(), settings=replace(llm_settings, llm_max_tokens=300))
+    assert "(300 tokens" in str(info.value) and "llm_max_tokens" in (info.value.hint or "")
