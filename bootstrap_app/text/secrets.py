@@ -74,7 +74,7 @@ _HINTS: dict[str, tuple[str, ...]] = {
 _ASSIGNMENT = re.compile(
     r"(?i)(?:(?<=[_-])|\b)((?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|refresh[_-]?token"
     r"|secret(?:[_-]?key)?|client[_-]?secret|private[_-]?key|password|passwd|passphrase|pwd|token|pass))\b"
-    r"[\"']?\s*(?:[:=]|=>|->)\s*[\"']?([^\s\"',;<>]{6,})")
+    r"[\"']?\s*(?:[:=]|=>|->)\s*[\"'`]?([^\s\"'`,;<>]{6,})")  # a value never starts a ``` fence
 _PROSE_PASSWORD = re.compile(
     r"(?i)\b(?:password|passwd|passphrase|passcode|pwd|pw|pin\s+code|wifi\s+key|the\s+key|secret)\b"
     r"(?:\s+(?:for|to|of|on)\s+(?:the\s+)?[\w.@-]{1,40})?\s*(?:(?:is|was|are|will\s+be|reads)\b|=|:|->)\s*[\"'`“]?"
