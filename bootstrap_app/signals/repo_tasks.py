@@ -14,11 +14,10 @@ import ast
 import configparser
 import json
 import re
-import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
+from bootstrap_app.ecosystems.base import load_json, load_toml, load_yaml
 
 from .repo_tools import kind_of_name, kind_of_tools, runnable, safe_name, safe_path, tools_in
 
@@ -37,28 +36,6 @@ class Task:
     ci: bool = False
     runs: str = ""
     """The task's body when it is one command a person could type (``uv run pytest``), else ``""``."""
-
-
-def load_json(text: str) -> dict[str, Any]:
-    try:
-        data = json.loads(text)
-    except (ValueError, TypeError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def load_toml(text: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError):
-        return {}
-
-
-def load_yaml(text: str) -> Any:
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError:
-        return None
 
 
 def _task(name: str, command: str, body: str, source: str) -> Task | None:
