@@ -25,7 +25,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 
@@ -54,22 +54,12 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-class DemoApp:
-    """`memseed app --demo` in its own process group; ``home`` is its throwaway folder."""
+class AppProcess:
+    """A `memseed app` started in its own process group: wait until it answers, stop it whole."""
 
-    def __init__(self, port: int, log: Path, env: dict[str, str] | None = None) -> None:
-        self.port = port
-        self.url = f"http://127.0.0.1:{port}"
-        self._log = log.open("wb")
-        memseed = Path(sys.executable).with_name("memseed")
-        self.proc = subprocess.Popen([str(memseed), "app", "--demo", "--headless", "--port", str(port)],
-                                     stdout=subprocess.PIPE, stderr=self._log, start_new_session=True,
-                                     env={**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"})
-        assert self.proc.stdout is not None
-        first = self.proc.stdout.readline().decode()
-        match = re.match(r"memseed demo home: (.+)", first.strip())
-        assert match, f"expected the demo home on stdout, got {first!r}"
-        self.home = Path(match.group(1))
+    url: str
+    proc: subprocess.Popen[bytes]
+    _log: IO[bytes]
 
     def wait_healthy(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -93,6 +83,24 @@ class DemoApp:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
         self._log.close()
+
+
+class DemoApp(AppProcess):
+    """`memseed app --demo` in its own process group; ``home`` is its throwaway folder."""
+
+    def __init__(self, port: int, log: Path, env: dict[str, str] | None = None) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self._log = log.open("wb")
+        memseed = Path(sys.executable).with_name("memseed")
+        self.proc = subprocess.Popen([str(memseed), "app", "--demo", "--headless", "--port", str(port)],
+                                     stdout=subprocess.PIPE, stderr=self._log, start_new_session=True,
+                                     env={**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"})
+        assert self.proc.stdout is not None
+        first = self.proc.stdout.readline().decode()
+        match = re.match(r"memseed demo home: (.+)", first.strip())
+        assert match, f"expected the demo home on stdout, got {first!r}"
+        self.home = Path(match.group(1))
 
 
 @pytest.fixture

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,7 +28,7 @@ from bootstrap_app.store import Store
 from tests.conftest import realdata_file
 from tests.harnesses.session_load import loaded_text
 
-from .test_e2e_browser import CHROMIUM, _free_port, wizard_browser
+from .test_e2e_browser import CHROMIUM, AppProcess, _free_port, wizard_browser
 
 pytestmark = [
     pytest.mark.browser,
@@ -40,7 +38,7 @@ pytestmark = [
 ]
 
 
-class RealApp:
+class RealApp(AppProcess):
     """`memseed app` on an empty app home and HOME in ``root`` (its own process group)."""
 
     def __init__(self, root: Path) -> None:
@@ -57,28 +55,6 @@ class RealApp:
         memseed = Path(sys.executable).with_name("memseed")
         self.proc = subprocess.Popen([str(memseed), "app", "--headless", "--port", str(self.port)],
                                      stdout=self._log, stderr=self._log, start_new_session=True, env=env)
-
-    def wait_healthy(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, f"app exited early with {self.proc.returncode}"
-            try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as resp:
-                    if resp.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.3)
-        raise AssertionError("the app did not answer /_stcore/health in time")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self._log.close()
 
     def store(self) -> Store:
         return Store(self.app_home / "state.db")
