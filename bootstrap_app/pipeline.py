@@ -129,7 +129,6 @@ class _Run:
     collector: IdentityCollector
     builder: SignalBuilder
     held: HeldMemory
-    target: Sequence[MemoryEntry]
     sample: LlmSample | None
     router: KindRouter
     result: ScanResult
@@ -155,7 +154,7 @@ class _Run:
         held = HeldMemory(entries=list(existing_memory))
         sample = LlmSample(known_owners=known) if use_llm else None  # only for the opt-in LLM path
         router = KindRouter([*builder.router.analyzers, held, *((sample,) if sample else ())])
-        return cls(settings, store, run_id, emit, should_stop, collector, builder, held, list(existing_memory),
+        return cls(settings, store, run_id, emit, should_stop, collector, builder, held,
                    sample, router, ScanResult(run_id=run_id), given=tuple(owners),
                    ownership=store.source_ownership())
 
@@ -331,7 +330,7 @@ def _carried(run: _Run, decided: set[str], taken: set[str]) -> list[Proposal]:
     if not run.held.read:
         return []
     approved = [sp.effective for sp in run.store.proposals(status="approved")]
-    carried = carry_over(run.held.read, run.target, approved, frozenset(decided))
+    carried = carry_over(run.held.read, run.held.given, approved, frozenset(decided))
     run.result.imported = carried.outcomes
     run.result.quarantined += carried.quarantined
     run.result.already_decided += sum(1 for o in carried.outcomes if o.status in ("decided", "approved"))

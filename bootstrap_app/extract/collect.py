@@ -103,5 +103,10 @@ class HeldMemory(Analyzer):
             self.entries.append(item)
             self.read.append(item)
 
+    @property
+    def given(self) -> list[MemoryEntry]:
+        """The target's memory the scan started with: ``entries`` before what it read."""
+        return self.entries[: len(self.entries) - len(self.read)]
+
     def result(self, owner: OwnerIdentity) -> list[MemoryEntry]:
         return self.entries
