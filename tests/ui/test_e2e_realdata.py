@@ -128,11 +128,17 @@ def test_real_footprint_identity_first_accounted_and_written_where_loaded(real_a
         expect(page.get_by_text("Saved. Re-analyse")).to_be_visible()
         chosen = [a.address for a in first.suggested if a.address != calendar_account][:2]
         picker = page.get_by_test_id("stMultiSelect").get_by_role("combobox")
+        chosen_box = page.get_by_test_id("stMultiSelect")
         for address in chosen:
-            picker.fill(address)
-            option = page.get_by_role("option", name=address, exact=True)
-            expect(option).to_be_visible()
-            option.click()  # not Enter: the filter may list a longer address that holds this one first
+            for _attempt in range(3):  # a click that lands while the page re-renders is lost: pick again
+                picker.fill(address)
+                option = page.get_by_role("option", name=address, exact=True)
+                expect(option).to_be_visible()
+                option.click()  # not Enter: the filter may list a longer address that holds this one first
+                settle()
+                if address in chosen_box.inner_text():
+                    break
+            expect(chosen_box).to_contain_text(address)
         page.keyboard.press("Escape")
         settle()
         page.get_by_role("button", name="Confirm: these are mine").click()
