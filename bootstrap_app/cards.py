@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .types import Proposal
+from .types import Evidence, Proposal
 
-__all__ = ["FLAG_LEGEND", "FlagNote", "card_markdown", "flag_notes"]
+__all__ = ["FLAG_LEGEND", "FlagNote", "card_markdown", "evidence_markdown", "flag_notes"]
 
 FLAG_LEGEND: dict[str, str] = {
     "sensitive": "mentions personal data (health, money, a government id …): never approved in bulk",
@@ -33,6 +33,7 @@ FLAG_LEGEND: dict[str, str] = {
 _ESCAPE = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
 _SPAN = re.compile(r"(\*\*[^*\n]{1,200}\*\*|`[^`\n]{1,300}`)")
 _CI_MARKS = ("(runs in CI)", "CI runs", " → ")
+_PLACE = re.compile(r"^[\w.@+/-]+:\d+$")
 
 
 def _literal(text: str) -> str:
@@ -94,3 +95,14 @@ def flag_notes(p: Proposal) -> list[FlagNote]:
         lines = _unverified_lines(p) if flag == "unverified-path" else ()
         out.append(FlagNote(flag, meaning, lines))
     return out
+
+
+def evidence_markdown(ev: Evidence) -> str:
+    """One evidence record as a card's bullet: where it is (``pyproject.toml:12`` when it names a file
+    and line), when, whose words, and its excerpt — all shown literally (the excerpt may be anyone's)."""
+    who = "you" if ev.authored_by_owner else "third party"
+    when = ev.date.date().isoformat() if ev.date else "undated"
+    place = f" · `{ev.ref}`" if _PLACE.match(ev.ref) and "`" not in ev.ref else ""
+    note = ev.excerpt.removeprefix(f"{ev.ref}: ") if place else ev.excerpt
+    excerpt = _literal(" ".join(note.split())) if note else "_(no excerpt)_"
+    return f"- {_literal(ev.source)}{place} · {when} · **{who}**  \n  {excerpt}"

@@ -14,7 +14,10 @@ What changed since the last scan (``item_digest``, reseed's ``count_new_items``)
 context every source gets live in :mod:`bootstrap_app.changes`: reseed asks that question
 without running a scan; ``count_new_items`` and ``item_digest`` are still importable from here.
 Mailbox sources keep their items in the local item cache (:mod:`bootstrap_app.itemcache`):
-``cached=True`` (reseed) replays it instead of asking the provider again.
+``cached=True`` (reseed) replays it instead of asking the provider again. Path sources (mbox,
+``.ics``, Slack exports, repositories, folders) keep the items of their last full read beside it
+(:mod:`bootstrap_app.snapshotcache`): ``cached=True`` (the wizard's re-analysis, reseed) replays
+them while the files' stats and the reader's version are unchanged.
 
 A location that cannot be read becomes a :class:`SourceReport` with its error and the scan
 goes on; only when *no* source could be read does :class:`NoSourceReadable` end the scan.
@@ -47,6 +50,9 @@ from bootstrap_app.extract.supersede import Approved, link_updates
 from bootstrap_app.extract.verify import verify_written
 from bootstrap_app.identity import IdentityCollector
 from bootstrap_app.itemcache import CacheWriter, replay, serves
+from bootstrap_app.snapshotcache import SnapshotWriter, snapshot_key
+from bootstrap_app.snapshotcache import replay as replay_kept
+from bootstrap_app.snapshotcache import serves as kept_serves
 from bootstrap_app.owner_hints import check_given
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_once
@@ -87,7 +93,7 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
 
     ``incremental`` resumes each source from the cursor it left in the store (reseed);
     ``existing_memory`` is what the target harness already holds (dedup / ``supersedes``).
-    ``cached`` (reseed): a source the item cache can serve is replayed from it, not read.
+    ``cached`` (re-analysis, reseed): a source the item cache can serve is replayed from it, not read.
     ``llm_preview`` (DESIGN principle 5, preview before anything leaves the machine): instead
     of calling the LLM, hand it the exact ``/chat/completions`` payload that would be sent
     (``{}`` when nothing would be sent) and keep the heuristic proposals only.
@@ -167,6 +173,8 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
     run.emit(ScanEvent("source-start", source.id, 0, source.kind))
     incremental, cached = mode
     served = cached and since is None and serves(run.store, source)
+    key = None if served or since is not None else snapshot_key(source)  # before reading: a later change is news
+    kept = cached and not served and kept_serves(run.store, source, key)
     cursor = run.store.cursor(source.id) if incremental and not served else None
     ctx = read_context(run.settings, since=since, cursor=cursor,
                    on_skip=lambda skip: run.emit(ScanEvent("skip", source.id, 0, f"{skip.ref}: {skip.reason}")),
@@ -177,8 +185,11 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
     signature = location_signature(source.location)  # taken before reading: a later change is news
     batch: list[tuple[str, str, str]] = []
     cache = None if served else CacheWriter.open(run.store, source, location, ctx, since)
+    snap = None if served or kept else SnapshotWriter.open(run.store, source, location, key, ctx, since)
+    items = replay(run.store, source, ctx) if served else replay_kept(run.store, source, ctx) if kept \
+        else source.read(ctx)
     try:
-        for item in replay(run.store, source, ctx) if served else source.read(ctx):
+        for item in items:
             if not (is_text(item.ref) and is_text(item.source) and is_text(getattr(item, "path", "") or "")):
                 ctx.skip(item.source, item.ref, f"{printable(getattr(item, 'path', '') or item.ref)}: name is not "
                                                 "valid UTF-8; rename it to have it read")
@@ -197,6 +208,8 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
             batch.append((item.source, item.ref, digest))
             if cache is not None:
                 cache.add(item, digest)
+            elif snap is not None:
+                snap.add(item, digest)
             if len(batch) >= _FLUSH:
                 _record(run.store, run.run_id, batch, ctx, source.id)
                 batch.clear()
@@ -205,6 +218,8 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
                 break
         _account_aliases(run.collector, source)
         _account_directory(run.builder, source)
+        if snap is not None and not run.should_stop():
+            snap.finish(ctx)  # a complete read: re-analysis replays it while the files stay as they are
         if ctx.new_cursor is not None:
             try:  # with a cache: the cursor moves with the cache's last rows, in one transaction
                 cache.finish(ctx.new_cursor) if cache else run.store.set_cursor(source.id, ctx.new_cursor)
@@ -222,6 +237,8 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
     finally:
         if batch:
             _record(run.store, run.run_id, batch, ctx, source.id)
+        if snap is not None:
+            snap.flush()
         if cache is not None:
             cache.flush()  # rows before any cursor that covers them: a retry delivers them again
         report.skipped = list(ctx.skips)

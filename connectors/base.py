@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bootstrap_app.errors import AuthRequired, SourceNotFound
+from bootstrap_app.sourcestat import location_signature
 from bootstrap_app.text import redact_secrets
 from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Skip
@@ -185,7 +186,7 @@ class ReadContext:
 
 DECLARATIONS: dict[str, type] = {
     "kind": str, "description": str, "uri_schemes": tuple, "uri_form": str, "auth": str,
-    "cursor_doc": str, "priority": int, "catch_all": bool, "cache": str,
+    "cursor_doc": str, "priority": int, "catch_all": bool, "cache": str, "reader_version": int,
 }
 """What a source may declare as a class keyword, and its type (documented on :class:`Source`)."""
 CACHE_MODES = ("", "append")
@@ -224,6 +225,10 @@ class Source:
     source calls ``ctx.resync()`` when it must fall back to a full read. ``""`` (default): a
     reseed reads the source in full (cheap local snapshots, or a cursor that does not report
     what was deleted)."""
+    reader_version: ClassVar[int] = 1
+    """Raise it when what ``read`` yields from the same input changes (a new field, a fixed parser):
+    a path source's items kept for re-analysis (:mod:`bootstrap_app.snapshotcache`) were made by
+    the old reader and are read again instead of replayed."""
 
     def __init_subclass__(cls, **declared: Any) -> None:
         """Set the declarations given as class keywords (``class X(Source, kind="x", ...)``).
@@ -276,6 +281,13 @@ class Source:
         if ":" not in loc or os.path.exists(loc):
             loc = str(Path(loc).expanduser().resolve())
         return printable(f"{self.kind}:{loc}")
+
+    def stamp(self) -> str | None:
+        """What says, without reading it, that the location still holds what the last read saw:
+        size, modification, inode-change time and inode of each file under a local path. None
+        (no path, or too many files to stat cheaply): the source is read on every re-analysis.
+        A source whose content is not in its files' stats (a git working copy) overrides it."""
+        return location_signature(self.location) if os.path.exists(self.location) else None
 
     def local_path(self, what: str = "file or folder") -> Path:
         """The location as a path that exists, or :class:`SourceNotFound` naming it: the first

@@ -32,10 +32,12 @@ __all__ = ["heuristic_proposals"]
 _COLLABORATORS = 5
 _RITUALS = 5
 _CHANNELS = 5
+_REPO_EVIDENCE = 8
+"""Evidence records of a repository entry: the repository's own, then the file:line records."""
 
 
-def _proposal(signals: Signals, refs: list[Ref] | tuple[Ref, ...], **fields: object) -> Proposal | None:
-    evidence = refs_to_evidence(list(refs), signals.owner, cutoffs=signals.cutoffs)
+def _proposal(signals: Signals, refs: list[Ref] | tuple[Ref, ...], limit: int = 5, **fields: object) -> Proposal | None:
+    evidence = refs_to_evidence(list(refs), signals.owner, limit=limit, cutoffs=signals.cutoffs)
     if not evidence:
         return None  # evidence or it did not happen
     firsts = [r.first for r in refs if r.first is not None]
@@ -171,6 +173,11 @@ def _ritual(s: Signals, r: Ritual) -> Proposal | None:
                      confidence=min(0.85, 0.5 + 0.02 * r.occurrences) if r.informative else 0.4)
 
 
+def _cited(f: RepoFacts, topic: str) -> list[Ref]:
+    """The repository's own record, then the file:line records of the proposal about ``topic``."""
+    return [*f.refs, *f.cites.get(topic, ())]
+
+
 def _repo_rule(s: Signals, f: RepoFacts, ids: tuple[str, str, str], description: str, rule: str, *,
                why: str, how: str, confidence: float = 0.7) -> Proposal | None:
     """One feedback entry for a convention of repository ``f``, in the feedback shape (the rule,
@@ -178,7 +185,7 @@ def _repo_rule(s: Signals, f: RepoFacts, ids: tuple[str, str, str], description:
     subject topic, key): the entry is ``<repo>-<suffix>``, its subject ``repo:<checkout path>:<topic>``
     (:func:`~bootstrap_app.types.repo_subject`)."""
     suffix, topic, key = ids
-    return _proposal(s, f.refs, type=MemoryType.FEEDBACK, name=f"{f.name}-{suffix}", description=description,
+    return _proposal(s, _cited(f, topic), _REPO_EVIDENCE, type=MemoryType.FEEDBACK, name=f"{f.name}-{suffix}", description=description,
                      body=f"{rule}\n**Why:** {why}\n**How to apply:** {how}", subject=repo_subject(f.path, f.name, topic),
                      key=key, scope=f.path or "global", confidence=confidence)
 
@@ -192,19 +199,21 @@ def _repo(s: Signals, f: RepoFacts) -> list[Proposal | None]:
                      for k, (_c, where) in f.commands.items())
     if f.commands or f.package_manager or f.default_branch:
         summary = repo_summary(f)
-        out.append(_proposal(s, f.refs, type=MemoryType.PROJECT, name=f"{f.name}-commands",
+        out.append(_proposal(s, _cited(f, "commands"), _REPO_EVIDENCE, type=MemoryType.PROJECT, name=f"{f.name}-commands",
                              description=f"{f.name}: {summary}" if summary else f"How to build and test {f.name}",
                              body=repo_body(f, _first(s.profile.name)), subject=repo_subject(f.path, f.name, "commands"),
                              key=repo_key(f), scope=f.path or "global",
                              confidence=0.75 if not unverified else 0.65,
                              flags=("unverified-path",) if unverified else ()))
     if f.rules:  # the maintainers' own words, vetted in signals/repo_rules.py and gated again like any proposal
-        out.append(_proposal(s, f.refs, type=MemoryType.PROJECT, name=f"{f.name}-contributor-rules",
+        out.append(_proposal(s, _cited(f, "contributor-rules"), _REPO_EVIDENCE, type=MemoryType.PROJECT,
+                             name=f"{f.name}-contributor-rules",
                              description=f"{f.name}: what its contributor guide requires", body=rules_body(f),
                              subject=repo_subject(f.path, f.name, "contributor-rules"),
                              key=" | ".join(r.where for r in f.rules), scope=f.path or "global", confidence=0.7))
     if f.guide_topics:
-        out.append(_proposal(s, f.refs, type=MemoryType.REFERENCE, name=f"{f.name}-contributor-docs",
+        out.append(_proposal(s, _cited(f, "contributor-docs"), _REPO_EVIDENCE, type=MemoryType.REFERENCE,
+                             name=f"{f.name}-contributor-docs",
                              description=f"{f.name}: its contributor docs and what each covers", body=guides_body(f),
                              subject=repo_subject(f.path, f.name, "contributor-docs"),
                              key=" | ".join(p for p, _ in f.guide_topics), scope=f.path or "global", confidence=0.65))

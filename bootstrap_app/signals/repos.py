@@ -24,6 +24,7 @@ from bootstrap_app.types import Item, Person, Repo
 
 from .analyzer import Analyzer
 from .base import Ref
+from .repo_cites import cited_facts, repo_cites
 from .repo_conventions import changelog as changelog_file
 from .repo_conventions import (
     commit_convention,
@@ -106,6 +107,8 @@ class RepoFacts:
     commits: int = 0
     owner_in_codeowners: bool = False
     refs: tuple[Ref, ...] = ()
+    cites: dict[str, tuple[Ref, ...]] = field(default_factory=dict)
+    """Proposal topic (``commands``, ``contributor-rules`` …) -> the file:line records it rests on (:mod:`.repo_cites`)."""
     tools: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """kind -> the tools its command runs (``make lint`` -> golangci-lint), then tools CI runs for it."""
     ci_commands: dict[str, str] = field(default_factory=dict)
@@ -362,6 +365,12 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     ref = Ref(repo.source, repo.ref, repo.last_commit or repo.timestamp, "",
               f"repository {repo.name}: {commits} commits", owner=bool(owner_commits),
               structural=True, first=repo.first_commit)
+    rules = contributor_rules(guide_docs)
+    topics = guide_topics(guide_docs)
+    cites = repo_cites(repo, ref, commands=commands, ci_commands=ci_cmds, package_commands=per_package,
+                       rules=[(r.where, r.topic) for r in rules], guide_topics=topics, facts=cited_facts(
+                           guides, convention, _PR_RULE if _PR_RULE.search(contributing) else None,
+                           signoff(files, listed), bool(min_versions(files, pkg, pyproject))))
     return RepoFacts(name=repo.name, path=repo.path, purpose=purpose(readme, (repo.name, title)),
                      languages=languages, package_manager=pm, commands=commands, ci=ci,
                      default_branch=repo.default_branch if safe_name(repo.default_branch) else "",
@@ -373,8 +382,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                                                        *(v for e in own for v in e.versions(view))])), changelog=changelog_file(listed),
                      commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
                      packages=packages, members=members, guides=guides, package_commands=per_package,
-                     rules=contributor_rules(guide_docs), guide_topics=guide_topics(guide_docs),
-                     configured=configured)
+                     rules=rules, guide_topics=topics, configured=configured, cites=cites)
 
 
 @dataclass

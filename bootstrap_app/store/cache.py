@@ -88,6 +88,31 @@ class CacheMixin(StoreBase):
                 (source, text, now()))
         return int(dropped)
 
+    def snapshot_ready(self, source: str, fmt: int, key: str) -> bool:
+        """True when ``source``'s kept items were made from the input ``key`` names, in format ``fmt``
+        (:mod:`bootstrap_app.snapshotcache`: the key is the source's stamp and reader version)."""
+        row = self._db.execute("SELECT 1 FROM cache_state WHERE source=? AND format=? AND cursor=?",
+                               (source, fmt, json.dumps({"snapshot": key}))).fetchone()
+        return row is not None
+
+    def snapshot_begin(self, source: str) -> None:
+        """A full read of ``source`` starts: its kept items stop serving until :meth:`snapshot_finish`."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM cache_state WHERE source=?", (source,))
+
+    def snapshot_finish(self, source: str, *, location: str, fmt: int, gen: int, key: str,
+                        attrs: dict[str, Any], rows: Iterable[tuple[str, str, str]]) -> None:
+        """One transaction: the last rows of a complete read, rows earlier reads wrote dropped, and the key
+        they serve (no cursor moves: a path source's cursor is its own business)."""
+        with self.transaction() as db:
+            self._put(db, source, gen, rows)
+            db.execute("DELETE FROM cached_items WHERE source=? AND gen != ?", (source, gen))
+            db.execute(
+                "INSERT INTO cache_state(source, location, format, cursor, attrs, updated) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(source) DO UPDATE SET location=excluded.location, "
+                "format=excluded.format, cursor=excluded.cursor, attrs=excluded.attrs, updated=excluded.updated",
+                (source, location, fmt, json.dumps({"snapshot": key}), json.dumps(attrs, default=str), now()))
+
     def cache_rows(self, source: str) -> Iterator[str]:
         """The cached items' JSON in delivery order, a chunk at a time (never the whole cache at once)."""
         last = -1

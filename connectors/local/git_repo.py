@@ -14,6 +14,7 @@ remote URL are removed before anything leaves this module.
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import os
 import re
 import subprocess
@@ -163,6 +164,15 @@ class _Git:
             proc.wait()
 
 
+def _stat_line(path: Path) -> str:
+    """size, mtime, ctime and inode of ``path`` ("" when it is gone): a change to any says "read again"."""
+    try:
+        st = path.stat()
+    except OSError:
+        return ""
+    return f"{st.st_size}\x1f{st.st_mtime_ns}\x1f{st.st_ctime_ns}\x1f{st.st_ino}"
+
+
 def _date(text: str) -> datetime | None:
     try:
         return utc(datetime.fromisoformat(text.strip())) if text.strip() else None
@@ -197,6 +207,26 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
             return
         ctx.progress(self.id, 1)
         yield repo
+
+    def stamp(self) -> str | None:
+        """HEAD, the index's and config's stats, the user's address, and each changed tracked file's stat.
+
+        Why not the files' stats as for a folder: ``.git`` changes on every fetch and a work tree can
+        be huge, while what :meth:`read` sees is the committed history, the index's file list, git's
+        config and the tracked files' text; an edit to a tracked file shows in ``git status``."""
+        root = Path(self.location).expanduser()
+        if not root.is_dir():
+            return None
+        git = _Git(root)
+        parts = [git.run("rev-parse", "--verify", "-q", "HEAD"), git.run("config", "user.email"),
+                 git.run("config", "--get", "remote.origin.url")]
+        for rel in (git.run("rev-parse", "--git-path", "index"), git.run("rev-parse", "--git-path", "config")):
+            parts.append(_stat_line(root / rel) if rel else "")
+        changed = git.run("status", "--porcelain=v1", "-z", "--untracked-files=no")
+        for entry in changed.split("\x00"):
+            if entry[3:]:
+                parts.append(f"{entry}\x1f{_stat_line(root / entry[3:])}")
+        return hashlib.sha256("\x1e".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
 
     def _snapshot(self, root: Path, git: _Git, head: str, ctx: ReadContext) -> Repo:
         remote = git.run("config", "--get", "remote.origin.url")

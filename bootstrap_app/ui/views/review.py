@@ -17,7 +17,7 @@ import streamlit as st
 
 from bootstrap_app import decisions
 from bootstrap_app import review_model as rm
-from bootstrap_app.cards import card_markdown, flag_notes
+from bootstrap_app.cards import card_markdown, evidence_markdown, flag_notes
 from bootstrap_app.errors import TargetNotFound
 from bootstrap_app.identity_review import hold_back_about_you
 from bootstrap_app.store import Store
@@ -131,10 +131,7 @@ def _card(row: rm.ReviewRow) -> None:
                 st.markdown(md_escape(row.proposal.previous))
         with st.expander(f"Evidence ({len(row.proposal.evidence)})"):
             for ev in row.proposal.evidence:
-                who = "you" if ev.authored_by_owner else "third party"
-                when = ev.date.date().isoformat() if ev.date else "undated"
-                excerpt = md_escape(ev.excerpt) if ev.excerpt else "_(no excerpt)_"
-                st.markdown(f"- {md_escape(ev.source)} · {when} · **{who}**  \n  {excerpt}")
+                st.markdown(evidence_markdown(ev))
             if not row.proposal.evidence:
                 st.caption("No evidence recorded.")
         actions = st.container(horizontal=True)

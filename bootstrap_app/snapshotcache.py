@@ -1,0 +1,179 @@
+"""Path sources' parsed items, kept so a re-analysis replays them instead of reading the files again.
+
+Why: after the person corrects who they are (the wizard's "Who you are" page: an alias confirmed or
+rejected, a source marked not theirs) the whole analysis runs again, since the owner decides what
+every signal means. Reading a 100 MB mbox, a calendar and a Slack export again for that costs most
+of a first scan, although not one byte of them changed. So every full read of a source with a local
+path (mbox, ``.ics``, Slack export, Takeout, repositories, document folders …) also keeps the items
+it yielded, as JSON (:mod:`bootstrap_app.itemjson`), in the state database's item cache tables
+(:mod:`bootstrap_app.store.cache`), together with a *key*:
+
+* the source's :meth:`~connectors.base.Source.stamp` — size, modification and inode-change time and
+  inode number of every file under the path (a git working copy: HEAD, index, config and the stats
+  of changed tracked files), taken *before* the read, so a file written during it is read again;
+* the reader's version: its class, its ``reader_version`` declaration and memseed's own version;
+* the cache's JSON :data:`~bootstrap_app.itemjson.FORMAT`.
+
+A scan with ``cached=True`` (the wizard's re-analysis, ``memseed reseed``) replays a source whose
+key still matches (:func:`serves`) and reads any other in full, which rebuilds its entry. What the
+read reported besides items (skipped files, the window read, items left out, an account's own
+addresses) is kept beside the rows and reported again by the replay, so the per-source accounting
+is the same. Bounded like the mailbox cache (:data:`~bootstrap_app.itemcache.MAX_ITEMS` items or
+:data:`~bootstrap_app.itemcache.MAX_BYTES` of JSON per source; a larger source is read every time).
+Sources that declare ``cache="append"`` (Gmail, Outlook) keep using :mod:`bootstrap_app.itemcache`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterator
+from datetime import datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from bootstrap_app.errors import StoreError
+from bootstrap_app.itemcache import ACCOUNT_ATTRS, MAX_BYTES, MAX_ITEMS
+from bootstrap_app.itemjson import FORMAT, item_from_json, item_to_json
+from bootstrap_app.store import Store
+from bootstrap_app.types import Item
+from connectors.base import ReadContext, Source
+
+__all__ = ["SnapshotWriter", "replay", "serves", "snapshot_key"]
+
+_FLUSH = 2000
+
+
+def _memseed_version() -> str:
+    try:
+        return metadata.version("memseed")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
+
+
+def snapshot_key(source: Source) -> str | None:
+    """The key a kept read of ``source`` must carry to be replayed; None: not kept (no local path,
+    an ``append`` source, or too many files to stat)."""
+    if source.cache or not Path(source.location).expanduser().exists():
+        return None
+    stamp = source.stamp()
+    if stamp is None:
+        return None
+    reader = f"{type(source).__module__}.{type(source).__qualname__}/{source.reader_version}/{_memseed_version()}"
+    return hashlib.sha256(f"{FORMAT}\x1f{reader}\x1f{stamp}".encode()).hexdigest()
+
+
+def serves(store: Store, source: Source, key: str | None) -> bool:
+    """True when ``source``'s kept items were made from what ``key`` (:func:`snapshot_key`, taken now) names."""
+    return key is not None and store.snapshot_ready(source.id, FORMAT, key)
+
+
+class SnapshotWriter:
+    """Keeps what one full read of a path source yields; :meth:`finish` after the read completed.
+
+    Nothing is kept for a read that is not full (``--since``, from a cursor) or that stopped, failed
+    or grew past the bounds: the source's entry then stays unusable until a full read finishes.
+    """
+
+    def __init__(self, store: Store, source: Source, location: str, key: str) -> None:
+        self.store, self.source, self.key = store, source, key
+        path = Path(location).expanduser()
+        self.location = str(path.resolve()) if path.exists() else location  # as `memseed sources` remembers it
+        self.gen = store.cache_generation()
+        self.count = self.bytes = 0
+        self.rows: list[tuple[str, str, str]] = []
+        self.refs: set[str] = set()
+        self.enabled = True
+        store.snapshot_begin(source.id)
+
+    @classmethod
+    def open(cls, store: Store, source: Source, location: str, key: str | None, ctx: ReadContext,
+             since: datetime | None) -> SnapshotWriter | None:
+        """A writer when this read is a full one of a source with a key; None otherwise."""
+        if key is None or since is not None or ctx.cursor is not None:
+            return None
+        try:
+            return cls(store, source, location, key)
+        except (sqlite3.Error, OSError):
+            return None
+
+    def add(self, item: Item, digest: str) -> None:
+        """Keep ``item`` (``digest``: its :func:`~bootstrap_app.itemcache.item_digest`)."""
+        if not self.enabled:
+            return
+        data = item_to_json(item)
+        self.count += 1
+        self.bytes += len(data)
+        if self.count > MAX_ITEMS or self.bytes > MAX_BYTES or item.ref in self.refs:
+            # too large to keep, or two items under one ref (a row per ref would lose one): read it each time
+            self.enabled, self.rows, self.refs = False, [], set()
+            return
+        self.refs.add(item.ref)
+        self.rows.append((item.ref, digest, data))
+        if len(self.rows) >= _FLUSH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the rows held so far (they serve nothing until :meth:`finish`)."""
+        if not (self.rows and self.enabled):
+            return
+        try:
+            self.store.cache_put(self.source.id, self.gen, self.rows)
+        except (sqlite3.Error, OSError):
+            self.enabled = False
+        self.rows = []
+
+    def finish(self, ctx: ReadContext) -> bool:
+        """The read completed: the rows, what the read reported and the key in one transaction.
+        False when nothing was kept (too large, a failed write); the source is then read next time."""
+        if not self.enabled:
+            return False
+        attrs: dict[str, Any] = {name: _jsonable(getattr(self.source, name))
+                                 for name in ACCOUNT_ATTRS if hasattr(self.source, name)}
+        attrs["report"] = {
+            "skips": [[s.source, s.ref, s.reason] for s in ctx.skips],
+            "window": [ctx.window_from.isoformat() if ctx.window_from else "",
+                       ctx.window_to.isoformat() if ctx.window_to else ""],
+            "left_out": ctx.left_out, "left_out_reasons": list(ctx.left_out_reasons)}
+        try:
+            self.store.snapshot_finish(self.source.id, location=self.location, fmt=FORMAT, gen=self.gen,
+                                       key=self.key, attrs=attrs, rows=self.rows)
+        except (sqlite3.Error, OSError):
+            return False
+        finally:
+            self.rows = []
+        return True
+
+
+def _jsonable(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else dict(value) if hasattr(value, "items") else value
+
+
+def replay(store: Store, source: Source, ctx: ReadContext) -> Iterator[Item]:
+    """The kept items of ``source`` in read order; the read's skips, window and left-out count are
+    reported to ``ctx`` again. A row that cannot be read back drops the entry (reported as a skip)."""
+    attrs = store.cache_attrs(source.id)
+    for name in ACCOUNT_ATTRS:
+        if name in attrs:
+            value = attrs[name]
+            setattr(source, name, tuple(value) if isinstance(value, list) else value)
+    report = attrs.get("report") or {}
+    for src, ref, reason in report.get("skips", []):
+        ctx.skip(src, ref, reason)
+    start, end = (report.get("window") or ["", ""])[:2]
+    if start and end:
+        ctx.window_from, ctx.window_to = datetime.fromisoformat(start), datetime.fromisoformat(end)
+    ctx.left_out = int(report.get("left_out", 0))
+    ctx.left_out_reasons = list(report.get("left_out_reasons", []))
+    for count, data in enumerate(store.cache_rows(source.id), 1):
+        try:
+            item = item_from_json(data)
+        except StoreError as exc:
+            store.cache_drop(source.id)
+            ctx.skip(source.id, "(item cache)", f"{exc}; the next analysis reads {source.id} again")
+            return
+        if count % _FLUSH == 0:
+            ctx.progress(source.id, count)
+        yield item
+
