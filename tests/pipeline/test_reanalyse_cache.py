@@ -1,0 +1,121 @@
+"""Re-analysis replays every path source from the item cache (bootstrap_app.snapshotcache).
+
+The demo footprint (a Takeout with mbox and calendar, a Slack export, git repositories, a
+document folder) is scanned once; then no source may be read: every reader raises and any
+``open`` under the footprint fails. A re-analysis after an identity correction must still give
+exactly what a full scan with the same correction gives, and a changed file is read again.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bootstrap_app import identity_review as ir
+from bootstrap_app.config import load_settings
+from bootstrap_app.demo import build_demo, demo_owner_addresses
+from bootstrap_app.pipeline import scan
+from bootstrap_app.scanreport import ScanResult
+from bootstrap_app.store import Store
+from connectors.base import Source
+from connectors.registry import detect
+
+
+def _parts(root: Path) -> list[str]:
+    return [str(root / "takeout"), *(str(p) for p in sorted((root / "slack").iterdir())),
+            *(str(p) for p in sorted((root / "repos").iterdir())), str(root / "documents")]
+
+
+def _seen(result: ScanResult) -> list[tuple[str, str, tuple[tuple[str, str, bool], ...]]]:
+    return sorted((p.fingerprint, p.body, tuple((e.source, e.ref, e.authored_by_owner) for e in p.evidence))
+                  for p in result.proposals)
+
+
+@pytest.fixture
+def footprint(tmp_path: Path) -> tuple[Path, list[str], Any]:
+    root = build_demo(tmp_path / "demo")
+    return root, _parts(root), load_settings(tmp_path / "home")
+
+
+def _block_reads(monkeypatch: pytest.MonkeyPatch, root: Path, allowed: set[type] = frozenset()) -> list[str]:  # type: ignore[assignment]
+    """Every reader of the footprint's sources raises (except ``allowed`` kinds, which are recorded),
+    and opening any file under ``root`` fails: a replay needs neither."""
+    reads: list[str] = []
+    classes = {type(s) for loc in _parts(root) for s in detect(loc)}
+    for cls in classes:
+        original = cls.read
+
+        def read(self: Source, ctx: Any, _cls: type = cls, _original: Any = original) -> Iterator[Any]:
+            if _cls not in allowed:
+                raise AssertionError(f"{self.id} was read again")
+            reads.append(self.kind)
+            return _original(self, ctx)
+
+        monkeypatch.setattr(cls, "read", read)
+    real_open = builtins.open
+
+    def guarded(file: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(file, str | Path) and str(Path(file).absolute()).startswith(str(root)) and not allowed:
+            raise PermissionError(f"{file}: opened during re-analysis")
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", guarded)
+    monkeypatch.setattr(io, "open", guarded)
+    return reads
+
+
+def test_reanalysis_after_a_correction_reads_no_source_and_equals_a_full_scan(
+        footprint: tuple[Path, list[str], Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    root, locations, settings = footprint
+    owners = demo_owner_addresses()
+    first = scan(locations, settings=settings, owners=owners)
+    slack = next(loc for loc in locations if "/slack/" in loc)
+    with Store(settings.db_path) as store:
+        ir.set_source_ownership(store, slack, "not-mine")  # the person's correction on "Who you are"
+    with monkeypatch.context() as blocked:
+        _block_reads(blocked, root)
+        replayed = scan(locations, settings=settings, owners=owners, cached=True)
+    assert all(r.error is None for r in replayed.reports), [r.error for r in replayed.reports]
+    assert [(r.source, r.items) for r in replayed.reports] == [(r.source, r.items) for r in first.reports]
+    full = scan(locations, settings=settings, owners=owners)  # read everything, same correction
+    assert _seen(replayed) == _seen(full)
+    assert _seen(replayed) != _seen(first)  # the correction changed the analysis
+    assert [(r.source, len(r.skipped), r.left_out, r.window_from) for r in replayed.reports] == \
+        [(r.source, len(r.skipped), r.left_out, r.window_from) for r in full.reports]
+
+
+def test_a_changed_file_is_read_again_and_the_rest_replayed(
+        footprint: tuple[Path, list[str], Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    root, locations, settings = footprint
+    owners = demo_owner_addresses()
+    scan(locations, settings=settings, owners=owners)
+    doc = next(p for p in sorted((root / "documents").rglob("*.md")))
+    doc.write_text(doc.read_text() + "\nOne more line.\n")
+    from connectors.local.folder import DocumentFolderSource
+
+    with monkeypatch.context() as blocked:
+        reads = _block_reads(blocked, root, allowed={DocumentFolderSource})
+        again = scan(locations, settings=settings, owners=owners, cached=True)
+    assert reads == ["folder"] and all(r.error is None for r in again.reports)
+    with monkeypatch.context() as blocked:  # and the new read was kept: nothing is read now
+        _block_reads(blocked, root)
+        third = scan(locations, settings=settings, owners=owners, cached=True)
+    assert _seen(third) == _seen(again)
+
+
+def test_a_new_reader_version_is_read_again(
+        footprint: tuple[Path, list[str], Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    root, locations, settings = footprint
+    from connectors.local.slack_export import SlackExportSource
+
+    scan(locations, settings=settings, owners=demo_owner_addresses())
+    monkeypatch.setattr(SlackExportSource, "reader_version", SlackExportSource.reader_version + 1)
+    with monkeypatch.context() as blocked:
+        reads = _block_reads(blocked, root, allowed={SlackExportSource})
+        scan(locations, settings=settings, owners=demo_owner_addresses(), cached=True)
+    assert reads == ["slack"] * len(list((root / "slack").iterdir()))
