@@ -63,7 +63,7 @@ def cite_line(text: str, pattern: re.Pattern[str] | str) -> int:
 def _declared(files: dict[str, str], path: str, command: str) -> str:
     """``path:line`` of the target/key ``command`` runs in ``path`` (or of the command's own text)."""
     text = files.get(path, "")
-    if not text or text.startswith("["):  # "[lockfile present; not read]", "[too large]" …
+    if not _readable(text):
         return ""
     names = [w for w in reversed(command.split()) if w not in _RUNNERS and re.fullmatch(r"[\w:.-]+", w)]
     for name in names:
@@ -73,6 +73,11 @@ def _declared(files: dict[str, str], path: str, command: str) -> str:
             return f"{path}:{line}"
     line = cite_line(text, re.escape(command)) if command else 0
     return f"{path}:{line}" if line else ""
+
+
+def _readable(text: str) -> bool:
+    """False for no text and for the reader's placeholders ("[lockfile present; not read]", "[too large]" …)."""
+    return bool(text) and not (text.startswith("[") and text.endswith("]") and "\n" not in text)
 
 
 def _in_ci(files: dict[str, str], command: str) -> str:
@@ -123,7 +128,7 @@ def repo_cites(repo: Repo, base: Ref, *, commands: dict[str, tuple[str, str]], c
     for topic, what, pattern, paths in facts:
         for path in paths:
             text = files.get(path, "")
-            line = cite_line(text, pattern) if text and not text.startswith("[") else 0
+            line = cite_line(text, pattern) if _readable(text) else 0
             if line:
                 out.add(topic, f"{path}:{line}", what)
                 break

@@ -367,10 +367,11 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
               structural=True, first=repo.first_commit)
     rules = contributor_rules(guide_docs)
     topics = guide_topics(guide_docs)
+    versions = tuple(dict.fromkeys([*min_versions(files, pkg, pyproject), *(v for e in own for v in e.versions(view))]))
     cites = repo_cites(repo, ref, commands=commands, ci_commands=ci_cmds, package_commands=per_package,
                        rules=[(r.where, r.topic) for r in rules], guide_topics=topics, facts=cited_facts(
                            guides, convention, _PR_RULE if _PR_RULE.search(contributing) else None,
-                           signoff(files, listed), bool(min_versions(files, pkg, pyproject))))
+                           signoff(files, listed), bool(versions)))
     return RepoFacts(name=repo.name, path=repo.path, purpose=purpose(readme, (repo.name, title)),
                      languages=languages, package_manager=pm, commands=commands, ci=ci,
                      default_branch=repo.default_branch if safe_name(repo.default_branch) else "",
@@ -378,8 +379,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                      codeowners=codeowners, deploy_scripts=deploy, pr_rule=bool(_PR_RULE.search(contributing)),
                      owner_commits=owner_commits, commits=commits, owner_in_codeowners=in_codeowners,
                      refs=(ref,), tools=tools, ci_commands=ci_cmds, runs=runs, also=also,
-                     min_versions=tuple(dict.fromkeys([*min_versions(files, pkg, pyproject),
-                                                       *(v for e in own for v in e.versions(view))])), changelog=changelog_file(listed),
+                     min_versions=versions, changelog=changelog_file(listed),
                      commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
                      packages=packages, members=members, guides=guides, package_commands=per_package,
                      rules=rules, guide_topics=topics, configured=configured, cites=cites)
