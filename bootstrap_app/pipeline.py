@@ -50,14 +50,14 @@ from bootstrap_app.extract.supersede import Approved, link_updates
 from bootstrap_app.extract.verify import verify_written
 from bootstrap_app.identity import IdentityCollector
 from bootstrap_app.itemcache import CacheWriter, replay, serves
-from bootstrap_app.snapshotcache import SnapshotWriter, snapshot_key
-from bootstrap_app.snapshotcache import replay as replay_kept
-from bootstrap_app.snapshotcache import serves as kept_serves
 from bootstrap_app.owner_hints import check_given
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_once
 from bootstrap_app.signals import KindRouter, SignalBuilder
 from bootstrap_app.signals.rules import RulesAccumulator
+from bootstrap_app.snapshotcache import SnapshotWriter, snapshot_key
+from bootstrap_app.snapshotcache import replay as replay_kept
+from bootstrap_app.snapshotcache import serves as kept_serves
 from bootstrap_app.sourcestat import location_signature
 from bootstrap_app.store import Store
 from bootstrap_app.text.paths import is_text, printable

@@ -7,7 +7,8 @@ because signals such as "closest collaborators" or "working hours" are only righ
 it; fingerprints already decided are never proposed again, and only proposals the store had not
 seen count as new. Mailboxes (``gmail:``, ``outlook:``) are not downloaded again for that: the
 check puts their new mail into the local item cache, and the scan replays the cache
-(:mod:`bootstrap_app.itemcache`); other sources are read in full.
+(:mod:`bootstrap_app.itemcache`); path sources whose files did not change are replayed from their
+last full read (:mod:`bootstrap_app.snapshotcache`), the others are read in full.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Renders :func:`bootstrap_app.identity_review.identity_view`; every button calls one function of
 :mod:`bootstrap_app.identity_review` (bulk alias decisions, undo, a typed address, what a
 source is) and re-analysis starts the same background scan as the Scan page, with
-``cached=True`` so sources the item cache holds are replayed instead of read again.
+``cached=True`` so sources the item cache holds (mailboxes, and path sources whose files did not
+change) are replayed instead of read again.
 """
 
 from __future__ import annotations
@@ -142,6 +143,6 @@ for index, source in enumerate(view.sources):
 st.divider()
 st.button("Re-analyse with these corrections", key="identity_reanalyse", type="primary",
           disabled=not view.sources or (job is not None and job.running), on_click=_reanalyse,
-          help="Runs the analysis again; mailbox accounts are replayed from the local item cache, files are "
-               "read from this machine.")
+          help="Runs the analysis again from the local item cache: nothing is downloaded again, and files "
+               "that did not change since the last scan are not read again.")
 st.page_link("views/review.py", label="Next: review the proposals", icon=":material/arrow_forward:")
