@@ -113,7 +113,16 @@ class Nix(Ecosystem):
     builtins = {"nix": frozenset({"develop", "flake", "fmt"}), "nix-shell": frozenset({""}), "nix-build": frozenset({""})}
 
     def prove(self, argv: list[str], view: RepoView) -> str:
+        if len(argv) >= 2 and argv[0] in PreCommit.programs and argv[1] in ("run", "install"):
+            return self.hooks(view)
         if len(argv) >= 3 and argv[0] == "nix" and argv[1] in ("run", "build", "develop") and argv[2].startswith(".#"):
             attr = argv[2][2:].split(".")[-1]
             return view.cite("flake.nix", rf"(?<![\w-]){re.escape(attr)}(?![\w-])") if attr else ""
         return super().prove(argv, view)
+
+    def hooks(self, view: RepoView) -> str:
+        """``file:line`` where a Nix file wires pre-commit hooks (cachix's git-hooks.nix, formerly
+        pre-commit-hooks.nix): its shell hook writes ``.pre-commit-config.yaml`` on entering the
+        shell, so the repository tracks no config and ``pre-commit run`` is still the project's."""
+        rx = r"(?<![\w-])(?:git-hooks|pre-commit-hooks)(?:\.nix)?(?![\w-])"
+        return next((w for p in self.detect if (w := view.cite(p, rx))), "")

@@ -224,7 +224,8 @@ def _script_files(files: dict[str, str]) -> list[Task]:
     out: list[Task] = []
     for path, text in sorted(files.items()):
         parts = path.split("/")
-        if len(parts) != 2 or parts[0] not in ("scripts", "script", "bin") or not safe_path(path):
+        # the folder in any case: SwiftPM projects keep `Scripts/format.sh`, as the git source reads it
+        if len(parts) != 2 or parts[0].lower() not in ("scripts", "script", "bin") or not safe_path(path):
             continue
         stem = parts[1].rsplit(".", 1)[0] if parts[1].endswith((".sh", ".bash", ".py")) else parts[1]
         if task := _task(stem, path, text, f"{parts[0]}/"):

@@ -146,6 +146,28 @@ def test_what_each_ecosystem_reads_from_its_own_files(tmp_path: Path) -> None:
     assert rust.prove(["cargo", "test", "-p", "p"], view) and rust.prove(["cargo", "test", "-p", "other"], view) == ""
 
 
+def test_proofs_from_a_build_systems_own_conventions(tmp_path: Path) -> None:
+    """``make check`` needs tests declared to automake; ``stack install`` installs into the user's
+    system; a Nix shell that wires pre-commit hooks proves ``pre-commit run`` with no config tracked."""
+    autotools = next(c for c in ALL if c.name == "autotools")()
+    bare = _view(tmp_path / "bare", SAMPLES["autotools"])
+    assert autotools.prove(["make", "check"], bare) == "" and "test" not in autotools.defaults(bare)
+    assert autotools.prove(["make"], bare) == "Makefile.am:1"
+    tested = _view(tmp_path / "tested", {**SAMPLES["autotools"], "tests/Makefile.am": "check_PROGRAMS = t\nTESTS = t\n"})
+    assert autotools.prove(["make", "check"], tested) == "tests/Makefile.am:1"
+    assert autotools.defaults(tested)["test"] == "make check"
+    local = _view(tmp_path / "local", {**SAMPLES["autotools"], "Makefile.am": "SUBDIRS = src\n\ncheck-local:\n\t./t.sh\n"})
+    assert autotools.prove(["make", "check"], local) == "Makefile.am:3"
+    haskell = next(c for c in ALL if c.name == "haskell")()
+    stack = _view(tmp_path / "stack", {**SAMPLES["haskell"], "stack.yaml": "resolver: lts-22.0\n"})
+    assert haskell.prove(["stack", "build"], stack) == "stack.yaml:1" and haskell.prove(["stack", "install"], stack) == ""
+    flake = "{\n  inputs.git-hooks.url = \"github:cachix/git-hooks.nix\";\n  outputs = { self, git-hooks }: {};\n}\n"
+    hooked = _view(tmp_path / "hooked", {"flake.nix": flake})
+    assert prove("pre-commit run -a", hooked, detected(hooked), {}) == "flake.nix:2"
+    plain = _view(tmp_path / "plain", SAMPLES["nix"])
+    assert prove("pre-commit run", plain, detected(plain), {}) == ""
+
+
 def _install_plugin(root: Path, name: str, body: str, value: str) -> None:
     (root / f"{name}.py").write_text(body, encoding="utf-8")
     info = root / f"{name}-0.1.dist-info"

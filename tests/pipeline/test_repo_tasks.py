@@ -172,3 +172,11 @@ def test_monorepo_runner_behind_a_root_script_is_named() -> None:
     assert f.commands["test"] == ("pnpm test", "package.json") and f.runs["test"] == "turbo run test"
     assert f.runs["lint"] == "nx run-many -t lint"
     assert runnable("pnpm turbo run test --filter=${{ matrix.pkg }}") == ""
+
+
+def test_a_scripts_folder_is_read_in_any_case() -> None:
+    # SwiftPM projects keep `Scripts/format.sh`: the folder's case does not change what it holds
+    script = "#!/bin/bash\ncd \"$(dirname \"$0\")\" || exit\nswift format format --parallel --in-place\n"
+    [task] = declared_tasks({"Scripts/format.sh": script}, "npm", {})
+    assert (task.kind, task.command) == ("format", "Scripts/format.sh")
+    assert declared_tasks({"Sources/format.sh": script}, "npm", {}) == []  # not a scripts folder
