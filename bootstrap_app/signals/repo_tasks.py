@@ -285,8 +285,21 @@ def _job_runs_on_changes(data: dict[Any, Any], job_id: str, job: dict[Any, Any])
     """The workflow runs on pushes or pull requests, and the job is not a special-purpose one."""
     if not _triggers(data) & {"push", "pull_request", "pull_request_target", "merge_group"}:
         return False
-    label = f"{job_id} {job.get('name', '')} {data.get('name', '')}"
-    return not _SPECIAL_JOB.search(label)
+    name = str(job.get("name", "") or "")
+    if _several_legs(name):  # "JDK 17 (JVM, Native, plugin), linting": the special leg is one of several
+        return not _SPECIAL_JOB.search(str(data.get("name", "")))
+    return not _SPECIAL_JOB.search(f"{job_id} {name} {data.get('name', '')}")
+
+
+def _several_legs(name: str) -> bool:
+    """The job's name lists its legs with commas and at least one leg is not special purpose."""
+    legs = [leg for leg in re.split(r"[,()]", name) if leg.strip()]
+    return "," in name and any(not _SPECIAL_JOB.search(leg) for leg in legs)
+
+
+def _camel_words(word: str) -> str:
+    """``testNative`` -> ``test Native``: an sbt/Gradle task name says its purpose in its camelCase parts."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", word.replace(":", " "))
 
 
 def _steps(files: dict[str, str]) -> list[tuple[str, str, str, str]]:
@@ -346,7 +359,7 @@ def ci_tasks(files: dict[str, str], declared: list[Task]) -> list[Task]:
             cmd = runnable(line)
             if not cmd or _NARROW & set(cmd.split()):  # one crate's feature leg is not "the tests"
                 continue
-            if _SPECIAL_JOB.search(cmd.split()[-1].replace(":", " ")):
+            if _SPECIAL_JOB.search(_camel_words(cmd.split()[-1])):
                 continue  # `melos run build:example:apk`, `npm run bench`: a special task, whatever job runs it
             known = by_command.get(cmd)
             tools = tuple(tools_in(cmd)) or (known.tools if known else ())

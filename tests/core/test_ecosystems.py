@@ -168,6 +168,16 @@ def test_proofs_from_a_build_systems_own_conventions(tmp_path: Path) -> None:
     assert prove("pre-commit run", plain, detected(plain), {}) == ""
 
 
+def test_a_cross_built_scala_library_states_each_scala_and_platform(tmp_path: Path) -> None:
+    scala = next(c for c in ALL if c.name == "scala")()
+    build = ('val scala213 = "2.13.18"\ndef scala3 = "3.3.8"\nval junitVersion = "4.13.2"\n'
+             'crossScalaVersions := Seq(scala213, "2.12.21")\n')
+    plugins = ('addSbtPlugin("org.scala-js" % "sbt-scalajs" % "1.22.0")\n'
+               'addSbtPlugin("org.scala-native" % "sbt-scala-native" % "0.5.12")\n')
+    view = _view(tmp_path, {"build.sbt": build, "project/plugins.sbt": plugins})
+    assert scala.versions(view) == ("Scala 2.13.18, 3.3.8, 2.12.21", "Scala.js 1.22.0", "Scala Native 0.5.12")
+
+
 def _install_plugin(root: Path, name: str, body: str, value: str) -> None:
     (root / f"{name}.py").write_text(body, encoding="utf-8")
     info = root / f"{name}-0.1.dist-info"

@@ -180,3 +180,31 @@ def test_a_scripts_folder_is_read_in_any_case() -> None:
     [task] = declared_tasks({"Scripts/format.sh": script}, "npm", {})
     assert (task.kind, task.command) == ("format", "Scripts/format.sh")
     assert declared_tasks({"Sources/format.sh": script}, "npm", {}) == []  # not a scripts folder
+
+
+def test_a_job_listing_several_legs_is_not_special_for_one_of_them() -> None:
+    # "Native" names one leg of a job that also runs the JVM tests and the linters: its steps are
+    # judged one by one, and a task whose camelCase name says "Native" is still that special leg
+    workflow = """name: CI
+on: [push, pull_request]
+jobs:
+  jvm-native-lint:
+    name: JDK 17 (JVM, Native), linting
+    runs-on: ubuntu-latest
+    steps:
+      - name: Test
+        run: ./gradlew testJvm
+      - name: Test native
+        run: ./gradlew testNative
+      - name: Check formatting
+        run: ./gradlew spotlessCheck
+  native-only:
+    name: Windows (Native)
+    runs-on: windows-latest
+    steps:
+      - name: Test
+        run: ./gradlew check
+"""
+    tasks = ci_tasks({".github/workflows/ci.yml": workflow}, [])
+    assert [(t.kind, t.command) for t in tasks if t.command] == [("test", "./gradlew testJvm"),
+                                                                  ("format", "./gradlew spotlessCheck")]
