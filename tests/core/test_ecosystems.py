@@ -178,6 +178,17 @@ def test_a_cross_built_scala_library_states_each_scala_and_platform(tmp_path: Pa
     assert scala.versions(view) == ("Scala 2.13.18, 3.3.8, 2.12.21", "Scala.js 1.22.0", "Scala Native 0.5.12")
 
 
+def test_formatters_and_doc_tools_a_build_configures(tmp_path: Path) -> None:
+    gradle = next(c for c in ALL if c.name == "gradle")()
+    spotless = ('plugins { id("com.diffplug.spotless") }\nspotless {\n  java { googleJavaFormat("1.22.0") }\n'
+                '  kotlin { ktfmt(libs.ktfmt.get().version).googleStyle() }\n}\n')
+    view = _view(tmp_path / "gradle", {"gradlew": "#!/bin/sh\n", "build.gradle.kts": spotless})
+    assert gradle.configured(view) == ("spotless", "ktfmt", "google-java-format")
+    ruby = next(c for c in ALL if c.name == "ruby")()
+    yard = _view(tmp_path / "ruby", {**SAMPLES["ruby"], ".yardopts": "--markup markdown\n"})
+    assert "yard" in ruby.configured(yard) and "yard" not in ruby.configured(_view(tmp_path / "plain", SAMPLES["ruby"]))
+
+
 def _install_plugin(root: Path, name: str, body: str, value: str) -> None:
     (root / f"{name}.py").write_text(body, encoding="utf-8")
     info = root / f"{name}-0.1.dist-info"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from bootstrap_app.signals.repo_conventions import purpose
+from bootstrap_app.signals.repo_conventions import purpose, release_files
 from bootstrap_app.signals.repo_tasks import ci_tasks, declared_tasks
 from bootstrap_app.signals.repo_tools import runnable, safe_name, tools_in
 from bootstrap_app.signals.repos import repo_facts
@@ -208,3 +208,8 @@ jobs:
     tasks = ci_tasks({".github/workflows/ci.yml": workflow}, [])
     assert [(t.kind, t.command) for t in tasks if t.command] == [("test", "./gradlew testJvm"),
                                                                   ("format", "./gradlew spotlessCheck")]
+
+
+def test_a_release_doc_at_the_root_in_any_case() -> None:
+    listed = {"releasing.md", ".github/workflows/release.yml", "docs/releasing-notes.md", "src/release.py"}
+    assert release_files(listed) == (".github/workflows/release.yml", "releasing.md")
