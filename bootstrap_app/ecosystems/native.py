@@ -86,8 +86,9 @@ class Meson(Ecosystem):
     reads = ("meson.build", "meson_options.txt", "meson.options")
     package_manager = "meson"
     programs = frozenset({"meson", "ninja"})
-    builtins = {"meson": frozenset({"setup", "compile", "test", "install", "configure", "dist"}),
-                "ninja": frozenset({"", "-C", "test", "install"})}
+    builtins = {"meson": frozenset({"setup", "compile", "test", "configure", "dist"}),
+                "ninja": frozenset({"", "-C", "test"})}
+    """``meson install`` / ``ninja install`` copy the build into the system prefix, like ``make install``."""
     tools = {"meson test": "test", "ninja": "build"}
 
     def defaults(self, view: RepoView) -> dict[str, str]:

@@ -161,6 +161,9 @@ def test_proofs_from_a_build_systems_own_conventions(tmp_path: Path) -> None:
     haskell = next(c for c in ALL if c.name == "haskell")()
     stack = _view(tmp_path / "stack", {**SAMPLES["haskell"], "stack.yaml": "resolver: lts-22.0\n"})
     assert haskell.prove(["stack", "build"], stack) == "stack.yaml:1" and haskell.prove(["stack", "install"], stack) == ""
+    meson = next(c for c in ALL if c.name == "meson")()
+    built = _view(tmp_path / "meson", SAMPLES["meson"])
+    assert meson.prove(["meson", "test", "-C", "build"], built) and meson.prove(["meson", "install"], built) == ""
     flake = "{\n  inputs.git-hooks.url = \"github:cachix/git-hooks.nix\";\n  outputs = { self, git-hooks }: {};\n}\n"
     hooked = _view(tmp_path / "hooked", {"flake.nix": flake})
     assert prove("pre-commit run -a", hooked, detected(hooked), {}) == "flake.nix:2"
