@@ -292,9 +292,12 @@ def _job_runs_on_changes(data: dict[Any, Any], job_id: str, job: dict[Any, Any])
 
 
 def _several_legs(name: str) -> bool:
-    """The job's name lists its legs with commas and at least one leg is not special purpose."""
-    legs = [leg for leg in re.split(r"[,()]", name) if leg.strip()]
-    return "," in name and any(not _SPECIAL_JOB.search(leg) for leg in legs)
+    """The job's name lists its legs with commas after a head that is not special purpose, and one
+    of the listed legs is not special either: "JDK 17 (JVM, Native, plugin), linting" is the JVM
+    build that also runs the Native leg; "Release (linux, macos)" and "Build (native, wasm)" stay special."""
+    cut = m.start() if (m := re.search(r"[,(]", name)) else len(name)
+    head, legs = name[:cut], [leg for leg in re.split(r"[,()]", name[cut:]) if leg.strip()]
+    return "," in name and not _SPECIAL_JOB.search(head) and any(not _SPECIAL_JOB.search(leg) for leg in legs)
 
 
 def _camel_words(word: str) -> str:

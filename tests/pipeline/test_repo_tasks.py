@@ -204,6 +204,12 @@ jobs:
     steps:
       - name: Test
         run: ./gradlew check
+  release:
+    name: Release (linux, macos)
+    runs-on: ubuntu-latest
+    steps:
+      - name: Build
+        run: ./gradlew assemble
 """
     tasks = ci_tasks({".github/workflows/ci.yml": workflow}, [])
     assert [(t.kind, t.command) for t in tasks if t.command] == [("test", "./gradlew testJvm"),
