@@ -228,9 +228,21 @@ def _script_files(files: dict[str, str]) -> list[Task]:
         if len(parts) != 2 or parts[0].lower() not in ("scripts", "script", "bin") or not safe_path(path):
             continue
         stem = parts[1].rsplit(".", 1)[0] if parts[1].endswith((".sh", ".bash", ".py")) else parts[1]
+        if _needs_an_argument(text):
+            continue  # `bin/test-release.sh 1.2.3`: run bare it stops at once, so it is no command to propose
         if task := _task(stem, path, text, f"{parts[0]}/"):
             out.append(task)
     return out
+
+
+_NOUNSET = re.compile(r"^\s*set\s+(?:-[a-z]*u[a-z]*\b|-o\s+nounset\b)", re.M)
+_FIRST_ARG = re.compile(r"\$(?:1\b|\{1\})")
+
+
+def _needs_an_argument(text: str) -> bool:
+    """A shell script under ``set -u`` that reads ``$1`` with no default fails when run without one."""
+    return bool(text.startswith("#!") and "sh" in text.split("\n", 1)[0] and _NOUNSET.search(text)
+                and _FIRST_ARG.search(text))
 
 
 def declared_tasks(files: dict[str, str], runner: str, pkg: dict[str, Any]) -> list[Task]:

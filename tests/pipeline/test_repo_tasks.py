@@ -219,3 +219,12 @@ jobs:
 def test_a_release_doc_at_the_root_in_any_case() -> None:
     listed = {"releasing.md", ".github/workflows/release.yml", "docs/releasing-notes.md", "src/release.py"}
     assert release_files(listed) == (".github/workflows/release.yml", "releasing.md")
+
+
+def test_a_script_that_needs_its_argument_is_not_a_command() -> None:
+    # under `set -u`, `version=$1` stops the script when it is run bare: it is not a command to propose
+    needs = "#!/usr/bin/env bash\nset -eux\n\nversion=$1\nsbt \"++$version test\"\n"
+    optional = "#!/usr/bin/env bash\nset -eux\n\nversion=${1:-latest}\nsbt test\n"
+    assert declared_tasks({"bin/test-release.sh": needs}, "npm", {}) == []
+    assert [t.command for t in declared_tasks({"bin/test-release.sh": optional}, "npm", {})] == ["bin/test-release.sh"]
+    assert [t.command for t in declared_tasks({"scripts/test": "#!/bin/sh\npytest \"$1\"\n"}, "npm", {})] == ["scripts/test"]
