@@ -106,7 +106,7 @@ class Nix(Ecosystem):
 
     name = "nix"
     label = "Nix"
-    detect = ("flake.nix", "default.nix", "shell.nix")
+    detect = ("flake.nix", "default.nix", "shell.nix", "devenv.nix")
     reads = detect
     package_manager = "nix"
     programs = frozenset({"nix", "nix-shell", "nix-build"})
@@ -122,7 +122,7 @@ class Nix(Ecosystem):
 
     def hooks(self, view: RepoView) -> str:
         """``file:line`` where a Nix file wires pre-commit hooks (cachix's git-hooks.nix, formerly
-        pre-commit-hooks.nix): its shell hook writes ``.pre-commit-config.yaml`` on entering the
+        pre-commit-hooks.nix, also devenv's ``git-hooks.hooks`` / ``pre-commit.hooks``): its shell hook writes ``.pre-commit-config.yaml`` on entering the
         shell, so the repository tracks no config and ``pre-commit run`` is still the project's."""
-        rx = r"(?<![\w-])(?:git-hooks|pre-commit-hooks)(?:\.nix)?(?![\w-])"
+        rx = r"(?<![\w-])(?:git-hooks|pre-commit-hooks)(?:\.nix)?(?![\w-])|^\s*pre-commit\.hooks\b"  # devenv's option
         return next((w for p in self.detect if (w := view.cite(p, rx))), "")

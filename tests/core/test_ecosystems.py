@@ -167,6 +167,9 @@ def test_proofs_from_a_build_systems_own_conventions(tmp_path: Path) -> None:
     flake = "{\n  inputs.git-hooks.url = \"github:cachix/git-hooks.nix\";\n  outputs = { self, git-hooks }: {};\n}\n"
     hooked = _view(tmp_path / "hooked", {"flake.nix": flake})
     assert prove("pre-commit run -a", hooked, detected(hooked), {}) == "flake.nix:2"
+    devenv = _view(tmp_path / "devenv", {"devenv.nix": "{ pkgs, ... }: {\n  languages.rust.enable = true;\n"
+                                                         "  pre-commit.hooks.rustfmt.enable = true;\n}\n"})
+    assert prove("pre-commit run", devenv, detected(devenv), {}) == "devenv.nix:3"
     plain = _view(tmp_path / "plain", SAMPLES["nix"])
     assert prove("pre-commit run", plain, detected(plain), {}) == ""
 
