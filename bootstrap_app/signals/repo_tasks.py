@@ -236,7 +236,9 @@ def _script_files(files: dict[str, str]) -> list[Task]:
 
 
 _NOUNSET = re.compile(r"^\s*set\s+(?:-[a-z]*u[a-z]*\b|-o\s+nounset\b)", re.M)
-_FIRST_ARG = re.compile(r"\$(?:1\b|\{1\})")
+_FIRST_ARG = re.compile(r"^(?!function\b)(?![^\n]*\(\)\s*\{)\S[^\n]*\$(?:1\b|\{1\})", re.M)
+"""``$1`` on an unindented line that defines no function: the script's own first argument (an
+indented ``$1`` is usually a function's)."""
 
 
 def _needs_an_argument(text: str) -> bool:

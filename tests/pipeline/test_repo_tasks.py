@@ -228,3 +228,5 @@ def test_a_script_that_needs_its_argument_is_not_a_command() -> None:
     assert declared_tasks({"bin/test-release.sh": needs}, "npm", {}) == []
     assert [t.command for t in declared_tasks({"bin/test-release.sh": optional}, "npm", {})] == ["bin/test-release.sh"]
     assert [t.command for t in declared_tasks({"scripts/test": "#!/bin/sh\npytest \"$1\"\n"}, "npm", {})] == ["scripts/test"]
+    helper = "#!/bin/bash\nset -euo pipefail\nrun() {\n  echo \"+ $1\"\n  \"$@\"\n}\nlog() { echo $1; }\nrun pytest -q\n"
+    assert [t.command for t in declared_tasks({"scripts/test.sh": helper}, "npm", {})] == ["scripts/test.sh"]
