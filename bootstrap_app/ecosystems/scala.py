@@ -60,10 +60,11 @@ class Scala(Ecosystem):
         scalas = [m.group(1) for m in re.finditer(r'scalaVersion\s*:=\s*"(\d+\.\d+[\d.]*)"', text)]
         # a cross-built library names each Scala it builds for: `val scala213 = "2.13.18"`, or
         # literals in `crossScalaVersions := Seq("2.13.18", "3.3.8")`
-        scalas += [m.group(1) for m in re.finditer(r'^\s*(?:lazy\s+)?(?:val|def)\s+scala\w*\s*(?::\s*String\s*)?=\s*'
-                                                   r'"(\d+\.\d+[\d.]*)"', text, re.M)]
+        # (`scala213`, `scala3Next`, `scalaVersion`: not `scalafmtVersion` or `scalaJSVersion`, other tools)
+        scalas += [m.group(1) for m in re.finditer(r'^\s*(?:lazy\s+)?(?:val|def)\s+scala(?:\d\w*|Version)\s*'
+                                                   r'(?::\s*String\s*)?=\s*"((?:2\.1\d|3)\.\d+[\d.]*)"', text, re.M)]
         for m in re.finditer(r"crossScalaVersions\s*:=\s*(?:Seq|List)\(([^)]*)\)", text):
-            scalas += re.findall(r'"(\d+\.\d+[\d.]*)"', m.group(1))
+            scalas += re.findall(r'"((?:2\.1\d|3)\.\d+[\d.]*)"', m.group(1))
         if scalas:
             out.append("Scala " + ", ".join(dict.fromkeys(scalas[:6])))
         plugins = view.files.get("project/plugins.sbt", "")

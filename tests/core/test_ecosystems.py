@@ -177,6 +177,7 @@ def test_proofs_from_a_build_systems_own_conventions(tmp_path: Path) -> None:
 def test_a_cross_built_scala_library_states_each_scala_and_platform(tmp_path: Path) -> None:
     scala = next(c for c in ALL if c.name == "scala")()
     build = ('val scala213 = "2.13.18"\ndef scala3 = "3.3.8"\nval junitVersion = "4.13.2"\n'
+             'val scalafmtVersion = "3.7.17"\nval scalaJSVersion = "1.16.0"\n'
              'crossScalaVersions := Seq(scala213, "2.12.21")\n')
     plugins = ('addSbtPlugin("org.scala-js" % "sbt-scalajs" % "1.22.0")\n'
                'addSbtPlugin("org.scala-native" % "sbt-scala-native" % "0.5.12")\n')
