@@ -89,11 +89,24 @@ def _defines(text: str, name: str, shape: str) -> bool:
     return re.search(shape.format(re.escape(name)), text, re.MULTILINE) is not None
 
 
+_AUTOMAKE_TARGETS = frozenset({"all", "check", "distcheck", "dist", "install", "uninstall", "clean", "distclean"})
+
+
+def _automake_tests(tree: Tree) -> bool:
+    """``make check`` runs something: a ``Makefile.am`` (root or one level down) lists ``TESTS``,
+    ``check_PROGRAMS`` / ``check_SCRIPTS``, or has a ``check-local`` rule."""
+    shape = re.compile(r"^\s*(?:TESTS|(?:\w+_)?check_(?:PROGRAMS|SCRIPTS|LTLIBRARIES))\s*\+?=\s*\S|^check-local\s*:", re.M)
+    ams = [tree.root / "Makefile.am", *tree.root.glob("*/Makefile.am")]
+    return any(shape.search(tree.text(str(p.relative_to(tree.root)))) for p in ams if p.is_file())
+
+
 def _target(tree: Tree, words: list[str]) -> bool:
     """Rule 2: the runner's target or script is defined in the repository."""
     prog, args = words[0], [w for w in words[1:] if not w.startswith("-")]
     if prog == "make":
         makefile = next((m for m in ("GNUmakefile", "makefile", "Makefile") if tree.has(m)), "")
+        if not makefile and tree.has("Makefile.am"):  # automake writes the Makefile: its standard targets
+            return all(a in _AUTOMAKE_TARGETS and (a != "check" or _automake_tests(tree)) for a in args if "=" not in a)
         return bool(makefile) and all(_defines(tree.text(makefile), a, r"^{}\s*:") for a in args if "=" not in a)
     if prog == "just":
         just = next((j for j in ("justfile", "Justfile", ".justfile") if tree.has(j)), "")

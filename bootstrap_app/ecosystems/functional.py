@@ -18,7 +18,9 @@ class Haskell(Ecosystem):
     package_manager = "cabal"
     programs = frozenset({"cabal", "stack", "hlint", "ormolu", "fourmolu"})
     builtins = {"cabal": frozenset({"build", "test", "run", "update", "haddock", "bench", "repl", "format"}),
-                "stack": frozenset({"build", "test", "install", "haddock", "bench"})}
+                "stack": frozenset({"build", "test", "haddock", "bench"})}
+    """``stack install`` / ``cabal install`` are left out: they copy the built executables into the
+    user's ``~/.local/bin`` (an install into the system, like ``make install``), not a contributor's step."""
     tools = {"hlint": "lint", "ormolu": "format", "fourmolu": "format", "cabal test": "test", "stack test": "test"}
     manifests = ("*.cabal", "package.yaml", "cabal.project")
 

@@ -11,6 +11,10 @@ __all__ = ["Gradle", "Maven"]
 _GRADLE_PLUGINS = {"spotlessApply": "spotless", "spotlessCheck": "spotless", "checkstyleMain": "checkstyle",
                    "detekt": "detekt", "ktlintCheck": "ktlint", "ktlintFormat": "ktlint", "apiCheck": "binary-compatibility",
                    "dokkaHtml": "dokka", "jacocoTestReport": "jacoco", "spotbugsMain": "spotbugs"}
+_SPOTLESS_STEPS = {"ktfmt": "ktfmt", "googleJavaFormat": "google-java-format", "palantirJavaFormat": "palantir-java-format",
+                   "ktlint": "ktlint", "prettier": "prettier", "scalafmt": "scalafmt", "eclipse": "eclipse-formatter",
+                   "clangFormat": "clang-format", "diktat": "diktat"}
+"""Spotless's formatter steps (its Gradle DSL function -> the formatter it runs)."""
 _GRADLE_BUILTIN = frozenset({"build", "test", "check", "assemble", "clean", "jar", "javadoc", "publishToMavenLocal",
                              "dependencies", "tasks", "compileJava", "compileKotlin", "", "--help"})
 _JAVA_LEVEL = (re.compile(r"JavaLanguageVersion\.of\(\s*(\d+)\s*\)"), re.compile(r"jvmToolchain\(\s*(\d+)\s*\)"),
@@ -67,7 +71,11 @@ class Gradle(Ecosystem):
         return tuple(out)
 
     def configured(self, view: RepoView) -> tuple[str, ...]:
-        return tuple(t for t in ("spotless", "checkstyle", "detekt", "ktlint", "spotbugs") if self.declares(t, view))
+        out = [t for t in ("spotless", "checkstyle", "detekt", "ktlint", "spotbugs") if self.declares(t, view)]
+        if "spotless" in out:  # Spotless runs the formatters its steps name: `ktfmt(…)`, `googleJavaFormat(…)`
+            text = "\n".join(view.files.get(p, "") for pattern in self.manifests[:2] for p in view.matching(pattern))
+            out += [tool for step, tool in _SPOTLESS_STEPS.items() if re.search(rf"\b{step}\s*\(", text)]
+        return tuple(dict.fromkeys(out))
 
     def defaults(self, view: RepoView) -> dict[str, str]:
         run = "./gradlew" if view.has("gradlew") else "gradle"

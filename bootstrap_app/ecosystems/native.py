@@ -86,8 +86,9 @@ class Meson(Ecosystem):
     reads = ("meson.build", "meson_options.txt", "meson.options")
     package_manager = "meson"
     programs = frozenset({"meson", "ninja"})
-    builtins = {"meson": frozenset({"setup", "compile", "test", "install", "configure", "dist"}),
-                "ninja": frozenset({"", "-C", "test", "install"})}
+    builtins = {"meson": frozenset({"setup", "compile", "test", "configure", "dist"}),
+                "ninja": frozenset({"", "-C", "test"})}
+    """``meson install`` / ``ninja install`` copy the build into the system prefix, like ``make install``."""
     tools = {"meson test": "test", "ninja": "build"}
 
     def defaults(self, view: RepoView) -> dict[str, str]:
@@ -95,6 +96,10 @@ class Meson(Ecosystem):
 
 
 _AUTOMAKE_TARGETS = frozenset({"", "all", "check", "distcheck", "install", "clean", "dist", "uninstall"})
+_AUTOMAKE_TESTS = re.compile(r"^\s*(?:TESTS|(?:\w+_)?check_(?:PROGRAMS|SCRIPTS|LTLIBRARIES))\s*\+?=\s*\S|^check-local\s*:",
+                             re.M)
+"""What gives automake's ``check`` target something to run: without a ``TESTS`` list, a
+``check_PROGRAMS`` / ``check_SCRIPTS`` or a ``check-local`` rule, ``make check`` only rebuilds."""
 
 
 class Autotools(Ecosystem):
@@ -102,7 +107,7 @@ class Autotools(Ecosystem):
     label = "autotools"
     languages = ("C", "C++")
     detect = ("configure.ac", "configure.in", "Makefile.am")
-    reads = ("configure.ac", "configure.in", "Makefile.am", "autogen.sh", "bootstrap")
+    reads = ("configure.ac", "configure.in", "Makefile.am", "*/Makefile.am", "autogen.sh", "bootstrap")
     package_manager = "autotools"
     programs = frozenset({"./configure", "./autogen.sh", "autoreconf", "./bootstrap", "make"})
 
@@ -117,8 +122,15 @@ class Autotools(Ecosystem):
             return self.cite_manifest(view)
         if first == "make" and view.has("Makefile.am"):
             targets = [a for a in argv[1:] if not a.startswith("-") and "=" not in a]
+            if "check" in targets:
+                return self.tests(view)
             return view.cite("Makefile.am") if all(t in _AUTOMAKE_TARGETS for t in targets) else ""
         return ""
+
+    def tests(self, view: RepoView) -> str:
+        """``file:line`` of the first ``Makefile.am`` that gives ``make check`` tests to run, else ``""``."""
+        ams = [p for p in sorted(view.files) if p == "Makefile.am" or p.endswith("/Makefile.am")]
+        return next((w for p in ams if (w := view.cite(p, _AUTOMAKE_TESTS.pattern, re.M))), "")
 
     def versions(self, view: RepoView) -> tuple[str, ...]:
         _, text = view.text("configure.ac")
@@ -128,4 +140,7 @@ class Autotools(Ecosystem):
 
     def defaults(self, view: RepoView) -> dict[str, str]:
         boot = "./autogen.sh && " if view.has("autogen.sh") else ""
-        return {"build": f"{boot}./configure && make", "test": "make check"}
+        out = {"build": f"{boot}./configure && make"}
+        if self.tests(view):
+            out["test"] = "make check"
+        return out

@@ -69,8 +69,8 @@ class Ruby(Ecosystem):
         return ()
 
     def configured(self, view: RepoView) -> tuple[str, ...]:
-        out = [t for t, f in (("rubocop", ".rubocop.yml"), ("standard", ".standard.yml"), ("appraisal", "Appraisals"))
-               if view.has(f)]
+        out = [t for t, f in (("rubocop", ".rubocop.yml"), ("standard", ".standard.yml"), ("appraisal", "Appraisals"),
+                              ("yard", ".yardopts")) if view.has(f)]
         out += [t for t in ("rspec", "rubocop", "standard", "yard") if t not in out and self.declares(t, view)]
         return tuple(out)
 

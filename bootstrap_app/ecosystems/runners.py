@@ -106,14 +106,23 @@ class Nix(Ecosystem):
 
     name = "nix"
     label = "Nix"
-    detect = ("flake.nix", "default.nix", "shell.nix")
+    detect = ("flake.nix", "default.nix", "shell.nix", "devenv.nix")
     reads = detect
     package_manager = "nix"
     programs = frozenset({"nix", "nix-shell", "nix-build"})
     builtins = {"nix": frozenset({"develop", "flake", "fmt"}), "nix-shell": frozenset({""}), "nix-build": frozenset({""})}
 
     def prove(self, argv: list[str], view: RepoView) -> str:
+        if len(argv) >= 2 and argv[0] in PreCommit.programs and argv[1] in ("run", "install"):
+            return self.hooks(view)
         if len(argv) >= 3 and argv[0] == "nix" and argv[1] in ("run", "build", "develop") and argv[2].startswith(".#"):
             attr = argv[2][2:].split(".")[-1]
             return view.cite("flake.nix", rf"(?<![\w-]){re.escape(attr)}(?![\w-])") if attr else ""
         return super().prove(argv, view)
+
+    def hooks(self, view: RepoView) -> str:
+        """``file:line`` where a Nix file wires pre-commit hooks (cachix's git-hooks.nix, formerly
+        pre-commit-hooks.nix, also devenv's ``git-hooks.hooks`` / ``pre-commit.hooks``): its shell hook writes ``.pre-commit-config.yaml`` on entering the
+        shell, so the repository tracks no config and ``pre-commit run`` is still the project's."""
+        rx = r"(?<![\w-])(?:git-hooks|pre-commit-hooks)(?:\.nix)?(?![\w-])|^\s*pre-commit\.hooks\b"  # devenv's option
+        return next((w for p in self.detect if (w := view.cite(p, rx))), "")

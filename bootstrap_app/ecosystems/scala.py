@@ -14,6 +14,9 @@ _SBT_PLUGIN_TASKS = {"scalafmtCheckAll": "sbt-scalafmt", "scalafmtAll": "sbt-sca
                      "scalafmtSbtCheck": "sbt-scalafmt", "scalafixAll": "sbt-scalafix", "mimaReportBinaryIssues": "sbt-mima",
                      "scalafmt": "sbt-scalafmt", "scalafix": "sbt-scalafix", "scalafixCheckAll": "sbt-scalafix"}
 
+_PLATFORM_PLUGINS = {"sbt-scalajs": "Scala.js", "sbt-scala-native": "Scala Native"}
+"""sbt plugins that compile the code to another platform than the JVM (a cross-platform library)."""
+
 
 class Scala(Ecosystem):
     name = "scala"
@@ -54,8 +57,20 @@ class Scala(Ecosystem):
         if m := re.search(r"^sbt\.version\s*=\s*(\S{1,20})", view.files.get("project/build.properties", ""), re.M):
             out.append(f"sbt {m.group(1)}")
         text = view.files.get("build.sbt", "")
-        if m := re.search(r'scalaVersion\s*:=\s*"([\d.]+)"', text):
-            out.append(f"Scala {m.group(1)}")
+        scalas = [m.group(1) for m in re.finditer(r'scalaVersion\s*:=\s*"(\d+\.\d+[\d.]*)"', text)]
+        # a cross-built library names each Scala it builds for: `val scala213 = "2.13.18"`, or
+        # literals in `crossScalaVersions := Seq("2.13.18", "3.3.8")`
+        # (`scala213`, `scala3Next`, `scalaVersion`: not `scalafmtVersion` or `scalaJSVersion`, other tools)
+        scalas += [m.group(1) for m in re.finditer(r'^\s*(?:lazy\s+)?(?:val|def)\s+scala(?:\d\w*|Version)\s*'
+                                                   r'(?::\s*String\s*)?=\s*"((?:2\.1\d|3)\.\d+[\d.]*)"', text, re.M)]
+        for m in re.finditer(r"crossScalaVersions\s*:=\s*(?:Seq|List)\(([^)]*)\)", text):
+            scalas += re.findall(r'"((?:2\.1\d|3)\.\d+[\d.]*)"', m.group(1))
+        if scalas:
+            out.append("Scala " + ", ".join(dict.fromkeys(scalas[:6])))
+        plugins = view.files.get("project/plugins.sbt", "")
+        for plugin, platform in _PLATFORM_PLUGINS.items():  # the platforms it compiles to beside the JVM
+            if m := re.search(rf'"{re.escape(plugin)}"\s*%\s*"([\w.-]{{1,20}})"', plugins):
+                out.append(f"{platform} {m.group(1)}")
         return tuple(out)
 
     def configured(self, view: RepoView) -> tuple[str, ...]:

@@ -134,8 +134,15 @@ def signoff(files: dict[str, str], listed: set[str]) -> str:
 
 def release_files(listed: set[str]) -> tuple[str, ...]:
     """Release and deploy definitions wherever they live (paths only)."""
-    out = [p for p in sorted(listed) if any(fnmatch.fnmatchcase(p, pat) for pat in _RELEASE_FILES) and safe_path(p)]
+    out = [p for p in sorted(listed) if any(_release_match(p, pat) for pat in _RELEASE_FILES) and safe_path(p)]
     return tuple(out[:6])
+
+
+def _release_match(path: str, pattern: str) -> bool:
+    """A root release doc in any case (``RELEASING.md``, ``releasing.md``); other patterns as written."""
+    if fnmatch.fnmatchcase(path, pattern):
+        return True
+    return pattern.startswith("RELEAS") and "/" not in path and fnmatch.fnmatchcase(path.upper(), pattern.upper())
 
 
 def config_tools(listed: set[str], pyproject: dict[str, Any], pre_commit: str, pkg: dict[str, Any]) -> tuple[str, ...]:

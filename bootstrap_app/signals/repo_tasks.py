@@ -224,12 +224,27 @@ def _script_files(files: dict[str, str]) -> list[Task]:
     out: list[Task] = []
     for path, text in sorted(files.items()):
         parts = path.split("/")
-        if len(parts) != 2 or parts[0] not in ("scripts", "script", "bin") or not safe_path(path):
+        # the folder in any case: SwiftPM projects keep `Scripts/format.sh`, as the git source reads it
+        if len(parts) != 2 or parts[0].lower() not in ("scripts", "script", "bin") or not safe_path(path):
             continue
         stem = parts[1].rsplit(".", 1)[0] if parts[1].endswith((".sh", ".bash", ".py")) else parts[1]
+        if _needs_an_argument(text):
+            continue  # `bin/test-release.sh 1.2.3`: run bare it stops at once, so it is no command to propose
         if task := _task(stem, path, text, f"{parts[0]}/"):
             out.append(task)
     return out
+
+
+_NOUNSET = re.compile(r"^\s*set\s+(?:-[a-z]*u[a-z]*\b|-o\s+nounset\b)", re.M)
+_FIRST_ARG = re.compile(r"^(?!function\b)(?![^\n]*\(\)\s*\{)\S[^\n]*\$(?:1\b|\{1\})", re.M)
+"""``$1`` on an unindented line that defines no function: the script's own first argument (an
+indented ``$1`` is usually a function's)."""
+
+
+def _needs_an_argument(text: str) -> bool:
+    """A shell script under ``set -u`` that reads ``$1`` with no default fails when run without one."""
+    return bool(text.startswith("#!") and "sh" in text.split("\n", 1)[0] and _NOUNSET.search(text)
+                and _FIRST_ARG.search(text))
 
 
 def declared_tasks(files: dict[str, str], runner: str, pkg: dict[str, Any]) -> list[Task]:
@@ -284,8 +299,24 @@ def _job_runs_on_changes(data: dict[Any, Any], job_id: str, job: dict[Any, Any])
     """The workflow runs on pushes or pull requests, and the job is not a special-purpose one."""
     if not _triggers(data) & {"push", "pull_request", "pull_request_target", "merge_group"}:
         return False
-    label = f"{job_id} {job.get('name', '')} {data.get('name', '')}"
-    return not _SPECIAL_JOB.search(label)
+    name = str(job.get("name", "") or "")
+    if _several_legs(name):  # "JDK 17 (JVM, Native, plugin), linting": the special leg is one of several
+        return not _SPECIAL_JOB.search(str(data.get("name", "")))
+    return not _SPECIAL_JOB.search(f"{job_id} {name} {data.get('name', '')}")
+
+
+def _several_legs(name: str) -> bool:
+    """The job's name lists its legs with commas after a head that is not special purpose, and one
+    of the listed legs is not special either: "JDK 17 (JVM, Native, plugin), linting" is the JVM
+    build that also runs the Native leg; "Release (linux, macos)" and "Build (native, wasm)" stay special."""
+    cut = m.start() if (m := re.search(r"[,(]", name)) else len(name)
+    head, legs = name[:cut], [leg for leg in re.split(r"[,()]", name[cut:]) if leg.strip()]
+    return "," in name and not _SPECIAL_JOB.search(head) and any(not _SPECIAL_JOB.search(leg) for leg in legs)
+
+
+def _camel_words(word: str) -> str:
+    """``testNative`` -> ``test Native``: an sbt/Gradle task name says its purpose in its camelCase parts."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", word.replace(":", " "))
 
 
 def _steps(files: dict[str, str]) -> list[tuple[str, str, str, str]]:
@@ -345,7 +376,7 @@ def ci_tasks(files: dict[str, str], declared: list[Task]) -> list[Task]:
             cmd = runnable(line)
             if not cmd or _NARROW & set(cmd.split()):  # one crate's feature leg is not "the tests"
                 continue
-            if _SPECIAL_JOB.search(cmd.split()[-1].replace(":", " ")):
+            if _SPECIAL_JOB.search(_camel_words(cmd.split()[-1])):
                 continue  # `melos run build:example:apk`, `npm run bench`: a special task, whatever job runs it
             known = by_command.get(cmd)
             tools = tuple(tools_in(cmd)) or (known.tools if known else ())

@@ -146,6 +146,56 @@ def test_what_each_ecosystem_reads_from_its_own_files(tmp_path: Path) -> None:
     assert rust.prove(["cargo", "test", "-p", "p"], view) and rust.prove(["cargo", "test", "-p", "other"], view) == ""
 
 
+def test_proofs_from_a_build_systems_own_conventions(tmp_path: Path) -> None:
+    """``make check`` needs tests declared to automake; ``stack install`` installs into the user's
+    system; a Nix shell that wires pre-commit hooks proves ``pre-commit run`` with no config tracked."""
+    autotools = next(c for c in ALL if c.name == "autotools")()
+    bare = _view(tmp_path / "bare", SAMPLES["autotools"])
+    assert autotools.prove(["make", "check"], bare) == "" and "test" not in autotools.defaults(bare)
+    assert autotools.prove(["make"], bare) == "Makefile.am:1"
+    tested = _view(tmp_path / "tested", {**SAMPLES["autotools"], "tests/Makefile.am": "check_PROGRAMS = t\nTESTS = t\n"})
+    assert autotools.prove(["make", "check"], tested) == "tests/Makefile.am:1"
+    assert autotools.defaults(tested)["test"] == "make check"
+    local = _view(tmp_path / "local", {**SAMPLES["autotools"], "Makefile.am": "SUBDIRS = src\n\ncheck-local:\n\t./t.sh\n"})
+    assert autotools.prove(["make", "check"], local) == "Makefile.am:3"
+    haskell = next(c for c in ALL if c.name == "haskell")()
+    stack = _view(tmp_path / "stack", {**SAMPLES["haskell"], "stack.yaml": "resolver: lts-22.0\n"})
+    assert haskell.prove(["stack", "build"], stack) == "stack.yaml:1" and haskell.prove(["stack", "install"], stack) == ""
+    meson = next(c for c in ALL if c.name == "meson")()
+    built = _view(tmp_path / "meson", SAMPLES["meson"])
+    assert meson.prove(["meson", "test", "-C", "build"], built) and meson.prove(["meson", "install"], built) == ""
+    flake = "{\n  inputs.git-hooks.url = \"github:cachix/git-hooks.nix\";\n  outputs = { self, git-hooks }: {};\n}\n"
+    hooked = _view(tmp_path / "hooked", {"flake.nix": flake})
+    assert prove("pre-commit run -a", hooked, detected(hooked), {}) == "flake.nix:2"
+    devenv = _view(tmp_path / "devenv", {"devenv.nix": "{ pkgs, ... }: {\n  languages.rust.enable = true;\n"
+                                                         "  pre-commit.hooks.rustfmt.enable = true;\n}\n"})
+    assert prove("pre-commit run", devenv, detected(devenv), {}) == "devenv.nix:3"
+    plain = _view(tmp_path / "plain", SAMPLES["nix"])
+    assert prove("pre-commit run", plain, detected(plain), {}) == ""
+
+
+def test_a_cross_built_scala_library_states_each_scala_and_platform(tmp_path: Path) -> None:
+    scala = next(c for c in ALL if c.name == "scala")()
+    build = ('val scala213 = "2.13.18"\ndef scala3 = "3.3.8"\nval junitVersion = "4.13.2"\n'
+             'val scalafmtVersion = "3.7.17"\nval scalaJSVersion = "1.16.0"\n'
+             'crossScalaVersions := Seq(scala213, "2.12.21")\n')
+    plugins = ('addSbtPlugin("org.scala-js" % "sbt-scalajs" % "1.22.0")\n'
+               'addSbtPlugin("org.scala-native" % "sbt-scala-native" % "0.5.12")\n')
+    view = _view(tmp_path, {"build.sbt": build, "project/plugins.sbt": plugins})
+    assert scala.versions(view) == ("Scala 2.13.18, 3.3.8, 2.12.21", "Scala.js 1.22.0", "Scala Native 0.5.12")
+
+
+def test_formatters_and_doc_tools_a_build_configures(tmp_path: Path) -> None:
+    gradle = next(c for c in ALL if c.name == "gradle")()
+    spotless = ('plugins { id("com.diffplug.spotless") }\nspotless {\n  java { googleJavaFormat("1.22.0") }\n'
+                '  kotlin { ktfmt(libs.ktfmt.get().version).googleStyle() }\n}\n')
+    view = _view(tmp_path / "gradle", {"gradlew": "#!/bin/sh\n", "build.gradle.kts": spotless})
+    assert gradle.configured(view) == ("spotless", "ktfmt", "google-java-format")
+    ruby = next(c for c in ALL if c.name == "ruby")()
+    yard = _view(tmp_path / "ruby", {**SAMPLES["ruby"], ".yardopts": "--markup markdown\n"})
+    assert "yard" in ruby.configured(yard) and "yard" not in ruby.configured(_view(tmp_path / "plain", SAMPLES["ruby"]))
+
+
 def _install_plugin(root: Path, name: str, body: str, value: str) -> None:
     (root / f"{name}.py").write_text(body, encoding="utf-8")
     info = root / f"{name}-0.1.dist-info"

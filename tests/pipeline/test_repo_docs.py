@@ -92,11 +92,15 @@ def test_readme_build_section_and_autotools(tmp_path: Path) -> None:
     readme = ("# tinyc\n\ntinyc is a small C library for parsing config files.\n\n## Build Instructions\n\n"
               "```bash\n./autogen.sh && ./configure && make\n```\n\nRun the test suite with `make check`.\n")
     files = {"README.md": readme, "configure.ac": "AC_INIT([tinyc], [1.0])\nAC_PROG_CC\nCFLAGS=\"-std=c99\"\n",
-             "Makefile.am": "SUBDIRS = src tests\n", "autogen.sh": "#!/bin/sh\nautoreconf -fi\n", "src/a.c": "int a;\n"}
+             "Makefile.am": "SUBDIRS = src tests\n", "autogen.sh": "#!/bin/sh\nautoreconf -fi\n", "src/a.c": "int a;\n",
+             "tests/Makefile.am": "check_PROGRAMS = t\nTESTS = $(check_PROGRAMS)\n"}
     f = facts_of(tmp_path, files)
     assert f.commands["build"] == ("./autogen.sh && ./configure && make", "README.md:8; Makefile.am:1")
-    assert f.commands["test"] == ("make check", "README.md:11; Makefile.am:1")
+    assert f.commands["test"] == ("make check", "README.md:11; tests/Makefile.am:1")
     assert "C99" in f.min_versions and f.package_manager == "autotools"
+    # with no tests declared to automake, `make check` only rebuilds: the doc's line is not proven
+    del files["tests/Makefile.am"]
+    assert "test" not in facts_of(tmp_path / "untested", files).commands
 
 
 def test_a_planted_download_and_run_step_is_never_proposed(tmp_path: Path) -> None:

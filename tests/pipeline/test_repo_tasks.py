@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from bootstrap_app.signals.repo_conventions import purpose
+from bootstrap_app.signals.repo_conventions import purpose, release_files
 from bootstrap_app.signals.repo_tasks import ci_tasks, declared_tasks
 from bootstrap_app.signals.repo_tools import runnable, safe_name, tools_in
 from bootstrap_app.signals.repos import repo_facts
@@ -172,3 +172,61 @@ def test_monorepo_runner_behind_a_root_script_is_named() -> None:
     assert f.commands["test"] == ("pnpm test", "package.json") and f.runs["test"] == "turbo run test"
     assert f.runs["lint"] == "nx run-many -t lint"
     assert runnable("pnpm turbo run test --filter=${{ matrix.pkg }}") == ""
+
+
+def test_a_scripts_folder_is_read_in_any_case() -> None:
+    # SwiftPM projects keep `Scripts/format.sh`: the folder's case does not change what it holds
+    script = "#!/bin/bash\ncd \"$(dirname \"$0\")\" || exit\nswift format format --parallel --in-place\n"
+    [task] = declared_tasks({"Scripts/format.sh": script}, "npm", {})
+    assert (task.kind, task.command) == ("format", "Scripts/format.sh")
+    assert declared_tasks({"Sources/format.sh": script}, "npm", {}) == []  # not a scripts folder
+
+
+def test_a_job_listing_several_legs_is_not_special_for_one_of_them() -> None:
+    # "Native" names one leg of a job that also runs the JVM tests and the linters: its steps are
+    # judged one by one, and a task whose camelCase name says "Native" is still that special leg
+    workflow = """name: CI
+on: [push, pull_request]
+jobs:
+  jvm-native-lint:
+    name: JDK 17 (JVM, Native), linting
+    runs-on: ubuntu-latest
+    steps:
+      - name: Test
+        run: ./gradlew testJvm
+      - name: Test native
+        run: ./gradlew testNative
+      - name: Check formatting
+        run: ./gradlew spotlessCheck
+  native-only:
+    name: Windows (Native)
+    runs-on: windows-latest
+    steps:
+      - name: Test
+        run: ./gradlew check
+  release:
+    name: Release (linux, macos)
+    runs-on: ubuntu-latest
+    steps:
+      - name: Build
+        run: ./gradlew assemble
+"""
+    tasks = ci_tasks({".github/workflows/ci.yml": workflow}, [])
+    assert [(t.kind, t.command) for t in tasks if t.command] == [("test", "./gradlew testJvm"),
+                                                                  ("format", "./gradlew spotlessCheck")]
+
+
+def test_a_release_doc_at_the_root_in_any_case() -> None:
+    listed = {"releasing.md", ".github/workflows/release.yml", "docs/releasing-notes.md", "src/release.py"}
+    assert release_files(listed) == (".github/workflows/release.yml", "releasing.md")
+
+
+def test_a_script_that_needs_its_argument_is_not_a_command() -> None:
+    # under `set -u`, `version=$1` stops the script when it is run bare: it is not a command to propose
+    needs = "#!/usr/bin/env bash\nset -eux\n\nversion=$1\nsbt \"++$version test\"\n"
+    optional = "#!/usr/bin/env bash\nset -eux\n\nversion=${1:-latest}\nsbt test\n"
+    assert declared_tasks({"bin/test-release.sh": needs}, "npm", {}) == []
+    assert [t.command for t in declared_tasks({"bin/test-release.sh": optional}, "npm", {})] == ["bin/test-release.sh"]
+    assert [t.command for t in declared_tasks({"scripts/test": "#!/bin/sh\npytest \"$1\"\n"}, "npm", {})] == ["scripts/test"]
+    helper = "#!/bin/bash\nset -euo pipefail\nrun() {\n  echo \"+ $1\"\n  \"$@\"\n}\nlog() { echo $1; }\nrun pytest -q\n"
+    assert [t.command for t in declared_tasks({"scripts/test.sh": helper}, "npm", {})] == ["scripts/test.sh"]

@@ -72,6 +72,18 @@ def test_a_command_is_proven_by_the_documented_forms_or_by_the_tree(tree: Tree) 
     assert prove("deploy ${{ matrix.site }}", exp, tree) is None
 
 
+def test_automake_targets_are_proven_by_makefile_am(tmp_path: Path) -> None:
+    (tmp_path / "configure.ac").write_text("AC_INIT([p], [1])\n", encoding="utf-8")
+    (tmp_path / "Makefile.am").write_text("SUBDIRS = src\n", encoding="utf-8")
+    exp, tree = _exp(), Tree(tmp_path)
+    assert prove("make", exp, tree) == "target" and prove("make distcheck", exp, tree) == "target"
+    assert prove("make check", exp, tree) is None  # automake's check target with no tests runs nothing
+    assert prove("make lint", exp, tree) is None
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "Makefile.am").write_text("check_PROGRAMS = t\nTESTS = t\n", encoding="utf-8")
+    assert prove("make check", exp, Tree(tmp_path)) == "target"
+
+
 def test_score_counts_recall_precision_and_never_hits(tree: Tree) -> None:
     got = score(_exp(), [f"demo\n{BODY}"], [BODY], tree)
     assert got.facts_found == ["stack-go", "changelog"]
