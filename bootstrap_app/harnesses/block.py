@@ -109,7 +109,8 @@ def _keys(name: str) -> list[str]:
 
 def _found(p: Proposal, inner: str, render: Render) -> str | None:
     """The key under which ``p`` stands in the block exactly as memseed renders it, if it does."""
-    return next((k for k in _keys(p.name) if render(p, k).rstrip("\n") in inner), None)
+    # every section starts ``### <key>``: a key whose heading is not in the block is not rendered at all
+    return next((k for k in _keys(p.name) if f"### {k}" in inner and render(p, k).rstrip("\n") in inner), None)
 
 
 class BlockPlanner:
