@@ -2,9 +2,12 @@
 
 Why a hook: memory that is stale or proposals nobody reviewed help nobody, and the moment the
 person is sure to see a line is when their agent starts. So ``memseed hook install`` adds to
-the agent's own settings a command it runs at session start, ``memseed hook run``, which
-prints one line — and nothing when all is fresh. It must never get in the way: missing,
-locked or corrupt store, any error at all, and it prints nothing and exits 0.
+the agent's own settings a command it runs at session start, which prints one line — and
+nothing when all is fresh. It must never get in the way: missing, locked or corrupt store, any
+error at all, and it prints nothing and exits 0. The command runs :mod:`bootstrap_app.hookcheck`
+by its path (no package import, so a session start costs about one Python start); hooks an
+older memseed installed call ``memseed hook run``, which still works, and ``hook install``
+upgrades them in place.
 
 Where each agent takes a start-up hook (their documentation, checked 2026-11):
 
@@ -28,8 +31,8 @@ atomically; ``memseed hook remove`` takes out exactly the entries memseed added.
 
 from __future__ import annotations
 
-import json
 import contextlib
+import json
 import shlex
 import sqlite3
 import sys

@@ -41,7 +41,7 @@ _WAITING = ("SELECT count(*) FROM proposals p LEFT JOIN decisions d ON d.fingerp
             "WHERE d.status IS NULL")
 
 
-class Changed(Exception):  # noqa: N818 - a signal to take the full check, not an error anyone sees
+class Changed(Exception):
     """The summary cannot answer (missing, marked stale, or a repository's task files changed)."""
 
 

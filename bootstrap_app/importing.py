@@ -115,10 +115,10 @@ def _over_cap(target: str, entries: Sequence[Proposal], options: WriteOptions) -
                                         f"{cap.limit:,} {cap.unit}; this {size:,}-{cap.unit} entry does not fit")
     if out or any(c.entries for c in caps):
         return out
-    for p, cap in harness.fit_in_order(entries, options):
-        if cap is not None:
-            out[p.fingerprint] = (f"over the target's cap: {Path(cap.file).name} holds at most "
-                                  f"{cap.limit:,} {cap.unit} and is full before this entry")
+    for p, full in harness.fit_in_order(entries, options):
+        if full is not None:
+            out[p.fingerprint] = (f"over the target's cap: {Path(full.file).name} holds at most "
+                                  f"{full.limit:,} {full.unit} and is full before this entry")
     return out
 
 

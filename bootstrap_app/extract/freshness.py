@@ -15,6 +15,11 @@ What counts as stale, per written entry (the store's ``written`` table, per targ
 - ``date`` — a date the entry gives as a deadline (``due``, ``until``, ``deadline``,
   ``expires`` … ``YYYY-MM-DD``) has passed;
 - ``file`` — the memory file memseed wrote it to is gone (removed by the person or the agent).
+
+Each entry is first turned into a record of what to look at (:func:`_record`), and the
+findings come from those records (:func:`bootstrap_app.hookcheck.findings`). The same records,
+saved in the store by :func:`refresh_watch`, are what the agents' start-up hook re-checks
+without importing this package: one rule for ``verify`` and for the hook.
 """
 
 from __future__ import annotations
@@ -75,6 +80,10 @@ def _passed(text: str) -> list[str]:
     return out
 
 
+def _kind(ref: str) -> str:
+    return "path" if "/" in ref or "." in ref.split()[0] else "command"
+
+
 def _record(target: str, fp: str, location: str, p: Proposal, sigs: dict[str, list[list[Any]]],
             commands: dict[str, set[str] | None]) -> dict[str, Any]:
     """What to look at again for one written entry, in the order findings are reported (see
@@ -96,14 +105,13 @@ def _record(target: str, fp: str, location: str, p: Proposal, sigs: dict[str, li
 
     refs = reference_checks(p.body, p.scope)
     stale = set(stale_references(p.body, p.scope, declared))
-    kind = (lambda ref: "path" if "/" in ref or "." in ref.split()[0] else "command")
     if gone:  # the repository itself is gone: that is the one finding (its return may change it: sig)
-        checks.append(["held", True, kind(p.scope), f"`{p.scope}` no longer holds"])
+        checks.append(["held", True, _kind(p.scope), f"`{p.scope}` no longer holds"])
     else:
         for ref, path in refs:
             detail = f"`{ref}` no longer holds"
-            checks.append(["path", str(path), kind(ref), detail] if path is not None
-                          else ["held", ref in stale, kind(ref), detail])
+            checks.append(["path", str(path), _kind(ref), detail] if path is not None
+                          else ["held", ref in stale, _kind(ref), detail])
     for source in dict.fromkeys(e.source for e in p.evidence):
         local = _local_source(source)
         if local is not None:

@@ -89,7 +89,7 @@ def plan_digests(root: Path) -> dict[str, str]:
         out[target] = _digest([files, written, [_here(n, root, slug) for n in plan.notes]])
         if target == "codex":
             out["codex-fit"] = _digest(sorted(importing._over_cap(target, chosen, options).items()))
-    picked = WriteOptions(project=project, now=WHEN, only=tuple(p.id.upper() for p in chosen[:100]) + ("ffff",),
+    picked = WriteOptions(project=project, now=WHEN, only=(*tuple(p.id.upper() for p in chosen[:100]), "ffff"),
                           exclude=tuple(p.fingerprint[:12] for p in chosen[::7]))
     plan = claude.plan(chosen, picked)
     out["claude-code-only"] = _digest([sorted(_here(str(c.path), root, slug) for c in plan.files),
