@@ -6,9 +6,9 @@ one run on one store: the 100x demo persona scanned, every proposal approved and
 a markdown folder, then a handful of proposals left undecided so the hook has something to
 say. Ratios (check / scan) are the numbers to watch; the in-process time and the time of the
 whole hook process (Python start included) are both printed: the command `memseed hook install`
-writes (``python -I …/hookcheck.py``, the summary alone, no package import), its first run after
-a write (the full check, which leaves the summary), the older ``memseed hook run`` command, and
-``python -c pass`` — the floor any Python hook pays.
+writes (``python -I -S …/hookcheck.py``, the summary alone, no package import), its first run
+after a write (the full check, which leaves the summary), the older ``memseed hook run``
+command, and ``python -c pass`` with and without ``-I -S`` — the floor any Python hook pays.
 
 Run: ``.venv/bin/python -m benchmarks.bench_hook [--scale 100]``.
 """
@@ -66,7 +66,7 @@ def main() -> int:
             runs = {name: statistics.median(_timed(lambda c=c: subprocess.run(c, capture_output=True, check=False))
                                             for _ in range(REPEATS))
                     for name, c in (("new", new), ("old", old), ("pass", [sys.executable, "-c", "pass"]),
-                                    ("pass -I", [sys.executable, "-I", "-c", "pass"]))}
+                                    ("pass -I -S", [sys.executable, "-I", "-S", "-c", "pass"]))}
         finally:
             if saved is None:
                 os.environ.pop("MEMSEED_HOME", None)
@@ -79,7 +79,7 @@ def main() -> int:
     print(f"  hook check (in process)   {hook_s * 1000:8.1f} ms   x{hook_s / scan_s:.4f} of the scan")
     print("  hook process (median of 5)        ms   x old  x of the scan")
     for label, key in (("installed hook (hookcheck.py)", "new"), ("`memseed hook run` (older hooks)", "old"),
-                       ("python -c pass", "pass"), ("python -I -c pass", "pass -I")):
+                       ("python -c pass", "pass"), ("python -I -S -c pass", "pass -I -S")):
         print(f"    {label:33}{runs[key] * 1000:6.0f}  {runs[key] / runs['old']:5.2f}  {runs[key] / scan_s:.4f}")
     print(f"    {'first run after a write (full)':33}{first_s * 1000:6.0f}  {first_s / runs['old']:5.2f}  "
           f"{first_s / scan_s:.4f}")

@@ -120,8 +120,9 @@ def hook_line(db_path: Path, now: datetime | None = None) -> str:
 
 def command_for(target: str, home: Path) -> str:
     """The hook command: memseed's own Python runs :mod:`bootstrap_app.hookcheck` by its path,
-    isolated (``-I``: no script folder or user site on ``sys.path``, no ``PYTHON*`` variables)."""
-    return (f"{shlex.quote(sys.executable)} -I {shlex.quote(hookcheck.__file__)} "
+    isolated (``-I``: no script folder or user site on ``sys.path``, no ``PYTHON*`` variables) and
+    without ``site`` (``-S``: the script needs only the standard library until it falls back)."""
+    return (f"{shlex.quote(sys.executable)} -I -S {shlex.quote(hookcheck.__file__)} "
             f"--home {shlex.quote(str(home))} --format {HOOKS[target].fmt}")
 
 

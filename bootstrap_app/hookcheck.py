@@ -3,7 +3,9 @@
 Why a script of its own: an agent runs the hook at every session start, and importing the
 ``bootstrap_app`` package (its ``__init__`` imports the whole engine, by design) costs far more
 than the check. So ``memseed hook install`` writes a command that runs this file by its path
-with memseed's own Python (``python -I …/hookcheck.py --home H --format F``). It reads the store
+with memseed's own Python (``python -I -S …/hookcheck.py --home H --format F``: isolated, and
+without ``site``, whose start-up — the installed packages' path hooks — costs more than the
+check; the full check below turns it on when it needs the packages). It reads the store
 read-only and a summary of what to look at again (the ``hook_watch`` row that
 :func:`bootstrap_app.extract.freshness.refresh_watch` keeps; ``verify``, ``reseed`` and the
 hook itself refresh it), and then only stats files and compares dates:
@@ -27,10 +29,13 @@ import json
 import os
 import sqlite3
 import sys
-from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # the typing module is not imported at run time: every millisecond is a session start's
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any
 
 __all__ = ["WATCH_VERSION", "Changed", "fast_line", "findings", "main", "render", "signature", "summary_line"]
 
@@ -133,6 +138,9 @@ def render(line: str, fmt: str, stdin_text: str = "") -> str:
 
 def _full_line(db_path: Path) -> str:
     """The full check (imports the package; refreshes the summary for the next start)."""
+    if sys.flags.no_site:  # started with -S (site costs more than the check): memseed's packages now
+        site = importlib.import_module("site")
+        site.main()
     root = str(Path(__file__).resolve().parent.parent)
     if root not in sys.path:
         sys.path.insert(0, root)

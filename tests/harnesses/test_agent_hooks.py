@@ -58,8 +58,8 @@ def test_install_then_remove_claude_code_keeps_other_settings(hermetic: Path) ->
     assert data["model"] == "opus" and data["hooks"]["Stop"]
     command = data["hooks"]["SessionStart"][0]["hooks"][0]["command"]
     argv = shlex.split(command)
-    assert argv[1:2] == ["-I"] and argv[2].endswith("bootstrap_app/hookcheck.py")  # a script, not the package
-    assert argv[3:] == ["--home", str(hermetic / ".memseed"), "--format", "text"]
+    assert argv[1:3] == ["-I", "-S"] and argv[3].endswith("bootstrap_app/hookcheck.py")  # a script, not the package
+    assert argv[4:] == ["--home", str(hermetic / ".memseed"), "--format", "text"]
     backups = list((hermetic / ".memseed" / "backups").glob("*.bak"))
     assert [b.read_text() for b in backups] == [original]
     again = runner.invoke(main, ["hook", "install", "--target", "claude-code", "--yes"])
@@ -113,6 +113,7 @@ def test_run_prints_one_line_only_when_something_waits(hermetic: Path) -> None:
     assert (first.returncode, first.stdout) == (0, said)
     again = _session_start(text, importtime=True)  # the summary answers: the package is never imported
     assert again.stdout == said and "bootstrap_app" not in again.stderr and "sqlite3" in again.stderr
+    assert not any(line.endswith("| site") for line in again.stderr.splitlines())  # -S: site is not loaded
     assert runner.invoke(main, ["hook", "run"]).output == said
     answer = json.loads(_session_start(codex).stdout)
     assert answer["hookSpecificOutput"]["additionalContext"] == said.strip()
