@@ -5,7 +5,10 @@ what a scan costs; `memseed verify` is the same check with every finding listed.
 one run on one store: the 100x demo persona scanned, every proposal approved and written to
 a markdown folder, then a handful of proposals left undecided so the hook has something to
 say. Ratios (check / scan) are the numbers to watch; the in-process time and the time of the
-whole `memseed hook run` process (Python start included) are both printed.
+whole hook process (Python start included) are both printed: the command `memseed hook install`
+writes (``python -I -S …/hookcheck.py``, the summary alone, no package import), its first run
+after a write (the full check, which leaves the summary), the older ``memseed hook run``
+command, and ``python -c pass`` with and without ``-I -S`` — the floor any Python hook pays.
 
 Run: ``.venv/bin/python -m benchmarks.bench_hook [--scale 100]``.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -53,9 +57,16 @@ def main() -> int:
                 checked, stale = check_written(store)
             hook_s = statistics.median(_timed(lambda: agenthooks.hook_line(settings.db_path)) for _ in range(REPEATS))
             line = agenthooks.hook_line(settings.db_path)
-            command = [str(Path(sys.executable).with_name("memseed")), "--home", str(home), "hook", "run"]
-            process_s = statistics.median(_timed(lambda: subprocess.run(command, capture_output=True, check=False))
-                                          for _ in range(3))
+            old = [str(Path(sys.executable).with_name("memseed")), "--home", str(home), "hook", "run"]
+            new = shlex.split(agenthooks.command_for("claude-code", home))
+            with Store(settings.db_path) as store:  # as after a write: a summary the script cannot use
+                store.save_watch(lambda: "{}")
+            first_s = _timed(lambda: subprocess.run(new, capture_output=True, check=False))
+            said = subprocess.run(new, capture_output=True, check=False, text=True).stdout.strip()
+            runs = {name: statistics.median(_timed(lambda c=c: subprocess.run(c, capture_output=True, check=False))
+                                            for _ in range(REPEATS))
+                    for name, c in (("new", new), ("old", old), ("pass", [sys.executable, "-c", "pass"]),
+                                    ("pass -I -S", [sys.executable, "-I", "-S", "-c", "pass"]))}
         finally:
             if saved is None:
                 os.environ.pop("MEMSEED_HOME", None)
@@ -66,8 +77,14 @@ def main() -> int:
     print(f"  full scan                 {scan_s * 1000:8.0f} ms")
     print(f"  verify (in process)       {verify_s * 1000:8.1f} ms   x{verify_s / scan_s:.4f} of the scan")
     print(f"  hook check (in process)   {hook_s * 1000:8.1f} ms   x{hook_s / scan_s:.4f} of the scan")
-    print(f"  `memseed hook run` process{process_s * 1000:8.0f} ms   x{process_s / scan_s:.4f} of the scan")
+    print("  hook process (median of 5)        ms   x old  x of the scan")
+    for label, key in (("installed hook (hookcheck.py)", "new"), ("`memseed hook run` (older hooks)", "old"),
+                       ("python -c pass", "pass"), ("python -I -S -c pass", "pass -I -S")):
+        print(f"    {label:33}{runs[key] * 1000:6.0f}  {runs[key] / runs['old']:5.2f}  {runs[key] / scan_s:.4f}")
+    print(f"    {'first run after a write (full)':33}{first_s * 1000:6.0f}  {first_s / runs['old']:5.2f}  "
+          f"{first_s / scan_s:.4f}")
     print(f"  hook says: {line or '(nothing)'}")
+    print(f"  installed hook says the same: {said == line}")
     for finding in stale[:10]:
         print(f"    {finding.line()}")
     return 0

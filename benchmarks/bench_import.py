@@ -3,7 +3,8 @@
 Why next to a scan: an import is a scan of the source plus reading the target, planning and a
 journaled write. The ratio import / scan (same folder, same run, fresh homes) says what moving
 memory costs on top of reading it; the per-target lines say what arrived and what was reported
-and why (moved + reported = read). Also prints, for every real memory folder, what a scan reads
+and why (moved + reported = read), and how much of the import is planning the write (settling
+every entry, fitting the target's caps, the writer's plan: ``importing.plan_import``). Also prints, for every real memory folder, what a scan reads
 and proposes.
 
 The real folders are read from ``$MEMSEED_REALDATA/memory`` (``make bench`` sets it; see
@@ -48,7 +49,7 @@ def _scan_seconds(root: Path, folder: Path, i: int) -> tuple[float, int, int]:
         return time.perf_counter() - start, result.items, len(result.proposals)
 
 
-def _import_seconds(root: Path, folder: Path, target: str, i: int) -> tuple[float, Counter[str]]:
+def _import_seconds(root: Path, folder: Path, target: str, i: int) -> tuple[float, Counter[str], float]:
     from bootstrap_app import decisions, importing
     from bootstrap_app.config import load_settings
     from bootstrap_app.store import Store
@@ -59,9 +60,11 @@ def _import_seconds(root: Path, folder: Path, target: str, i: int) -> tuple[floa
         start = time.perf_counter()
         run = importing.start_import(str(folder), target, settings=settings, store=store, project=home / "project")
         decisions.approve(store, [sp.proposal.id for sp in importing.pending(run, store)])
+        planning = time.perf_counter()
         importing.plan_import(run, store)
+        planning = time.perf_counter() - planning
         importing.apply_import(run, store)
-        return time.perf_counter() - start, run.counts()
+        return time.perf_counter() - start, run.counts(), planning
 
 
 def main() -> int:
@@ -88,8 +91,10 @@ def main() -> int:
             for target in TARGETS:
                 runs = [_import_seconds(root, largest, target, i) for i in range(REPEATS)]
                 seconds = statistics.median(r[0] for r in runs)
+                planning = statistics.median(r[2] for r in runs)
                 counts = runs[0][1]
                 print(f"  import -> {target:11} {seconds * 1000:6.0f} ms  x{seconds / scan_s:4.1f} of the scan  "
+                      f"(planning {planning * 1000:5.0f} ms, x{planning / scan_s:4.2f})  "
                       + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     finally:
         for key, value in saved.items():

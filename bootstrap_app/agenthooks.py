@@ -2,9 +2,12 @@
 
 Why a hook: memory that is stale or proposals nobody reviewed help nobody, and the moment the
 person is sure to see a line is when their agent starts. So ``memseed hook install`` adds to
-the agent's own settings a command it runs at session start, ``memseed hook run``, which
-prints one line — and nothing when all is fresh. It must never get in the way: missing,
-locked or corrupt store, any error at all, and it prints nothing and exits 0.
+the agent's own settings a command it runs at session start, which prints one line — and
+nothing when all is fresh. It must never get in the way: missing, locked or corrupt store, any
+error at all, and it prints nothing and exits 0. The command runs :mod:`bootstrap_app.hookcheck`
+by its path (no package import, so a session start costs about one Python start); hooks an
+older memseed installed call ``memseed hook run``, which still works, and ``hook install``
+upgrades them in place.
 
 Where each agent takes a start-up hook (their documentation, checked 2026-11):
 
@@ -28,10 +31,11 @@ atomically; ``memseed hook remove`` takes out exactly the entries memseed added.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
-import shutil
 import sqlite3
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,16 +43,24 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bootstrap_app import hookcheck
 from bootstrap_app.errors import WriteError
-from bootstrap_app.extract.freshness import check_written
+from bootstrap_app.extract.freshness import check_written, refresh_watch
 from bootstrap_app.fsutil import atomic_write, read_bytes
 from bootstrap_app.harnesses import harness_class
+from bootstrap_app.hookcheck import render
 from bootstrap_app.store import Store
 
-__all__ = ["HOOKS", "HookChange", "HookSpec", "apply_change", "hook_line", "plan_install", "plan_remove", "render"]
+__all__ = ["HOOKS", "MARKS", "HookChange", "HookSpec", "apply_change", "command_for", "hook_line", "plan_install",
+           "plan_remove", "render"]
 
-MARK = "memseed hook run"
-"""What identifies memseed's own hook entries (install is idempotent, remove takes only these)."""
+MARKS = ("bootstrap_app/hookcheck.py", "memseed hook run")
+"""What identifies memseed's own hook entries in a command (install is idempotent, remove takes
+only these): the check script's path, or — hooks installed before it — ``memseed hook run``."""
+
+
+def _is_ours(text: str) -> bool:
+    return any(mark in text for mark in MARKS)
 
 
 @dataclass(frozen=True)
@@ -78,12 +90,20 @@ class HookChange:
 
 
 def hook_line(db_path: Path, now: datetime | None = None) -> str:
-    """The one line for the session ("" when nothing is stale or waiting). Reads only; a store
-    that is missing, locked or unreadable is "" — a start-up hook must never get in the way."""
-    if not db_path.is_file():
+    """The one line for the session ("" when nothing is stale or waiting). A store that is
+    missing, locked or unreadable is "" — a start-up hook must never get in the way.
+
+    The summary answers when it can (:func:`bootstrap_app.hookcheck.fast_line`, what the
+    installed hook runs without this package); otherwise the full check runs and refreshes it."""
+    today = (now or datetime.now(UTC)).date()
+    try:
+        return hookcheck.fast_line(db_path, today)
+    except hookcheck.Changed:
+        pass
+    except Exception:  # locked or corrupt: the agent's session starts as usual
         return ""
     try:  # read-only probe with a short wait: a locked or corrupt store is silence, not a stall
-        probe = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=0.2)
+        probe = sqlite3.connect(f"{db_path.resolve().as_uri()}?mode=ro", uri=True, timeout=0.2)
         try:
             probe.execute("SELECT count(*) FROM proposals").fetchone()
         finally:
@@ -91,40 +111,19 @@ def hook_line(db_path: Path, now: datetime | None = None) -> str:
         with Store(db_path) as store:
             waiting = len(store.proposals(status="undecided"))
             _checked, stale = check_written(store, now=now)
+            with contextlib.suppress(Exception):  # the next session start takes the fast path
+                refresh_watch(store, wait=0.2)
     except Exception:  # whatever went wrong, the agent's session starts as usual
         return ""
-    parts = []
-    if stale:
-        entries = len({s.fingerprint for s in stale})
-        parts.append(f"{entries} memor{'y' if entries == 1 else 'ies'} written by memseed may be stale "
-                     f"(e.g. {stale[0].name}: {stale[0].what} {stale[0].detail}) — `memseed verify`")
-    if waiting:
-        parts.append(f"{waiting} proposal{'' if waiting == 1 else 's'} wait{'s' if waiting == 1 else ''} "
-                     "for review — `memseed review`")
-    return ("memseed: " + "; ".join(parts)) if parts else ""
-
-
-def render(line: str, fmt: str, stdin_text: str = "") -> str:
-    """What to print for agent format ``fmt`` ("" when ``line`` is)."""
-    if fmt == "hermes":  # pre_llm_call fires every turn: speak on the first only
-        try:
-            first = bool(json.loads(stdin_text or "{}").get("extra", {}).get("is_first_turn", True))
-        except (ValueError, AttributeError):
-            first = True
-        return json.dumps({"context": line}) if line and first else ""
-    if not line:
-        return ""
-    if fmt in ("codex", "gemini"):
-        out: dict[str, Any] = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": line}}
-        if fmt == "gemini":
-            out["systemMessage"] = line
-        return json.dumps(out, ensure_ascii=False)
-    return line
+    return hookcheck.summary_line([(s.fingerprint, s.name, s.what, s.detail) for s in stale], waiting)
 
 
 def command_for(target: str, home: Path) -> str:
-    exe = shutil.which("memseed") or "memseed"
-    return f"{shlex.quote(exe)} --home {shlex.quote(str(home))} hook run --format {HOOKS[target].fmt}"
+    """The hook command: memseed's own Python runs :mod:`bootstrap_app.hookcheck` by its path,
+    isolated (``-I``: no script folder or user site on ``sys.path``, no ``PYTHON*`` variables) and
+    without ``site`` (``-S``: the script needs only the standard library until it falls back)."""
+    return (f"{shlex.quote(sys.executable)} -I -S {shlex.quote(hookcheck.__file__)} "
+            f"--home {shlex.quote(str(home))} --format {HOOKS[target].fmt}")
 
 
 def _settings_path(target: str) -> Path:
@@ -149,9 +148,13 @@ def _dump(data: dict[str, Any]) -> bytes:
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
+def _our_hooks(group: Any) -> list[dict[str, Any]]:
+    return [h for h in group.get("hooks", []) if isinstance(h, dict) and _is_ours(str(h.get("command", "")))] \
+        if isinstance(group, dict) else []
+
+
 def _ours(group: Any) -> bool:
-    return isinstance(group, dict) and any(MARK in str(h.get("command", "")) for h in group.get("hooks", [])
-                                           if isinstance(h, dict))
+    return bool(_our_hooks(group))
 
 
 def plan_install(target: str, app_home: Path) -> HookChange:
@@ -160,8 +163,16 @@ def plan_install(target: str, app_home: Path) -> HookChange:
     command = command_for(target, app_home)
     if target == "hermes":
         text = (before or b"").decode("utf-8", "replace")
-        if MARK in text:
-            return HookChange(path, before, None, "already installed")
+        if _is_ours(text):
+            lines = text.splitlines(keepends=True)
+            at = next(i for i, ln in enumerate(lines) if _is_ours(ln))
+            line = lines[at]
+            head, sep, _old = line.partition("command: ")
+            new = f"{head}{sep}{json.dumps(command)}{line[len(line.rstrip()):]}"
+            if not sep or new == line:
+                return HookChange(path, before, None, "already installed")
+            lines[at] = new  # an older command line: upgraded in place
+            return HookChange(path, before, "".join(lines).encode("utf-8"), "the hook command was upgraded")
         block = f"hooks:\n  pre_llm_call:\n    - command: {json.dumps(command)}\n      timeout: 10\n"
         if any(line.startswith("hooks:") for line in text.splitlines()):
             return HookChange(path, before, None, f"{path} already has a hooks: block; add under it:\n{block}")
@@ -173,8 +184,13 @@ def plan_install(target: str, app_home: Path) -> HookChange:
     groups = hooks.setdefault(HOOKS[target].event, [])
     if not isinstance(hooks, dict) or not isinstance(groups, list):
         raise WriteError(f"{path}: 'hooks' is not in the documented shape; memseed will not rewrite it")
-    if any(_ours(g) for g in groups):
-        return HookChange(path, before, None, "already installed")
+    mine = [h for g in groups for h in _our_hooks(g)]
+    if mine:
+        if all(h.get("command") == command for h in mine):
+            return HookChange(path, before, None, "already installed")
+        for h in mine:  # an older command line (`memseed hook run`, another path): upgraded in place
+            h["command"] = command
+        return HookChange(path, before, _dump(data), "the hook command was upgraded")
     groups.append({"matcher": "startup", "hooks": [{"type": "command", "command": command, "timeout": 10}]})
     note = "Codex runs a new user hook only after you trust it once (/hooks)" if target == "codex" else ""
     return HookChange(path, before, _dump(data), note)
@@ -183,11 +199,11 @@ def plan_install(target: str, app_home: Path) -> HookChange:
 def plan_remove(target: str) -> HookChange:
     path = _settings_path(target)
     before = read_bytes(path)
-    if before is None or MARK.encode() not in before:
+    if before is None or not _is_ours(before.decode("utf-8", "replace")):
         return HookChange(path, before, None, "not installed")
     if target == "hermes":
         lines = before.decode("utf-8").splitlines(keepends=True)
-        start = next(i for i, ln in enumerate(lines) if MARK in ln)
+        start = next(i for i, ln in enumerate(lines) if _is_ours(ln))
         if start >= 2 and lines[start - 1].strip() == "pre_llm_call:" and lines[start - 2].startswith("hooks:") \
                 and (start + 2 >= len(lines) or not lines[start + 2].startswith(" ")):
             kept = lines[:start - 2] + lines[start + 2:]  # the block memseed appended, whole

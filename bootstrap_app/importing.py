@@ -115,14 +115,10 @@ def _over_cap(target: str, entries: Sequence[Proposal], options: WriteOptions) -
                                         f"{cap.limit:,} {cap.unit}; this {size:,}-{cap.unit} entry does not fit")
     if out or any(c.entries for c in caps):
         return out
-    fitting: list[Proposal] = []
-    for p in entries:
-        over = [c for c in harness.capacity([*fitting, p], options) if c.overflow > 0]
-        if over:
-            out[p.fingerprint] = (f"over the target's cap: {Path(over[0].file).name} holds at most "
-                                  f"{over[0].limit:,} {over[0].unit} and is full before this entry")
-        else:
-            fitting.append(p)
+    for p, full in harness.fit_in_order(entries, options):
+        if full is not None:
+            out[p.fingerprint] = (f"over the target's cap: {Path(full.file).name} holds at most "
+                                  f"{full.limit:,} {full.unit} and is full before this entry")
     return out
 
 

@@ -138,8 +138,10 @@ def plan_write(store: Store, target: str, project: Path | str | None = None, **o
             plan.notes.append(f"{p.name}: the entry it updates ({p.supersedes}) is not one memseed wrote to "
                               f"{harness.name} (or its name is ambiguous); written as a new entry, the old one "
                               "is left as it is")
+    lengths = {len(key.strip()) for key in options.only}
+    present = {n: {p.fingerprint[:n] for p in entries} for n in lengths}  # every id prefix once, not per key
     for key in options.only:
-        if not any(p.fingerprint.startswith(key.strip().lower()) for p in entries):
+        if key.strip().lower() not in present[len(key.strip())]:
             plan.notes.append(f"--only {key}: no approved proposal has this id (see `memseed review --list`)")
     if not entries:
         plan.notes.insert(0, "nothing approved yet: run `memseed review` (or `memseed approve ID...`)")

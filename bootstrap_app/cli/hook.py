@@ -25,6 +25,9 @@ _TARGETS = click.Choice(list(agenthooks.HOOKS))
 def hook_group() -> None:
     """Add or remove a start-up hook that tells the agent when memory is stale or waiting.
 
+    The hook runs memseed's check script (bootstrap_app/hookcheck.py) by its path, so a session
+    start costs about one Python start; `install` also upgrades a hook an older memseed added.
+
     \b
     Examples:
       memseed hook install --target claude-code

@@ -19,6 +19,7 @@ import click
 
 from bootstrap_app.changes import count_new_items
 from bootstrap_app.errors import NoSourceReadable
+from bootstrap_app.extract.freshness import refresh_watch
 from bootstrap_app.pipeline import scan
 from bootstrap_app.scanreport import name_once
 from bootstrap_app.schedule import notify
@@ -57,6 +58,7 @@ def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
             run_id = store.start_run("reseed", locations)
             store.finish_run(run_id, "finished", {"new_items": 0, "unreadable": failed})
             waiting = len(store.proposals(status="undecided"))
+            refresh_watch(store)  # the start-up hook's summary, fresh for the next session (hookcheck)
             outcome["waiting"] = waiting
             if json_summary:
                 click.echo(json.dumps(outcome))
@@ -70,6 +72,7 @@ def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
         result = scan(locations, settings=settings, store=store, llm=settings.llm,
                       run_kind="reseed", cached=True)
         waiting = len(store.proposals(status="undecided"))
+        refresh_watch(store)
     errors = {r.source: r.error for r in result.reports if r.error}
     if result.new_proposals:
         problem = notify(settings.notify_cmd, waiting, result.new_proposals)

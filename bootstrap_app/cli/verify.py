@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from bootstrap_app.extract.freshness import check_written
+from bootstrap_app.extract.freshness import check_written, refresh_watch
 from bootstrap_app.harnesses import HARNESSES
 
 from .common import open_settings, open_store
@@ -40,6 +40,7 @@ def verify_cmd(ctx: click.Context, target: str | None, project: Path | None, as_
     settings = open_settings(ctx)
     with open_store(settings) as store:
         checked, stale = check_written(store, target, project)
+        refresh_watch(store)  # the start-up hook's summary (hookcheck), fresh again
     if as_json:
         click.echo(json.dumps({"checked": checked, "stale": [s.__dict__ for s in stale]}, ensure_ascii=False))
     else:

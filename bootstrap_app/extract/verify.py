@@ -21,7 +21,7 @@ contract) replaces or, for ``remove``, deletes the entry and journals the old te
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,7 +30,7 @@ from bootstrap_app.signals.repo_tasks import declared_tasks, load_json
 from bootstrap_app.signals.repos import LOCKFILES
 from bootstrap_app.types import Evidence, Proposal
 
-__all__ = ["stale_references", "verify_written"]
+__all__ = ["declared_commands", "reference_checks", "stale_references", "task_paths", "verify_written"]
 
 _RUNNER = re.compile(r"^(?:make|just|task|npm|pnpm|yarn|bun|tox -e|nox -s|poe|pdm run|hatch run|cargo) \S+$|^npm run \S+$")
 _PATHLIKE = re.compile(r"^(?:/|\./|~/)?[\w.-]+(?:/[\w.-]+)+/?$|^[\w-]+\.(?:md|rst|txt|ya?ml|toml|json|sh|py|pdf|docx)$")
@@ -42,7 +42,18 @@ _JS_RUNNERS = ("npm", "pnpm", "yarn", "bun")
 _CARGO_BUILTIN = frozenset({"test", "build", "clippy", "fmt", "check", "run", "doc", "bench", "publish"})
 
 
-def _declared(scope: Path) -> set[str] | None:
+def task_paths(scope: Path) -> list[Path]:
+    """Every file and folder :func:`declared_commands` looks at in ``scope`` (present or not): while
+    none of them changed, its answer holds (the start-up hook's summary keeps their stat)."""
+    paths = [scope, *(scope / name for name in _TASK_FILES), *(scope / lock for lock, _ in LOCKFILES)]
+    for folder in ("scripts", "script", "bin"):
+        paths.append(scope / folder)
+        if (scope / folder).is_dir():
+            paths += [p for p in sorted((scope / folder).iterdir())[:50] if p.is_file()]
+    return list(dict.fromkeys(paths))
+
+
+def declared_commands(scope: Path) -> set[str] | None:
     """Commands the repository at ``scope`` declares now (None: no repository there to ask)."""
     if not scope.is_dir():
         return None
@@ -68,11 +79,12 @@ def _declared(scope: Path) -> set[str] | None:
     return commands
 
 
-def stale_references(body: str, scope: str) -> list[str]:
-    """The backticked paths and runner commands of ``body`` that no longer hold at ``scope``."""
+def reference_checks(body: str, scope: str) -> list[tuple[str, Path | None]]:
+    """The backticked references of ``body`` that are judged, in order: (reference, the path that
+    must exist) for a path, (reference, ``None``) for a runner command the repository at ``scope``
+    must declare."""
     root = Path(scope) if scope and scope != "global" else None
-    declared: set[str] | None = None
-    stale: list[str] = []
+    out: list[tuple[str, Path | None]] = []
     # a branch name is a git ref, not a path: `release/v2` on the branch line is never "missing"
     judged = "\n".join(ln for ln in body.splitlines() if not _BRANCH_LINE.match(ln))
     for ref in dict.fromkeys(re.findall(r"`([^`\n]{2,200})`", judged)):
@@ -82,24 +94,34 @@ def stale_references(body: str, scope: str) -> list[str]:
             words = [*ref.split(), ""]
             if (words[0] == "cargo" and words[1] in _CARGO_BUILTIN) or words[1] in _PM_BUILTIN:
                 continue
-            if ref.startswith(("scripts/", "script/", "./scripts/")):
-                if not (root / ref.split()[0]).exists():
-                    stale.append(ref)
-                continue
-            if declared is None:
-                declared = _declared(root)
-                if declared is None:
-                    return [f"{scope}"]  # the repository itself is gone
-            if ref not in declared:
-                stale.append(ref)
+            out.append((ref, root / ref.split()[0] if ref.startswith(("scripts/", "script/", "./scripts/")) else None))
         elif _PATHLIKE.match(ref) and " " not in ref:
             path = Path(ref).expanduser()
             if not path.is_absolute():
                 if root is None or ref.startswith(("*", "!")) or "*" in ref:
                     continue
                 path = root / ref
+            out.append((ref, path))
+    return out
+
+
+def stale_references(body: str, scope: str,
+                     declared: Callable[[Path], set[str] | None] = declared_commands) -> list[str]:
+    """The backticked paths and runner commands of ``body`` that no longer hold at ``scope``
+    (``[scope]`` alone when a command is judged and the repository itself is gone)."""
+    commands: set[str] | None = None
+    stale: list[str] = []
+    for ref, path in reference_checks(body, scope):
+        if path is not None:
             if not path.exists():
                 stale.append(ref)
+            continue
+        if commands is None:
+            commands = declared(Path(scope))
+            if commands is None:
+                return [f"{scope}"]  # the repository itself is gone
+        if ref not in commands:
+            stale.append(ref)
     return stale
 
 

@@ -230,6 +230,22 @@ class Harness:
         """Each capped file's use now and after ``entries`` (never raises for capacity). Uncapped: ``[]``."""
         return []
 
+    def fit_in_order(self, entries: Sequence[Proposal],
+                     options: WriteOptions | None = None) -> list[tuple[Proposal, Capacity | None]]:
+        """Fill the capped files in ``entries``' order, keeping each entry that still fits: every
+        entry with the cap it would overflow, added to those kept before it (``None``: kept).
+
+        This asks :meth:`capacity` again per entry, which plans everything kept so far each time
+        (quadratic); a writer that can plan one entry at a time answers in one pass instead."""
+        out: list[tuple[Proposal, Capacity | None]] = []
+        fitting: list[Proposal] = []
+        for p in entries:
+            over = [c for c in self.capacity([*fitting, p], options) if c.overflow > 0]
+            out.append((p, over[0] if over else None))
+            if not over:
+                fitting.append(p)
+        return out
+
     def capacity_files(self, options: WriteOptions | None = None) -> list[Path]:
         """The files :meth:`capacity` depends on (the app re-computes a meter when one changes)."""
         return []

@@ -19,7 +19,7 @@ from bootstrap_app.types import Proposal
 from .common import blank_line_before, scan_entry
 from .plan import Plan, WriteOptions, is_removal
 
-__all__ = ["BEGIN", "END", "merge_block", "plan_block", "remove_section", "replace_section"]
+__all__ = ["BEGIN", "END", "BlockPlanner", "merge_block", "plan_block", "remove_section", "replace_section"]
 
 BEGIN = "<!-- memseed:begin -->"
 END = "<!-- memseed:end -->"
@@ -109,7 +109,71 @@ def _keys(name: str) -> list[str]:
 
 def _found(p: Proposal, inner: str, render: Render) -> str | None:
     """The key under which ``p`` stands in the block exactly as memseed renders it, if it does."""
-    return next((k for k in _keys(p.name) if render(p, k).rstrip("\n") in inner), None)
+    # every section starts ``### <key>``: a key whose heading is not in the block is not rendered at all
+    return next((k for k in _keys(p.name) if f"### {k}" in inner and render(p, k).rstrip("\n") in inner), None)
+
+
+class BlockPlanner:
+    """:func:`plan_block`, one entry at a time: a capped file can then be filled in order, each
+    entry kept only while the file still fits (:meth:`mark` before an entry, :meth:`back` to drop
+    it), in one pass instead of planning the whole block again per entry."""
+
+    def __init__(self, plan: Plan, path: Path, text: str, options: WriteOptions, render: Render,
+                 title: str) -> None:
+        self.plan, self.path, self.text, self.options, self.render, self.title = plan, path, text, options, render, title
+        self.sections: list[tuple[str, str]] = []
+
+    def mark(self) -> tuple[str, int, int, int, int]:
+        return (self.text, len(self.sections), len(self.plan.written), len(self.plan.notes),
+                len(self.plan.superseded))
+
+    def back(self, mark: tuple[str, int, int, int, int]) -> None:
+        self.text = mark[0]
+        del self.sections[mark[1]:], self.plan.written[mark[2]:], self.plan.notes[mark[3]:]
+        del self.plan.superseded[mark[4]:]
+
+    def result(self) -> str:
+        return merge_block(self.text, self.title, self.sections)
+
+    def add(self, p: Proposal) -> None:
+        plan, path, text, options, render, sections = (self.plan, self.path, self.text, self.options,
+                                                       self.render, self.sections)
+        scan_entry(render(p, p.name), f"entry {p.id} ({p.name})")
+        inner = _inside(text)
+        here = _found(p, inner, render)
+        if here is not None:
+            plan.written.append((p.fingerprint, f"{path}#{here}"))
+            return
+        if p.fingerprint in options.written:
+            plan.notes.append(f"{p.name}: memseed wrote it to {path.name} before and it was edited or removed "
+                              "since; left as it is")
+            return
+        taken = set(_SECTION.findall(inner)) | {key for key, _ in sections}
+        old = options.replaces.get(p.fingerprint)
+        old_key = _found(old, inner, render) if old is not None else None
+        if is_removal(p):  # a fact that no longer holds: its section goes, the removal note is never written
+            dropped = remove_section(text, render(old, old_key)) if old is not None and old_key is not None else None
+            if old is not None and old_key is not None and dropped is not None:
+                self.text = dropped
+                plan.supersede(p, old, f"{path}#{old_key}", render(old, old_key))
+            else:
+                plan.notes.append(f"{p.name}: the section this removal names is not in {path.name} as memseed "
+                                  "wrote it (edited or removed since); kept as it is, remove it by hand if needed")
+            return
+        if old is not None and old_key is not None:
+            key = p.name if p.name == old_key or p.name not in taken else old_key
+            self.text = replace_section(text, render(old, old_key), render(p, key)) or text
+            plan.supersede(p, old, f"{path}#{old_key}", render(old, old_key))
+        else:
+            if old is not None:
+                plan.notes.append(f"{p.name}: the section it replaces ({old.name}) is not in {path.name} as memseed "
+                                  "wrote it (edited or removed); added as a new section")
+            key = next((k for k in _keys(p.name) if k not in taken), "")
+            if not key:
+                raise ConflictError(f"{path}: the memseed block already has sections {p.name} … "
+                                    f"{p.name}-{_MAX_TWINS}", hint="rename the entry (memseed review, e to edit)")
+            sections.append((key, render(p, key)))
+        plan.written.append((p.fingerprint, f"{path}#{key}"))
 
 
 def plan_block(plan: Plan, path: Path, text: str, entries: Sequence[Proposal], options: WriteOptions,
@@ -124,42 +188,7 @@ def plan_block(plan: Plan, path: Path, text: str, entries: Sequence[Proposal], o
       ``name-2`` …): a same-named section (another entry's, or the person's edit of the fact
       an update replaces) must not swallow it, as a merge by name alone would.
     """
-    sections: list[tuple[str, str]] = []
+    planner = BlockPlanner(plan, path, text, options, render, title)
     for p in entries:
-        scan_entry(render(p, p.name), f"entry {p.id} ({p.name})")
-        inner = _inside(text)
-        here = _found(p, inner, render)
-        if here is not None:
-            plan.written.append((p.fingerprint, f"{path}#{here}"))
-            continue
-        if p.fingerprint in options.written:
-            plan.notes.append(f"{p.name}: memseed wrote it to {path.name} before and it was edited or removed "
-                              "since; left as it is")
-            continue
-        taken = set(_SECTION.findall(inner)) | {key for key, _ in sections}
-        old = options.replaces.get(p.fingerprint)
-        old_key = _found(old, inner, render) if old is not None else None
-        if is_removal(p):  # a fact that no longer holds: its section goes, the removal note is never written
-            dropped = remove_section(text, render(old, old_key)) if old is not None and old_key is not None else None
-            if old is not None and old_key is not None and dropped is not None:
-                text = dropped
-                plan.supersede(p, old, f"{path}#{old_key}", render(old, old_key))
-            else:
-                plan.notes.append(f"{p.name}: the section this removal names is not in {path.name} as memseed "
-                                  "wrote it (edited or removed since); kept as it is, remove it by hand if needed")
-            continue
-        if old is not None and old_key is not None:
-            key = p.name if p.name == old_key or p.name not in taken else old_key
-            text = replace_section(text, render(old, old_key), render(p, key)) or text
-            plan.supersede(p, old, f"{path}#{old_key}", render(old, old_key))
-        else:
-            if old is not None:
-                plan.notes.append(f"{p.name}: the section it replaces ({old.name}) is not in {path.name} as memseed "
-                                  "wrote it (edited or removed); added as a new section")
-            key = next((k for k in _keys(p.name) if k not in taken), "")
-            if not key:
-                raise ConflictError(f"{path}: the memseed block already has sections {p.name} … "
-                                    f"{p.name}-{_MAX_TWINS}", hint="rename the entry (memseed review, e to edit)")
-            sections.append((key, render(p, key)))
-        plan.written.append((p.fingerprint, f"{path}#{key}"))
-    return merge_block(text, title, sections)
+        planner.add(p)
+    return planner.result()

@@ -38,7 +38,7 @@ from .base import (
     new_entries,
     select_entries,
 )
-from .block import plan_block
+from .block import BlockPlanner, plan_block
 from .codex_read import REPLACES, read_codex_home
 from .common import LABELS, count_files, derived_date, flatten, guard_imports, one_line, read_text, scan_entry
 from .plan import follow_renames
@@ -50,6 +50,7 @@ AGENTS_BUDGET = 32 * 1024
 count the global file against it but loads it whole into every prompt, so memseed holds it to
 the same size rather than grow it without bound."""
 NOTES = Path("memories/extensions/ad_hoc/notes")
+_TITLE = "Memory about the user (approved in memseed)"
 _ID_LINE = re.compile(r"^memseed-id: ([0-9a-f]{8,})\s*$", re.MULTILINE)
 _NOTE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[a-z0-9-]{1,80}\.md$")
 
@@ -192,7 +193,8 @@ class CodexHarness(Harness, name="codex",
             plan.files.append(FileChange(path, None, body.encode("utf-8")))
             plan.written.append((p.fingerprint, str(path)))
 
-    def _plan_agents(self, plan: Plan, home: Path, entries: list[Proposal], options: WriteOptions) -> None:
+    def _agents_file(self, plan: Plan, home: Path) -> tuple[Path, bytes | None, str]:
+        """The file the block goes in (AGENTS.md, or AGENTS.override.md when Codex reads that), its bytes and text."""
         path = home / "AGENTS.md"
         override = home / "AGENTS.override.md"
         refuse_symlinks(override, home)
@@ -201,8 +203,11 @@ class CodexHarness(Harness, name="codex",
             plan.notes.append(f"{override} exists and Codex reads it instead of AGENTS.md, so the block goes there")
         refuse_symlinks(path, home)
         before, text = read_text(path)
-        after = plan_block(plan, path, text, entries, options, _section,
-                           "Memory about the user (approved in memseed)").encode("utf-8")
+        return path, before, text
+
+    def _plan_agents(self, plan: Plan, home: Path, entries: list[Proposal], options: WriteOptions) -> None:
+        path, before, text = self._agents_file(plan, home)
+        after = plan_block(plan, path, text, entries, options, _section, _TITLE).encode("utf-8")
         plan.budget.append({"file": str(path), "bytes": len(after), "max_bytes": AGENTS_BUDGET})
         if after == (before or b""):
             return
@@ -250,6 +255,41 @@ class CodexHarness(Harness, name="codex",
             return [Capacity(str(path), "bytes", AGENTS_BUDGET, len(read_bytes(path) or b""), exc.needed)]
         path = Path(plan.budget[-1]["file"])  # AGENTS.md, or AGENTS.override.md when Codex reads that
         return [Capacity(str(path), "bytes", AGENTS_BUDGET, len(read_bytes(path) or b""), plan.budget[-1]["bytes"])]
+
+    def fit_in_order(self, entries: Sequence[Proposal],
+                     options: WriteOptions | None = None) -> list[tuple[Proposal, Capacity | None]]:
+        """:meth:`Harness.fit_in_order` in one pass: the block is planned one entry at a time
+        (:class:`~.block.BlockPlanner`), and an entry that would overflow AGENTS.md is taken back
+        out; each answer is the one :meth:`capacity` gives for the entries kept before it plus this one."""
+        options = options or WriteOptions()
+        home = self.memory_root(None, options)
+        if memories_enabled(home)[0]:
+            return [(p, None) for p in entries]
+        plan = Plan(target=self.name, root=home)
+        path, before, text = self._agents_file(plan, home)
+        planner = BlockPlanner(plan, path, text, options, _section, _TITLE)
+        kept: set[str] = set()
+        out: list[tuple[Proposal, Capacity | None]] = []
+        for p in entries:
+            mark = planner.mark()
+            added = p.fingerprint not in kept and bool(select_entries([p], options))
+            if added:
+                planner.add(p)
+            after = planner.result().encode("utf-8")
+            if after != (before or b"") and len(after) > AGENTS_BUDGET:  # what _plan_agents raises on
+                cap = home / "AGENTS.md"
+                over: Capacity | None = Capacity(str(cap), "bytes", AGENTS_BUDGET, len(read_bytes(cap) or b""),
+                                                 len(after))
+            else:
+                over = Capacity(str(path), "bytes", AGENTS_BUDGET, len(read_bytes(path) or b""), len(after))
+            if over is not None and over.overflow <= 0:
+                over = None
+            if over is not None:
+                planner.back(mark)
+            elif added:
+                kept.add(p.fingerprint)
+            out.append((p, over))
+        return out
 
     def capacity_files(self, options: WriteOptions | None = None) -> list[Path]:
         home = self.memory_root(None, options)

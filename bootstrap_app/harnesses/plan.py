@@ -10,7 +10,7 @@ three rules every harness's ``plan`` applies the same way.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Container, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -32,6 +32,7 @@ __all__ = [
     "is_removal",
     "new_entries",
     "placement",
+    "prefix_matcher",
     "select_entries",
 ]
 
@@ -170,22 +171,32 @@ class LocalMemory:
     """Files that look like memory entries (a quick count, not a parse)."""
 
 
+def prefix_matcher(keys: Iterable[str]) -> Callable[[str], bool]:
+    """fingerprint -> does one of ``keys`` (short ids or fingerprint prefixes, any case) start it.
+
+    One set lookup per distinct key length, not one test per key: ``--only`` with every id of a
+    large import would otherwise make selecting entries quadratic."""
+    wanted: dict[int, set[str]] = {}
+    for key in keys:
+        if key.strip():
+            wanted.setdefault(len(key.strip()), set()).add(key.strip().lower())
+    return lambda fingerprint: any(fingerprint[:n] in ks for n, ks in wanted.items())
+
+
 def select_entries(entries: Sequence[Proposal], options: WriteOptions) -> list[Proposal]:
     """Apply ``--only`` / ``--exclude`` (by short id or fingerprint prefix) and drop duplicates."""
-
-    def matches(p: Proposal, keys: tuple[str, ...]) -> bool:
-        return any(p.fingerprint.startswith(k.strip().lower()) for k in keys if k.strip())
-
+    only, exclude = prefix_matcher(options.only), prefix_matcher(options.exclude)
     out: list[Proposal] = []
     seen: set[str] = set()
     for p in entries:
-        if p.fingerprint in seen:
+        fingerprint = p.fingerprint
+        if fingerprint in seen:
             continue
-        if options.only and not matches(p, options.only) and p.fingerprint not in options.written:
+        if options.only and not only(fingerprint) and fingerprint not in options.written:
             continue
-        if options.exclude and matches(p, options.exclude):
+        if options.exclude and exclude(fingerprint):
             continue
-        seen.add(p.fingerprint)
+        seen.add(fingerprint)
         out.append(p)
     return out
 

@@ -17,6 +17,7 @@ living next to the person's own files:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -146,25 +147,31 @@ def _locate(folder: Path, p: Proposal, style: IndexStyle, owned: dict[str, tuple
         return path, raw, render_topic(p, path.stem, style)
     base = check_name(p.name)
     stems = [base, *(f"{base}-{i}" for i in range(2, 10))]
-    free: tuple[Path, bytes] | None = None
+    free: tuple[Path, str] | None = None
     for stem in stems:
         path = folder / f"{stem}.md"
         if path in taken:
             continue
-        contained(folder, path)
-        refuse_symlinks(path, folder)
-        rendered = render_topic(p, stem, style)
-        current = read_bytes(path)
+        # a name nothing holds is checked (and its file rendered) only once chosen: its folder is
+        # every free name's, and checking and rendering all nine per entry was most of a plan
+        current = None
+        if os.path.lexists(path):
+            contained(folder, path)
+            refuse_symlinks(path, folder)
+            current = read_bytes(path)
         if current is None:
             if free is None:
-                free = (path, rendered)
+                free = (path, stem)
             continue
+        rendered = render_topic(p, stem, style)
         if current == rendered or _memseed_id(current) == p.id:
             return path, current, rendered
     if free is None:
         raise ConflictError(f"{folder}: {base}.md and {base}-2 … {base}-9.md all hold other memories",
                             hint=f"rename the entry (memseed review, e to edit) or tidy {folder}")
-    return free[0], None, free[1]
+    contained(folder, free[0])
+    refuse_symlinks(free[0], folder)
+    return free[0], None, render_topic(p, free[1], style)
 
 
 def _find_old(folder: Path, old: Proposal, style: IndexStyle, owned: dict[str, tuple[Path, bytes]],
@@ -231,6 +238,7 @@ def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions
     owned = _owned(folder)
     follow_renames(owned, options)
     swapped: list[tuple[Proposal, Proposal, str, str]] = []
+    taken: set[Path] = set()  # the files entries of this plan claimed so far (``written``'s paths)
     for p in entries:
         scan_entry(f"{p.name}\n{flatten(p.description)}\n{p.body}", f"entry {p.id} ({p.name})")
         old = options.replaces.get(p.fingerprint)
@@ -246,7 +254,7 @@ def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions
             if old is not None and p.id not in owned:
                 notes.append(f"{p.name}: the entry it replaces ({old.name}) is not in {folder} as memseed wrote "
                              "it (edited or removed); written as a new entry")
-            path, current, rendered = _locate(folder, p, style, owned, {Path(loc) for _, loc in written})
+            path, current, rendered = _locate(folder, p, style, owned, taken)
             if current is None and p.fingerprint in options.written:
                 notes.append(f"{path.name}: memseed wrote it before and it was removed since; not re-added")
                 continue
@@ -258,6 +266,7 @@ def plan_folder(folder: Path, entries: Sequence[Proposal], options: WriteOptions
                 else:
                     notes.append(f"{path.name}: edited outside memseed since; kept as it is")
         written.append((p.fingerprint, str(path)))
+        taken.add(path)
         line = style.index_line(p, path.name)
         link = f"]({path.name})"
         at = [i for i, text in enumerate(lines) if link in text]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,3 +123,18 @@ class JournalMixin(StoreBase):
             rows = self._db.execute("SELECT fingerprint, location FROM written WHERE target=?",
                                     (target,)).fetchall()
         return dict(rows)
+
+    # -- the start-up hook's summary (see bootstrap_app.hookcheck) ---------------------------
+    def save_watch(self, build: Callable[[], str], wait: float | None = None) -> None:
+        """Store ``build()`` as the hook's summary, marked fresh. ``build`` runs inside the write
+        transaction, so a write cannot land between what it read and the fresh mark; ``wait``
+        (seconds) bounds the wait for the write lock (a hook must not stall)."""
+        if wait is not None:
+            self._db.execute(f"PRAGMA busy_timeout={int(wait * 1000)}")
+        try:
+            with self.transaction() as db:
+                db.execute("INSERT OR REPLACE INTO hook_watch(id, stale, data, at) VALUES (1, 0, ?, ?)",
+                           (build(), now()))
+        finally:
+            if wait is not None:
+                self._db.execute("PRAGMA busy_timeout=30000")

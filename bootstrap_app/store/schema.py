@@ -136,6 +136,12 @@ CREATE TABLE IF NOT EXISTS cached_items (
     data TEXT NOT NULL,
     PRIMARY KEY (source, ref)
 );
+CREATE TABLE IF NOT EXISTS hook_watch (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    stale INTEGER NOT NULL DEFAULT 0,
+    data TEXT NOT NULL,
+    at TEXT NOT NULL
+);
 CREATE INDEX IF NOT EXISTS cached_items_seq ON cached_items(source, seq);
 CREATE TABLE IF NOT EXISTS cache_state (
     source TEXT PRIMARY KEY,
@@ -146,6 +152,21 @@ CREATE TABLE IF NOT EXISTS cache_state (
     updated TEXT NOT NULL
 );
 """
+
+_WATCHED = (("written", "INSERT", ""), ("written", "UPDATE", ""), ("written", "DELETE", ""),
+            ("superseded", "INSERT", ""), ("superseded", "UPDATE", ""), ("superseded", "DELETE", ""),
+            ("writes", "UPDATE OF status", ""),
+            ("decisions", "INSERT", "NEW"), ("decisions", "UPDATE", "NEW"), ("decisions", "DELETE", "OLD"),
+            ("proposals", "UPDATE OF data", "NEW"), ("proposals", "DELETE", "OLD"))
+"""(table, event, row) whose change can change what a written entry says: each marks the start-up
+hook's summary (``hook_watch``) stale, whoever writes — so the hook never trusts an old summary.
+``row``: only when that row's fingerprint is a written entry's (a scan touches many proposals)."""
+
+_TRIGGERS = "".join(
+    f"CREATE TRIGGER IF NOT EXISTS hook_watch_{table}_{event.split()[0].lower()} AFTER {event} ON {table} "
+    + (f"WHEN EXISTS (SELECT 1 FROM written WHERE fingerprint = {row}.fingerprint) " if row else "")
+    + "BEGIN UPDATE hook_watch SET stale = 1 WHERE stale = 0; END;\n"
+    for table, event, row in _WATCHED)
 
 
 def now() -> str:
@@ -183,7 +204,7 @@ class StoreBase:
                     f"{self.path} was written by a newer memseed (schema {version})",
                     hint="upgrade memseed, or point MEMSEED_HOME at another folder",
                 )
-            self._db.executescript(_SCHEMA)
+            self._db.executescript(_SCHEMA + _TRIGGERS)
             migrate(self._db)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open state store {self.path}: {exc}",

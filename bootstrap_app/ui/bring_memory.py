@@ -20,10 +20,18 @@ from bootstrap_app.harnesses.plan import LocalMemory
 from bootstrap_app.importing import start_import
 from bootstrap_app.ui.common import get_settings, get_store, show_error
 
-__all__ = ["bring_memory_section"]
+__all__ = ["bring_memory_section", "outcome_caption"]
 
 _REASONS = {"unsafe": "held back by the safety gate", "duplicate": "already there or given twice",
             "decided": "rejected before", "empty": "empty", "approved": "approved before"}
+"""What a reported status means, for an outcome that gives no reason of its own."""
+
+
+def outcome_caption(status: str, ref: str, reason: str) -> str:
+    """One entry that will not come across. The importer's reason already says what happened in
+    its own words ("held back by the safety gate: …", "same memory as …"), so it is shown as is;
+    the status's meaning stands in only when there is no reason (a prefix on top would repeat it)."""
+    return f"`{ref}` — {reason or _REASONS.get(status, status)}"
 
 
 def _bring(location: str, index: int) -> None:
@@ -61,6 +69,6 @@ def bring_memory_section(folders: Sequence[LocalMemory]) -> None:
         st.success(f"{read} memor{'y' if read == 1 else 'ies'} read from `{location}` for {labels.get(target, target)}: "
                    f"{proposed} wait for your review.")
         for status, ref, reason in reported:
-            st.caption(f"{_REASONS.get(status, status)}: `{ref}` — {reason}")
+            st.caption(outcome_caption(status, ref, reason))
         if proposed:
             st.page_link("views/review.py", label="Review them", icon=":material/arrow_forward:")

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import json
 import shutil
-from datetime import UTC, datetime
+import sqlite3
+from datetime import UTC, date, datetime
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
-from bootstrap_app import decisions, writing
+from bootstrap_app import decisions, hookcheck, writing
 from bootstrap_app.cli import main
 from bootstrap_app.config import load_settings
-from bootstrap_app.extract.freshness import check_written
+from bootstrap_app.extract.freshness import check_written, refresh_watch
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
 
@@ -88,3 +90,64 @@ def test_an_archive_members_source_is_its_archive(hermetic: Path) -> None:
     path = _local_source(f"takeout:{archive}!Takeout/Mail/All mail.mbox")
     assert path == archive and path.exists()
     assert _local_source("gmail:me@example.org") is None
+
+
+def _summary_findings(store: Store, today: date) -> list[tuple[str, str, str, str]]:
+    """What the start-up hook's script finds from the summary alone (raises hookcheck.Changed)."""
+    db = sqlite3.connect(store.path)
+    try:
+        row = db.execute("SELECT stale, data FROM hook_watch").fetchone()
+    finally:
+        db.close()
+    if row is None or row[0]:
+        raise hookcheck.Changed("none yet, or marked stale")
+    data = row[1]
+    return [(r["fp"], r["n"], what, detail) for r in json.loads(data)["entries"]
+            for what, detail in hookcheck.findings(r, today)]
+
+
+def test_the_hook_summary_finds_what_verify_finds_until_it_cannot(hermetic: Path) -> None:
+    """The summary the hook script reads gives the full check's findings, in its order, after
+    paths, sources and dates change; a changed task file, a write or an edit makes it step aside."""
+    repo, notes = hermetic / "code" / "app", hermetic / "notes"
+    (repo / "docs").mkdir(parents=True)
+    (repo / "docs" / "guide.md").write_text("guide\n")
+    (repo / "Makefile").write_text("test:\n\tpytest\nlint:\n\truff .\n")
+    notes.mkdir()
+
+    def full(now: datetime) -> list[tuple[str, str, str, str]]:
+        return [(s.fingerprint, s.name, s.what, s.detail) for s in check_written(store, now=now)[1]]
+
+    with _write(hermetic, repo, notes) as store:
+        with pytest.raises(hookcheck.Changed):  # the write marked it: no summary to trust yet
+            _summary_findings(store, NOW.date())
+        refresh_watch(store)
+        assert _summary_findings(store, date(2026, 1, 1)) == full(datetime(2026, 1, 1, tzinfo=UTC)) == []
+        (repo / "docs" / "guide.md").unlink()
+        shutil.rmtree(notes)
+        found = _summary_findings(store, NOW.date())
+        assert found == full(NOW) and len(found) == 4  # path, date, two sources: no refresh needed
+        assert hookcheck.fast_line(store.path, NOW.date()) == hookcheck.summary_line(found, 0) != ""
+        (repo / "Makefile").write_text("lint:\n\truff .\n")  # the verdict on `make test` rests on it
+        with pytest.raises(hookcheck.Changed):
+            _summary_findings(store, NOW.date())
+        refresh_watch(store)
+        assert _summary_findings(store, NOW.date()) == full(NOW)
+        assert ("command", "`make test` no longer holds") in [f[2:] for f in full(NOW)]
+        shutil.rmtree(repo)  # the repository is gone: that is its one finding, as in verify
+        with pytest.raises(hookcheck.Changed):
+            _summary_findings(store, NOW.date())
+        refresh_watch(store)
+        assert _summary_findings(store, NOW.date()) == full(NOW)
+        edited = next(sp for sp in store.proposals(status="approved") if sp.proposal.name == "small-prs")
+        decisions.edit(store, edited.proposal.id, body="Keep pull requests small.")
+        with pytest.raises(hookcheck.Changed):  # an edit of a written entry: the triggers mark the summary
+            _summary_findings(store, NOW.date())
+        refresh_watch(store)
+        store.save_proposals(store.start_run("scan", ["t"]), [
+            Proposal(type=MemoryType.FEEDBACK, name="other", description="Another fact", body="Another.",
+                     subject="feedback:other")])
+        assert _summary_findings(store, NOW.date()) == full(NOW)  # a new proposal changes no written entry
+        writing.undo_write(store)
+        with pytest.raises(hookcheck.Changed):
+            _summary_findings(store, NOW.date())
