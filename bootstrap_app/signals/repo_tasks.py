@@ -21,8 +21,8 @@ from bootstrap_app.ecosystems.base import load_json, load_toml, load_yaml
 
 from .repo_tools import kind_of_name, kind_of_tools, runnable, safe_name, safe_path, tools_in
 
-__all__ = ["Task", "ci_lines", "ci_tasks", "declared_tasks", "load_json", "load_toml", "load_yaml", "special_purpose",
-           "task_of"]
+__all__ = ["Task", "ci_lines", "ci_tasks", "declared_tasks", "load_json", "load_toml", "load_yaml", "reruns",
+           "special_purpose", "task_of"]
 
 
 @dataclass(frozen=True)
@@ -267,6 +267,13 @@ _SPECIAL_JOB = re.compile(
     r"site|www|fuzz(?:ing)?|sanitizers?|coverage|minimal-versions|msrv|cross|wasm|android|ios|examples?)(?![a-z])", re.I)
 """Jobs that are not "the tests": native images, releases, docs deploys, benchmarks, bots, and
 single-purpose legs (fuzzing, sanitizers, coverage uploads, MSRV or cross-compilation checks)."""
+
+
+def reruns(command: str, tasks: list[Task], chosen: tuple[str, ...]) -> bool:
+    """``make ci`` whose one line is ``make test``'s line plus a JUnit report (dropped by
+    :func:`runnable`): the chosen command again, dressed for CI's log — not a second command."""
+    body = next((t.runs for t in tasks if t.command == command and t.runs), "")
+    return bool(body) and body in chosen
 
 
 def special_purpose(command: str, kind: str) -> bool:

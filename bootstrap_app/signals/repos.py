@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from bootstrap_app.ecosystems import Ecosystem, RepoView, detected
+from bootstrap_app.ecosystems.base import load_json, load_toml
 from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.types import Item, Person, Repo
 
@@ -30,6 +31,7 @@ from .repo_conventions import (
     config_tools,
     contributor_guides,
     golangci_formatters,
+    linked_guides,
     min_versions,
     pre_commit_hooks,
     purpose,
@@ -40,7 +42,7 @@ from .repo_conventions import (
 )
 from .repo_docs import DocCommand, doc_commands, doc_sections
 from .repo_rules import DocRule, contributor_rules, guide_topics
-from .repo_tasks import Task, ci_lines, ci_tasks, declared_tasks, load_json, load_toml, special_purpose, task_of
+from .repo_tasks import Task, ci_lines, ci_tasks, declared_tasks, reruns, special_purpose, task_of
 from .repo_tools import KIND_ORDER, kind_of_name, kind_of_tools, safe_name, safe_path, tools_in
 
 __all__ = ["LOCKFILES", "RepoFacts", "ReposAccumulator", "classify_command", "repo_facts"]
@@ -140,13 +142,6 @@ class RepoFacts:
         return self.owner_commits / self.commits if self.commits else 0.0
 
 
-def _reruns(command: str, tasks: list[Task], chosen: tuple[str, ...]) -> bool:
-    """``make ci`` whose one line is ``make test``'s line plus a JUnit report (dropped by
-    :func:`runnable`): the chosen command again, dressed for CI's log — not a second command."""
-    body = next((t.runs for t in tasks if t.command == command and t.runs), "")
-    return bool(body) and body in chosen
-
-
 def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], languages: tuple[str, ...], pm: str,
             formatters: tuple[str, ...] = (), documented: tuple[Task, ...] = (),
             ecosystem_defaults: dict[str, tuple[str, str]] | None = None,
@@ -203,7 +198,7 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
             found += [x for x in t.tools if x not in found]
         chosen = (commands[kind][0], runs.get(kind, ""))
         ci_line = next((t.command for t in on_ci if t.command and t.command not in chosen
-                        and not _reruns(t.command, tasks, chosen)), "")
+                        and not reruns(t.command, tasks, chosen)), "")
         # what the maintainers documented is the command; CI's own variant of it (reporters, CI
         # flags) would only be noise beside it
         if ci_line and commands[kind][1] != "CI" and not (pick is not None and pick in documented):
@@ -341,7 +336,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                                             if t.kind == k and t.name != "narrow" and not _leg_of(t.command, commands[k][0])
                                             and not special_purpose(t.command, k)
                                             and t.command not in (commands[k][0], ci_cmds.get(k))
-                                            and not _reruns(t.command, tasks, (commands[k][0], runs.get(k, "")))))[:3])}
+                                            and not reruns(t.command, tasks, (commands[k][0], runs.get(k, "")))))[:3])}
     hooks = pre_commit_hooks(files.get(".pre-commit-config.yaml", ""))
     for kind, (cmd, _where) in commands.items():
         if cmd.startswith("pre-commit") and hooks:  # say what the hooks run
@@ -353,6 +348,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     owners_text = next((files[p] for p in ("CODEOWNERS", ".github/CODEOWNERS", "docs/CODEOWNERS") if p in files), "")
     codeowners = tuple(dict.fromkeys(t for t in re.findall(r"(@[\w./-]+|[\w.+-]+@[\w-]+\.[\w.-]+)", owners_text)))
     guides = contributor_guides(listed)
+    guides += linked_guides(files, guides, listed)
     packages = workspace_packages(files, pkg)
     members = workspace_members(packages, listed)
     per_package = _package_commands(files, members, set(commands), runner)
