@@ -31,7 +31,8 @@ from .repo_docs import doc_sections, is_fence
 __all__ = ["DocRule", "contributor_rules", "guide_topics"]
 
 _NORMATIVE = re.compile(r"\b(?:must|never|please|do not|don't(?! worry)|make sure|required|requires?|should|need to|"
-                        r"ensure|avoid|we (?:follow|use|adhere to|prefer|expect|ask)|follows?)\b|"
+                        r"ensure|avoid|we (?:follow|use|adhere to|prefer|expect|ask)|follows?|recommended|we recommend|encouraged|"
+                        r"preferably|it(?:'s| is) (?:good|best|better|recommended) (?:to|practice))\b|"
                         r"^(?:always|only|use|keep|add|write|run|also|start|note|"
                         r"create|open|describe|include|update|follow|discuss|document|sign|squash|rebase|reference|"
                         r"name|submit|label|acknowledge|indent|prefer|fork|attempt|try|make)\b", re.I)
@@ -55,7 +56,7 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 """The first topic that matches names the rule. Pull requests come last: a PR is the setting of
 nearly every rule ("When filing a pull request, always include tests …" is about tests)."""
-_MAX_RULES = 12
+_MAX_RULES = 15
 _CROWDING = 1.0
 _SAME_DOC = 0.3
 """Each rule already picked on a topic lowers the next one's weight on that topic by
@@ -73,8 +74,12 @@ _REPORTING = re.compile(r"\bbugs?\b|\bissues?\b|\btickets?\b|\bquestions?\b|\bsu
                         r"\bsecurity\b|\bvulnerab|\bfeature requests?\b|\bhelp\b|\bsponsor|\bdonat|\bcommunity\b",
                         re.I)
 """Headings of sections about filing reports or getting help: their rules are for reporters, not for a change."""
+_MAINTAINERS = re.compile(r"\breleas|\bpublish|\bdeploy", re.I)
+"""Headings of the maintainers' release steps."""
+_UNIVERSAL = re.compile(r"^(?:every|each|all) (?:[\w-]+ ){1,3}(?:uses?|has|have|follows?|includes?|needs?|gets?)\b", re.I)
+"""A statement about every commit or PR ("Every commit uses gitmoji …") states the norm."""
 _WORK = re.compile(r"\bpull requests?\b|\bPRs?\b|\bcommit|\bbranch|\bcode\b|\bstyle\b|\btest|\breview|\bsubmit|"
-                   r"\bdevelop|\bworkflow|\bchangelog|\bguidelines?\b|\bconventions?\b|\bgit\b|\bpatch|\bchanges\b",
+                   r"\bdevelop|\bworkflow|\bchangelog|\bguidelines?\b|\bconventions?\b|\bgit\b|\bpatch|\bchanges\b|\bcontribution",
                    re.I)
 """Headings of sections about making a change: commits, branches, code, style, tests, review, submitting."""
 _TALKS_TO_A_MODEL = re.compile(
@@ -97,24 +102,41 @@ class DocRule:
     topic: str
 
 
-def _prose(text: str) -> list[tuple[int, str, str, str]]:
-    """(line, sentence, heading, the sentence before it in its paragraph) of the doc's prose:
-    paragraphs and list items, never code, headings or tables."""
+@dataclass(frozen=True)
+class _Sentence:
+    line: int
+    text: str
+    heading: str
+    before: str = ""
+    """The sentence before it in its paragraph ("The suite spawns servers on 8000" before "Make sure these …")."""
+    lead: str = ""
+    """For a list item: the sentence that introduced the list ("… must follow the style guide with these exceptions:")."""
+
+
+def _prose(text: str) -> list[_Sentence]:
+    """The doc's prose, sentence by sentence: paragraphs and list items, never code, headings or tables."""
     heads = dict(doc_sections(text))
-    out: list[tuple[int, str, str, str]] = []
+    out: list[_Sentence] = []
     para: list[tuple[int, str]] = []
-    fence = comment = False
-    heading = ""
+    fence = comment = item = False
+    heading = lead = ""
+    indent = lead_indent = -1  # a lead-in sentence introduces the items indented deeper than itself
 
     def flush() -> None:
+        nonlocal lead, lead_indent
         if para:
             joined = " ".join(t for _, t in para)
             before = ""
             for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z\"'`*])", joined):
                 head = sentence.strip()[:24]
                 line = next((n for n, t in para if head in t), para[0][0])  # the line the sentence starts on
-                out.append((line, sentence.strip(), heading, before))
+                out.append(_Sentence(line, sentence.strip(), heading, before, lead if item else ""))
                 before = sentence.strip()
+            # a sentence ending in ":" introduces the list below it; a plain paragraph ends that list
+            if before.endswith(":"):
+                lead, lead_indent = before, indent if item else -1
+            elif not item:
+                lead = ""
             para.clear()
 
     lines = text.splitlines()
@@ -129,15 +151,21 @@ def _prose(text: str) -> list[tuple[int, str, str, str]]:
             flush()
             continue
         if n in heads:
-            heading = heads[n]
+            heading, lead = heads[n], ""
         # a Markdown heading is `#` and a space; `#1234"` continuing a list item is prose
         if fence or n in heads or not line or line.startswith(("|", "<", ">", "..")) or re.match(r"#{1,6}(?:\s|$)", line) \
-                or (raw.startswith("    ") and not para) or re.fullmatch(r"[-=~^*]{3,}", line):
+                or (raw.startswith("    ") and not para and not re.match(r"^\s*(?:[-*+]|\d+[.)])\s+", raw)) \
+                or re.fullmatch(r"[-=~^*]{3,}", line):
             flush()
             continue
         if re.match(r"^(?:[-*+]|\d+[.)])\s+", line):  # a list item starts a new paragraph
             flush()
+            item, indent = True, len(raw) - len(raw.lstrip())
+            if lead and indent <= lead_indent:
+                lead = ""  # a sibling of the item that introduced the list, not one of its items
             line = re.sub(r"^(?:[-*+]|\d+[.)])\s+", "", line)
+        elif not para:
+            item = False
         para.append((n, line))
     flush()
     return out
@@ -167,10 +195,13 @@ def _weight(sentence: str, heading: str, topic: str) -> float:
         w += 2.0
     elif _IMPERATIVE.match(sentence):
         w += 1.5
-    elif re.search(r"\b(?:please|make sure|ensure|should|need to|required?)\b", sentence, re.I):
+    elif re.search(r"\b(?:please|make sure|ensure|should|need to|required?)\b", sentence, re.I) \
+            or _UNIVERSAL.match(sentence):
         w += 1.0
     if _REPORTING.search(heading) and not _WORK.search(heading):
-        w -= 2.0
+        w -= 0.5 if _WORK.search(sentence) else 2.0  # "Contributions should start with a discussion" still holds
+    elif _MAINTAINERS.search(heading):
+        w -= 1.0  # the maintainers' release steps ("Tag version like 0.13.3"), not a contributor's
     elif _WORK.search(heading):
         w += 0.5
     if topic == "pull requests" and re.search(r"\bbug reports?\b|\bsearch\b|\bduplicates?\b", sentence, re.I):
@@ -179,7 +210,7 @@ def _weight(sentence: str, heading: str, topic: str) -> float:
 
 
 def _normative(sentence: str) -> bool:
-    return bool(_NORMATIVE.search(sentence) or _IMPERATIVE.match(sentence))
+    return bool(_NORMATIVE.search(sentence) or _IMPERATIVE.match(sentence) or _UNIVERSAL.match(sentence))
 
 
 def _doc(rule: DocRule) -> str:
@@ -197,23 +228,33 @@ def contributor_rules(docs: list[tuple[str, str]]) -> tuple[DocRule, ...]:
     for path, text in docs:
         if scan_text(text, tripwires=False):
             continue  # a guide that carries an injection is not quoted at all (a planted step only loses its sentence)
-        starts = {raw: line for line, raw, _h, _b in _prose(text)}
-        for line, raw, heading, before in _prose(text):
-            sentence = _clean(raw)
-            if before and _ANAPHOR.search(sentence) and len(sentence) + len(before) < 300 and _IMPERATIVE.match(sentence) \
-                    and not _normative(_clean(before)):
+        sentences = _prose(text)
+        starts = {x.text: x.line for x in sentences}
+        for x in sentences:
+            sentence, line = _clean(x.text), x.line
+            if x.before and _ANAPHOR.search(sentence) and len(sentence) + len(x.before) < 300 \
+                    and _IMPERATIVE.match(sentence) and not _normative(_clean(x.before)):
                 # "Make sure these are not in use" says nothing without "The suite spawns servers on ports 8000 and 8001."
-                sentence, line = f"{_clean(before)} {sentence}", starts.get(before, line)
-            if not (20 <= len(sentence) <= 300) or not _normative(sentence) or re.search(r"https?://|www\.", sentence) \
+                sentence, line = f"{_clean(x.before)} {sentence}", starts.get(x.before, line)
+            lead = _clean(x.lead)
+            # "**One pull request per feature** - if you want …, send …": the rule is the text after the title;
+            # an item of a list a requirement introduces ("… must follow the guide with these exceptions:") is one
+            body = _clean(re.sub(r"^\*\*[^*]{2,60}\*\*\s*[-–—:]\s*", "", x.text))
+            normative = _normative(sentence) or _normative(body) or bool(lead and _normative(lead))
+            if not (20 <= len(sentence) <= 300) or not normative or re.search(r"https?://|www\.", sentence) \
                     or (sentence.endswith(":") and not _STRONG.search(sentence)):
                 continue  # "Make sure the tests pass:" introduces a block; the block is the rule
-            topic = next((name for name, rx in _TOPICS if rx.search(sentence)), "")
+            # the sentence's own topic word, else the list's lead-in's, else its section's ("Coding style")
+            topic = next((name for text_ in (sentence, lead, x.heading) for name, rx in _TOPICS if rx.search(text_)), "")
+            own = any(name == topic and rx.search(sentence) for name, rx in _TOPICS)
             key = sentence.lower()
             if not topic or key in seen or _ABOUT_THE_DOC.search(sentence) or _TALKS_TO_A_MODEL.search(sentence) \
                     or find_dangerous(sentence) or scan_text(sentence):
                 continue
             seen.add(key)
-            found.append((_weight(sentence, heading, topic), len(found), DocRule(sentence, f"{path}:{line}", topic)))
+            # a rule that names what it is about says it more plainly than one that borrows its section's topic
+            found.append((_weight(sentence, x.heading, topic) + 0.5 * own, len(found),
+                          DocRule(sentence, f"{path}:{line}", topic)))
     picked: list[tuple[int, DocRule]] = []
     while found and len(picked) < _MAX_RULES:
         best = max(found, key=lambda c: (c[0] - _CROWDING * sum(r.topic == c[2].topic for _, r in picked)

@@ -79,7 +79,7 @@ def test_one_topic_never_crowds_out_another_and_no_sentences_about_the_doc() -> 
     guide = "".join(f"- Test rule {n} must be followed for every change you make.\n" for n in range(20))
     guide += "\nThis document helps ensure your contributions are effective.\n\n- Never work on `main` directly.\n"
     rules = contributor_rules([("AGENTS.md", guide)])
-    assert len(rules) == 12 and [r.topic for r in rules].count("tests") == 11
+    assert len(rules) == 15 and [r.topic for r in rules].count("tests") == 14
     assert rules[-1] == DocRule("Never work on `main` directly.", "AGENTS.md:24", "branches")
 
 

@@ -26,11 +26,11 @@ def _texts(doc: str, path: str = "CONTRIBUTING.md") -> list[str]:
 
 def test_the_rule_of_the_change_beats_many_polite_requests_about_bug_reports() -> None:
     doc = "## Good Bug Reports\n\n" + "".join(
-        f"- Please mention detail number {n} of your environment in the issue.\n" for n in range(14))
+        f"- Please mention detail number {n} of your environment in the issue.\n" for n in range(20))
     doc += "\n## Good Pull Requests\n\n- Every pull request must describe its motivation.\n"
     rules = contributor_rules([("CONTRIBUTING.md", doc)])
-    assert len(rules) == 12
-    assert rules[-1].text == "Every pull request must describe its motivation." and rules[-1].where == "CONTRIBUTING.md:20"
+    assert len(rules) == 15
+    assert rules[-1].text == "Every pull request must describe its motivation." and rules[-1].where == "CONTRIBUTING.md:26"
 
 
 def test_an_imperative_after_a_leading_clause_is_a_rule() -> None:
@@ -80,3 +80,35 @@ def test_a_rule_quoted_from_agents_md_passes_the_gate_with_its_citation(tmp_path
     result = scan([str(repo)], settings=load_settings())
     entry = {p.name: p for p in result.proposals}["proj-contributor-rules"]
     assert '- On tests (AGENTS.md:5): "Every behavioral change must be proven by tests."' in entry.body
+
+
+def test_items_of_a_list_a_requirement_introduces_are_rules_on_its_topic() -> None:
+    doc = ("## Coding style\n\nAll code must adhere to the house style guide with the following exceptions:\n\n"
+           "* Exceptions are permitted\n* snake_case is used for function names\n\n"
+           "The project was started in 2012 by a few friends:\n\n* Alice wrote the parser\n")
+    rules = contributor_rules([("CONTRIBUTING.md", doc)])
+    assert [(r.text, r.topic) for r in rules][1:] == [("Exceptions are permitted", "style"),
+                                                      ("snake_case is used for function names", "style")]
+
+
+def test_a_rule_without_a_topic_word_takes_its_sections_topic() -> None:
+    doc = "## Changelog\n\nDo not bump version numbers yourself.\n\n## Misc\n\nDo not eat in the office.\n"
+    assert [(r.text, r.topic) for r in contributor_rules([("CONTRIBUTING.md", doc)])] == [
+        ("Do not bump version numbers yourself.", "changelog")]
+
+
+def test_a_titled_item_a_recommendation_and_a_statement_about_every_commit() -> None:
+    doc = ("## Pull requests\n\n- **One pull request per feature** - If you want to do more than one thing, send "
+           "multiple pull requests.\n- If you begin working on an issue, it's good to leave a comment on it to claim it.\n"
+           "- Every commit uses a Conventional Commits type prefix.\n- Our pull requests were merged quickly last year.\n")
+    assert _texts(doc) == [
+        "One pull request per feature - If you want to do more than one thing, send multiple pull requests.",
+        "If you begin working on an issue, it's good to leave a comment on it to claim it.",
+        "Every commit uses a Conventional Commits type prefix."]
+
+
+def test_a_rule_about_contributions_in_a_bug_section_beats_the_maintainers_release_steps() -> None:
+    doc = "## Reporting bugs\n\nContributions should start out with a discussion.\n\n## Releasing\n\n" + "".join(
+        f"- Please update pull request number {n} before the release.\n" for n in range(15))
+    texts = _texts(doc)
+    assert len(texts) == 15 and texts[0] == "Contributions should start out with a discussion."
