@@ -242,6 +242,7 @@ def contributor_rules(docs: list[tuple[str, str]]) -> tuple[DocRule, ...]:
             body = _clean(re.sub(r"^\*\*[^*]{2,60}\*\*\s*[-–—:]\s*", "", x.text))
             normative = _normative(sentence) or _normative(body) or bool(lead and _normative(lead))
             if not (20 <= len(sentence) <= 300) or not normative or re.search(r"https?://|www\.", sentence) \
+                    or sentence.endswith("?") \
                     or (sentence.endswith(":") and not _STRONG.search(sentence)):
                 continue  # "Make sure the tests pass:" introduces a block; the block is the rule
             # the sentence's own topic word, else the list's lead-in's, else its section's ("Coding style")

@@ -33,9 +33,9 @@ def test_the_rule_of_the_change_beats_many_polite_requests_about_bug_reports() -
     assert rules[-1].text == "Every pull request must describe its motivation." and rules[-1].where == "CONTRIBUTING.md:26"
 
 
-def test_an_imperative_after_a_leading_clause_is_a_rule() -> None:
+def test_an_imperative_after_a_leading_clause_is_a_rule_and_a_question_is_not() -> None:
     doc = "## Pull requests\n\nWhen filing a pull request, describe the change and why it is needed.\n" \
-          "When the sun shines, the maintainers are happy.\n"
+          "When the sun shines, the maintainers are happy. Found something the project should support?\n"
     assert _texts(doc) == ["When filing a pull request, describe the change and why it is needed."]
 
 
