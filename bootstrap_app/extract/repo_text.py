@@ -87,7 +87,9 @@ def rules_body(f: RepoFacts) -> str:
     """The maintainers' requirements, quoted with file:line, grouped by what they are about."""
     lines = [f"What the maintainers of {f.name} require of contributors, in their own words:"]
     for topic in dict.fromkeys(r.topic for r in f.rules):
-        lines += [f"- On {topic}: \"{r.text}\" ({r.where})" for r in f.rules if r.topic == topic]
+        # the file:line before the quote: our citation never reads as the object of the quoted verb
+        # ("… any change … (AGENTS.md:43)" looks to the injection scan like an edit of an agent file)
+        lines += [f"- On {topic} ({r.where}): \"{r.text}\"" for r in f.rules if r.topic == topic]
     lines.append("**Why:** quoted from the project's contributor guide; they hold for every contributor.")
     lines.append(f"**How to apply:** follow them when preparing commits and pull requests in {f.path}.")
     return "\n".join(lines)

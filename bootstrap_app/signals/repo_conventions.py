@@ -10,13 +10,14 @@ instruction.
 from __future__ import annotations
 
 import fnmatch
+import posixpath
 import re
 from typing import Any
 
 from bootstrap_app.safety.injection import scan_text
 from bootstrap_app.safety.provenance import instruction_reasons
 
-from .repo_tasks import load_toml, load_yaml
+from .repo_tasks import load_json, load_toml, load_yaml
 from .repo_tools import safe_name, safe_path, tools_in
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "config_tools",
     "contributor_guides",
     "golangci_formatters",
+    "linked_guides",
     "min_versions",
     "pre_commit_hooks",
     "purpose",
@@ -101,6 +103,34 @@ def contributor_guides(listed: set[str]) -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda p: (p.count("/"), p.lower())))
 
 
+_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?[^)]*\)|^\s*\[[^\]]+\]:\s*(\S+)|<([^>\s]+)>`_", re.M)
+_OWN_ROLE = re.compile(r"(?:^|/)(?:readme|license|licence|copying|code_of_conduct|security|support|funding|changelog|"
+                       r"changes|history|authors|notice)[^/]*$", re.I)
+"""Files GitHub and packagers give a role of their own (README, LICENSE, SECURITY, CHANGELOG…): not a guide."""
+
+
+def linked_guides(files: dict[str, str], guides: tuple[str, ...], listed: set[str]) -> tuple[str, ...]:
+    """Docs of this repository a contributor guide links to ("as well as our [AI Policy](/.github/AI_POLICY.md)"):
+    the guide makes them part of what a contributor must read. Relative, root-relative and
+    ``github.com/<owner>/<repo>/blob/<branch>/<path>`` links count when ``<path>`` is a tracked
+    Markdown/reStructuredText/text file."""
+    out: list[str] = []
+    for guide in guides:
+        base = guide.rsplit("/", 1)[0] if "/" in guide else ""
+        for m in _LINK.finditer(files.get(guide, "")):
+            target = next(g for g in m.groups() if g).split("#")[0]
+            if re.match(r"[a-z]+:", target, re.I):
+                blob = re.match(r"https?://github\.com/[^/]+/[^/]+/blob/[^/]+/(.+)$", target)
+                if not blob:
+                    continue
+                target = "/" + blob.group(1)
+            path = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(base, target))
+            if path in listed and path not in guides and path not in out and safe_path(path) \
+                    and path.lower().endswith((".md", ".rst", ".txt")) and not _OWN_ROLE.search(path):
+                out.append(path)
+    return tuple(out[:4])
+
+
 def commit_convention(files: dict[str, str], listed: set[str], pkg: dict[str, Any], pyproject: dict[str, Any],
                       subjects: tuple[str, ...]) -> tuple[str, float]:
     """(how it is known, share of conventional subjects). Config beats history; history needs 80%."""
@@ -154,6 +184,8 @@ def config_tools(listed: set[str], pyproject: dict[str, Any], pre_commit: str, p
         for pattern, tool in _CONFIG_TOOLS:
             if fnmatch.fnmatchcase(path, pattern) and tool not in out:
                 out.append(tool)
+    if "sphinx" not in out and listed & {"docs/conf.py", "doc/conf.py", "docs/source/conf.py", "doc/source/conf.py"}:
+        out.append("sphinx")  # Sphinx's own config file in the docs source folder
     tool_tables = pyproject.get("tool", {}) if isinstance(pyproject.get("tool"), dict) else {}
     out += [t.replace("_", "-") for t in _PYPROJECT_TOOLS if t in tool_tables and t not in out]
     out += [t for t in pre_commit_hooks(pre_commit) if t not in out]
@@ -200,7 +232,8 @@ def workspace_members(globs: tuple[str, ...], listed: set[str]) -> tuple[str, ..
 
 
 def workspace_packages(files: dict[str, str], pkg: dict[str, Any]) -> tuple[str, ...]:
-    """Monorepo member globs: package.json workspaces, pnpm-workspace.yaml, Cargo workspace, go.work."""
+    """Monorepo member globs: package.json workspaces, pnpm-workspace.yaml, Cargo workspace, go.work, deno.json
+    workspace, a Dart pub workspace."""
     out: list[str] = []
     ws = pkg.get("workspaces")
     ws = ws.get("packages") if isinstance(ws, dict) else ws
@@ -211,6 +244,12 @@ def workspace_packages(files: dict[str, str], pkg: dict[str, Any]) -> tuple[str,
     members = cargo.get("members") if isinstance(cargo, dict) else None
     out += [str(m) for m in members] if isinstance(members, list) else []
     out += re.findall(r"^\s*(?:use\s+)?(\./[\w./-]+)\s*$", files.get("go.work", ""), re.M)
+    # deno.json `"workspace": [...]` (or `{"members": [...]}`) and a Dart pub workspace (`workspace:` in pubspec.yaml)
+    pubspec = load_yaml(files.get("pubspec.yaml", "")) if "pubspec.yaml" in files else None
+    for declared in (load_json(files.get("deno.json", "")).get("workspace"),
+                     pubspec.get("workspace") if isinstance(pubspec, dict) else None):
+        declared = declared.get("members") if isinstance(declared, dict) else declared
+        out += [str(w) for w in declared] if isinstance(declared, list) else []
     plain = [p for p in out if safe_path(p.replace("*", "x").lstrip("!"))
              and all(safe_name(part.replace("*", "x")) for part in p.lstrip("!").strip("./").split("/") if part)]
     return tuple(dict.fromkeys(plain))[:12]

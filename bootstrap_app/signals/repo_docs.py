@@ -23,7 +23,7 @@ from bootstrap_app.safety.dangerous import find_dangerous
 
 from .repo_tools import TOOLS, kind_of_name, kind_of_tools, tools_in
 
-__all__ = ["DocCommand", "doc_commands", "doc_sections", "prove"]
+__all__ = ["DocCommand", "doc_commands", "doc_sections", "is_fence", "prove"]
 
 _SHELL_LANGS = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-session", "shellsession", "text",
                           "terminal", "powershell", "ps1", "pwsh", "cmd", "bat", "sh-session", "none", "fish"})
@@ -70,6 +70,17 @@ class _Candidate:
     inline: bool = False
 
 
+def is_fence(lines: list[str], i: int) -> bool:
+    """Line ``i`` opens or closes a fenced block (```` ``` ```` / ``~~~``) — unless it is a line of
+    tildes under a title of about its length, which is a reStructuredText heading's underline."""
+    line = lines[i].strip()
+    if not re.match(r"^(```|~~~)", line):
+        return False
+    above = lines[i - 1].strip() if i > 0 else ""
+    return not (re.fullmatch(r"~+", line) and above and not re.match(r"^(```|~~~)", above)
+                and len(line) >= max(3, len(above) - 2))
+
+
 def doc_sections(text: str) -> list[tuple[int, str]]:
     """(line, heading) of every Markdown or reStructuredText heading, in order."""
     out: list[tuple[int, str]] = []
@@ -77,7 +88,7 @@ def doc_sections(text: str) -> list[tuple[int, str]]:
     fence = ""
     for i, raw in enumerate(lines):
         line = raw.strip()
-        if re.match(r"^(```|~~~)", line):
+        if is_fence(lines, i):
             fence = "" if fence else line[:3]
             continue
         if fence:
@@ -106,7 +117,7 @@ def _candidates(text: str) -> list[_Candidate]:
             heading, context, para = heads[i + 1], "", []
             i += 1
             continue
-        fence = re.match(r"^(```+|~~~+)\s*([\w+-]*)", line)
+        fence = re.match(r"^(```+|~~~+)\s*([\w+-]*)", line) if is_fence(lines, i) else None
         rst = re.match(r"^\.\.\s+(?:code-block|code|sourcecode)::\s*([\w+-]*)", line)
         indented = not fence and not rst and raw.startswith(("    ", "\t")) and i > 0 and not lines[i - 1].strip() and not para \
             and not re.match(r"^\s*(?:[-*+]|\d+\.)\s", raw)
@@ -124,7 +135,7 @@ def _candidates(text: str) -> list[_Candidate]:
         elif not line.startswith(("|", "<")):
             para.append(line)
             context = " ".join(para)
-        for m in re.finditer(r"(?<!`)``?([^`\n]{2,120})``?(?!`)", line):
+        for m in re.finditer(r"(?<!`)``?([^`\n]{2,120})``?(?![`_])", line):  # `name`_ is an rst link
             out.append(_Candidate(m.group(1), i + 1, line, heading, inline=True))
         i += 1
     return out

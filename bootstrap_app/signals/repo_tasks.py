@@ -21,7 +21,8 @@ from bootstrap_app.ecosystems.base import load_json, load_toml, load_yaml
 
 from .repo_tools import kind_of_name, kind_of_tools, runnable, safe_name, safe_path, tools_in
 
-__all__ = ["Task", "ci_lines", "ci_tasks", "declared_tasks", "load_json", "load_toml", "load_yaml", "task_of"]
+__all__ = ["Task", "ci_lines", "ci_tasks", "declared_tasks", "load_json", "load_toml", "load_yaml", "reruns",
+           "special_purpose", "task_of"]
 
 
 @dataclass(frozen=True)
@@ -278,9 +279,28 @@ def declared_tasks(files: dict[str, str], runner: str, pkg: dict[str, Any]) -> l
 _SPECIAL_JOB = re.compile(
     r"(?<![a-z])(?:native|release[sd]?|publish(?:ing)?|deploy(?:ment)?|docs?|documentation|pages|bench(?:mark)?s?|"
     r"nightly|snapshots?|canary|codeql|stale|labell?(?:er|ing)?|dependabot|renovate|backports?|changelog|cla|website|"
-    r"site|fuzz(?:ing)?|sanitizers?|coverage|minimal-versions|msrv|cross|wasm|android|ios|examples?)(?![a-z])", re.I)
+    r"site|www|fuzz(?:ing)?|sanitizers?|coverage|minimal-versions|msrv|cross|wasm|android|ios|examples?)(?![a-z])", re.I)
 """Jobs that are not "the tests": native images, releases, docs deploys, benchmarks, bots, and
 single-purpose legs (fuzzing, sanitizers, coverage uploads, MSRV or cross-compilation checks)."""
+
+
+def reruns(command: str, tasks: list[Task], chosen: tuple[str, ...]) -> bool:
+    """``make ci`` whose one line is ``make test``'s line plus a JUnit report (dropped by
+    :func:`runnable`): the chosen command again, dressed for CI's log — not a second command."""
+    body = next((t.runs for t in tasks if t.command == command and t.runs), "")
+    return bool(body) and body in chosen
+
+
+def special_purpose(command: str, kind: str) -> bool:
+    """``melos run build:example:apk`` / ``deno task build-www`` for "build": the task's name also names
+    a special purpose (an example app, the website, benchmarks) that is not ``kind``'s own word, so
+    it builds (tests, lints) that one thing, not the project."""
+    words = command.split()
+    if len(words) < 2 and "/" not in command:
+        return False
+    name = words[-1].rsplit("/", 1)[-1]
+    return any(_SPECIAL_JOB.fullmatch(p) and kind_of_name(p) != kind
+               for p in re.split(r"[-:_.]", name.lower()) if p)
 
 
 def _triggers(data: dict[Any, Any]) -> set[str]:

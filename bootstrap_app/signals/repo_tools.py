@@ -64,6 +64,11 @@ _SAFE_PATH = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_./-]{0,119}$")
 _PROGRAMS = frozenset(["make", "just", "task", "npm", "pnpm", "yarn", "bun", "npx", "pnpx", "go", "cargo", "rustup", "python", "python3", "pip", "uv", "uvx", "poetry", "pdm", "hatch", "tox", "nox", "pytest", "ruff", "mypy", "pyright", "black", "isort", "flake8", "pylint", "pre-commit", "golangci-lint", "gofmt", "eslint", "prettier", "jest", "vitest", "mocha", "tsc", "biome", "node", "deno", "mvn", "gradle", "./gradlew", "./mvnw", "bundle", "rake", "rspec", "mix", "dotnet", "swift", "./scripts", "scripts", "ty", "typos", "mkdocs", "twine", "goreleaser", "turbo", "nx", "lerna"]) | frozenset(
     p for e in ecosystems() for p in e.programs)
 _TOKEN = re.compile(r"^[A-Za-z0-9_./:=@+,%^~-]+$")
+_CI_PRESENTATION = re.compile(
+    r"^(?:--colou?r(?:=\S+)?|--no-colou?r|--ansi|--no-ansi|--show-diff-on-failure|--junit-?xml=\S+|--no-progress|"
+    r"--no-transfer-progress|--batch-mode|--show-version|--no-interaction|--ci)$", re.I)
+"""Flags that only shape how a CI log reads (colours, diffs, JUnit reports, progress bars, batch
+mode): the command a person types is the same without them."""
 _SETUP = re.compile(r"^(?:pip|uv pip|python -m pip|npm (?:ci|install|i)|pnpm (?:i|install)|yarn(?: install)?|bun install"
                     r"|go (?:mod download|get|install)|cargo install|rustup|uv sync|poetry install|pdm install"
                     r"|apt(?:-get)?|brew|sudo)\b")
@@ -107,8 +112,13 @@ def kind_of_name(name: str) -> str:
     """
     low = name.lower()
     parts = re.split(r"[-:_.]|(?<=[a-z])(?=[A-Z])", name)
-    if len(parts) > 1 and {p.lower() for p in parts[1:]} & {"release", "publish", "deploy"}:
-        return "deploy" if "deploy" in {p.lower() for p in parts} else "release"  # test-release checks a release
+    rest = {p.lower() for p in parts[1:]}
+    if rest & {"dry", "dryrun"}:
+        return ""  # `publish-dry-run` rehearses a release: it neither releases nor tests the code
+    if len(parts) > 1 and rest & {"release", "publish", "deploy"}:
+        if parts[0].lower() in ("test", "check", "verify", "validate", "smoke"):
+            return ""  # `test-release` checks a published release: neither the tests nor the release
+        return "deploy" if "deploy" in {p.lower() for p in parts} else "release"
     for kind, rx in _NAME_WORDS:
         if rx.match(low):
             return kind
@@ -124,7 +134,8 @@ def runnable(line: str) -> str:
 
     Rejected: anything with ``$`` (CI variables, matrix placeholders, ``$GITHUB_OUTPUT``), shell
     plumbing (pipes, ``&&``, redirections, quotes), setup steps (installs), ``cd`` elsewhere,
-    unknown programs and lines longer than eight tokens.
+    unknown programs and lines longer than eight tokens. Flags that only dress CI's log
+    (``--color=always``, ``--show-diff-on-failure``, ``--junitxml=report.xml``) are dropped.
     """
     line = line.strip()
     if not line or len(line) > 100 or _SETUP.match(line) or re.search(r"\s(?:--version|-V|--help|version)$", line):
@@ -136,4 +147,4 @@ def runnable(line: str) -> str:
     if (first in ("python", "python3") and len(tokens) >= 3 and tokens[1] == "-m") or (first in ("uv", "poetry", "pdm", "hatch") and len(tokens) >= 3 and tokens[1] == "run"):
         first = tokens[2]
     program_ok = first in _PROGRAMS or first.startswith(("./scripts/", "scripts/", "script/", "./script/"))
-    return line if program_ok else ""
+    return " ".join(t for t in tokens if not _CI_PRESENTATION.match(t)) if program_ok else ""

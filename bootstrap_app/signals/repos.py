@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from bootstrap_app.ecosystems import Ecosystem, RepoView, detected
+from bootstrap_app.ecosystems.base import load_json, load_toml
 from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.types import Item, Person, Repo
 
@@ -31,6 +32,7 @@ from .repo_conventions import (
     config_tools,
     contributor_guides,
     golangci_formatters,
+    linked_guides,
     min_versions,
     pre_commit_hooks,
     purpose,
@@ -41,7 +43,7 @@ from .repo_conventions import (
 )
 from .repo_docs import DocCommand, doc_commands, doc_sections
 from .repo_rules import DocRule, contributor_rules, guide_topics
-from .repo_tasks import Task, ci_lines, ci_tasks, declared_tasks, load_json, load_toml, task_of
+from .repo_tasks import Task, ci_lines, ci_tasks, declared_tasks, reruns, special_purpose, task_of
 from .repo_tools import KIND_ORDER, kind_of_name, kind_of_tools, safe_name, safe_path, tools_in
 
 __all__ = ["LOCKFILES", "RepoFacts", "ReposAccumulator", "classify_command", "repo_facts"]
@@ -158,12 +160,15 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
     ci_cmds: dict[str, str] = {}
     prefix = {"uv": "uv run ", "poetry": "poetry run ", "pdm": "pdm run "}.get(pm, "")
     for kind in KIND_ORDER:
-        on_ci = [t for t in ci if t.kind == kind]
-        pick = next((t for t in documented if t.kind == kind and t.name != "narrow"), None) \
-            or next((t for t in tasks if t.kind == kind and t.name.lower() in _CANONICAL[kind]), None) \
+        # `build:example:apk` builds an example app, `build-www` the website: not the project's build
+        on_ci = [t for t in ci if t.kind == kind and not special_purpose(t.command, kind)]
+        own = [t for t in tasks if t.kind == kind and not special_purpose(t.command, kind)]
+        doc = [t for t in documented if t.kind == kind and not special_purpose(t.command, kind)]
+        pick = next((t for t in doc if t.name != "narrow"), None) \
+            or next((t for t in own if t.name.lower() in _CANONICAL[kind]), None) \
             or next((t for t in on_ci if t.command), None) \
-            or next((t for t in tasks if t.kind == kind), None) \
-            or next((t for t in documented if t.kind == kind and kind != "setup"), None)
+            or next(iter(own), None) \
+            or next((t for t in doc if kind != "setup"), None)
         found: list[str] = []
         if pick is not None:
             commands[kind] = (pick.command, pick.source)
@@ -194,7 +199,9 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
             commands[kind] = (commands[kind][0], "package manager")
         for t in on_ci:
             found += [x for x in t.tools if x not in found]
-        ci_line = next((t.command for t in on_ci if t.command and t.command not in (commands[kind][0], runs.get(kind))), "")
+        chosen = (commands[kind][0], runs.get(kind, ""))
+        ci_line = next((t.command for t in on_ci if t.command and t.command not in chosen
+                        and not reruns(t.command, tasks, chosen)), "")
         # what the maintainers documented is the command; CI's own variant of it (reporters, CI
         # flags) would only be noise beside it
         if ci_line and commands[kind][1] != "CI" and not (pick is not None and pick in documented):
@@ -330,17 +337,21 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     also = {k: alts for k in commands
             if (alts := tuple(dict.fromkeys(t.command for t in (*documented, *([] if k in doc_kinds else tasks))
                                             if t.kind == k and t.name != "narrow" and not _leg_of(t.command, commands[k][0])
-                                            and t.command not in (commands[k][0], ci_cmds.get(k))))[:3])}
+                                            and not special_purpose(t.command, k)
+                                            and t.command not in (commands[k][0], ci_cmds.get(k))
+                                            and not reruns(t.command, tasks, (commands[k][0], runs.get(k, "")))))[:3])}
     hooks = pre_commit_hooks(files.get(".pre-commit-config.yaml", ""))
     for kind, (cmd, _where) in commands.items():
         if cmd.startswith("pre-commit") and hooks:  # say what the hooks run
             tools[kind] = tuple(dict.fromkeys([*tools.get(kind, ()), *hooks]))[:5]
     release = tuple(dict.fromkeys([commands[k][0] for k in ("release", "deploy") if k in commands]
-                                  + list(release_files(listed))))
+                                  + [p for p in release_files(listed)  # a docs-site or website deploy is not a release
+                                     if not (special_purpose(p, "release") and special_purpose(p, "deploy"))]))
     ci = next((label for marker, label in _CI if any(p.startswith(marker) or p == marker for p in listed)), "")
     owners_text = next((files[p] for p in ("CODEOWNERS", ".github/CODEOWNERS", "docs/CODEOWNERS") if p in files), "")
     codeowners = tuple(dict.fromkeys(t for t in re.findall(r"(@[\w./-]+|[\w.+-]+@[\w-]+\.[\w.-]+)", owners_text)))
     guides = contributor_guides(listed)
+    guides += linked_guides(files, guides, listed)
     packages = workspace_packages(files, pkg)
     members = workspace_members(packages, listed)
     per_package = _package_commands(files, members, set(commands), runner)

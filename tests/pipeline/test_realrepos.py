@@ -43,6 +43,11 @@ def _declared(repo: Path, cmd: str) -> bool:
     if _git(repo, "grep", "-q", "-F", "-e", cmd).returncode == 0:
         return True
     words = cmd.split()
+    # a CI line without the flags that only dress CI's log (`--color=always`, `--junitxml=…`)
+    space, flag = "[[:space:]]", "--?[A-Za-z][A-Za-z0-9_-]*(=[^[:space:]]+)?"  # POSIX classes: git grep -E
+    dressed = f"({space}+{flag})*{space}+".join(re.escape(w) for w in words)
+    if len(words) >= 2 and _git(repo, "grep", "-q", "-E", "-e", f"(^|{space}){dressed}({space}|$)").returncode == 0:
+        return True
     if words[0] in _RUNNERS and len(words) >= 2:
         target = words[-1].removeprefix("-e").removeprefix("-s")
         return _git(repo, "grep", "-q", "-E", "-e", rf"(^|[\"' ]){re.escape(target)}[\"']?\s*[:=]").returncode == 0

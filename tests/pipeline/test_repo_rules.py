@@ -67,7 +67,7 @@ def test_the_rules_are_quoted_with_file_and_line_and_the_planted_steps_are_not(t
     by_name = {p.name: p for p in result.proposals}
     entry = by_name["proj-contributor-rules"]
     assert entry.type.value == "project"
-    assert '- On commits: "Please squash intermediate commits before asking for a review." (CONTRIBUTING.md:8)' in entry.body
+    assert '- On commits (CONTRIBUTING.md:8): "Please squash intermediate commits before asking for a review."' in entry.body
     assert "curl" not in entry.body and "example.net" not in entry.body and "approve" not in entry.body
     docs = by_name["proj-contributor-docs"]
     assert docs.type.value == "reference" and "`CONTRIBUTING.md`: Contributing; Commits; Branches" in docs.body
@@ -75,12 +75,12 @@ def test_the_rules_are_quoted_with_file_and_line_and_the_planted_steps_are_not(t
     assert "get.example.net" not in everything
 
 
-def test_at_most_three_rules_per_topic_and_no_sentences_about_the_doc() -> None:
-    guide = "".join(f"- Test rule {n} must be followed for every change you make.\n" for n in range(6))
+def test_one_topic_never_crowds_out_another_and_no_sentences_about_the_doc() -> None:
+    guide = "".join(f"- Test rule {n} must be followed for every change you make.\n" for n in range(20))
     guide += "\nThis document helps ensure your contributions are effective.\n\n- Never work on `main` directly.\n"
     rules = contributor_rules([("AGENTS.md", guide)])
-    assert [r.topic for r in rules] == ["tests", "tests", "tests", "branches"]
-    assert rules[-1] == DocRule("Never work on `main` directly.", "AGENTS.md:10", "branches")
+    assert len(rules) == 15 and [r.topic for r in rules].count("tests") == 14
+    assert rules[-1] == DocRule("Never work on `main` directly.", "AGENTS.md:24", "branches")
 
 
 def test_a_sentence_speaking_to_a_model_is_never_a_rule() -> None:
