@@ -24,6 +24,7 @@ from pathlib import Path
 from bootstrap_app import writing
 from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError
+from bootstrap_app.extract.freshness import keep_watch
 from bootstrap_app.harnesses import Plan, WriteOptions, get_harness
 from bootstrap_app.pipeline import scan
 from bootstrap_app.scanreport import ScanEvent, ScanResult
@@ -169,5 +170,6 @@ def apply_import(run: ImportRun, store: Store) -> int | None:
     if run.plan is None or run.plan.empty:
         return None
     outcome = writing.apply_write(store, run.plan)
+    keep_watch(store)  # the agents' start-up hook answers from a fresh summary (hookcheck)
     run.outcomes = [o.but("moved") if o.status == "to-write" else o for o in run.outcomes]
     return outcome.write_id

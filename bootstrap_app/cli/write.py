@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from bootstrap_app import writing
+from bootstrap_app.extract.freshness import keep_watch
 from bootstrap_app.harnesses import HARNESSES
 
 from .common import open_settings, open_store
@@ -55,6 +56,7 @@ def write_cmd(ctx: click.Context, target: str, project: str | None, dry_run: boo
         if plan.empty:
             return
         outcome = writing.apply_write(store, plan)
+        keep_watch(store)
         for path in outcome.paths:
             click.echo(path)
         click.echo(f"write {outcome.write_id}: {len(plan.entries)} new entr"
@@ -77,6 +79,7 @@ def undo_cmd(ctx: click.Context, write_id: int | None, force: bool) -> None:
     settings = open_settings(ctx)
     with open_store(settings) as store:
         paths = writing.undo_write(store, write_id, force=force)
+        keep_watch(store)
         for path in paths:
             click.echo(path)
         click.echo(f"restored {len(paths)} file(s)", err=True)

@@ -151,3 +151,35 @@ def test_the_hook_summary_finds_what_verify_finds_until_it_cannot(hermetic: Path
         writing.undo_write(store)
         with pytest.raises(hookcheck.Changed):
             _summary_findings(store, NOW.date())
+
+
+def _watch_names(db_path: Path) -> list[str]:
+    db = sqlite3.connect(db_path)
+    try:
+        return [r["n"] for r in json.loads(db.execute("SELECT data FROM hook_watch").fetchone()[0])["entries"]]
+    finally:
+        db.close()
+
+
+def test_write_and_undo_from_the_cli_leave_the_hook_a_fresh_summary(hermetic: Path) -> None:
+    """`memseed write` and `memseed undo` refresh the summary, so the first session after a write
+    takes the hook's fast path instead of the full check (the summary is marked stale by the write)."""
+    notes = hermetic / "notes"
+    notes.mkdir()
+    proposal = Proposal(type=MemoryType.FEEDBACK, name="small-prs", description="Prefers small pull requests",
+                        body="Keep pull requests small.", subject="feedback:prs",
+                        evidence=(Evidence(f"folder:{notes}", "plan.md", NOW, True, "notes"),))
+    with Store(load_settings(None).db_path) as store:
+        store.save_proposals(store.start_run("scan", ["t"]), [proposal])
+        decisions.approve(store, [proposal.id])
+    runner = CliRunner()
+    wrote = runner.invoke(main, ["write", "--target", "markdown", "--project", str(hermetic / "proj")])
+    assert wrote.exit_code == 0, wrote.output
+    with Store(load_settings(None).db_path) as store:
+        assert _summary_findings(store, NOW.date()) == []  # fresh: no hookcheck.Changed
+        assert _watch_names(store.path) == ["small-prs"]
+    undone = runner.invoke(main, ["undo"])
+    assert undone.exit_code == 0, undone.output
+    with Store(load_settings(None).db_path) as store:
+        assert _summary_findings(store, NOW.date()) == []
+        assert _watch_names(store.path) == []
