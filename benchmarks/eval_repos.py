@@ -13,6 +13,10 @@ itself breaks (a bundle that will not clone, an expectation file that will not l
 raises — the other repositories are still scored and printed).
 
 Run: ``python -m benchmarks.eval_repos [--repo NAME ...] [--json] [--keep DIR] [--verbose]``.
+
+A held-out set (repositories nobody tuned the rules to) is scored the same way with
+``--repos DIR --expect DIR``: ``DIR`` holds ``NAME.bundle`` files or ``NAME/`` git working trees,
+the other folder ``NAME.toml`` expectations in the schema of ``tests/realrepos/README.md``.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from typing import Any
 from benchmarks.repo_expect import Expectation, load_all
 from benchmarks.repo_score import RepoScore, Tree, score
 
-__all__ = ["clone", "evaluate", "main", "realdata_repos"]
+__all__ = ["clone", "evaluate", "main", "realdata_repos", "source_of"]
 
 
 def realdata_repos() -> Path:
@@ -45,8 +49,17 @@ def _git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True).stdout
 
 
+def source_of(folder: Path, name: str) -> Path:
+    """Where repository ``name`` comes from in ``folder``: ``NAME.bundle``, else a git working tree
+    ``NAME/`` (a held-out set is easier to assemble as plain repositories than as bundles)."""
+    bundle = folder / f"{name}.bundle"
+    tree = folder / name
+    return tree if not bundle.is_file() and (tree / ".git").exists() else bundle
+
+
 def clone(bundle: Path, dest: Path) -> Path:
-    """A working clone of ``bundle`` at ``dest`` (reused when ``dest`` already holds one)."""
+    """A working clone of ``bundle`` (a bundle or a repository) at ``dest`` (reused when ``dest``
+    already holds one): the scan never sees the source's untracked files or its other branches."""
     if not (dest / ".git").is_dir():
         subprocess.run(["git", "clone", "-q", str(bundle), str(dest)], check=True, capture_output=True)
     return dest
@@ -165,12 +178,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON document instead of the table")
     parser.add_argument("--keep", type=Path, help="clone here and reuse the clones on the next run")
     parser.add_argument("--verbose", "-v", action="store_true", help="list missing facts and unproven commands")
+    parser.add_argument("--repos", type=Path, metavar="DIR",
+                        help="bundles (NAME.bundle) or git repositories (NAME/) to scan instead of $MEMSEED_REALDATA/repos")
+    parser.add_argument("--expect", type=Path, metavar="DIR",
+                        help="expectation files (NAME.toml) to score against instead of tests/realrepos")
     args = parser.parse_args(argv)
-    bundles = realdata_repos()
+    bundles = args.repos or realdata_repos()
     if not bundles.is_dir():
         print(f"real data folder {bundles} is absent; nothing to evaluate")
         return 0
-    expectations = [e for e in load_all() if not args.repo or e.repo in args.repo]
+    loaded = load_all(args.expect) if args.expect else load_all()
+    expectations = [e for e in loaded if not args.repo or e.repo in args.repo]
     unknown = sorted(set(args.repo) - {e.repo for e in expectations})
     if unknown:
         print(f"no expectation file for {', '.join(unknown)}", file=sys.stderr)
@@ -181,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
         work = args.keep or Path(tmp)
         for exp in expectations:
             try:  # one repository that breaks the scan must not hide the others' figures
-                repo = clone(bundles / f"{exp.repo}.bundle", work / "clones" / exp.repo)
+                repo = clone(source_of(bundles, exp.repo), work / "clones" / exp.repo)
                 rows.append(evaluate(exp, repo, Path(tmp) / "homes" / exp.repo))
             except Exception:  # printed with its traceback; the exit status says so
                 traceback.print_exc()

@@ -378,7 +378,8 @@ def ci_lines(files: dict[str, str]) -> dict[str, str]:
     return out
 
 
-_NARROW = frozenset({"-p", "--package", "--features", "-F", "--no-default-features", "--all-features", "--filter"})
+_NARROW = frozenset({"-p", "--package", "--features", "-F", "--no-default-features", "--all-features", "--filter",
+                     "--group", "--exclude-group"})  # phpunit selects or leaves out test groups
 
 
 def ci_tasks(files: dict[str, str], declared: list[Task]) -> list[Task]:
@@ -407,13 +408,18 @@ def ci_tasks(files: dict[str, str], declared: list[Task]) -> list[Task]:
         # what it does itself: `mix clean` beside `mix test` is not the tests
         named = any(kind for kind, _, _ in found)
         for kind, cmd, tools in found:
-            kind = kind or ("" if named else _step_word(step_name))
+            kind = kind or ("" if named or _DEPENDENCY_CHANGE.match(cmd) else _step_word(step_name))
             if kind:
                 out.append(Task(kind, cmd, tools, "CI", step_name[:40], ci=True))
     return out
 
 
 _RUNNERS = frozenset({"make", "just", "task", "npm", "pnpm", "yarn", "bun", "tox", "nox", "poe"})
+# a package manager's subcommand that adds, removes or fetches dependencies: it prepares the job
+# ("Add require for mongodb/mongodb to make tests runnable"), it is not the step it prepares
+_DEPENDENCY_CHANGE = re.compile(
+    r"(?:composer|npm|pnpm|yarn|bun|cargo|uv|poetry|pdm|bundle|gem|dotnet|pip3?|go|mix)\s+"
+    r"(?:require|remove|add|install|i|ci|uninstall|update|upgrade|sync|get|deps\.get|pip\s+install)\b")
 
 
 def _step_word(name: str) -> str:
