@@ -66,7 +66,7 @@ _PROGRAMS = frozenset(["make", "just", "task", "npm", "pnpm", "yarn", "bun", "np
 _TOKEN = re.compile(r"^[A-Za-z0-9_./:=@+,%^~-]+$")
 _CI_PRESENTATION = re.compile(
     r"^(?:--colou?r(?:=\S+)?|--no-colou?r|--ansi|--no-ansi|--show-diff-on-failure|--junit-?xml=\S+|--no-progress|"
-    r"--no-transfer-progress|--batch-mode|--show-version|--no-interaction|--ci)$", re.I)
+    r"--no-transfer-progress|--batch-mode|--show-version|--no-interaction)$", re.I)
 """Flags that only shape how a CI log reads (colours, diffs, JUnit reports, progress bars, batch
 mode): the command a person types is the same without them."""
 _SETUP = re.compile(r"^(?:pip|uv pip|python -m pip|npm (?:ci|install|i)|pnpm (?:i|install)|yarn(?: install)?|bun install"
