@@ -225,8 +225,8 @@ def test_a_script_that_needs_its_argument_is_not_a_command() -> None:
     # under `set -u`, `version=$1` stops the script when it is run bare: it is not a command to propose
     needs = "#!/usr/bin/env bash\nset -eux\n\nversion=$1\nsbt \"++$version test\"\n"
     optional = "#!/usr/bin/env bash\nset -eux\n\nversion=${1:-latest}\nsbt test\n"
-    assert declared_tasks({"bin/run-tests.sh": needs}, "npm", {}) == []
-    assert [t.command for t in declared_tasks({"bin/run-tests.sh": optional}, "npm", {})] == ["bin/run-tests.sh"]
+    assert declared_tasks({"bin/test.sh": needs}, "npm", {}) == []
+    assert [t.command for t in declared_tasks({"bin/test.sh": optional}, "npm", {})] == ["bin/test.sh"]
     assert [t.command for t in declared_tasks({"scripts/test": "#!/bin/sh\npytest \"$1\"\n"}, "npm", {})] == ["scripts/test"]
     helper = "#!/bin/bash\nset -euo pipefail\nrun() {\n  echo \"+ $1\"\n  \"$@\"\n}\nlog() { echo $1; }\nrun pytest -q\n"
     assert [t.command for t in declared_tasks({"scripts/test.sh": helper}, "npm", {})] == ["scripts/test.sh"]
