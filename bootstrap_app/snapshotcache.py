@@ -57,11 +57,13 @@ def snapshot_key(source: Source) -> str | None:
     an ``append`` source, or too many files to stat)."""
     if source.cache or not Path(source.location).expanduser().exists():
         return None
+    if not _storable(source.location):  # a path that is not valid UTF-8 cannot be a store key: read it each time
+        return None
     stamp = source.stamp()
     if stamp is None:
         return None
     reader = f"{type(source).__module__}.{type(source).__qualname__}/{source.reader_version}/{_memseed_version()}"
-    return hashlib.sha256(f"{FORMAT}\x1f{reader}\x1f{stamp}".encode()).hexdigest()
+    return hashlib.sha256(f"{FORMAT}\x1f{reader}\x1f{stamp}".encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def serves(store: Store, source: Source, key: str | None) -> bool:
@@ -120,7 +122,7 @@ class SnapshotWriter:
             return
         try:
             self.store.cache_put(self.source.id, self.gen, self.rows)
-        except (sqlite3.Error, OSError):
+        except (sqlite3.Error, OSError, UnicodeError):  # an undecodable name in an item: not kept
             self.enabled = False
         self.rows = []
 
@@ -139,11 +141,21 @@ class SnapshotWriter:
         try:
             self.store.snapshot_finish(self.source.id, location=self.location, fmt=FORMAT, gen=self.gen,
                                        key=self.key, attrs=attrs, rows=self.rows)
-        except (sqlite3.Error, OSError):
+        except (sqlite3.Error, OSError, UnicodeError):
             return False
         finally:
             self.rows = []
         return True
+
+
+def _storable(text: str) -> bool:
+    """True when ``text`` can go into SQLite as UTF-8 (a path read from a non-UTF-8 file name holds
+    lone surrogates, which SQLite refuses)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _jsonable(value: Any) -> Any:

@@ -119,3 +119,27 @@ def test_a_new_reader_version_is_read_again(
         reads = _block_reads(blocked, root, allowed={SlackExportSource})
         scan(locations, settings=settings, owners=demo_owner_addresses(), cached=True)
     assert reads == ["slack"] * len(list((root / "slack").iterdir()))
+
+
+def test_names_that_are_not_utf8_are_read_and_not_kept(hermetic: Path) -> None:
+    """A folder whose name (or a file name inside it) is not valid UTF-8 is read as usual; the
+    cache keeps nothing for it (SQLite stores UTF-8 only), so the re-analysis reads it again."""
+    import os
+
+    from bootstrap_app import load_settings, scan
+    from bootstrap_app.store import Store
+
+    root = Path(os.fsdecode(os.fsencode(hermetic) + b"/r\xf6ot"))
+    root.mkdir()
+    (root / "plan.md").write_text("# Plan\n\nThe storefront launch is on 2026-03-02.\n")
+    (root / os.fsdecode(b"n\xf6tes.md")).write_text("# Notes\n\nKeep pull requests small.\n")
+    settings = load_settings()
+    with Store(settings.db_path) as store:
+        first = scan([str(root)], settings=settings, store=store)
+        again = scan([str(root)], settings=settings, store=store, cached=True)
+    def seen(result: object) -> list[tuple[int, list[str], str | None]]:
+        return [(r.items, sorted(s.reason for s in r.skipped), r.error) for r in result.reports]  # type: ignore[attr-defined]
+
+    assert seen(first) == seen(again)
+    assert seen(first)[0][0] >= 1 and seen(first)[0][2] is None
+    assert sorted(p.name for p in first.proposals) == sorted(p.name for p in again.proposals)
