@@ -92,16 +92,30 @@ def _starts(path: str, start: int, stop: int, strict: bool) -> list[int]:
     return out
 
 
+def _submit(pool: ProcessPoolExecutor, reader: Reader, job: MboxJob, span: tuple[int, int],
+            mode: tuple[bool, bool]) -> Future[list[Outcome]]:
+    """One range's task; a pool that broke since the last task (a worker died before its result
+    was asked for) gives a failed future, which the read handles as that worker's death."""
+    try:
+        return pool.submit(range_outcomes, reader, job, span[0], span[1], mode)
+    except BrokenProcessPool as exc:
+        failed: Future[list[Outcome]] = Future()
+        failed.set_exception(exc)
+        return failed
+
+
 def parallel_outcomes(reader: Reader, job: MboxJob, pos: int, size: int, mode: tuple[bool, bool],
                       workers: int) -> Iterator[Outcome]:
     """The outcomes of ``pos``..``size`` of ``job``'s file, parsed by ``workers`` processes, in file order."""
     ranges = _ranges(job.path, pos, size, mode[0], CHUNK_BYTES)
+    if (setup := getattr(job.prepare, "setup", None)) is not None:
+        setup()  # what it needs is loaded once, here, and the forked workers share it
     pending: deque[tuple[tuple[int, int], Future[list[Outcome]]]] = deque()
     pool = _pool(workers)
     try:
         while True:
             while len(pending) < 2 * workers and (span := next(ranges, None)) is not None:
-                pending.append((span, pool.submit(range_outcomes, reader, job, span[0], span[1], mode)))
+                pending.append((span, _submit(pool, reader, job, span, mode)))
             if not pending:
                 pool.shutdown(wait=True)  # all done: the workers exit now, none outlives the read
                 return
@@ -112,7 +126,7 @@ def parallel_outcomes(reader: Reader, job: MboxJob, pos: int, size: int, mode: t
                 if isinstance(exc, BrokenProcessPool):  # every task in flight is lost with the pool
                     pool.shutdown(wait=False, cancel_futures=True)
                     pool = _pool(workers)
-                    pending = deque((s, pool.submit(range_outcomes, reader, job, s[0], s[1], mode)) for s, _ in pending)
+                    pending = deque((s, _submit(pool, reader, job, s, mode)) for s, _ in pending)
                 yield from _salvage(reader, job, _starts(job.path, span[0], span[1], mode[0]), span[1], mode)
                 continue
             yield from result
