@@ -29,6 +29,9 @@ from .signature import MANAGER_MENTION, parse_signature
 __all__ = ["PREPARE", "MailText", "MailTextPrep", "find_rules", "mail_text"]
 
 _KEY = "_mail_text"
+_MENTION_WORDS = ("manager", "boss", "supervisor", "report")
+"""Every branch of :data:`~.signature.MANAGER_MENTION` holds one of these words (it is case-sensitive):
+a text without any is not searched."""
 
 # Sentences end at . ! ? followed by a space or the end, so "1.0", "v2.3" and "setup.py" stay
 # whole; a rule keyword must sit within a few words of the action it governs ("we never rebase",
@@ -69,7 +72,8 @@ def _compute(item: Message) -> MailText:
     text = own_text(item.body)
     hint = domain_label(item.sender.address) if item.sender.address else ""
     hint = "" if hint in FREE_MAIL else hint
-    managers = tuple(next(g for g in m.groups() if g) for m in MANAGER_MENTION.finditer(text))
+    managers = tuple(next(g for g in m.groups() if g) for m in MANAGER_MENTION.finditer(text)
+                     ) if any(word in text for word in _MENTION_WORDS) else ()
     return MailText(parse_signature(text, hint), contact_blocks(text, hint), managers, tuple(find_rules(text)))
 
 
