@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import ClassVar, TypeAlias
 
 __all__ = ["ITEM_CLASSES", "ITEM_KINDS", "SENT_LABELS", "ChatMessage", "Document", "Event", "Item", "MemoryEntry",
@@ -151,12 +151,14 @@ class Message(_ItemBase):
     on_behalf_of: str = ""
     """The ``Sender`` address when it differs from From: somebody else's system sent it."""
 
-    @property
+    # the two below are asked of every message by several analyzers: each is worked out once
+    # (kept in the instance's __dict__; the fields they read are frozen, so it never goes stale)
+    @cached_property
     def in_sent(self) -> bool:
         """Filed in a Sent folder / carrying a Sent label (the owner's client put it there)."""
         return any(is_sent_label(label) for label in self.labels)
 
-    @property
+    @cached_property
     def third_party_reason(self) -> str:
         """Why this message is someone else's text whatever its From says; empty when nothing says so.
 

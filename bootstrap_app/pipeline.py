@@ -55,6 +55,7 @@ from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_once
 from bootstrap_app.signals import KindRouter, SignalBuilder
 from bootstrap_app.signals.rules import RulesAccumulator
+from bootstrap_app.signals.textfacts import PREPARE
 from bootstrap_app.snapshotcache import SnapshotWriter, snapshot_key
 from bootstrap_app.snapshotcache import replay as replay_kept
 from bootstrap_app.snapshotcache import serves as kept_serves
@@ -179,7 +180,7 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
     ctx = read_context(run.settings, since=since, cursor=cursor,
                    on_skip=lambda skip: run.emit(ScanEvent("skip", source.id, 0, f"{skip.ref}: {skip.reason}")),
                    on_progress=lambda _src, count: run.emit(ScanEvent("progress", source.id, count, "")),
-                   should_stop=run.should_stop)
+                   should_stop=run.should_stop, prepare=PREPARE)
     ctx.on_bytes = lambda _src, done, total: run.emit(ScanEvent("progress", source.id, report.items, "", done, total))
     started = time.perf_counter()
     signature = location_signature(source.location)  # taken before reading: a later change is news

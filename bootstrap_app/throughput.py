@@ -61,8 +61,14 @@ class Throughput:
         parts = [f"{self.items:,} items", f"{self.items_per_second:,.0f} items/s"]
         if self.total_bytes:
             parts += [f"{self.bytes_per_second / 1e6:.1f} MB/s", f"{100 * self.done_bytes / self.total_bytes:.0f}%"]
-            left = self.seconds_left
-            if left is not None:
-                minutes, secs = divmod(int(left + 0.5), 60)
-                parts.append(f"{minutes}m{secs:02d}s left" if minutes else f"{secs}s left")
+            if left := self.left_text():
+                parts.append(f"{left} left")
         return " · ".join(parts)
+
+    def left_text(self) -> str:
+        """The time left as ``1m05s`` or ``38s``; "" while it is unknown."""
+        left = self.seconds_left
+        if left is None:
+            return ""
+        minutes, secs = divmod(int(left + 0.5), 60)
+        return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"

@@ -128,6 +128,12 @@ class ReadContext:
 
     jobs: int = 1
     """Worker processes a source may parse a large file with (``--jobs``); 1 reads in this process."""
+    prepare: Callable[[Item], None] | None = None
+    """What the scan will read of the items it keeps, worked out where they are made: a reader
+    with worker processes calls it there on each item whose text the scan reads (the owner's
+    own mail), so the work is done on the workers' cores and travels back with the item. Must
+    be picklable; its ``setup()``, when it has one, runs once before the workers start. The
+    scan sets it (:data:`bootstrap_app.signals.textfacts.PREPARE`); None: nothing is prepared."""
     on_bytes: Callable[[str, int, int], None] | None = None
     """``(source, bytes done, bytes in all)`` as a file source moves through its input (progress)."""
 

@@ -125,7 +125,8 @@ def _write_preview(request: dict[str, Any], target: str) -> None:
               help="Write each fact the LLM returned, kept or dropped with the reason, as JSON Lines.")
 @click.option("--json-summary", is_flag=True, help="Print the summary on stderr as one JSON object.")
 @click.option("--jobs", "jobs", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Worker processes that parse a large mailbox (default from settings: 0, every core).")
+              help="Worker processes that parse a large mailbox: an mbox, or a folder of .eml files or a "
+                   "maildir (default from settings: 0, every core).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines, only the summary.")
 @click.pass_context
 def scan_cmd(ctx: click.Context, sources: tuple[str, ...], out: Path | None, owners: tuple[str, ...],

@@ -24,16 +24,16 @@ from datetime import UTC, datetime
 
 from bootstrap_app.identity import name_key
 from bootstrap_app.owner import OwnerIdentity
-from bootstrap_app.text.mail import own_text
 from bootstrap_app.types import ChatMessage, Item, Message
 
 from .account_directory import AccountDirectory
 from .analyzer import Analyzer
 from .base import Ref, person_key, received_key
 from .clock import ActivityClock
-from .contact_blocks import FREE_MAIL, ContactDirectory, contact_blocks, domain_label, org_from_domain
+from .contact_blocks import ContactDirectory, org_from_domain
 from .rhythms import zone
-from .signature import MANAGER_MENTION, parse_signature, parse_slack_title
+from .signature import parse_slack_title
+from .textfacts import mail_text
 
 __all__ = ["NEWEST_PER_SENDER", "ProfileAccumulator", "ProfileSignal"]
 
@@ -177,10 +177,8 @@ class ProfileAccumulator(Analyzer):
 
     def _read_text(self, item: Message, key: str) -> None:
         """What one message's text states: its signature, contact blocks and manager mentions."""
-        text = own_text(item.body)
-        hint = domain_label(item.sender.address) if item.sender.address else ""
-        hint = "" if hint in FREE_MAIL else hint
-        sig = parse_signature(text, hint)
+        facts = mail_text(item)  # worked out where the message was read when it could be (.textfacts)
+        sig = facts.signature
         if sig and not item.subject.lower().startswith(("fw", "fwd")):
             signer = name_key(sig["signer"])
             for field_name in ("title", "team", "org"):
@@ -192,9 +190,8 @@ class ProfileAccumulator(Analyzer):
         # a message's closing signature is its sender's claim about *themselves* (kept in
         # ``sig`` under the sender's key), not a statement about someone else: a lookalike
         # signing as the owner must not hand the owner a title (issue 14)
-        self.directory.mail(item, key, contact_blocks(text, hint), name_key(sig["signer"]) if sig else "")
-        for m in MANAGER_MENTION.finditer(text):
-            name = next(g for g in m.groups() if g)
+        self.directory.mail(item, key, facts.blocks, name_key(sig["signer"]) if sig else "")
+        for name in facts.managers:
             self.manager[key][name] += 1
             # per name, the newest mention is kept: a new manager is said after the old one
             refs = self.manager_refs[key]

@@ -13,47 +13,27 @@ most 200 characters), about how code changes are made, and quoted verbatim as th
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import cast
 
 from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.safety.dangerous import find_dangerous
 from bootstrap_app.safety.gate import Quarantined
-from bootstrap_app.text import own_text
 from bootstrap_app.types import ChatMessage, Item, Message
 
 from .analyzer import Analyzer
 from .base import Ref, person_key
+from .textfacts import find_rules, mail_text
 
 __all__ = ["Rule", "RulesAccumulator", "find_rules"]
 
 _MAX = 12
-# Sentences end at . ! ? followed by a space or the end, so "1.0", "v2.3" and "setup.py" stay
-# whole; a rule keyword must sit within a few words of the action it governs ("we never rebase",
-# "no force pushes"), so "we don't really know whether they have CI configured" is not a rule.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
-_ACTION = (r"(?:push(?:es|ed|ing)?|force-push(?:es|ing)?|merg(?:e|es|ed|ing)|rebas(?:e|es|ed|ing)|squash(?:es|ed)?"
-           r"|commit(?: messages?)?|pull requests?|PRs?|code review|reviews?|main|master|trunk|tests?|CI)")
-_RULE = re.compile(
-    rf"\b(?:never|always|don't|do not|please|must)\b(?:\W+\w+){{0,4}}?\W+{_ACTION}\b"
-    rf"|\bno\s+(?:[\w-]+\s+){{0,2}}{_ACTION}\b", re.I)
 
 
 @dataclass(frozen=True)
 class Rule:
     text: str
     ref: Ref
-
-
-def find_rules(text: str) -> list[str]:
-    """Rule-like sentences about how changes are made, from text the owner wrote."""
-    out = []
-    for part in _SENTENCE_END.split(text):
-        sentence = " ".join(part.split())
-        if 8 <= len(sentence) <= 200 and _RULE.search(sentence) and not sentence.endswith("?"):
-            out.append(sentence)
-    return out
 
 
 @dataclass
@@ -84,8 +64,9 @@ class RulesAccumulator(Analyzer):
         if not (item.authored_by_owner is True or sent or forms & self.known_owners):
             return
         # the body only now: a mail reader may decode it on first use (connectors.local.lazybody)
-        text = own_text(item.body) if isinstance(item, Message) else cast(ChatMessage, item).text
-        for sentence in find_rules(text):
+        # (mail: worked out where the message was read, see .textfacts)
+        found = mail_text(item).rules if isinstance(item, Message) else find_rules(cast(ChatMessage, item).text)
+        for sentence in found:
             norm = sentence.lower().rstrip(".!")
             if norm not in self.found and len(self.found) < _MAX:
                 when = item.timestamp.date().isoformat() if item.timestamp else "undated"

@@ -1,8 +1,9 @@
 """A folder of ``.eml`` files, a single ``.eml``, or a maildir (``cur/new/tmp``, Maildir++ subfolders).
 
 One file is one message; conversion is shared with the mbox reader (:mod:`.mailparse`), so a
-message reads the same whichever way it was exported. Files are read one at a time and only
-up to a cap (a 2 GB attachment is read partially and reported), so memory stays flat.
+message reads the same whichever way it was exported. Files are read one at a time (a large
+folder by worker processes, in the same order: :mod:`.filepool`) and only up to a cap (a 2 GB
+attachment is read partially and reported), so memory stays flat.
 """
 
 from __future__ import annotations
@@ -86,4 +87,4 @@ class EmlSource(Source, kind="eml", priority=35,
             return read_message_file(path, self.id, ref, ctx, hint, st=st)
 
         files = iter_message_files(root, skips_under(root, self.id, ctx.skip))
-        yield from read_message_files(self.id, root, files, ctx, read)
+        yield from read_message_files(self.id, root, files, ctx, read, parallel=read_message_file)

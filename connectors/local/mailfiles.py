@@ -19,6 +19,7 @@ from bootstrap_app.text.paths import is_text, printable
 from bootstrap_app.types import Message
 
 from ..base import ReadContext
+from .filepool import FileJob, FileReader, Result, parallel_files
 from .mailbody import extract_body
 from .mailparse import message_from_parts, parse_date, parse_header_block, split_message
 from .tnef import tnef_reason
@@ -80,35 +81,30 @@ def message_from_bytes(data: bytes, path: Path, source_id: str, ref: str, ctx: R
 def read_message_files(source_id: str, root: Path, files: Iterable[tuple[Path, bool | None]],
                        ctx: ReadContext,
                        read: Callable[[Path, str, os.stat_result, bool | None], Message | None],
-                       ) -> Iterator[Message]:
+                       parallel: FileReader | None = None) -> Iterator[Message]:
     """Messages from ``(file, sent-folder hint)`` pairs under ``root``, read by ``read``.
 
     Incremental by modification and inode-change time (:class:`~.walk.ChangeCursor`: a file
     copied in with an old mtime is still read). Files come in name order, so a read that stops
     early leaves the cursor where it was. Refs are paths relative to ``root``; a name that is not valid UTF-8, or a file
-    that cannot be stat'ed, is skipped with the reason.
+    that cannot be stat'ed, is skipped with the reason. ``parallel``: the same reading as a
+    module-level function (:data:`~.filepool.FileReader`); with ``ctx.jobs`` above 1 a large
+    folder's files are then read by worker processes (:mod:`.filepool`), in the same order.
     """
     marks = ChangeCursor.load(ctx.cursor)
-    count, stopped = 0, False
+    count, stopped = 0, [False]
+    wanted = _wanted(source_id, root, files, ctx, marks, stopped)
+    if parallel is not None and ctx.jobs > 1:
+        results: Iterator[Message | None] = _replayed(
+            ctx, parallel_files(FileJob.of(source_id, parallel, ctx), ((p, ref, hint) for p, ref, _, hint in wanted),
+                                ctx.jobs))
+    else:
+        results = (read(path, ref, st, hint) for path, ref, st, hint in wanted)
     try:
-        for path, hint in files:
+        for item in results:
             if ctx.should_stop():
-                stopped = True
+                stopped[0] = True
                 break
-            ref = path.name if path == root else str(path.relative_to(root))
-            if not is_text(ref):
-                ctx.skip(source_id, printable(ref), f"{printable(path)}: file name is not valid UTF-8; "
-                                                    "rename it to have it read")
-                continue
-            try:
-                st = path.stat()
-            except OSError as exc:
-                ctx.skip(source_id, ref, f"{printable(path)}: unreadable ({exc.strerror or exc})")
-                continue
-            if marks.seen(st):
-                continue
-            marks.note(st)
-            item = read(path, ref, st, hint)
             if item is None:
                 continue
             count += 1
@@ -119,5 +115,37 @@ def read_message_files(source_id: str, root: Path, files: Iterable[tuple[Path, b
         raise SourceError(f"{root}: cannot list messages ({exc.strerror})",
                           hint="check the folder's permissions") from exc
     ctx.progress(source_id, count)
-    if not stopped:
+    if not stopped[0]:
         ctx.new_cursor = marks.cursor()
+
+
+def _wanted(source_id: str, root: Path, files: Iterable[tuple[Path, bool | None]], ctx: ReadContext,
+            marks: ChangeCursor, stopped: list[bool]) -> Iterator[tuple[Path, str, os.stat_result, bool | None]]:
+    """(file, ref, stat, hint) of each file to read: named in UTF-8, stat-able, new or changed;
+    none once the scan is asked to stop (``stopped[0]`` says so: the cursor then stays)."""
+    for path, hint in files:
+        if ctx.should_stop():
+            stopped[0] = True
+            return
+        ref = path.name if path == root else str(path.relative_to(root))
+        if not is_text(ref):
+            ctx.skip(source_id, printable(ref), f"{printable(path)}: file name is not valid UTF-8; "
+                                                "rename it to have it read")
+            continue
+        try:
+            st = path.stat()
+        except OSError as exc:
+            ctx.skip(source_id, ref, f"{printable(path)}: unreadable ({exc.strerror or exc})")
+            continue
+        if marks.seen(st):
+            continue
+        marks.note(st)
+        yield path, ref, st, hint
+
+
+def _replayed(ctx: ReadContext, results: Iterator[Result]) -> Iterator[Message | None]:
+    """A worker's results as a one-process read gives them: the skips said, then the item."""
+    for item, skips in results:
+        for source, ref, reason in skips:
+            ctx.skip(source, ref, reason)
+        yield item

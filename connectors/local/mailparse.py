@@ -63,7 +63,7 @@ _BOUNCE_PATH = re.compile(r"^\s*<?\s*(?:>|(?:mailer-daemon|postmaster|bounces?)(
                           r"|[^@\s]*-(?:bounces?|owner)(?:[+=][^@]*)?@|[^@\s]*\+bounce)", re.IGNORECASE)
 
 
-_HEADER_LINE = re.compile(r"^([^\s:]+)[ \t]*:[ \t]*([^\n]*(?:\n[ \t][^\n]*)*)", re.MULTILINE)
+_HEADER_LINE = re.compile(r"^([^\s:]+)[ \t]*:[ \t]*([^\n]*)", re.MULTILINE)
 _FOLD = re.compile(r"\r?\n[ \t]+")
 
 
@@ -78,11 +78,11 @@ def parse_header_block(block: bytes) -> dict[str, str]:
         text = block.decode("latin-1")
     if "\r" in text:
         text = text.replace("\r\n", "\n")
+    if "\n " in text or "\n\t" in text:  # unfold the whole block at once, then one header per line
+        text = _FOLD.sub(" ", text)
     headers: dict[str, str] = {}
     for name, value in _HEADER_LINE.findall(text):
         key = name.lower()
-        if "\n" in value:
-            value = _FOLD.sub(" ", value)
         value = value.strip()
         if key not in headers:
             headers[key] = value

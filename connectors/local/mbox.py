@@ -340,7 +340,7 @@ def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = ""
     resume = start
     job = MboxJob(str(path), source_id, label, ctx.max_text_chars, ctx.cleaner, ctx.since,
                   True if is_sent_folder(path.name) else None,  # Thunderbird's "Sent", Apple's "Sent Messages"
-                  lazy)
+                  lazy, ctx.prepare)
     try:
         for out in _outcomes(job, start, stat.st_size, ctx):
             if ctx.should_stop():

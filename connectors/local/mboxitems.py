@@ -46,6 +46,8 @@ class MboxJob:
     lazy: bool = True
     """Bodies are read back from the file when first used (:mod:`.lazybody`); False when the
     file is a temporary copy that is gone once the read ends (a Takeout zip's member)."""
+    prepare: Callable[[Message], None] | None = None
+    """``ReadContext.prepare``: run by :func:`range_outcomes` on the messages whose text the scan reads."""
 
     def clean(self, text: str, limit: int | None = None) -> str:
         """``ReadContext.clean`` with this job's cap and cleaner."""
@@ -127,11 +129,14 @@ def range_outcomes(reader: Reader, job: MboxJob, start: int, stop: int, mode: tu
 
     The bodies the scan will read anyway are decoded here, on the worker's core: those of
     messages not judged received (the owner's own mail is among them; the profile and the
-    working rules read each of them). A received message's body stays unread: the scanning
-    process decodes it only if it is among its sender's newest.
+    working rules read each of them), and what the analyzers read in them is worked out here
+    too (``job.prepare``). A received message's body stays unread: the scanning process
+    decodes it only if it is among its sender's newest.
     """
     done = list(outcomes(reader, job, start, stop, mode))
     for out in done:
         if out.item is not None and not out.item.third_party_reason:
             _ = out.item.body
+            if job.prepare is not None:
+                job.prepare(out.item)
     return done

@@ -30,7 +30,7 @@ from multiprocessing import get_context
 
 from .mboxitems import MboxJob, Outcome, Reader, range_outcomes
 
-__all__ = ["CHUNK_BYTES", "MIN_BYTES", "parallel_outcomes"]
+__all__ = ["CHUNK_BYTES", "MIN_BYTES", "parallel_outcomes", "worker_pool"]
 
 CHUNK_BYTES = 4 * 1024 * 1024
 """Bytes of mbox per worker task: big enough that pickling per task is noise, small enough to balance."""
@@ -51,7 +51,8 @@ def _worker_init() -> None:
             pass
 
 
-def _pool(workers: int) -> ProcessPoolExecutor:
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes that die with the scanning process (forked where the platform allows)."""
     method = "fork" if sys.platform.startswith("linux") else "spawn"
     return ProcessPoolExecutor(max_workers=workers, mp_context=get_context(method), initializer=_worker_init)
 
@@ -92,16 +93,30 @@ def _starts(path: str, start: int, stop: int, strict: bool) -> list[int]:
     return out
 
 
+def _submit(pool: ProcessPoolExecutor, reader: Reader, job: MboxJob, span: tuple[int, int],
+            mode: tuple[bool, bool]) -> Future[list[Outcome]]:
+    """One range's task; a pool that broke since the last task (a worker died before its result
+    was asked for) gives a failed future, which the read handles as that worker's death."""
+    try:
+        return pool.submit(range_outcomes, reader, job, span[0], span[1], mode)
+    except BrokenProcessPool as exc:
+        failed: Future[list[Outcome]] = Future()
+        failed.set_exception(exc)
+        return failed
+
+
 def parallel_outcomes(reader: Reader, job: MboxJob, pos: int, size: int, mode: tuple[bool, bool],
                       workers: int) -> Iterator[Outcome]:
     """The outcomes of ``pos``..``size`` of ``job``'s file, parsed by ``workers`` processes, in file order."""
     ranges = _ranges(job.path, pos, size, mode[0], CHUNK_BYTES)
+    if (setup := getattr(job.prepare, "setup", None)) is not None:
+        setup()  # what it needs is loaded once, here, and the forked workers share it
     pending: deque[tuple[tuple[int, int], Future[list[Outcome]]]] = deque()
-    pool = _pool(workers)
+    pool = worker_pool(workers)
     try:
         while True:
             while len(pending) < 2 * workers and (span := next(ranges, None)) is not None:
-                pending.append((span, pool.submit(range_outcomes, reader, job, span[0], span[1], mode)))
+                pending.append((span, _submit(pool, reader, job, span, mode)))
             if not pending:
                 pool.shutdown(wait=True)  # all done: the workers exit now, none outlives the read
                 return
@@ -111,8 +126,8 @@ def parallel_outcomes(reader: Reader, job: MboxJob, pos: int, size: int, mode: t
             except Exception as exc:  # a dead worker (BrokenProcessPool) or a bug in one range
                 if isinstance(exc, BrokenProcessPool):  # every task in flight is lost with the pool
                     pool.shutdown(wait=False, cancel_futures=True)
-                    pool = _pool(workers)
-                    pending = deque((s, pool.submit(range_outcomes, reader, job, s[0], s[1], mode)) for s, _ in pending)
+                    pool = worker_pool(workers)
+                    pending = deque((s, _submit(pool, reader, job, s, mode)) for s, _ in pending)
                 yield from _salvage(reader, job, _starts(job.path, span[0], span[1], mode[0]), span[1], mode)
                 continue
             yield from result
@@ -123,7 +138,7 @@ def parallel_outcomes(reader: Reader, job: MboxJob, pos: int, size: int, mode: t
 def _salvage(reader: Reader, job: MboxJob, starts: list[int], stop: int,
              mode: tuple[bool, bool]) -> Iterator[Outcome]:
     """Read a range whose reader died again, halving it until the message that kills is alone."""
-    pool = _pool(1)
+    pool = worker_pool(1)
     try:
         result = pool.submit(range_outcomes, reader, job, starts[0], stop, mode).result()
     except Exception as exc:

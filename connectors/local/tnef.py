@@ -18,10 +18,17 @@ TNEF_SCAN_BYTES = _SCAN
 """How much of a multipart body is searched for a winmail.dat part (a reader may keep just that)."""
 
 
+def _carries_tnef(head: bytes) -> bool:
+    """Whether ``head`` names a TNEF part; the case-blind regex runs only when a plain search
+    of the lower-cased bytes finds one of its two words (most multipart mail has neither)."""
+    low = head.lower()
+    return (b"ms-tnef" in low or b"winmail.dat" in low) and _TNEF.search(head) is not None
+
+
 def tnef_reason(content_type: str, body: bytes, text: str) -> str:
     """The skip reason for a message carrying a winmail.dat, or ``""`` when it carries none."""
     kind = content_type.lower()
-    if "ms-tnef" not in kind and not ("multipart" in kind and _TNEF.search(body[:_SCAN])):
+    if "ms-tnef" not in kind and not ("multipart" in kind and _carries_tnef(body[:_SCAN])):
         return ""
     if text.strip():
         return "winmail.dat (Outlook TNEF) attachment ignored; the message's text was read"

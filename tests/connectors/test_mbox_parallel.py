@@ -22,6 +22,7 @@ from connectors.local import mboxitems, mboxpool
 from connectors.local.lazybody import LazyMessage
 from connectors.local.mbox import read_mbox
 
+_SIGNERS = ["Maya Okafor", "Jon Reyes", "Priya Natarajan", "Lena Fischer", "Ana Lima", "Wei Zhang", "Grace Kim"]
 _WORDS = ["ledger", "deploy", "review", "budget", "design", "invoice", "release", "schema", "incident"]
 
 
@@ -42,7 +43,7 @@ def _mbox(path: Path, n: int, *, crlf: bool = False, seed: int = 3, poison: int 
             text.append(">From the quoted archive")
         if i % 6 == 0:
             text.append("From here on, a body line that is not a separator")
-        text += ["", f"Person {i % 7}", "Senior Engineer, Corp Labs"]
+        text += ["", "Best,", _SIGNERS[i % 7], "Senior Engineer", "Corp Labs"]
         headers = [f"From: Person {i % 7} <{sender}>", "To: Owner <owner@corp0.example>",
                    f"Subject: {subject}", f"Date: {format_datetime(when)}", f"Message-ID: <{i}@m.example>",
                    f"X-Gmail-Labels: {labels}",
@@ -153,3 +154,24 @@ def test_a_small_file_is_read_in_this_process(tmp_path: Path, monkeypatch: pytes
     path = _mbox(tmp_path / "a.mbox", 10)
     monkeypatch.setattr(mboxpool, "parallel_outcomes", lambda *a, **k: pytest.fail("no workers for 10 messages"))
     assert len(_read(path, jobs=4)[0]) == 10
+
+
+def test_what_the_analyzers_read_comes_back_from_the_workers(tmp_path: Path, small_ranges: None,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``ReadContext.prepare`` (what a scan hands the readers) the facts of each of the
+    owner's messages (signature, contact blocks, rules) are worked out in the worker and travel
+    back with the item, equal to what the scanning process works out from the same message;
+    received mail is not prepared (only its sender's newest are read, later)."""
+    from bootstrap_app.signals import textfacts
+
+    path = _mbox(tmp_path / "a.mbox", 80)
+    items = list(read_mbox(path, "mbox:t", ReadContext(jobs=2, prepare=textfacts.PREPARE)))
+    own = [i for i in items if not i.third_party_reason and not i.is_bulk]
+    received = [i for i in items if i.third_party_reason]
+    assert own and received
+    assert not any("_mail_text" in i.__dict__ for i in received)
+    came_back = {i.ref: i.__dict__["_mail_text"] for i in own}
+    assert came_back == {i.ref: textfacts.mail_text(dataclasses.replace(i)) for i in own}
+    assert sum(1 for f in came_back.values() if f.signature.get("title")) >= len(own) // 2
+    monkeypatch.setattr(textfacts, "_compute", lambda item: pytest.fail("computed again in the scanning process"))
+    assert [textfacts.mail_text(i) for i in own] == list(came_back.values())

@@ -102,3 +102,49 @@ def test_scan_page_shows_progress_and_cancels(settings, demo_root: Path,
     at.run()
     assert job.stage == "cancelled"
     assert any("Scan cancelled" in w.value for w in at.warning)
+
+
+def test_scan_page_shows_each_sources_throughput(settings, demo_root: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """While a large file is read the table shows items/s, MB/s, how much is read and the time
+    left (the meter the CLI prints); a source that says nothing of its size shows the rate only."""
+    import threading
+    import time
+
+    from bootstrap_app import pipeline
+
+    release = threading.Event()
+    reported = threading.Event()
+
+    def held_scan(*args, **kwargs):  # type: ignore[no-untyped-def]
+        emit = kwargs["on_event"]
+        emit(ScanEvent("source-start", "mbox:/big.mbox", 0, "mbox"))
+        emit(ScanEvent("source-start", "ics:/cal.ics", 0, "ics"))
+        time.sleep(0.05)  # some time passes between the start and the first progress report
+        emit(ScanEvent("progress", "mbox:/big.mbox", 30_000, "", done_bytes=250_000_000, total_bytes=1_000_000_000))
+        emit(ScanEvent("progress", "ics:/cal.ics", 12, ""))
+        reported.set()
+        release.wait(30)
+        raise pipeline.NoSourceReadable("held scan ends here")
+
+    monkeypatch.setattr(pipeline, "scan", held_scan)
+    with Store(settings.db_path) as store:
+        store.remember_source(str(demo_root))
+    at = app_at("scan")
+    at.button(key="start_scan").click().run()
+    assert reported.wait(30)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = at.dataframe[0].value.set_index("source")
+    big, cal = table.loc["mbox:/big.mbox"], table.loc["ics:/cal.ics"]
+    assert big["read"] == "25%"
+    assert float(big["items/s"].replace(",", "")) > 0 and float(big["MB/s"]) > 0
+    assert big["time left"].endswith("s") and big["time left"][0].isdigit()
+    assert float(cal["items/s"].replace(",", "")) > 0
+    assert (cal["MB/s"], cal["read"], cal["time left"]) == ("", "", "")
+    release.set()
+    job = current_job(settings)
+    assert job is not None and job.wait(60)
+    at.run()
+    done = at.dataframe[0].value.set_index("source").loc["mbox:/big.mbox"]
+    assert done["read"] == "25%" and done["time left"] == ""  # a source no longer read has no time left

@@ -33,9 +33,20 @@ def _start() -> None:
 
 
 def _progress_table(job: ScanJob) -> None:
-    rows = [{"source": p.source, "kind": p.kind, "items": p.items, "skipped": p.skipped,
-             "elapsed (s)": round(p.elapsed, 1), "state": p.state, "error": p.error or ""}
-            for p in job.progress()]
+    """One row per source; the throughput columns (``SourceProgress.meter``, the same arithmetic
+    as the CLI's stderr line) stay blank until a reader has reported progress, and the byte
+    columns until it has said how large the source is (file sources: mbox, Takeout)."""
+    rows = []
+    for p in job.progress():
+        meter, reading = p.meter, p.state == "reading" and job.running
+        rate = meter.items_per_second if meter.now else 0.0
+        rows.append({
+            "source": p.source, "kind": p.kind, "items": p.items, "skipped": p.skipped,
+            "items/s": f"{rate:,.0f}" if rate else "",
+            "MB/s": f"{meter.bytes_per_second / 1e6:.1f}" if meter.total_bytes and meter.now else "",
+            "read": f"{100 * meter.done_bytes / meter.total_bytes:.0f}%" if meter.total_bytes else "",
+            "time left": meter.left_text() if reading and meter.now else "",
+            "elapsed (s)": round(p.elapsed, 1), "state": p.state, "error": p.error or ""})
     if rows:
         st.dataframe(rows, hide_index=True, width="stretch")
     else:

@@ -1,0 +1,102 @@
+"""What the analyzers read in one message's text, worked out once and where the message is made.
+
+Why: the profile (signature, contact blocks, "my manager is …") and the working rules read the
+text of every message the owner wrote — on a large mailbox that was a third of the scanning
+process's time, while the worker processes that parse the mailbox (``--jobs``, see
+:mod:`connectors.local.mboxpool`) sat waiting for it. :func:`mail_text` computes the whole of
+it from the message alone (its body, its sender's domain), so it can run in the worker that
+made the message: :data:`PREPARE` is handed to the readers as ``ReadContext.prepare``; the
+result travels back with the item (it is kept in the item's ``__dict__``, which pickles with
+it) and the analyzers in the scanning process find it ready. On one process nothing changes
+but the place: the analyzers call :func:`mail_text` and it computes on first use.
+
+The facts are a pure function of the message, so a scan gives the same proposals whichever
+process computed them. Only what the analyzers need is kept (never the text itself), so the
+record is small to pickle.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bootstrap_app.text.mail import own_text
+from bootstrap_app.types import Item, Message
+
+from .contact_blocks import FREE_MAIL, _psl, contact_blocks, domain_label
+from .signature import MANAGER_MENTION, parse_signature
+
+__all__ = ["PREPARE", "MailText", "MailTextPrep", "find_rules", "mail_text"]
+
+_KEY = "_mail_text"
+_MENTION_WORDS = ("manager", "boss", "supervisor", "report")
+"""Every branch of :data:`~.signature.MANAGER_MENTION` holds one of these words (it is case-sensitive):
+a text without any is not searched."""
+
+# Sentences end at . ! ? followed by a space or the end, so "1.0", "v2.3" and "setup.py" stay
+# whole; a rule keyword must sit within a few words of the action it governs ("we never rebase",
+# "no force pushes"), so "we don't really know whether they have CI configured" is not a rule.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_ACTION = (r"(?:push(?:es|ed|ing)?|force-push(?:es|ing)?|merg(?:e|es|ed|ing)|rebas(?:e|es|ed|ing)|squash(?:es|ed)?"
+           r"|commit(?: messages?)?|pull requests?|PRs?|code review|reviews?|main|master|trunk|tests?|CI)")
+_RULE = re.compile(
+    rf"\b(?:never|always|don't|do not|please|must)\b(?:\W+\w+){{0,4}}?\W+{_ACTION}\b"
+    rf"|\bno\s+(?:[\w-]+\s+){{0,2}}{_ACTION}\b", re.I)
+
+
+def find_rules(text: str) -> list[str]:
+    """Rule-like sentences about how changes are made, from text the owner wrote."""
+    out = []
+    for part in _SENTENCE_END.split(text):
+        sentence = " ".join(part.split())
+        if 8 <= len(sentence) <= 200 and _RULE.search(sentence) and not sentence.endswith("?"):
+            out.append(sentence)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class MailText:
+    """What one message's own text (above any quoted reply) states."""
+
+    signature: dict[str, str]
+    """:func:`~.signature.parse_signature` of the text: signer, title, team, org (empty: none)."""
+    blocks: list[tuple[str, str, str]]
+    """:func:`~.contact_blocks.contact_blocks`: (name key, title, organisation) per block."""
+    managers: tuple[str, ...]
+    """Names "my manager is …" mentions, in text order."""
+    rules: tuple[str, ...]
+    """:func:`find_rules`: rule-like sentences, in text order."""
+
+
+def _compute(item: Message) -> MailText:
+    text = own_text(item.body)
+    hint = domain_label(item.sender.address) if item.sender.address else ""
+    hint = "" if hint in FREE_MAIL else hint
+    managers = tuple(next(g for g in m.groups() if g) for m in MANAGER_MENTION.finditer(text)
+                     ) if any(word in text for word in _MENTION_WORDS) else ()
+    return MailText(parse_signature(text, hint), contact_blocks(text, hint), managers, tuple(find_rules(text)))
+
+
+def mail_text(item: Message) -> MailText:
+    """The facts of ``item``'s text: the ones computed where it was read, else computed now (and kept)."""
+    state = item.__dict__
+    facts = state.get(_KEY)
+    if not isinstance(facts, MailText):
+        facts = state[_KEY] = _compute(item)  # the item is frozen; its memo is not one of its fields
+    return facts
+
+
+class MailTextPrep:
+    """``ReadContext.prepare`` for mail: a picklable callable a reader runs on the items whose
+    text the scan will read (the owner's own mail: not judged received), in its worker."""
+
+    def setup(self) -> None:
+        """Before workers start: load the public-suffix list once, so forked workers share it."""
+        _psl()
+
+    def __call__(self, item: Item) -> None:
+        if isinstance(item, Message) and not item.is_bulk:
+            mail_text(item)
+
+
+PREPARE = MailTextPrep()
