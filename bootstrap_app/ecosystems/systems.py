@@ -20,6 +20,7 @@ class Rust(Ecosystem):
     reads = ("Cargo.toml", ".cargo/config.toml", ".cargo/config", "rust-toolchain*", "clippy.toml", "rustfmt.toml",
              ".rustfmt.toml", "*/Cargo.toml", "crates/*/Cargo.toml")
     package_manager = "cargo"
+    describes = (("Cargo.toml", "package.description"),)
     programs = frozenset({"cargo", "rustup", "rustfmt"})
     tools = {"cargo test": "test", "cargo clippy": "lint", "cargo fmt": "format", "cargo build": "build",
              "cargo nextest": "test", "cargo deny": "lint"}
