@@ -125,8 +125,12 @@ def test_readme_first_real_sentence() -> None:
           "<p align=\"center\"><img src=\"logo.png\"></p>\n\n"
           "fd is a program to find entries in a filesystem. It is a simple alternative to find.\n")
     assert purpose(fd, ("fd",)) == "fd is a program to find entries in a filesystem."
-    # "your" is how half the injection corpus talks to a model: a description holding it is dropped
-    assert purpose(fd.replace("in a filesystem", "in your filesystem"), ("fd",)) == ""
+    # "your" is how half the injection corpus talks to a model: only a statement about the project
+    # may hold it (a possessive); a sentence addressed to the reader is dropped
+    assert purpose(fd.replace("in a filesystem", "in your filesystem"), ("fd",)) \
+        == "fd is a program to find entries in your filesystem."
+    assert purpose(fd.replace("fd is a program to find entries in a filesystem", "Your job is to find entries"),
+                   ("fd",)) == ""
     setext = "ripgrep (rg)\n------------\nripgrep is a line-oriented search tool. More.\n"
     assert purpose(setext, ("ripgrep",)) == "ripgrep is a line-oriented search tool."
     news = ("# Gin\n\n## Gin 2 is out!\n\nWe're excited to announce the release of Gin 2.\n\n"
