@@ -63,6 +63,16 @@ class Rust(Ecosystem):
                 where = known[names[0].split("/")[-1]]
         return where
 
+    def versions(self, view: RepoView) -> tuple[str, ...]:
+        """The language edition the crate (or the workspace's packages) compile with: ``Rust edition 2021``."""
+        cargo = load_toml(view.files.get("Cargo.toml", ""))
+        workspace = cargo.get("workspace")
+        for table in (cargo.get("package"), workspace.get("package") if isinstance(workspace, dict) else None):
+            edition = table.get("edition") if isinstance(table, dict) else None
+            if isinstance(edition, str) and re.fullmatch(r"\d{4}", edition):
+                return (f"Rust edition {edition}",)
+        return ()
+
     def defaults(self, view: RepoView) -> dict[str, str]:
         return {"test": "cargo test", "lint": "cargo clippy", "format": "cargo fmt", "build": "cargo build"}
 

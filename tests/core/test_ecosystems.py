@@ -144,6 +144,10 @@ def test_what_each_ecosystem_reads_from_its_own_files(tmp_path: Path) -> None:
     assert nix.prove(["nix", "run", ".#format"], view) == "flake.nix:3" and nix.prove(["nix", "run", ".#lint"], view) == ""
     rust, view = answers("rust")
     assert rust.prove(["cargo", "test", "-p", "p"], view) and rust.prove(["cargo", "test", "-p", "other"], view) == ""
+    assert rust.versions(view) == ()  # no edition declared: none reported
+    assert rust.versions(RepoView.of({"Cargo.toml": '[package]\nname = "p"\nedition = "2021"\n'})) == ("Rust edition 2021",)
+    assert rust.versions(RepoView.of({"Cargo.toml": '[workspace]\nmembers = ["a"]\n[workspace.package]\nedition = "2024"\n'})) \
+        == ("Rust edition 2024",)
 
 
 def test_each_manifest_declares_the_projects_description() -> None:
