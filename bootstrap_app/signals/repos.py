@@ -401,9 +401,9 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                            guides, convention, _PR_RULE if _PR_RULE.search(contributing) else None,
                            signoff(files, listed), bool(versions)))
     said = purpose(readme, (repo.name, title))
-    declared = _declared_purpose(view, ecosystems, said)
-    return RepoFacts(name=repo.name, path=repo.path, purpose=said or declared[0],
-                     declared=declared if said else ("", ""),
+    stated = _declared_purpose(view, ecosystems, said)
+    return RepoFacts(name=repo.name, path=repo.path, purpose=said or stated[0],
+                     declared=stated if said else ("", ""),
                      languages=languages, package_manager=pm, commands=commands, ci=ci,
                      default_branch=repo.default_branch if safe_name(repo.default_branch) else "",
                      conventional_share=share, subjects=len(subjects),
