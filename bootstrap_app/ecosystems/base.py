@@ -128,6 +128,10 @@ class Ecosystem:
     tools: ClassVar[dict[str, str]] = {}
     manifests: ClassVar[tuple[str, ...]] = ()
     """Globs of the files whose dependency lists declare tools (``Gemfile``, ``*.gemspec``)."""
+    describes: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """Where the manifest keeps the project's one-line description: (glob, key). The key is a dotted
+    path in TOML/JSON (``package.description``), a top-level element in XML (``description``), or an
+    attribute in a Ruby/Elixir manifest (``summary``: ``spec.summary = "…"``, ``description: "…"``)."""
 
     def detected(self, view: RepoView) -> bool:
         return any(view.has(p) for p in self.detect)
@@ -143,6 +147,18 @@ class Ecosystem:
     def versions(self, view: RepoView) -> tuple[str, ...]:
         """Language/toolchain versions its files require (``Ruby >= 3.0``)."""
         return ()
+
+    def description(self, view: RepoView) -> tuple[str, str]:
+        """(the description the manifest declares, ``file:line``), else ``("", "")``; see :attr:`describes`."""
+        for pattern, key in self.describes:
+            for path in view.matching(pattern):
+                text = view.files.get(path, "")
+                found = _declared(path, text, key)
+                if found:  # cite the line holding the value's first words, else the key's
+                    head = r"\s+".join(re.escape(w) for w in found.split()[:3])
+                    return found, view.cite(path, head) or view.cite(path, rf"\b{re.escape(key.split('.')[-1])}\b") \
+                        or f"{path}:1"
+        return "", ""
 
     def defaults(self, view: RepoView) -> dict[str, str]:
         """kind -> the command any project of this ecosystem answers (``mix test``)."""
@@ -186,3 +202,25 @@ class Ecosystem:
     def cite_manifest(self, view: RepoView) -> str:
         path = self.manifest(view)
         return f"{path}:1" if path else ""
+
+
+_NESTED = re.compile(r"<(dependencies|dependencyManagement|parent|build|profiles|developers|contributors|organization"
+                     r"|licenses|scm|modules|reporting|ItemGroup)\b.*?</\1>", re.S)
+
+
+def _declared(path: str, text: str, key: str) -> str:
+    """The string ``key`` holds in the manifest at ``path`` (parsed by its format), one line, or ``""``."""
+    value: Any = None
+    if path.endswith(".toml") or path.endswith(".json"):
+        value = (load_toml if path.endswith(".toml") else load_json)(text)
+        for part in key.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+    elif path.endswith((".xml", "proj", ".props")):
+        # the project's own element, never a dependency's, a parent's or a plugin's
+        own = _NESTED.sub("", re.sub(r"<!--.*?-->", "", text, flags=re.S))
+        m = re.search(rf"<{re.escape(key)}>([^<]*)</{re.escape(key)}>", own)
+        value = m.group(1) if m else None
+    else:  # Ruby/Elixir source: a literal string assigned to the attribute
+        m = re.search(rf"(?:\.|^\s*|[\[,(]\s*){re.escape(key)}\s*(?:=|:)\s*(?:%q\{{([^}}]*)\}}|\"([^\"]*)\"|'([^']*)')", text, re.M)
+        value = next((g for g in m.groups() if g), None) if m else None
+    return " ".join(value.split())[:300] if isinstance(value, str) else ""

@@ -17,6 +17,7 @@ class DotNet(Ecosystem):
     reads = ("global.json", "Directory.Build.props", "*.sln", "*.slnx", "src/*/*.csproj", "*.csproj",
              "build.ps1", "Build.ps1", "build.sh", "build.cmd", ".config/dotnet-tools.json")
     package_manager = "dotnet"
+    describes = (("*.csproj", "Description"), ("src/*/*.csproj", "Description"), ("*.fsproj", "Description"))
     programs = frozenset({"dotnet", "./build.sh", "./build.ps1", "./Build.ps1", "build.ps1", "Build.ps1", "pwsh"})
     builtins = {"dotnet": frozenset({"build", "test", "restore", "pack", "format", "run", "publish", "tool", "clean"})}
     tools = {"dotnet test": "test", "dotnet format": "format", "dotnet build": "build"}

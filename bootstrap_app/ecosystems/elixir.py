@@ -22,6 +22,7 @@ class Elixir(Ecosystem):
     detect = ("mix.exs",)
     reads = ("mix.exs", ".formatter.exs", ".credo.exs", ".tool-versions")
     package_manager = "mix"
+    describes = (("mix.exs", "description"),)
     programs = frozenset({"mix", "iex", "elixir"})
     tools = {"credo": "lint", "dialyzer": "typecheck", "mix format": "format", "mix test": "test",
              "excoveralls": "test", "sobelow": "lint"}

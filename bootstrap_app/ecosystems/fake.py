@@ -23,6 +23,7 @@ class FakeEcosystem(Ecosystem):
     detect = ("toy.toml",)
     reads = ("toy.toml", ".toy-lint.toml")
     package_manager = "toy"
+    describes = (("toy.toml", "toy.about"),)
     programs = frozenset({"toy", "toy-lint"})
     builtins = {"toy": frozenset({"test", "build", "install"})}
     tools = {"toy-lint": "lint", "toy test": "test"}

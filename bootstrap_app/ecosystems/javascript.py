@@ -27,6 +27,7 @@ class Node(Ecosystem):
     reads = ("package.json", "turbo.json", "pnpm-workspace.yaml", ".nvmrc", ".node-version", "packages/*/package.json",
              "apps/*/package.json")
     package_manager = "npm"
+    describes = (("package.json", "description"),)
     programs = frozenset({"npm", "pnpm", "yarn", "npx", "pnpx", "corepack", "turbo"})
     tools = _TOOLS
     manifests = ("package.json",)

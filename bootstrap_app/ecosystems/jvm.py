@@ -96,6 +96,7 @@ class Maven(Ecosystem):
     detect = ("pom.xml",)
     reads = ("pom.xml", ".mvn/maven.config", "mvnw")
     package_manager = "maven"
+    describes = (("pom.xml", "description"),)
     wrapper = "./mvnw"
     programs = frozenset({"mvn", "./mvnw", "mvnw"})
     tools = {"checkstyle": "lint", "spotbugs": "lint", "pmd": "lint", "spotless": "format", "japicmp": "lint",

@@ -18,6 +18,7 @@ class Php(Ecosystem):
     detect = ("composer.json",)
     reads = ("composer.json", "phpunit.xml*", "phpstan.neon*", "psalm.xml*", ".php-cs-fixer*", "phpcs.xml*")
     package_manager = "composer"
+    describes = (("composer.json", "description"),)
     programs = frozenset({"composer", "php", "vendor/bin/phpunit", "phpunit", "phpstan", "psalm", "php-cs-fixer",
                           "phpcs", "phpcbf", "pest"})
     builtins = {"composer": frozenset({"install", "update", "", "validate", "dump-autoload"})}

@@ -21,6 +21,7 @@ class Python(Ecosystem):
     reads = ("pyproject.toml", "setup.cfg", "setup.py", "requirements*.txt", "tox.ini", "noxfile.py",
              "requirements/*.txt")
     package_manager = "pip"
+    describes = (("pyproject.toml", "project.description"), ("pyproject.toml", "tool.poetry.description"))
     programs = frozenset({"python", "python3", "pip", "uv", "uvx", "poetry", "pdm", "hatch", "tox", "nox", "pytest",
                           "ruff", "mypy", "pyright", "black", "isort", "flake8", "pylint", "pre-commit", "prek", "pipenv",
                           "coverage", "towncrier", "mkdocs", "sphinx-build"})

@@ -21,6 +21,7 @@ class Ruby(Ecosystem):
     reads = ("Gemfile", "*.gemspec", "Rakefile", "Appraisals", ".rubocop.yml", ".standard.yml", ".ruby-version",
              "gemfiles/*.gemfile")
     package_manager = "bundler"
+    describes = (("*.gemspec", "summary"), ("*.gemspec", "description"))
     programs = frozenset({"bundle", "rake", "rspec", "rubocop", "standardrb", "appraisal", "ruby", "gem"})
     builtins = {"bundle": frozenset({"install", "", "update"}), "gem": frozenset({"build"})}
     tools = {"rspec": "test", "minitest": "test", "rubocop": "lint", "standardrb": "lint", "standard": "lint",

@@ -20,6 +20,7 @@ class Rust(Ecosystem):
     reads = ("Cargo.toml", ".cargo/config.toml", ".cargo/config", "rust-toolchain*", "clippy.toml", "rustfmt.toml",
              ".rustfmt.toml", "*/Cargo.toml", "crates/*/Cargo.toml")
     package_manager = "cargo"
+    describes = (("Cargo.toml", "package.description"),)
     programs = frozenset({"cargo", "rustup", "rustfmt"})
     tools = {"cargo test": "test", "cargo clippy": "lint", "cargo fmt": "format", "cargo build": "build",
              "cargo nextest": "test", "cargo deny": "lint"}
@@ -61,6 +62,16 @@ class Rust(Ecosystem):
                     return ""
                 where = known[names[0].split("/")[-1]]
         return where
+
+    def versions(self, view: RepoView) -> tuple[str, ...]:
+        """The language edition the crate (or the workspace's packages) compile with: ``Rust edition 2021``."""
+        cargo = load_toml(view.files.get("Cargo.toml", ""))
+        workspace = cargo.get("workspace")
+        for table in (cargo.get("package"), workspace.get("package") if isinstance(workspace, dict) else None):
+            edition = table.get("edition") if isinstance(table, dict) else None
+            if isinstance(edition, str) and re.fullmatch(r"\d{4}", edition):
+                return (f"Rust edition {edition}",)
+        return ()
 
     def defaults(self, view: RepoView) -> dict[str, str]:
         return {"test": "cargo test", "lint": "cargo clippy", "format": "cargo fmt", "build": "cargo build"}

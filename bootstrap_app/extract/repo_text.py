@@ -33,6 +33,8 @@ def _command_line(f: RepoFacts, kind: str) -> str:
 
 def repo_body(f: RepoFacts, first_name: str) -> str:
     lines = [f"{f.name}" + (f" — {f.purpose.rstrip('.')}" if f.purpose else "") + "."]
+    if f.declared[0]:
+        lines.append(f"- Described in {f.declared[1].split(':')[0]} as: {f.declared[0].rstrip('.')}")
     if f.languages or f.package_manager:
         lines.append(f"- Stack: {', '.join(f.languages) or 'unknown'}"
                      + (f"; package manager: {f.package_manager}" if f.package_manager else ""))

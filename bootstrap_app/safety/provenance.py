@@ -40,6 +40,7 @@ __all__ = [
     "FREE_TEXT_WORDS",
     "QUOTE_WORDS",
     "ItemText",
+    "describes_subject",
     "facts_only",
     "holds_free_text",
     "instruction_reasons",
@@ -103,8 +104,33 @@ def _sentences(text: str) -> Iterable[str]:
             yield part
 
 
-def instruction_reasons(text: str) -> list[str]:
-    """Why ``text`` reads as an instruction/request to the agent (empty list: it does not)."""
+def describes_subject(sentence: str) -> bool:
+    """True when ``sentence`` is a third-person statement about its subject whose only address is a
+    possessive ("`fd` is a program to find entries in your filesystem", "Monolog sends your logs to
+    files"): a short subject with no second person, then a finite third-person verb. "Your task is
+    to …", "You must run …" and "Ignore your previous instructions" are not (the subject is the
+    reader, or there is none)."""
+    words = _WORDS.findall(normalize(sentence))
+    if not words or words[0].lower() in _VERB_SET or _DIRECTIVE.search(sentence):
+        return False
+    second = [w.lower() for w in words if _SECOND_PERSON.fullmatch(w)]
+    if any(w not in ("your", "yours") for w in second):
+        return False
+    verb = next((i for i, w in enumerate(words[1:6], 1) if _FINITE.fullmatch(w.lower())), 0)
+    return bool(verb) and not any(_SECOND_PERSON.fullmatch(w) for w in words[:verb])
+
+
+# a finite third-person verb: a copula/auxiliary, or a present-tense -s form ("sends", "provides")
+_FINITE = re.compile(r"is|are|was|were|has|can|[a-z]{2,}[^su\W]s|[a-z]+(?:ches|shes|xes|sses|zes)")
+
+
+def instruction_reasons(text: str, describing: bool = False) -> list[str]:
+    """Why ``text`` reads as an instruction/request to the agent (empty list: it does not).
+
+    ``describing``: the text is offered as a description of a subject (a README's first sentence),
+    so a third-person statement whose only address is a possessive "your" is no address to the
+    agent (:func:`describes_subject`); everywhere else any second person counts.
+    """
     reasons: list[str] = []
     for sentence in _sentences(text):
         if sentence.isupper():  # shouting: judge the words, not the case
@@ -123,7 +149,7 @@ def instruction_reasons(text: str) -> list[str]:
             reasons.append("question")
         if _DIRECTIVE.search(sentence):
             reasons.append("directive")
-        elif _SECOND_PERSON.search(sentence):
+        elif _SECOND_PERSON.search(sentence) and not (describing and describes_subject(sentence)):
             reasons.append("second-person")
     return list(dict.fromkeys(reasons))
 

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from bootstrap_app.safety.injection import scan_text
-from bootstrap_app.safety.provenance import instruction_reasons
+from bootstrap_app.safety.provenance import describes_subject, instruction_reasons
 
 from .repo_tasks import load_json, load_toml, load_yaml
 from .repo_tools import safe_name, safe_path, tools_in
@@ -265,16 +265,23 @@ _CARRIER = re.compile(r"[\w.+-]+@[\w-]+\.\w|https?://|www\.|\b(?:credential|pass
                       r"api[ _-]?key|private key|ssh key)s?\b", re.I)
 
 
+_YOUR = re.compile(r"\W*(?:you|your|yours|yourself)\b", re.I)
+"""A clause whose subject is the reader ("your task is to …") is an address even inside a statement."""
+
+
 def vetted_sentence(text: str) -> str:
     """``text`` when it is a plain statement (no instruction, question, address or injection), else ``""``."""
     # "<name> lets you easily switch …" describes a tool; what follows "lets you" is judged alone
     judged = re.sub(r"^[^,;:]{1,40}?\s(?:lets|helps|allows|enables)\s+you\s+(?:to\s+)?", "", text, count=1)
-    if not text or len(text.split()) > 40 or instruction_reasons(judged) or scan_text(text):
+    if not text or len(text.split()) > 40 or instruction_reasons(judged, describing=True) or scan_text(text):
         return ""
-    # "<name> is a Write a script …": judge what follows the copula, and every clause, on its own
+    # "<name> is a Write a script …": judge what follows the copula, and every clause, on its own;
+    # in a statement about its subject a clause's possessive "your" is the subject's reader, not the agent
     rest = re.sub(r"^[^,;:]{0,60}?\b(?:is|are)\s+(?:a|an|the)\s+", "", judged, count=1, flags=re.I)
+    statement = describes_subject(judged)
     # a clause opening with a compound adjective ("open-source formatting library") is not an order
-    if any(instruction_reasons(clause) for clause in re.split(r"\s*(?:[,;:(){}—–]|\s-\s|\bthat\b|\bwhich\b)\s*", rest)
+    if any([r for r in instruction_reasons(clause) if not (statement and r == "second-person" and not _YOUR.match(clause))]
+           for clause in re.split(r"\s*(?:[,;:(){}—–]|\s-\s|\bthat\b|\bwhich\b)\s*", rest)
            if clause and not re.match(r"^[a-z]+-[a-z]+\s", clause)):
         return ""
     if _CARRIER.search(text) or re.search(r"[\[\]{}<>|\"“”]", text):  # no address, link, secret or markup

@@ -113,6 +113,9 @@ class _Sentence:
     """For a list item: the sentence that introduced the list ("… must follow the style guide with these exceptions:")."""
 
 
+_ALERT = re.compile(r"^>\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$", re.I)
+
+
 def _prose(text: str) -> list[_Sentence]:
     """The doc's prose, sentence by sentence: paragraphs and list items, never code, headings or tables."""
     heads = dict(doc_sections(text))
@@ -140,8 +143,20 @@ def _prose(text: str) -> list[_Sentence]:
             para.clear()
 
     lines = text.splitlines()
+    alert = False
     for n, raw in enumerate(lines, 1):
         line = raw.strip()
+        # a GitHub alert (`> [!WARNING]`) is the maintainers' own emphasis, not a quotation: its
+        # lines are read as prose; any other block quote is someone else's words and stays skipped
+        if not fence and _ALERT.match(line):
+            alert = True
+            flush()
+            continue
+        if alert and line.startswith(">"):
+            raw = re.sub(r"^\s*>\s?", "", raw)
+            line = raw.strip()
+        else:
+            alert = False
         if comment or line.startswith("<!--"):  # an HTML comment is not rendered: not the maintainers' word today
             comment = "-->" not in line[line.find("<!--") + 4 if not comment else 0:]
             flush()

@@ -21,7 +21,7 @@ from bootstrap_app.ecosystems.base import load_json, load_toml, load_yaml
 
 from .repo_tools import kind_of_name, kind_of_tools, runnable, safe_name, safe_path, tools_in
 
-__all__ = ["Task", "ci_lines", "ci_tasks", "declared_tasks", "load_json", "load_toml", "load_yaml", "reruns",
+__all__ = ["Task", "ci_lines", "ci_tasks", "declared_tasks", "installs_into_system", "load_json", "load_toml", "load_yaml", "reruns",
            "special_purpose", "task_of"]
 
 
@@ -50,7 +50,26 @@ def _task(name: str, command: str, body: str, source: str) -> Task | None:
         kind = next((k for k in ("test", "lint", "typecheck", "format") if k in kinds), "test")
         return Task(kind, command, tools, source, name, runs=runs)
     kind = kind_of_name(name) or ("" if ":" in name or "-" in name else kind_of_tools(tools))
+    if kind == "setup" and installs_into_system(body):
+        return None
     return Task(kind, command, tools, source, name, runs=runs) if kind else None
+
+
+_SYSTEM_DEST = re.compile(r"\$[({](?:DESTDIR|PREFIX|prefix|exec_prefix|bindir|sbindir|libdir|includedir|datadir|datarootdir"
+                          r"|mandir|sysconfdir|INSTALL_[A-Z_]*(?:DIR|PATH))[)}]|(?<![\w.])/(?:usr|opt|etc)/")
+_COPIES = re.compile(r"^(?:sudo\s+)?(?:install|cp|ln|mkdir|mv|rsync|\$[({]INSTALL\w*[)}])\b", re.M)
+
+
+_FETCHES = re.compile(r"^\s*[@-]*\s*(?:pip3?|uv|python3? -m pip|npm|pnpm|yarn|bun|bundle|composer|poetry|pdm|pipenv"
+                      r"|go mod|mix deps|dotnet restore|flutter pub|dart pub|pre-commit install)\b", re.M)
+
+
+def installs_into_system(body: str) -> bool:
+    """The recipe copies files into a system prefix (``install -m755 x $(DESTDIR)$(bindir)``,
+    ``cp libx.so /usr/local/lib``): it installs the built project for everyone, which is never how a
+    newcomer sets up to work on it — like ``stack install`` or ``meson install``."""
+    lines = [ln.strip().lstrip("@-").strip() for ln in body.splitlines()]
+    return any(_COPIES.match(ln) and _SYSTEM_DEST.search(ln) for ln in lines)
 
 
 def task_of(name: str, command: str, body: str, source: str) -> Task | None:
@@ -77,15 +96,24 @@ def _makefile(text: str) -> list[Task]:
     text = text.replace("\\\n", " ")
     variables = _make_vars(text)
     rules: dict[str, tuple[list[str], str]] = {}
+    raw: dict[str, str] = {}
     for m in re.finditer(r"^([A-Za-z][\w.-]*)\s*:(?!=)([^\n]*)\n((?:\t[^\n]*\n?|#[^\n]*\n?)*)", text, re.M):
         body = _expand("\n".join(ln for ln in m.group(3).splitlines() if ln.startswith("\t")), variables)
         rules.setdefault(m.group(1), (m.group(2).split("#")[0].split(), body))
+        raw.setdefault(m.group(1), m.group(3))
     out: list[Task] = []
     for target, (prereqs, body) in rules.items():
         # `test: lint typecheck unit` runs those targets first: their tools are this target's too
         behind = "\n".join(rules[p][1] for p in prereqs if p in rules and p != target)
         full = body + ("\n" + behind if behind else "")
         task = _task(target, f"make {target}", full, "Makefile")
+        # the unexpanded recipe names the prefix its variables may hide (`$(DESTDIR)` is usually unset)
+        recipe = "\n".join(raw.get(t, "") for t in (target, *prereqs))
+        if task and task.kind == "setup" and (installs_into_system(recipe) or (
+                # GNU convention: `make install` installs the build into the prefix, unless its
+                # recipe only fetches dependencies (`npm ci`, `pip install -r …`)
+                target in ("install", "uninstall") and not _FETCHES.search(full))):
+            continue
         if task:
             out.append(Task(task.kind, task.command, task.tools, task.source, task.name,
                             runs=task.runs if not behind else ""))

@@ -38,6 +38,7 @@ from .repo_conventions import (
     purpose,
     release_files,
     signoff,
+    vetted_sentence,
     workspace_members,
     workspace_packages,
 )
@@ -94,6 +95,8 @@ class RepoFacts:
     name: str
     path: str
     purpose: str = ""
+    declared: tuple[str, str] = ("", "")
+    """(the description the manifest declares, ``file:line``) when it passed the gate and says more than ``purpose``."""
     languages: tuple[str, ...] = ()
     package_manager: str = ""
     commands: dict[str, tuple[str, str]] = field(default_factory=dict)
@@ -299,6 +302,20 @@ def _doc_task(d: DocCommand) -> Task:
                 "narrow" if d.narrow else "doc")
 
 
+def _declared_purpose(view: RepoView, ecosystems: tuple[Ecosystem, ...], said: str) -> tuple[str, str]:
+    """The manifest's own description (Cargo.toml ``package.description``, composer.json …), through
+    the same gate as the README's sentence; ``("", "")`` when none passes or the README already says it."""
+    for eco in ecosystems:
+        text, where = eco.description(view)
+        text = vetted_sentence(text) if len(text.split()) >= 3 else ""
+        if text:
+            words = set(re.findall(r"\w+", text.lower()))
+            if said and len(words & set(re.findall(r"\w+", said.lower()))) >= 0.7 * len(words):
+                return "", ""
+            return text, where
+    return "", ""
+
+
 def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     files = repo.files
     listed = set(repo.file_list) | set(files)
@@ -383,7 +400,10 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                        rules=[(r.where, r.topic) for r in rules], guide_topics=topics, facts=cited_facts(
                            guides, convention, _PR_RULE if _PR_RULE.search(contributing) else None,
                            signoff(files, listed), bool(versions)))
-    return RepoFacts(name=repo.name, path=repo.path, purpose=purpose(readme, (repo.name, title)),
+    said = purpose(readme, (repo.name, title))
+    stated = _declared_purpose(view, ecosystems, said)
+    return RepoFacts(name=repo.name, path=repo.path, purpose=said or stated[0],
+                     declared=stated if said else ("", ""),
                      languages=languages, package_manager=pm, commands=commands, ci=ci,
                      default_branch=repo.default_branch if safe_name(repo.default_branch) else "",
                      conventional_share=share, subjects=len(subjects),

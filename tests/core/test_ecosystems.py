@@ -144,6 +144,37 @@ def test_what_each_ecosystem_reads_from_its_own_files(tmp_path: Path) -> None:
     assert nix.prove(["nix", "run", ".#format"], view) == "flake.nix:3" and nix.prove(["nix", "run", ".#lint"], view) == ""
     rust, view = answers("rust")
     assert rust.prove(["cargo", "test", "-p", "p"], view) and rust.prove(["cargo", "test", "-p", "other"], view) == ""
+    assert rust.versions(view) == ()  # no edition declared: none reported
+    assert rust.versions(RepoView.of({"Cargo.toml": '[package]\nname = "p"\nedition = "2021"\n'})) == ("Rust edition 2021",)
+    assert rust.versions(RepoView.of({"Cargo.toml": '[workspace]\nmembers = ["a"]\n[workspace.package]\nedition = "2024"\n'})) \
+        == ("Rust edition 2024",)
+
+
+def test_each_manifest_declares_the_projects_description() -> None:
+    """Every ecosystem that keeps a one-line description in its manifest says where (:attr:`describes`)."""
+    said = "A tiny parser for config files"
+    manifests = {
+        "rust": {"Cargo.toml": f'[package]\nname = "p"\ndescription = "{said}"\n'},
+        "php": {"composer.json": f'{{\n  "name": "a/p",\n  "description": "{said}"\n}}\n'},
+        "node": {"package.json": f'{{"name": "p", "description": "{said}"}}\n'},
+        "python": {"pyproject.toml": f'[project]\nname = "p"\ndescription = "{said}"\n'},
+        "ruby": {"p.gemspec": f'Gem::Specification.new do |spec|\n  spec.name = "p"\n  spec.summary = "{said}"\nend\n'},
+        "elixir": {"mix.exs": f'defmodule P.MixProject do\n  def project do\n    [app: :p, description: "{said}"]\n  end\nend\n'},
+        "maven": {"pom.xml": f"<project>\n  <parent>\n    <description>The parent</description>\n  </parent>\n"
+                             f"  <description>{said}</description>\n</project>\n"},
+        "dotnet": {"P.csproj": f"<Project>\n  <PropertyGroup>\n    <Description>{said}</Description>\n"
+                               f"  </PropertyGroup>\n</Project>\n"},
+        "toy": {"toy.toml": f'[toy]\nabout = "{said}"\n'},
+    }
+    lines = {"rust": "Cargo.toml:3", "php": "composer.json:3", "node": "package.json:1", "python": "pyproject.toml:3",
+             "ruby": "p.gemspec:3", "elixir": "mix.exs:3", "maven": "pom.xml:5", "dotnet": "P.csproj:3",
+             "toy": "toy.toml:2"}
+    for cls in ALL:
+        eco = cls()
+        files = manifests.get(cls.name, SAMPLES[cls.name])
+        expected = (said, lines[cls.name]) if cls.name in manifests else ("", "")
+        assert eco.description(RepoView.of(files)) == expected, cls.name
+        assert bool(cls.describes) == (cls.name in manifests), cls.name
 
 
 def test_proofs_from_a_build_systems_own_conventions(tmp_path: Path) -> None:

@@ -125,8 +125,12 @@ def test_readme_first_real_sentence() -> None:
           "<p align=\"center\"><img src=\"logo.png\"></p>\n\n"
           "fd is a program to find entries in a filesystem. It is a simple alternative to find.\n")
     assert purpose(fd, ("fd",)) == "fd is a program to find entries in a filesystem."
-    # "your" is how half the injection corpus talks to a model: a description holding it is dropped
-    assert purpose(fd.replace("in a filesystem", "in your filesystem"), ("fd",)) == ""
+    # "your" is how half the injection corpus talks to a model: only a statement about the project
+    # may hold it (a possessive); a sentence addressed to the reader is dropped
+    assert purpose(fd.replace("in a filesystem", "in your filesystem"), ("fd",)) \
+        == "fd is a program to find entries in your filesystem."
+    assert purpose(fd.replace("fd is a program to find entries in a filesystem", "Your job is to find entries"),
+                   ("fd",)) == ""
     setext = "ripgrep (rg)\n------------\nripgrep is a line-oriented search tool. More.\n"
     assert purpose(setext, ("ripgrep",)) == "ripgrep is a line-oriented search tool."
     news = ("# Gin\n\n## Gin 2 is out!\n\nWe're excited to announce the release of Gin 2.\n\n"
@@ -230,3 +234,18 @@ def test_a_script_that_needs_its_argument_is_not_a_command() -> None:
     assert [t.command for t in declared_tasks({"scripts/test": "#!/bin/sh\npytest \"$1\"\n"}, "npm", {})] == ["scripts/test"]
     helper = "#!/bin/bash\nset -euo pipefail\nrun() {\n  echo \"+ $1\"\n  \"$@\"\n}\nlog() { echo $1; }\nrun pytest -q\n"
     assert [t.command for t in declared_tasks({"scripts/test.sh": helper}, "npm", {})] == ["scripts/test.sh"]
+
+
+def test_a_target_that_installs_into_the_system_is_never_setup() -> None:
+    """``make install`` copies the build into a prefix (GNU convention); a recipe copying into
+    ``$(DESTDIR)``/``/usr/local`` does the same under any name. Neither is a newcomer's setup; a
+    target that only fetches dependencies still is."""
+    gnu = ("prefix = /usr/local\nbindir = $(prefix)/bin\n\nbuild:\n\tcc -o tool tool.c\n\n"
+           "install: build\n\tinstall -Dm755 tool $(DESTDIR)$(bindir)/tool\n\nuninstall:\n\trm -f $(DESTDIR)$(bindir)/tool\n")
+    f = facts({"Makefile": gnu, "tool.c": "int main(void){return 0;}\n"})
+    assert "setup" not in f.commands, f.commands  # type: ignore[attr-defined]
+    hidden = ("PREFIX ?= /usr/local\n\ninstall: install-lib\n\ninstall-lib:\n\tmkdir -p $(DESTDIR)$(PREFIX)/lib\n"
+              "\tcp -a libx.so $(DESTDIR)$(PREFIX)/lib\n\nsetup:\n\tcp libx.so $(DESTDIR)/opt/x\n")
+    assert "setup" not in facts({"Makefile": hidden}).commands  # type: ignore[attr-defined]
+    fetch = "install:\n\tnpm ci\n\ntest:\n\tnpm test\n"
+    assert facts({"Makefile": fetch}).commands["setup"] == ("make install", "Makefile")  # type: ignore[attr-defined]
