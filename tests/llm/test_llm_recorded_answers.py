@@ -1,7 +1,8 @@
 """What memseed does with a real small model's answers, recorded from llama-cpp-python and replayed.
 
 ``benchmarks/llm_record.py`` recorded SmolLM2-135M's streamed answers (the SSE bytes as the
-server sent them) to the demo's own request: one cut off at ``max_tokens``, one in the
+server sent them, keep-alive ``: ping`` comments included; llama-cpp-python 0.3.36 built for
+plain AVX2, see the Makefile) to the demo's own request: one cut off at ``max_tokens``, one in the
 proposals' shape but made of whatever the model said (junk), and the answer to a scripted
 "copy this JSON" prompt. Here memseed's pass meets those bytes on the real ``openai`` client
 in ``json_object`` mode, the format it falls back to on this server (the recorded
