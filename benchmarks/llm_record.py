@@ -8,7 +8,14 @@ server. The requests are built by memseed's own code from the demo persona (nobo
 
 Exchanges: the ``json_schema`` refusal (HTTP 500), a context-length error (a digest too big for
 the context), a cut-off answer (``max_tokens`` reached), the model's own answer to the demo
-digest (with a 135M model: junk), and a good answer to a scripted prompt (copy this JSON).
+digest in plain JSON mode (``demo_answer``) and in the proposals' shape (``junk_answer``: with a
+135M model, facts memseed drops), and a good answer to a scripted prompt (copy this JSON).
+
+The shape comes from the server's grammar: llama-cpp-python 0.3.36 refuses ``json_schema`` but
+takes a ``schema`` inside ``{"type": "json_object"}`` and samples only tokens that keep the
+answer valid against it (:func:`shape_schema`: memseed's wire schema with bounds, so a small
+model cannot loop inside one string until ``max_tokens``). memseed itself sends plain
+``json_object`` after the refusal; the replay tests feed these answers to that pass.
 
 Run: ``python -m benchmarks.llm_record [--out tests/llm/recorded]``.
 """
@@ -29,12 +36,39 @@ from urllib.parse import urlparse
 
 from .llm_server import ROOT, RealServer, start_server
 
-__all__ = ["GOOD_FACT", "main", "record"]
+__all__ = ["GOOD_FACT", "main", "record", "shape_schema"]
 
-GOOD_FACT = {"type": "project", "name": "ledger-uses-uv", "description": "ledger-api uses uv, not pip",
-             "body": "ledger-api uses uv instead of pip.", "subject": "tool:uv", "key": "uv for ledger-api",
+GOOD_FACT = {"type": "project", "name": "ledger-api-uses-uv", "description": "ledger-api uses uv, not pip",
+             "body": "ledger-api uses uv, not pip.", "subject": "tool:uv", "key": "uv for ledger-api",
              "confidence": 0.8, "evidence_ids": ["E3"], "scope": "global"}
 """The fact the scripted prompt asks the model to copy; it is grounded in tests/llm's footprint (E3)."""
+_EXAMPLE = {"type": "user", "name": "works-at-acme", "description": "the owner works at Acme",
+            "body": "The owner works at Acme.", "subject": "org:acme", "key": "Acme", "confidence": 0.7,
+            "evidence_ids": ["E1"], "scope": "global"}
+"""One worked copy shown first: without it SmolLM2-135M rewrites the body (measured: it adds a sentence)."""
+
+
+def shape_schema(max_items: int = 3, max_chars: int = 160) -> dict[str, Any]:
+    """memseed's proposal schema (patterns, enums, lengths), bounded for a grammar.
+
+    At most ``max_items`` facts, strings of at most ``max_chars`` (the schema's limits where
+    smaller) and one to three evidence ids, so the grammar ends the answer well inside
+    ``max_tokens``. The values stay the model's own: the grammar fixes the shape, the slug and
+    ``E<n>`` patterns; number ranges are not in a grammar, nor is what the digest holds.
+    """
+    from bootstrap_app.extract import prompts
+
+    schema = prompts.proposal_schema()
+    for key in ("$schema", "title", "description"):
+        schema.pop(key, None)
+    facts = schema["properties"]["proposals"]
+    facts.update(minItems=1, maxItems=max_items)
+    for prop in facts["items"]["properties"].values():
+        prop.pop("description", None)
+        if prop.get("type") == "string" and "enum" not in prop:
+            prop["maxLength"] = min(max_chars, prop.get("maxLength", max_chars))
+    facts["items"]["properties"]["evidence_ids"].update(minItems=1, maxItems=3)
+    return schema
 
 
 class _Recorder:
@@ -92,8 +126,10 @@ class _Recorder:
 
 def _request_summary(request: dict[str, Any]) -> dict[str, Any]:
     """What was asked, without the whole digest (the fixture stays small and readable)."""
-    return {"response_format": (request.get("response_format") or {}).get("type", "text"),
+    response_format = request.get("response_format") or {}
+    return {"response_format": response_format.get("type", "text"), "grammar_schema": "schema" in response_format,
             "max_tokens": request.get("max_tokens"), "stream": request.get("stream"),
+            "temperature": request.get("temperature"),
             "message_chars": sum(len(m.get("content", "")) for m in request.get("messages", []))}
 
 
@@ -126,31 +162,51 @@ def _send(recorder: _Recorder, payload: dict[str, Any]) -> dict[str, Any]:
     return recorder.exchanges[-1]
 
 
-def record(server: RealServer, out: Path) -> list[str]:
-    """Record every exchange against ``server`` into ``out``; the names written."""
+def record(server: RealServer, out: Path, only: set[str] | None = None) -> list[str]:
+    """Record every exchange (or those in ``only``) against ``server`` into ``out``; the names written."""
     recorder = _Recorder(server.base_url)
     recorder.thread.start()
     home = Path(tempfile.mkdtemp(prefix="memseed-record-"))
     written: list[str] = []
     try:
-        fitted = _demo_request(home / "a", recorder.url, server.model, llm_context=server.n_ctx)
-        big = _demo_request(home / "b", recorder.url, server.model, llm_context=64_000, llm_max_chars=60_000)
-        copy = json.dumps({"proposals": [GOOD_FACT]})
-        scripted = {"model": server.model, "stream": True, "max_tokens": 400,
-                    "response_format": {"type": "json_object"},
+        fitted_with = {"llm_context": server.n_ctx}
+        fitted = _demo_request(home / "a", recorder.url, server.model, **fitted_with)
+
+        def answer_limit(limit: int) -> dict[str, int]:
+            """Settings under which memseed itself sends the fitted digest with ``max_tokens=limit``:
+            the context less the difference, so the room left for the digest is the same."""
+            return {"llm_context": server.n_ctx - int(fitted["max_tokens"]) + limit, "llm_max_tokens": limit}
+
+        short, long = answer_limit(48), answer_limit(1024)
+        big_with = {"llm_context": 64_000, "llm_max_chars": 60_000}
+        big = _demo_request(home / "b", recorder.url, server.model, **big_with)
+        json_mode = {"type": "json_object"}
+        copy, example = json.dumps({"proposals": [GOOD_FACT]}), json.dumps({"proposals": [_EXAMPLE]})
+        # greedy (temperature 0), so the copy is the model's most likely one and re-recording gives it again
+        scripted = {"model": server.model, "stream": True, "max_tokens": 400, "temperature": 0, "seed": 22,
+                    "response_format": {"type": "json_object", "schema": shape_schema(max_items=1)},
                     "messages": [{"role": "system", "content": "You copy JSON exactly. Output only the JSON."},
+                                 {"role": "user", "content": f"Copy this JSON exactly:\n{example}"},
+                                 {"role": "assistant", "content": example},
                                  {"role": "user", "content": f"Copy this JSON exactly:\n{copy}"}]}
-        plan = {
-            "json_schema_refusal": {**fitted, "response_format": {"type": "json_schema", "json_schema": {
-                "name": "memseed_proposals", "strict": True, "schema": {"type": "object"}}}},
-            "context_length_streamed": {**big, "response_format": {"type": "json_object"}},
-            "context_length": {**big, "response_format": {"type": "json_object"}, "stream": False},
-            "cut_off": {**fitted, "response_format": {"type": "json_object"}, "max_tokens": 48},
-            "demo_answer": {**fitted, "response_format": {"type": "json_object"}, "max_tokens": 1024},
-            "scripted_good": scripted,
+        # name -> (the request, the memseed settings that build it; replay tests rebuild it from those)
+        plan: dict[str, tuple[dict[str, Any], dict[str, int]]] = {
+            "json_schema_refusal": ({**fitted, "response_format": {"type": "json_schema", "json_schema": {
+                "name": "memseed_proposals", "strict": True, "schema": {"type": "object"}}}}, fitted_with),
+            "context_length_streamed": ({**big, "response_format": json_mode}, big_with),
+            "context_length": ({**big, "response_format": json_mode, "stream": False}, big_with),
+            "cut_off": ({**_demo_request(home / "c", recorder.url, server.model, **short),
+                         "response_format": json_mode}, short),
+            "demo_answer": ({**_demo_request(home / "d", recorder.url, server.model, **long),
+                             "response_format": json_mode}, long),
+            "junk_answer": ({**_demo_request(home / "e", recorder.url, server.model, **long),
+                             "response_format": {**json_mode, "schema": shape_schema()}}, long),
+            "scripted_good": (scripted, {}),
         }
         out.mkdir(parents=True, exist_ok=True)
-        for name, payload in plan.items():
+        for name, (payload, built_with) in plan.items():
+            if only and name not in only:
+                continue
             started = datetime.now(UTC)
             before = len(recorder.exchanges)
             exchange = _send(recorder, payload)
@@ -161,7 +217,7 @@ def record(server: RealServer, out: Path) -> list[str]:
                 break
             fixture = {"name": name, "server": f"llama-cpp-python {server.version}", "model": server.model,
                        "n_ctx": server.n_ctx, "recorded": started.date().isoformat(), "seconds": round(seconds, 1),
-                       "request": _request_summary(exchange["request"]), "status": exchange["status"],
+                       "settings": built_with, "request": _request_summary(exchange["request"]), "status": exchange["status"],
                        "content_type": exchange["content_type"], "body": exchange["body"]}
             (out / f"{name}.json").write_text(json.dumps(fixture, indent=1, ensure_ascii=False) + "\n",
                                               encoding="utf-8")
@@ -177,10 +233,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "tests" / "llm" / "recorded")
     parser.add_argument("--n-ctx", type=int, default=8192)
+    parser.add_argument("--only", action="append", help="record only this exchange (repeatable)")
     args = parser.parse_args(argv)
     with start_server(n_ctx=args.n_ctx) as server:
         print(f"llama-cpp-python {server.version}, model {server.model}, n_ctx {server.n_ctx}")
-        record(server, args.out)
+        record(server, args.out, set(args.only or ()))
     return 0
 
 
