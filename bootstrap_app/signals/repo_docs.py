@@ -28,7 +28,8 @@ __all__ = ["DocCommand", "doc_commands", "doc_sections", "is_fence", "prove"]
 _SHELL_LANGS = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-session", "shellsession", "text",
                           "terminal", "powershell", "ps1", "pwsh", "cmd", "bat", "sh-session", "none", "fish"})
 _PROMPT = re.compile(r"^(?:\$|%|>|PS>|PS [^>]*>|❯)\s+")
-_TOKEN = re.compile(r"^[A-Za-z0-9_./:=@+,%^~\-][A-Za-z0-9_./:=@+,%^~\-#]*$")  # `nix run .#format`
+# `nix run .#format`; a pip requirement may end in its extras (`.[dev]`, `pkg[a,b]`: PEP 508 grammar)
+_TOKEN = re.compile(r"^[A-Za-z0-9_./:=@+,%^~\-][A-Za-z0-9_./:=@+,%^~\-#]*(?:\[[A-Za-z0-9_.,-]+\])?$")
 _FILTERS = frozenset({"-p", "--package", "--features", "-F", "-k", "--filter", "testOnly", "-run", "--tests",
                       "--test"})
 _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (

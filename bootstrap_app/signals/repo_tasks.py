@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bootstrap_app.ecosystems.base import load_json, load_toml, load_yaml
+from bootstrap_app.safety.dangerous import find_dangerous
 
 from .repo_tools import kind_of_name, kind_of_tools, runnable, safe_name, safe_path, tools_in
 
@@ -425,6 +426,8 @@ def ci_tasks(files: dict[str, str], declared: list[Task]) -> list[Task]:
             cmd = runnable(line)
             if not cmd or _NARROW & set(cmd.split()):  # one crate's feature leg is not "the tests"
                 continue
+            if find_dangerous(cmd):
+                continue  # `mvn install -DskipTests`: a CI arrangement around checks another job runs, not a check
             if _SPECIAL_JOB.search(_camel_words(cmd.split()[-1])):
                 continue  # `melos run build:example:apk`, `npm run bench`: a special task, whatever job runs it
             known = by_command.get(cmd)

@@ -192,3 +192,17 @@ def test_monorepo_root_commands_first_then_each_package_named(tmp_path: Path) ->
     assert ("typecheck", "@acme/api", "pnpm --filter @acme/api typecheck", "packages/api/package.json:2") \
         in f.package_commands
     assert not [c for c in f.package_commands if c[0] == "test"]  # the root has one
+
+
+def test_a_pip_requirement_with_extras_is_one_token_and_the_trailing_comment_is_dropped(tmp_path: Path) -> None:
+    """`$ pip install -e .[dev]  # or …`: `.[dev]` is pip's own grammar for extras, so the console
+    line is the setup step; without it the bracket made the whole line unprovable."""
+    files = {
+        "pyproject.toml": '[project]\nname = "x"\nversion = "1"\n[project.optional-dependencies]\ndev = ["pytest"]\n',
+        "src/x/__init__.py": "",
+        "CONTRIBUTING.md": "# Contributing\n\n## Setup\n\nInstall an editable version with its test requirements:\n\n"
+                           "```console\n$ pip install -e .[dev]  # or `uv pip install -e .[dev]`\n```\n",
+    }
+    f = facts_of(tmp_path, files)
+    assert f.commands["setup"][0] == "pip install -e .[dev]"
+    assert f.commands["setup"][1].startswith("CONTRIBUTING.md:8")

@@ -249,3 +249,14 @@ def test_a_target_that_installs_into_the_system_is_never_setup() -> None:
     assert "setup" not in facts({"Makefile": hidden}).commands  # type: ignore[attr-defined]
     fetch = "install:\n\tnpm ci\n\ntest:\n\tnpm test\n"
     assert facts({"Makefile": fetch}).commands["setup"] == ("make install", "Makefile")  # type: ignore[attr-defined]
+
+
+def test_a_ci_line_that_skips_the_checks_is_never_a_command() -> None:
+    """`mvn … -DskipTests` in a pull-request job that compares APIs: the job leaves the checks to
+    another job, so the line is CI's arrangement, and the safety gate would hold back the whole
+    repository's proposal for it."""
+    wf = ("name: Check API compatibility\non: pull_request\njobs:\n  api:\n    runs-on: ubuntu-latest\n    steps:\n"
+          "      - name: Check API compatibility\n        run: mvn --batch-mode package japicmp:cmp -DskipTests\n"
+          "      - name: Lint\n        run: mvn spotless:check\n")
+    tasks = ci_tasks({".github/workflows/api.yml": wf}, [])
+    assert [t.command for t in tasks] == ["mvn spotless:check"]
