@@ -133,4 +133,7 @@ class Maven(Ecosystem):
 
     def defaults(self, view: RepoView) -> dict[str, str]:
         run = "./mvnw" if view.has("mvnw") else "mvn"
-        return {"test": f"{run} test", "build": f"{run} verify"}
+        out = {"test": f"{run} test", "build": f"{run} verify"}
+        if self.declares("spotless-maven-plugin", view):  # the plugin's own goal rewrites the sources
+            out["format"] = f"{run} spotless:apply"
+        return out

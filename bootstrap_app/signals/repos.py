@@ -43,7 +43,7 @@ from .repo_conventions import (
     workspace_packages,
 )
 from .repo_docs import DocCommand, doc_commands, doc_sections
-from .repo_rules import DocRule, contributor_rules, guide_topics
+from .repo_rules import ALERT, DocRule, contributor_rules, guide_topics
 from .repo_tasks import Task, ci_lines, ci_tasks, declared_tasks, reruns, special_purpose, task_of
 from .repo_tools import KIND_ORDER, kind_of_name, kind_of_tools, safe_name, safe_path, tools_in
 
@@ -290,6 +290,10 @@ def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str,
             if _README_SECTIONS.search(heading) and not _NOT_FOR_CONTRIBUTORS.search(heading):
                 for n in range(line - 1, end):
                     keep[n] = True
+        in_alert = False  # a GitHub alert (`> [!NOTE]`) is a notice to every reader, contributors too
+        for n, text in enumerate(lines):
+            in_alert = bool(ALERT.match(text.strip())) or (in_alert and text.lstrip().startswith(">"))
+            keep[n] = keep[n] or in_alert
         out.append((readme, "\n".join(t if k else "" for t, k in zip(lines, keep, strict=True))))
     agents = [p for p in _AGENT_DOCS if p in files]
     # CLAUDE.md is often AGENTS.md again (a symlink or a copy): read the same words once
@@ -345,8 +349,11 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     configured = tuple(dict.fromkeys([*configured, *(t for e in own for t in e.configured(view))]))
     docs = contributor_docs(files, listed)
     documented = tuple(_doc_task(d) for d in doc_commands(docs, view, ecosystems, ci_lines(files)))
-    # the contributor guides themselves, then what the maintainers wrote for agents
-    guide_docs = [(p, t) for p, t in docs if _DOC_NAMES.match(p) or p in _AGENT_DOCS]
+    # the contributor guides themselves (with none, the README's sections about working on the code
+    # and its alerts stand in for one), then what the maintainers wrote for agents
+    own_guide = any(_DOC_NAMES.match(p) for p, _ in docs)
+    guide_docs = [(p, t) for p, t in docs if _DOC_NAMES.match(p) or p in _AGENT_DOCS
+                  or (not own_guide and p.lower().startswith("readme"))]
     defaults = {k: (cmd, f"{e.label} default") for e in reversed(own) for k, cmd in e.defaults(view).items()}
     commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files),
                                              documented, defaults)

