@@ -29,6 +29,7 @@ __all__ = [
     "golangci_formatters",
     "linked_guides",
     "min_versions",
+    "prose_versions",
     "pre_commit_hooks",
     "purpose",
     "release_files",
@@ -88,6 +89,28 @@ def min_versions(files: dict[str, str], pkg: dict[str, Any], pyproject: dict[str
     if (v := _version(engines.get("node", ""))) or (v := _version(files.get(".nvmrc", "").strip().lstrip("v"))):
         out.append(f"Node {v}")
     return tuple(out)
+
+
+_PROSE_VERSION = re.compile(
+    r"\b(JDK|Java|Rust|Go|Python|Node(?:\.js)?|Ruby|Elixir|Erlang(?:/OTP)?|PHP|\.NET(?: SDK)?|Swift|Dart|Flutter|GHC"
+    r"|OCaml|Zig|CMake|Xcode|Kotlin|Scala)\s+v?(\d+(?:\.\d+){0,2})(\+|\s+or\s+(?:newer|later|higher|above|greater))?"
+    r"(?![\w.])")
+_REQUIRES = re.compile(r"\b(?:requires?|required|needs?|needed|must|minimum|at least)\b", re.I)
+
+
+def prose_versions(docs: list[tuple[str, str]]) -> tuple[str, ...]:
+    """Toolchain versions a contributor doc states in a requirement ("JDK 17 or newer is required
+    for building", "needs Rust 1.70+"), each built in a fixed shape from the matched tokens and
+    cited ``file:line`` — a version named in passing, with no requirement word on its line, is not one."""
+    out: list[str] = []
+    for path, text in docs:
+        for n, line in enumerate(text.splitlines(), 1):
+            if not _REQUIRES.search(line) or line.lstrip().startswith(("$", "```", "    ")):
+                continue
+            if m := _PROSE_VERSION.search(line):  # the first one: "…, JDK 21 is recommended" is no floor
+                floor = " or newer" if m.group(3) else ""
+                out.append(f"{m.group(1)} {m.group(2)}{floor} ({path}:{n})")
+    return tuple(dict.fromkeys(out))[:4]
 
 
 def changelog(listed: set[str]) -> str:

@@ -34,6 +34,7 @@ from .repo_conventions import (
     golangci_formatters,
     linked_guides,
     min_versions,
+    prose_versions,
     pre_commit_hooks,
     purpose,
     release_files,
@@ -123,6 +124,8 @@ class RepoFacts:
     runs: dict[str, str] = field(default_factory=dict)
     """kind -> the one command behind a task (``make format`` -> ``uv run ruff format .``), when it is one."""
     min_versions: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()
+    """Build settings the project files fix (``warnings as errors (src/App/App.csproj:11)``)."""
     changelog: str = ""
     commit_convention: str = ""
     """How the commit convention is known (a config file, or the share of conventional subjects)."""
@@ -402,7 +405,8 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
               structural=True, first=repo.first_commit)
     rules = contributor_rules(guide_docs)
     topics = guide_topics(guide_docs)
-    versions = tuple(dict.fromkeys([*min_versions(files, pkg, pyproject), *(v for e in own for v in e.versions(view))]))
+    versions = tuple(dict.fromkeys([*min_versions(files, pkg, pyproject), *(v for e in own for v in e.versions(view)),
+                                    *prose_versions(docs)]))
     cites = repo_cites(repo, ref, commands=commands, ci_commands=ci_cmds, package_commands=per_package,
                        rules=[(r.where, r.topic) for r in rules], guide_topics=topics, facts=cited_facts(
                            guides, convention, _PR_RULE if _PR_RULE.search(contributing) else None,
@@ -417,7 +421,8 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                      codeowners=codeowners, deploy_scripts=deploy, pr_rule=bool(_PR_RULE.search(contributing)),
                      owner_commits=owner_commits, commits=commits, owner_in_codeowners=in_codeowners,
                      refs=(ref,), tools=tools, ci_commands=ci_cmds, runs=runs, also=also,
-                     min_versions=versions, changelog=changelog_file(listed),
+                     min_versions=versions, settings=tuple(dict.fromkeys(s for e in own for s in e.settings(view)))[:6],
+                     changelog=changelog_file(listed),
                      commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
                      packages=packages, members=members, guides=guides, package_commands=per_package,
                      rules=rules, guide_topics=topics, configured=configured, cites=cites)

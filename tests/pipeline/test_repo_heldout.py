@@ -86,3 +86,36 @@ def test_with_no_guide_of_its_own_the_readme_alerts_and_contributing_section_are
     guide = "# Contributing\n\nAlways rebase on `main` before opening a pull request.\n"
     facts = facts_of(tmp_path / "b", {"README.md": _README, "CONTRIBUTING.md": guide, "pom.xml": _POM})
     assert [r.where for r in facts.rules] == ["CONTRIBUTING.md:3"]
+
+
+def test_a_readme_requirement_names_the_toolchain_it_builds_with(tmp_path: Path) -> None:
+    readme = ("# Widget\n\nWidget converts things.\n\n## Building\n\n```\nmvn clean verify\n```\n\n"
+              "JDK 17 or newer is required for building, JDK 21 is recommended.\n\n## Usage\n\n"
+              "Java 11 is required to run the demo.\n")
+    facts = facts_of(tmp_path, {"README.md": readme, "pom.xml": _POM})
+    assert "JDK 17 or newer (README.md:11)" in facts.min_versions
+    # a usage section is not about building the code, and the recommendation after the floor is no floor
+    assert not any(v.startswith(("Java 11", "JDK 21")) for v in facts.min_versions)
+
+
+_CSPROJ = """<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup>
+    <TargetFramework>netstandard2.0</TargetFramework>
+    <Nullable>enable</Nullable>
+    <TreatWarningsAsErrors>true</TreatWarningsAsErrors>
+  </PropertyGroup>
+  <ItemGroup>
+    <PackageReference Include="MinVer" Version="5.0.0" PrivateAssets="all" />
+  </ItemGroup>
+</Project>
+"""
+
+
+def test_a_csproj_states_its_build_settings_and_tag_versioning(tmp_path: Path) -> None:
+    facts = facts_of(tmp_path, {"src/App/App.csproj": _CSPROJ, "App.sln": "\n", "src/App/A.cs": "class A {}\n"})
+    assert facts.settings == ("warnings as errors (src/App/App.csproj:5)",
+                              "nullable reference types (src/App/App.csproj:4)",
+                              "version from git tags (MinVer) (src/App/App.csproj:8)")
+    off = _CSPROJ.replace("<TreatWarningsAsErrors>true", "<TreatWarningsAsErrors>false").replace("MinVer", "Serilog")
+    facts = facts_of(tmp_path / "off", {"src/App/App.csproj": off, "App.sln": "\n"})
+    assert facts.settings == ("nullable reference types (src/App/App.csproj:4)",)
