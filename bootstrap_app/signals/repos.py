@@ -28,14 +28,15 @@ from .base import Ref
 from .repo_cites import cited_facts, repo_cites
 from .repo_conventions import changelog as changelog_file
 from .repo_conventions import (
+    ci_toolchains,
     commit_convention,
     config_tools,
     contributor_guides,
     golangci_formatters,
     linked_guides,
     min_versions,
-    prose_versions,
     pre_commit_hooks,
+    prose_versions,
     purpose,
     release_files,
     signoff,
@@ -407,6 +408,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     topics = guide_topics(guide_docs)
     versions = tuple(dict.fromkeys([*min_versions(files, pkg, pyproject), *(v for e in own for v in e.versions(view)),
                                     *prose_versions(docs)]))
+    versions += ci_toolchains(files, versions)
     cites = repo_cites(repo, ref, commands=commands, ci_commands=ci_cmds, package_commands=per_package,
                        rules=[(r.where, r.topic) for r in rules], guide_topics=topics, facts=cited_facts(
                            guides, convention, _PR_RULE if _PR_RULE.search(contributing) else None,

@@ -119,3 +119,36 @@ def test_a_csproj_states_its_build_settings_and_tag_versioning(tmp_path: Path) -
     off = _CSPROJ.replace("<TreatWarningsAsErrors>true", "<TreatWarningsAsErrors>false").replace("MinVer", "Serilog")
     facts = facts_of(tmp_path / "off", {"src/App/App.csproj": off, "App.sln": "\n"})
     assert facts.settings == ("nullable reference types (src/App/App.csproj:4)",)
+
+
+_WORKFLOW = """name: build
+on: [push]
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/setup-java@v4
+        with:
+          distribution: 'zulu'
+          java-version: 11
+      - uses: actions/setup-go@v5
+        with:
+          go-version: ${{ matrix.go }}
+      - run: ./gradlew build dokkaHtml
+"""
+
+
+def test_a_gradle_build_states_its_kotlin_version_dokka_and_the_jdk_ci_pins(tmp_path: Path) -> None:
+    build = ("buildscript {\n  ext.versions = [\n      'kotlin': '1.5.21',\n  ]\n  dependencies {\n"
+             "    classpath 'org.jetbrains.dokka:dokka-gradle-plugin:1.4.32'\n  }\n}\n")
+    facts = facts_of(tmp_path, {"build.gradle": build, "gradlew": "#!/bin/sh\n", ".github/workflows/build.yaml": _WORKFLOW})
+    # the setup step pins Java 11 (line 10); a matrix placeholder pins no Go version
+    assert facts.min_versions == ("Kotlin 1.5.21", "Java 11 (CI: .github/workflows/build.yaml:10)")
+    assert "dokka" in facts.configured
+    plugin = 'plugins {\n  id("org.jetbrains.kotlin.jvm") version "2.0.0"\n}\n'
+    facts = facts_of(tmp_path / "kts", {"build.gradle.kts": plugin, "gradlew": "#!/bin/sh\n"})
+    assert facts.min_versions == ("Kotlin 2.0.0",)
+    # a version the build states is not repeated from CI
+    pinned = 'java {\n  toolchain { languageVersion = JavaLanguageVersion.of(17) }\n}\n'
+    facts = facts_of(tmp_path / "jdk", {"build.gradle.kts": pinned, ".github/workflows/b.yml": _WORKFLOW})
+    assert facts.min_versions == ("JDK 17 (toolchain)",)
