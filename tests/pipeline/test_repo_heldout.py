@@ -152,3 +152,17 @@ def test_a_gradle_build_states_its_kotlin_version_dokka_and_the_jdk_ci_pins(tmp_
     pinned = 'java {\n  toolchain { languageVersion = JavaLanguageVersion.of(17) }\n}\n'
     facts = facts_of(tmp_path / "jdk", {"build.gradle.kts": pinned, ".github/workflows/b.yml": _WORKFLOW})
     assert facts.min_versions == ("JDK 17 (toolchain)",)
+
+
+def test_a_tox_env_running_every_hook_is_the_lint_over_a_configured_linter(tmp_path: Path) -> None:
+    tox = ("[tox]\nenv_list = pre-commit, py312\n\n[testenv]\ncommands = pytest\n\n"
+           "[testenv:pre-commit]\nskip_install = true\ndeps = pre-commit\ncommands = pre-commit run --all-files\n")
+    pyproject = '[project]\nname = "p"\nversion = "1"\n\n[tool.ruff]\nline-length = 100\n'
+    hooks = "repos:\n  - repo: https://github.com/astral-sh/ruff-pre-commit\n    rev: v0.6.0\n    hooks:\n      - id: ruff\n"
+    files = {"tox.ini": tox, "pyproject.toml": pyproject, ".pre-commit-config.yaml": hooks, "src/p/__init__.py": "\n"}
+    facts = facts_of(tmp_path / "a", files)
+    assert facts.commands["lint"] == ("tox -e pre-commit", "tox.ini")
+    # a hook run on the staged files only is not the project's lint: the configured linter stays
+    staged = tox.replace("pre-commit run --all-files", "pre-commit run")
+    facts = facts_of(tmp_path / "b", {**files, "tox.ini": staged})
+    assert facts.commands["lint"][1] == "tool config"
