@@ -148,6 +148,11 @@ class Ecosystem:
         """Language/toolchain versions its files require (``Ruby >= 3.0``)."""
         return ()
 
+    def settings(self, view: RepoView) -> tuple[str, ...]:
+        """Build settings its project files fix for every change (``warnings as errors``, ``nullable
+        reference types``): what a contributor's code must compile under, each ``… (file:line)``."""
+        return ()
+
     def description(self, view: RepoView) -> tuple[str, str]:
         """(the description the manifest declares, ``file:line``), else ``("", "")``; see :attr:`describes`."""
         for pattern, key in self.describes:

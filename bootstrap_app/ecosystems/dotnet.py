@@ -9,6 +9,14 @@ from .base import Ecosystem, RepoView, load_json
 __all__ = ["DotNet"]
 
 
+_SETTINGS = (("TreatWarningsAsErrors", "true", "warnings as errors"), ("Nullable", "enable", "nullable reference types"),
+             ("LangVersion", r"[\w.]+", "C# {}"), ("ImplicitUsings", "enable", "implicit usings"))
+"""(MSBuild property, the value that turns it on, how the entry says it)."""
+_VERSIONING = (("MinVer", "version from git tags (MinVer)"), ("Nerdbank.GitVersioning", "version from git (Nerdbank.GitVersioning)"),
+               ("GitVersion.MsBuild", "version from git tags (GitVersion)"))
+"""Packages that compute the version from the repository's tags: a release is a tag, never an edited version field."""
+
+
 class DotNet(Ecosystem):
     name = "dotnet"
     label = ".NET"
@@ -42,6 +50,23 @@ class DotNet(Ecosystem):
                 out.append("targets " + ", ".join(frameworks[:8]))
                 break
         return tuple(out)
+
+    def settings(self, view: RepoView) -> tuple[str, ...]:
+        """MSBuild properties a project or ``Directory.Build.props`` sets for every build, and a
+        tag-based versioning package (MinVer, Nerdbank.GitVersioning) its PackageReferences name."""
+        out: list[str] = []
+        for path, text in sorted(view.files.items(), key=lambda kv: (not kv[0].endswith(".props"), kv[0])):
+            if not path.endswith(("proj", ".props")):
+                continue
+            for prop, value, said in _SETTINGS:
+                if (where := view.cite(path, rf"<{prop}>\s*{value}\s*</{prop}>", re.M | re.I)) \
+                        and not any(o.startswith(said.split(" {")[0]) for o in out):
+                    got = re.search(rf"<{prop}>\s*([^<]{{1,20}}?)\s*<", text)
+                    out.append(f"{said.format(got.group(1) if got else '')} ({where})")
+            for package, said in _VERSIONING:
+                if where := view.cite(path, rf'<PackageReference\s+Include="{re.escape(package)}"', re.M | re.I):
+                    out.append(f"{said} ({where})")
+        return tuple(dict.fromkeys(out))
 
     def defaults(self, view: RepoView) -> dict[str, str]:
         script = next((s for s in ("build.sh", "build.ps1", "Build.ps1") if view.has(s)), "")

@@ -21,6 +21,13 @@ _JAVA_LEVEL = (re.compile(r"JavaLanguageVersion\.of\(\s*(\d+)\s*\)"), re.compile
                re.compile(r"(?:source|target)Compatibility\s*=\s*JavaVersion\.VERSION_(\w+)"),
                re.compile(r"JvmTarget\.JVM_(\w+)"), re.compile(r"options\.release\.set\(\s*(\d+)\s*\)"))
 
+_KOTLIN_VERSION = (re.compile(r"""id\(?\s*["']org\.jetbrains\.kotlin\.[\w.]+["']\s*\)?\s+version\s+["'](\d+\.\d+(?:\.\d+)?)["']"""),
+                   re.compile(r"""kotlin\(\s*["'][\w.]+["']\s*\)\s+version\s+["'](\d+\.\d+(?:\.\d+)?)["']"""),
+                   re.compile(r"""kotlin_version\s*=\s*["'](\d+\.\d+(?:\.\d+)?)["']"""),
+                   re.compile(r"""["']kotlin["']\s*:\s*["'](\d+\.\d+(?:\.\d+)?)["']"""))
+"""The Kotlin version a root build applies: the plugin's ``version``, ``ext.kotlin_version``, or the
+``'kotlin': '1.5.21'`` entry of an ``ext.versions`` map (the version catalog's ``kotlin`` key is read apart)."""
+
 
 class Gradle(Ecosystem):
     name = "gradle"
@@ -32,7 +39,8 @@ class Gradle(Ecosystem):
     package_manager = "gradle"
     wrapper = "./gradlew"
     programs = frozenset({"./gradlew", "gradle", "gradlew", "gradlew.bat"})
-    tools = {"spotless": "format", "checkstyle": "lint", "detekt": "lint", "ktlint": "lint", "spotbugs": "lint"}
+    tools = {"spotless": "format", "checkstyle": "lint", "detekt": "lint", "ktlint": "lint", "spotbugs": "lint",
+             "dokka": "docs"}
     manifests = ("build.gradle*", "*/build.gradle*", "gradle/libs.versions.toml", "settings.gradle*")
 
     def prove(self, argv: list[str], view: RepoView) -> str:
@@ -68,10 +76,14 @@ class Gradle(Ecosystem):
         release = _JAVA_LEVEL[4].search(text) or _JAVA_LEVEL[2].search(text)
         if release:
             out.append(f"Java {release.group(1).replace('_', '.').removeprefix('1.')} (release)")
+        kotlin = catalog.get("kotlin") if isinstance(catalog, dict) else None
+        found = next((m.group(1) for rx in _KOTLIN_VERSION if (m := rx.search(text))), "")
+        if found or (isinstance(kotlin, str) and re.fullmatch(r"\d+\.\d+(?:\.\d+)?", kotlin)):
+            out.append(f"Kotlin {found or kotlin}")
         return tuple(out)
 
     def configured(self, view: RepoView) -> tuple[str, ...]:
-        out = [t for t in ("spotless", "checkstyle", "detekt", "ktlint", "spotbugs") if self.declares(t, view)]
+        out = [t for t in ("spotless", "checkstyle", "detekt", "ktlint", "spotbugs", "dokka") if self.declares(t, view)]
         if "spotless" in out:  # Spotless runs the formatters its steps name: `ktfmt(…)`, `googleJavaFormat(…)`
             text = "\n".join(view.files.get(p, "") for pattern in self.manifests[:2] for p in view.matching(pattern))
             out += [tool for step, tool in _SPOTLESS_STEPS.items() if re.search(rf"\b{step}\s*\(", text)]
@@ -133,4 +145,7 @@ class Maven(Ecosystem):
 
     def defaults(self, view: RepoView) -> dict[str, str]:
         run = "./mvnw" if view.has("mvnw") else "mvn"
-        return {"test": f"{run} test", "build": f"{run} verify"}
+        out = {"test": f"{run} test", "build": f"{run} verify"}
+        if self.declares("spotless-maven-plugin", view):  # the plugin's own goal rewrites the sources
+            out["format"] = f"{run} spotless:apply"
+        return out

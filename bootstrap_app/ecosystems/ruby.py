@@ -8,8 +8,10 @@ from .base import Ecosystem, RepoView, Target
 
 __all__ = ["Ruby"]
 
-_TASK = re.compile(r"""^\s*(?:task\s+:?["']?([\w:-]+)["']?|(?:RSpec::Core|RuboCop|Rake|Minitest|StandardRB?)::(?:\w+::)*"""
-                   r"""\w*Task\.new\(?\s*:?["']?(\w*)["']?|task\s+default:)""", re.M)
+_TASK = re.compile(r"""^[ \t]*(?:task\s+:?["']?([\w:-]+)["']?|(?:RSpec::Core|RuboCop|Rake|Minitest|StandardRB?)::(?:\w+::)*"""
+                   r"""\w*Task\.new\(?[ \t]*:?["']?(\w*)["']?|task\s+default:)""", re.M)
+"""A task definition; ``*::RakeTask.new`` with no name defines its library's default task (``rubocop``,
+``spec``, ``test``), and its arguments stay on its own line (``[ \t]``): the next line's ``task`` is not its name."""
 _RUBY_VERSION = re.compile(r"""required_ruby_version\s*=?\s*\(?\s*["']([^"']{1,20})["']""")
 
 

@@ -40,6 +40,8 @@ def repo_body(f: RepoFacts, first_name: str) -> str:
                      + (f"; package manager: {f.package_manager}" if f.package_manager else ""))
     if f.min_versions:
         lines.append("- Minimum versions: " + ", ".join(f.min_versions))
+    if f.settings:
+        lines.append("- Build settings: " + ", ".join(f.settings))
     lines += [_command_line(f, kind) for kind in KIND_ORDER if kind in f.commands and kind not in ("release", "deploy")]
     lines += [f"- {_LABEL[kind]} ({package}): `{cmd}` ({where})" for kind, package, cmd, where in f.package_commands]
     if f.release:

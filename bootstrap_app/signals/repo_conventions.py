@@ -23,6 +23,7 @@ from .repo_tools import safe_name, safe_path, tools_in
 __all__ = [
     "CONVENTIONAL",
     "changelog",
+    "ci_toolchains",
     "commit_convention",
     "config_tools",
     "contributor_guides",
@@ -30,6 +31,7 @@ __all__ = [
     "linked_guides",
     "min_versions",
     "pre_commit_hooks",
+    "prose_versions",
     "purpose",
     "release_files",
     "signoff",
@@ -88,6 +90,60 @@ def min_versions(files: dict[str, str], pkg: dict[str, Any], pyproject: dict[str
     if (v := _version(engines.get("node", ""))) or (v := _version(files.get(".nvmrc", "").strip().lstrip("v"))):
         out.append(f"Node {v}")
     return tuple(out)
+
+
+_PROSE_VERSION = re.compile(
+    r"\b(JDK|Java|Rust|Go|Python|Node(?:\.js)?|Ruby|Elixir|Erlang(?:/OTP)?|PHP|\.NET(?: SDK)?|Swift|Dart|Flutter|GHC"
+    r"|OCaml|Zig|CMake|Xcode|Kotlin|Scala)\s+v?(\d+(?:\.\d+){0,2})(\+|\s+or\s+(?:newer|later|higher|above|greater))?"
+    r"(?![\w.])")
+_REQUIRES = re.compile(r"\b(?:requires?|required|needs?|needed|must|minimum|at least)\b", re.I)
+
+
+def prose_versions(docs: list[tuple[str, str]]) -> tuple[str, ...]:
+    """Toolchain versions a contributor doc states in a requirement ("JDK 17 or newer is required
+    for building", "needs Rust 1.70+"), each built in a fixed shape from the matched tokens and
+    cited ``file:line`` — a version named in passing, with no requirement word on its line, is not one."""
+    out: list[str] = []
+    for path, text in docs:
+        for n, line in enumerate(text.splitlines(), 1):
+            if not _REQUIRES.search(line) or line.lstrip().startswith(("$", "```", "    ")):
+                continue
+            if m := _PROSE_VERSION.search(line):  # the first one: "…, JDK 21 is recommended" is no floor
+                floor = " or newer" if m.group(3) else ""
+                out.append(f"{m.group(1)} {m.group(2)}{floor} ({path}:{n})")
+    return tuple(dict.fromkeys(out))[:4]
+
+
+_SETUP = {"java": "Java", "go": "Go", "python": "Python", "node": "Node", "dotnet": ".NET", "ruby": "Ruby",
+          "elixir": "Elixir", "otp": "OTP", "php": "PHP", "deno": "Deno", "dart": "Dart", "flutter": "Flutter"}
+"""The ``with:`` keys of the setup actions (``actions/setup-java``'s ``java-version``) and the language each pins."""
+_SAME = {"JDK": "Java", "Node.js": "Node", "Erlang/OTP": "OTP"}
+"""Another name a stated version goes by (``JDK 17 (toolchain)`` states the Java version)."""
+
+
+def ci_toolchains(files: dict[str, str], stated: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The toolchain a workflow's setup step pins (``actions/setup-java`` with ``java-version: 11``)
+    as ``Java 11 (CI: file:line)``, for a language no manifest states a version of (``stated``); a
+    matrix placeholder (``${{ matrix.go }}``) or a list pins nothing."""
+    out: list[str] = []
+    for path in sorted(p for p in files if p.startswith(".github/workflows/") and p.endswith((".yml", ".yaml"))):
+        data = load_yaml(files[path])
+        jobs = data.get("jobs") if isinstance(data, dict) else None
+        for job in (jobs.values() if isinstance(jobs, dict) else ()):
+            steps = job.get("steps") if isinstance(job, dict) else None
+            for step in (steps if isinstance(steps, list) else ()):
+                uses = str(step.get("uses", "")) if isinstance(step, dict) else ""
+                given = step.get("with") if isinstance(step, dict) and "/setup-" in uses else None
+                for key, value in (given.items() if isinstance(given, dict) else ()):
+                    lang = _SETUP.get(str(key).removesuffix("-version"), "") if str(key).endswith("-version") else ""
+                    version = _version(value) if isinstance(value, str | int | float) and "{" not in str(value) else ""
+                    if not lang or not version or any(_SAME.get(w := s.split()[0], w) == lang for s in [*stated, *out]):
+                        continue
+                    text = files[path]
+                    m = re.search(rf"^\s*{re.escape(str(key))}\s*:", text, re.M)
+                    line = text.count("\n", 0, m.start()) + 1 if m else 1
+                    out.append(f"{lang} {version} (CI: {path}:{line})")
+    return tuple(out[:3])
 
 
 def changelog(listed: set[str]) -> str:

@@ -28,7 +28,7 @@ from bootstrap_app.safety.injection import scan_text
 
 from .repo_docs import doc_sections, is_fence
 
-__all__ = ["DocRule", "contributor_rules", "guide_topics"]
+__all__ = ["ALERT", "DocRule", "contributor_rules", "guide_topics"]
 
 _NORMATIVE = re.compile(r"\b(?:must|never|please|do not|don't(?! worry)|make sure|required|requires?|should|need to|"
                         r"ensure|avoid|we (?:follow|use|adhere to|prefer|expect|ask)|follows?|recommended|we recommend|encouraged|"
@@ -51,6 +51,8 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("style", re.compile(r"\bstyle\b|\bformat(?:ted|ting|ter)?\b|\blint(?:er|ing)?\b|\bindent|\bnaming\b|\bspaces\b|"
                          r"\btabs\b|\bstandard\b|\bdocstrings?\b|\btype hints?\b", re.I)),
     ("docs", re.compile(r"\bdocument(?:ation|ed)?\b|\bdocstrings?\b|@doc\b|@spec\b|\byard\b|\bREADME\b", re.I)),
+    ("project status", re.compile(r"\bmaintenance mode\b|\bno longer (?:maintained|developed|supported)\b|"
+                                  r"\bfeature[- ]freeze\b|\bunmaintained\b|\bend[- ]of[- ]life\b", re.I)),
     ("pull requests", re.compile(r"\bpull requests?\b|\bPRs?\b|\breview(?:er|s|ed)?\b|\bissues?\b|\bdiscussions?\b",
                                  re.I)),
 )
@@ -113,7 +115,8 @@ class _Sentence:
     """For a list item: the sentence that introduced the list ("… must follow the style guide with these exceptions:")."""
 
 
-_ALERT = re.compile(r"^>\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$", re.I)
+ALERT = re.compile(r"^>\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\\?\s*$", re.I)
+"""A GitHub alert's marker line; a trailing ``\\`` (a Markdown hard break, as in ``> [!NOTE]\\``) still is one."""
 
 
 def _prose(text: str) -> list[_Sentence]:
@@ -148,13 +151,15 @@ def _prose(text: str) -> list[_Sentence]:
         line = raw.strip()
         # a GitHub alert (`> [!WARNING]`) is the maintainers' own emphasis, not a quotation: its
         # lines are read as prose; any other block quote is someone else's words and stays skipped
-        if not fence and _ALERT.match(line):
+        if not fence and ALERT.match(line):
             alert = True
             flush()
             continue
         if alert and line.startswith(">"):
             raw = re.sub(r"^\s*>\s?", "", raw)
             line = raw.strip()
+        if line.endswith("\\") and not fence:  # a Markdown hard line break, not a character of the sentence
+            line = line[:-1].rstrip()
         else:
             alert = False
         if comment or line.startswith("<!--"):  # an HTML comment is not rendered: not the maintainers' word today

@@ -51,11 +51,15 @@ def _task(name: str, command: str, body: str, source: str) -> Task | None:
         kind = next((k for k in ("test", "lint", "typecheck", "format") if k in kinds), "test")
         return Task(kind, command, tools, source, name, runs=runs)
     kind = kind_of_name(name) or ("" if ":" in name or "-" in name else kind_of_tools(tools))
+    if not kind and _ALL_HOOKS.match(runs):  # a tox env / nox session / target that runs every hook on every file
+        kind = "lint"
     if kind == "setup" and installs_into_system(body):
         return None
     return Task(kind, command, tools, source, name, runs=runs) if kind else None
 
 
+_ALL_HOOKS = re.compile(r"^(?:uvx |pipx run |python3? -m )?pre-commit run\b(?=.*(?:\s--all-files\b|\s-a\b))")
+"""``pre-commit run --all-files``: the hooks the repository configures, over the whole tree — its lint."""
 _SYSTEM_DEST = re.compile(r"\$[({](?:DESTDIR|PREFIX|prefix|exec_prefix|bindir|sbindir|libdir|includedir|datadir|datarootdir"
                           r"|mandir|sysconfdir|INSTALL_[A-Z_]*(?:DIR|PATH))[)}]|(?<![\w.])/(?:usr|opt|etc)/")
 _COPIES = re.compile(r"^(?:sudo\s+)?(?:install|cp|ln|mkdir|mv|rsync|\$[({]INSTALL\w*[)}])\b", re.M)

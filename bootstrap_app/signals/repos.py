@@ -28,6 +28,7 @@ from .base import Ref
 from .repo_cites import cited_facts, repo_cites
 from .repo_conventions import changelog as changelog_file
 from .repo_conventions import (
+    ci_toolchains,
     commit_convention,
     config_tools,
     contributor_guides,
@@ -35,6 +36,7 @@ from .repo_conventions import (
     linked_guides,
     min_versions,
     pre_commit_hooks,
+    prose_versions,
     purpose,
     release_files,
     signoff,
@@ -43,7 +45,7 @@ from .repo_conventions import (
     workspace_packages,
 )
 from .repo_docs import DocCommand, doc_commands, doc_sections
-from .repo_rules import DocRule, contributor_rules, guide_topics
+from .repo_rules import ALERT, DocRule, contributor_rules, guide_topics
 from .repo_tasks import Task, ci_lines, ci_tasks, declared_tasks, reruns, special_purpose, task_of
 from .repo_tools import KIND_ORDER, kind_of_name, kind_of_tools, safe_name, safe_path, tools_in
 
@@ -123,6 +125,8 @@ class RepoFacts:
     runs: dict[str, str] = field(default_factory=dict)
     """kind -> the one command behind a task (``make format`` -> ``uv run ruff format .``), when it is one."""
     min_versions: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()
+    """Build settings the project files fix (``warnings as errors (src/App/App.csproj:11)``)."""
     changelog: str = ""
     commit_convention: str = ""
     """How the commit convention is known (a config file, or the share of conventional subjects)."""
@@ -290,6 +294,10 @@ def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str,
             if _README_SECTIONS.search(heading) and not _NOT_FOR_CONTRIBUTORS.search(heading):
                 for n in range(line - 1, end):
                     keep[n] = True
+        in_alert = False  # a GitHub alert (`> [!NOTE]`) is a notice to every reader, contributors too
+        for n, text in enumerate(lines):
+            in_alert = bool(ALERT.match(text.strip())) or (in_alert and text.lstrip().startswith(">"))
+            keep[n] = keep[n] or in_alert
         out.append((readme, "\n".join(t if k else "" for t, k in zip(lines, keep, strict=True))))
     agents = [p for p in _AGENT_DOCS if p in files]
     # CLAUDE.md is often AGENTS.md again (a symlink or a copy): read the same words once
@@ -345,8 +353,11 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     configured = tuple(dict.fromkeys([*configured, *(t for e in own for t in e.configured(view))]))
     docs = contributor_docs(files, listed)
     documented = tuple(_doc_task(d) for d in doc_commands(docs, view, ecosystems, ci_lines(files)))
-    # the contributor guides themselves, then what the maintainers wrote for agents
-    guide_docs = [(p, t) for p, t in docs if _DOC_NAMES.match(p) or p in _AGENT_DOCS]
+    # the contributor guides themselves (with none, the README's sections about working on the code
+    # and its alerts stand in for one), then what the maintainers wrote for agents
+    own_guide = any(_DOC_NAMES.match(p) for p, _ in docs)
+    guide_docs = [(p, t) for p, t in docs if _DOC_NAMES.match(p) or p in _AGENT_DOCS
+                  or (not own_guide and p.lower().startswith("readme"))]
     defaults = {k: (cmd, f"{e.label} default") for e in reversed(own) for k, cmd in e.defaults(view).items()}
     commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files),
                                              documented, defaults)
@@ -395,7 +406,9 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
               structural=True, first=repo.first_commit)
     rules = contributor_rules(guide_docs)
     topics = guide_topics(guide_docs)
-    versions = tuple(dict.fromkeys([*min_versions(files, pkg, pyproject), *(v for e in own for v in e.versions(view))]))
+    versions = tuple(dict.fromkeys([*min_versions(files, pkg, pyproject), *(v for e in own for v in e.versions(view)),
+                                    *prose_versions(docs)]))
+    versions += ci_toolchains(files, versions)
     cites = repo_cites(repo, ref, commands=commands, ci_commands=ci_cmds, package_commands=per_package,
                        rules=[(r.where, r.topic) for r in rules], guide_topics=topics, facts=cited_facts(
                            guides, convention, _PR_RULE if _PR_RULE.search(contributing) else None,
@@ -410,7 +423,8 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                      codeowners=codeowners, deploy_scripts=deploy, pr_rule=bool(_PR_RULE.search(contributing)),
                      owner_commits=owner_commits, commits=commits, owner_in_codeowners=in_codeowners,
                      refs=(ref,), tools=tools, ci_commands=ci_cmds, runs=runs, also=also,
-                     min_versions=versions, changelog=changelog_file(listed),
+                     min_versions=versions, settings=tuple(dict.fromkeys(s for e in own for s in e.settings(view)))[:6],
+                     changelog=changelog_file(listed),
                      commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
                      packages=packages, members=members, guides=guides, package_commands=per_package,
                      rules=rules, guide_topics=topics, configured=configured, cites=cites)
