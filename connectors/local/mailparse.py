@@ -34,11 +34,11 @@ from .charsets import decode_text
 from .delivery import NOTHING_AUTHENTICATED, auth_failure, external_hop, internal_submission
 
 __all__ = [
+    "ITEM_HEADERS",
     "decode_bytes",
     "decode_words",
     "delivery_evidence",
     "gmail_labels",
-    "ITEM_HEADERS",
     "header_list",
     "is_bulk",
     "message_fields",

@@ -9,7 +9,6 @@ the kept values are compared with a full parse's on awkward blocks and on real m
 from __future__ import annotations
 
 import pickle
-from pathlib import Path
 
 import pytest
 
