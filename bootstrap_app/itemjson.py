@@ -21,6 +21,7 @@ mailbox small.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import MISSING, fields
 from datetime import datetime
 from typing import Any
@@ -81,23 +82,31 @@ def _default(f: Any) -> Any:
     return MISSING
 
 
-def item_to_json(item: Item) -> str:
-    """One item as compact JSON text: its kind and every field not at its default."""
+def item_to_json(item: Item, omit: str = "", extra: dict[str, Any] | None = None) -> str:
+    """One item as compact JSON text: its kind and every field not at its default.
+
+    ``omit`` names a field left out unread (a body kept by reference instead); ``extra`` is
+    written beside the fields, for the caller's :func:`item_from_json` ``build`` to read back."""
     data: dict[str, Any] = {}
     for f in fields(item):
+        if f.name == omit:
+            continue
         value = getattr(item, f.name)
         if value != _default(f):
             data[f.name] = _encode(value)
-    return json.dumps({"kind": item.kind, "f": data}, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps({"kind": item.kind, "f": data, **(extra or {})}, ensure_ascii=False, separators=(",", ":"))
 
 
-def item_from_json(text: str) -> Item:
+def item_from_json(text: str, build: Callable[[type[Any], dict[str, Any], dict[str, Any]], Item] | None = None
+                   ) -> Item:
     """The item :func:`item_to_json` wrote. Anything else is a :class:`StoreError` (a damaged or
-    foreign row), never a half-built item."""
+    foreign row), never a half-built item. ``build(cls, fields, row)`` makes the item when given
+    (``row``: the whole decoded object, with what ``extra`` wrote); else ``cls(**fields)``."""
     try:
         data = json.loads(text)
         cls = _KINDS[data["kind"]]
-        return cls(**{name: _decode(value) for name, value in data["f"].items()})
+        values = {name: _decode(value) for name, value in data["f"].items()}
+        return build(cls, values, data) if build is not None else cls(**values)
     except (ValueError, KeyError, TypeError) as exc:
         raise StoreError(f"a cached item cannot be read back ({type(exc).__name__}: {exc})",
                          hint="run `memseed scan` on the source again; it rebuilds the cache") from exc

@@ -134,6 +134,12 @@ class LazyMessage(Message):
         item.__dict__["_load"] = load
         return item
 
+    def unread_body(self) -> FileBody | None:
+        """Where the body will be read from, while it is still unread (None once read, or when its
+        loader is not a file span): what a cache of the item keeps instead of the text."""
+        load = self.__dict__.get("_load")
+        return load if self.__dict__.get("_body") is None and isinstance(load, FileBody) else None
+
     @property
     def body_loaded(self) -> bool:
         """Whether the body was read already (for tests and benchmarks)."""
