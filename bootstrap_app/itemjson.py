@@ -82,18 +82,31 @@ def _default(f: Any) -> Any:
     return MISSING
 
 
+_DEFAULTS: dict[type[Any], tuple[tuple[str, Any], ...]] = {}
+
+
+def _defaults(cls: type[Any]) -> tuple[tuple[str, Any], ...]:
+    """(name, default) of every field of an item class, worked out once per class (a mailbox
+    encodes hundreds of thousands of items, and ``fields()`` and default factories cost per call).
+    The defaults are only compared with, never handed out, so a shared ``{}`` stays empty."""
+    found = _DEFAULTS.get(cls)
+    if found is None:
+        found = _DEFAULTS[cls] = tuple((f.name, _default(f)) for f in fields(cls))
+    return found
+
+
 def item_to_json(item: Item, omit: str = "", extra: dict[str, Any] | None = None) -> str:
     """One item as compact JSON text: its kind and every field not at its default.
 
     ``omit`` names a field left out unread (a body kept by reference instead); ``extra`` is
     written beside the fields, for the caller's :func:`item_from_json` ``build`` to read back."""
     data: dict[str, Any] = {}
-    for f in fields(item):
-        if f.name == omit:
+    for name, default in _defaults(type(item)):
+        if name == omit:
             continue
-        value = getattr(item, f.name)
-        if value != _default(f):
-            data[f.name] = _encode(value)
+        value = getattr(item, name)
+        if value != default:
+            data[name] = _encode(value)
     return json.dumps({"kind": item.kind, "f": data, **(extra or {})}, ensure_ascii=False, separators=(",", ":"))
 
 
