@@ -37,7 +37,19 @@ FORMAT = 1
 _KINDS: dict[str, type[Any]] = {cls.kind: cls for cls in ITEM_CLASSES}
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+"""Exact types written as themselves: checked first by identity, as most values are one of them
+(a subclass, such as :class:`MemoryType`, takes the general path below)."""
+
+
 def _encode(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is Person:
+        return {"$p": [value.name, value.address]}
+    if kind is tuple:
+        return {"$t": [v if type(v) in _PLAIN else _encode(v) for v in value]}
     if value is None or isinstance(value, bool | int | float) or (isinstance(value, str)
                                                                  and not isinstance(value, MemoryType)):
         return value
