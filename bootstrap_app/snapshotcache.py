@@ -26,6 +26,7 @@ Sources that declare ``cache="append"`` (Gmail, Outlook) keep using :mod:`bootst
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 from collections.abc import Iterator
 from datetime import datetime
@@ -164,7 +165,8 @@ def _body_ref(item: Item) -> list[Any] | None:
     body = item.unread_body() if isinstance(item, LazyMessage) else None
     if body is None or body.cleaner is not redact_secrets:
         return None
-    return [body.path, body.start, body.header_end, body.body_start, body.body_end, body.cap]
+    # absolute: a re-analysis may run from another working directory than the read did
+    return [os.path.abspath(body.path), body.start, body.header_end, body.body_start, body.body_end, body.cap]
 
 
 def _build(cls: type[Any], values: dict[str, Any], row: dict[str, Any]) -> Item:
