@@ -11,13 +11,15 @@ on a shared machine the wall clock says more about the neighbours than about the
 same messages as a folder of ``.eml`` files (one file each; sizes up to 100,000 messages) are
 scanned with ``--jobs 1`` and on every core (:mod:`connectors.local.filepool`).
 
-Run: ``python -m benchmarks.bench_mbox [--messages 30000,300000] [--methods ...] [--crlf] [--keep DIR]``.
+Run: ``python -m benchmarks.bench_mbox [--messages 30000,300000] [--methods ...] [--crlf] [--keep DIR]
+[--profile-workers DIR]`` (the last: every worker task under cProfile, the merged top printed).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import resource
@@ -199,10 +201,26 @@ def run_method(method: str, path: str) -> dict[str, float]:
             "child_cpu": kids.ru_utime + kids.ru_stime}
 
 
-def _in_subprocess(method: str, path: Path) -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-m", "benchmarks.bench_mbox", "--run", method, str(path)],
+def _in_subprocess(method: str, path: Path, profile: Path | None = None) -> dict[str, float]:
+    env = dict(os.environ)
+    if profile is not None:  # every worker task is profiled into its own folder (connectors.local.mboxpool)
+        folder = profile / f"{path.stem}-{method}"
+        folder.mkdir(parents=True, exist_ok=True)
+        env["MEMSEED_PROFILE_WORKERS"] = str(folder)
+    out = subprocess.run([sys.executable, "-m", "benchmarks.bench_mbox", "--run", method, str(path)], env=env,
                          check=True, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def _print_profile(folder: Path, top: int = 20) -> None:
+    """The workers' profiles of one method, merged: where the workers' CPU went."""
+    import pstats
+
+    files = sorted(str(p) for p in folder.glob("*.prof"))
+    if not files:
+        return
+    print(f"  workers' profile ({len(files)} tasks), by own time:")
+    pstats.Stats(*files, stream=sys.stdout).sort_stats("tottime").print_stats(top)
 
 
 _LABELS = {"stdlib": "stdlib mailbox (headers)", "iter_mbox": "header-only read", "connector": "connector items",
@@ -217,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--methods", default=",".join(_LABELS), help=f"comma-separated, of: {', '.join(_LABELS)}")
     parser.add_argument("--crlf", action="store_true", help="write CRLF line endings as Takeout does")
     parser.add_argument("--keep", type=Path, help="write the mbox here instead of a temp dir")
+    parser.add_argument("--profile-workers", type=Path, metavar="DIR",
+                        help="profile every worker task (cProfile) into DIR and print the merged top functions")
     parser.add_argument("--run", nargs=2, metavar=("METHOD", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.run:
@@ -237,12 +257,15 @@ def main(argv: list[str] | None = None) -> int:
                     continue  # minutes of the stdlib's full parse (or 300,000 files) add nothing at this size
                 if m.startswith("eml-") and not Path(f"{path}.eml.d").is_dir():
                     write_eml_folder(path, Path(f"{path}.eml.d"))
-                results[m] = r = _in_subprocess(m, path)
+                results[m] = r = _in_subprocess(m, path, args.profile_workers)
                 rate = r["count"] / r["seconds"] if r["seconds"] else 0.0
                 print(f"  {_LABELS[m]:<26} {int(r['count']):>8,} msgs  {r['seconds']:7.2f} s  {rate:>8,.0f} msg/s  "
                       f"{size / 2**20 / r['seconds']:6.1f} MiB/s  cpu {r['cpu']:6.1f}+{r['child_cpu']:.1f} s  "
                       f"peak RSS {r['peak_rss_kib'] / 1024:6.1f} MiB", flush=True)
             _ratios(results)
+            if args.profile_workers is not None:
+                for m in results:
+                    _print_profile(args.profile_workers / f"{path.stem}-{m}")
     return 0
 
 

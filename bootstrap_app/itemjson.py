@@ -21,6 +21,7 @@ mailbox small.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import MISSING, fields
 from datetime import datetime
 from typing import Any
@@ -36,7 +37,19 @@ FORMAT = 1
 _KINDS: dict[str, type[Any]] = {cls.kind: cls for cls in ITEM_CLASSES}
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+"""Exact types written as themselves: checked first by identity, as most values are one of them
+(a subclass, such as :class:`MemoryType`, takes the general path below)."""
+
+
 def _encode(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is Person:
+        return {"$p": [value.name, value.address]}
+    if kind is tuple:
+        return {"$t": [v if type(v) in _PLAIN else _encode(v) for v in value]}
     if value is None or isinstance(value, bool | int | float) or (isinstance(value, str)
                                                                  and not isinstance(value, MemoryType)):
         return value
@@ -81,23 +94,44 @@ def _default(f: Any) -> Any:
     return MISSING
 
 
-def item_to_json(item: Item) -> str:
-    """One item as compact JSON text: its kind and every field not at its default."""
+_DEFAULTS: dict[type[Any], tuple[tuple[str, Any], ...]] = {}
+
+
+def _defaults(cls: type[Any]) -> tuple[tuple[str, Any], ...]:
+    """(name, default) of every field of an item class, worked out once per class (a mailbox
+    encodes hundreds of thousands of items, and ``fields()`` and default factories cost per call).
+    The defaults are only compared with, never handed out, so a shared ``{}`` stays empty."""
+    found = _DEFAULTS.get(cls)
+    if found is None:
+        found = _DEFAULTS[cls] = tuple((f.name, _default(f)) for f in fields(cls))
+    return found
+
+
+def item_to_json(item: Item, omit: str = "", extra: dict[str, Any] | None = None) -> str:
+    """One item as compact JSON text: its kind and every field not at its default.
+
+    ``omit`` names a field left out unread (a body kept by reference instead); ``extra`` is
+    written beside the fields, for the caller's :func:`item_from_json` ``build`` to read back."""
     data: dict[str, Any] = {}
-    for f in fields(item):
-        value = getattr(item, f.name)
-        if value != _default(f):
-            data[f.name] = _encode(value)
-    return json.dumps({"kind": item.kind, "f": data}, ensure_ascii=False, separators=(",", ":"))
+    for name, default in _defaults(type(item)):
+        if name == omit:
+            continue
+        value = getattr(item, name)
+        if value != default:
+            data[name] = _encode(value)
+    return json.dumps({"kind": item.kind, "f": data, **(extra or {})}, ensure_ascii=False, separators=(",", ":"))
 
 
-def item_from_json(text: str) -> Item:
+def item_from_json(text: str, build: Callable[[type[Any], dict[str, Any], dict[str, Any]], Item] | None = None
+                   ) -> Item:
     """The item :func:`item_to_json` wrote. Anything else is a :class:`StoreError` (a damaged or
-    foreign row), never a half-built item."""
+    foreign row), never a half-built item. ``build(cls, fields, row)`` makes the item when given
+    (``row``: the whole decoded object, with what ``extra`` wrote); else ``cls(**fields)``."""
     try:
         data = json.loads(text)
         cls = _KINDS[data["kind"]]
-        return cls(**{name: _decode(value) for name, value in data["f"].items()})
+        values = {name: _decode(value) for name, value in data["f"].items()}
+        return build(cls, values, data) if build is not None else cls(**values)
     except (ValueError, KeyError, TypeError) as exc:
         raise StoreError(f"a cached item cannot be read back ({type(exc).__name__}: {exc})",
                          hint="run `memseed scan` on the source again; it rebuilds the cache") from exc

@@ -26,6 +26,7 @@ Sources that declare ``cache="append"`` (Gmail, Outlook) keep using :mod:`bootst
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 from collections.abc import Iterator
 from datetime import datetime
@@ -37,12 +38,17 @@ from bootstrap_app.errors import StoreError
 from bootstrap_app.itemcache import ACCOUNT_ATTRS, MAX_BYTES, MAX_ITEMS
 from bootstrap_app.itemjson import FORMAT, item_from_json, item_to_json
 from bootstrap_app.store import Store
-from bootstrap_app.types import Item
+from bootstrap_app.text import redact_secrets
+from bootstrap_app.types import Item, Message
 from connectors.base import ReadContext, Source
+from connectors.local.lazybody import FileBody, LazyMessage
 
 __all__ = ["SnapshotWriter", "replay", "serves", "snapshot_key"]
 
 _FLUSH = 2000
+_LAYOUT = 2
+"""Part of every key: 2 keeps an unread mbox body as a reference to its bytes (:func:`_body_ref`),
+which a memseed that wrote layout 1 would read back as an empty body."""
 
 
 def _memseed_version() -> str:
@@ -63,7 +69,7 @@ def snapshot_key(source: Source) -> str | None:
     if stamp is None:
         return None
     reader = f"{type(source).__module__}.{type(source).__qualname__}/{source.reader_version}/{_memseed_version()}"
-    return hashlib.sha256(f"{FORMAT}\x1f{reader}\x1f{stamp}".encode("utf-8", "surrogateescape")).hexdigest()
+    return hashlib.sha256(f"{FORMAT}\x1f{_LAYOUT}\x1f{reader}\x1f{stamp}".encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def serves(store: Store, source: Source, key: str | None) -> bool:
@@ -104,7 +110,8 @@ class SnapshotWriter:
         """Keep ``item`` (``digest``: its :func:`~bootstrap_app.itemcache.item_digest`)."""
         if not self.enabled:
             return
-        data = item_to_json(item)
+        ref = _body_ref(item)
+        data = item_to_json(item, "body", {"fb": ref}) if ref is not None else item_to_json(item)
         self.count += 1
         self.bytes += len(data)
         if self.count > MAX_ITEMS or self.bytes > MAX_BYTES or item.ref in self.refs:
@@ -148,6 +155,32 @@ class SnapshotWriter:
         return True
 
 
+def _body_ref(item: Item) -> list[Any] | None:
+    """A message whose body is still unread, as (path, span, cap) of the file it will be read from.
+
+    Why: decoding every body only to keep it would undo what lazy bodies save (a large mailbox's
+    bodies were most of the scanning process's work), and the kept rows serve only while the
+    key says the file is unchanged, so the span still names the same bytes. Only with the default
+    cleaner (secret redaction), the one a replay can name without running code named by the row."""
+    body = item.unread_body() if isinstance(item, LazyMessage) else None
+    if body is None or body.cleaner is not redact_secrets:
+        return None
+    # absolute: a re-analysis may run from another working directory than the read did
+    return [os.path.abspath(body.path), body.start, body.header_end, body.body_start, body.body_end, body.cap]
+
+
+def _build(cls: type[Any], values: dict[str, Any], row: dict[str, Any]) -> Item:
+    """A kept item; a message kept with a body reference (:func:`_body_ref`) reads it on first use."""
+    ref = row.get("fb")
+    if ref is None:
+        return cls(**values)
+    if cls is not Message or len(ref) != 6:
+        raise ValueError("a body reference on something that is not a message")
+    path, start, header_end, body_start, body_end, cap = ref
+    body = FileBody(str(path), int(start), int(header_end), int(body_start), int(body_end), int(cap), redact_secrets)
+    return LazyMessage.with_loader(body, **values)
+
+
 def _storable(text: str) -> bool:
     """True when ``text`` can go into SQLite as UTF-8 (a path read from a non-UTF-8 file name holds
     lone surrogates, which SQLite refuses)."""
@@ -180,7 +213,7 @@ def replay(store: Store, source: Source, ctx: ReadContext) -> Iterator[Item]:
     ctx.left_out_reasons = list(report.get("left_out_reasons", []))
     for count, data in enumerate(store.cache_rows(source.id), 1):
         try:
-            item = item_from_json(data)
+            item = item_from_json(data, _build)
         except StoreError as exc:
             store.cache_drop(source.id)
             ctx.skip(source.id, "(item cache)", f"{exc}; the next analysis reads {source.id} again")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from bootstrap_app.text.mail import own_text
 from bootstrap_app.types import Item, Message
@@ -66,6 +67,10 @@ class MailText:
     """Names "my manager is …" mentions, in text order."""
     rules: tuple[str, ...]
     """:func:`find_rules`: rule-like sentences, in text order."""
+
+    def __reduce__(self) -> tuple[type[MailText], tuple[Any, ...]]:
+        """Pickled as its four values (it travels back from the worker with its message)."""
+        return MailText, (self.signature, self.blocks, self.managers, self.rules)
 
 
 def _compute(item: Message) -> MailText:

@@ -30,7 +30,7 @@ from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Message
 
 from ..base import ReadContext
-from .mboxpool import worker_pool
+from .mboxpool import profiled, worker_pool
 
 __all__ = ["BATCH", "MIN_FILES", "FileJob", "FileReader", "parallel_files"]
 
@@ -78,7 +78,7 @@ def read_batch(job: FileJob, batch: list[Entry]) -> list[Result]:
 
 def _submit(pool: ProcessPoolExecutor, job: FileJob, batch: list[Entry]) -> Future[list[Result]]:
     try:
-        return pool.submit(read_batch, job, batch)
+        return pool.submit(profiled, read_batch, job, batch)
     except BrokenProcessPool as exc:  # a worker died since the last task: handled as that death
         failed: Future[list[Result]] = Future()
         failed.set_exception(exc)

@@ -27,7 +27,7 @@ from bootstrap_app.text.mail import trim_quoted
 from bootstrap_app.types import Message
 
 from .mailbody import extract_body
-from .mailparse import parse_header_block
+from .mailparse import ITEM_HEADERS, parse_header_block
 
 __all__ = ["FileBody", "LazyMessage", "mbox_body_bytes"]
 
@@ -62,6 +62,12 @@ class FileBody:
     cap: int
     cleaner: Callable[[str], str]
 
+    def __reduce__(self) -> tuple[type[FileBody], tuple[Any, ...]]:
+        """Pickled as its seven values (one per message crosses from a worker): cheaper than the
+        slots dataclass default, which walks ``fields()`` on both sides."""
+        return FileBody, (self.path, self.start, self.header_end, self.body_start, self.body_end, self.cap,
+                          self.cleaner)
+
     def text(self) -> str:
         """The body's readable text as :func:`~.mailbody.extract_body` gives it ("" when unreadable)."""
         try:
@@ -75,7 +81,7 @@ class FileBody:
         block = data[: self.header_end - self.start]
         body = mbox_body_bytes(data[self.body_start - self.start:]) if self.body_end > self.body_start else b""
         try:
-            return extract_body(parse_header_block(block), block, body)
+            return extract_body(parse_header_block(block, ITEM_HEADERS), block, body)
         except Exception:  # extract_body never raises; a bug there must not stop a scan
             return ""
 
@@ -127,6 +133,12 @@ class LazyMessage(Message):
         item.__dict__["_body"] = None
         item.__dict__["_load"] = load
         return item
+
+    def unread_body(self) -> FileBody | None:
+        """Where the body will be read from, while it is still unread (None once read, or when its
+        loader is not a file span): what a cache of the item keeps instead of the text."""
+        load = self.__dict__.get("_load")
+        return load if self.__dict__.get("_body") is None and isinstance(load, FileBody) else None
 
     @property
     def body_loaded(self) -> bool:

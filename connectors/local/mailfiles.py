@@ -21,7 +21,7 @@ from bootstrap_app.types import Message
 from ..base import ReadContext
 from .filepool import FileJob, FileReader, Result, parallel_files
 from .mailbody import extract_body
-from .mailparse import message_from_parts, parse_date, parse_header_block, split_message
+from .mailparse import ITEM_HEADERS, message_from_parts, parse_date, parse_header_block, split_message
 from .tnef import tnef_reason
 from .walk import ChangeCursor
 
@@ -56,7 +56,7 @@ def message_from_bytes(data: bytes, path: Path, source_id: str, ref: str, ctx: R
     are only part of the file's message (``"larger than 16 MB"``); it is reported with the item.
     """
     block, body, complete = split_message(data)
-    headers = parse_header_block(block)
+    headers = parse_header_block(block, ITEM_HEADERS)  # the headers the item is made of, no others
     if not headers or not (headers.keys() & {"from", "to", "subject", "date", "message-id"}):
         ctx.skip(source_id, ref, f"{printable(path)}: not an email message (no From/To/Subject/Date headers)")
         return None

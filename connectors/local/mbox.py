@@ -30,7 +30,7 @@ from ..base import ReadContext, Source
 from . import mboxpool
 from .lazybody import MAX_BODY_BYTES, mbox_body_bytes
 from .mailfolders import is_sent_folder
-from .mailparse import _MULTI_HEADERS, parse_header_block
+from .mailparse import _MULTI_HEADERS, ITEM_HEADERS, parse_header_block
 from .mboxitems import MboxJob, Outcome, outcomes
 from .tnef import TNEF_SCAN_BYTES
 
@@ -71,6 +71,7 @@ class RawMessage:
     body_head: bytes = field(default=b"", init=False)
     """With ``peek``: the first bytes of a multipart body (enough to see a winmail.dat part)."""
     _headers: dict[str, str] | None = field(default=None, init=False)
+    _item_headers: dict[str, str] | None = field(default=None, init=False)
     _lower: bytes | None = field(default=None, init=False)
 
     @property
@@ -78,6 +79,16 @@ class RawMessage:
         if self._headers is None:
             self._headers = parse_header_block(self.header_block)
         return self._headers
+
+    @property
+    def item_headers(self) -> dict[str, str]:
+        """Only the headers an item is built from (:data:`~.mailparse.ITEM_HEADERS`), parsed on first
+        use: the same values as :attr:`headers` for those names, without unfolding the rest."""
+        if self._headers is not None:
+            return self._headers
+        if self._item_headers is None:
+            self._item_headers = parse_header_block(self.header_block, ITEM_HEADERS)
+        return self._item_headers
 
     def header(self, name: str, default: str = "") -> str:
         """One header's unfolded value (first occurrence; To/Cc occurrences joined)."""

@@ -89,8 +89,9 @@ def outcome(job: MboxJob, raw: RawMessage) -> Outcome:
             return Outcome(resume)
     skips: list[tuple[str, str]] = []
     try:
-        fields = message_fields(raw.headers, source=source_id, ref=ref, clean=job.clean, sent_hint=job.sent_hint)
-        ctype = raw.headers.get("content-type", "")
+        headers = raw.item_headers
+        fields = message_fields(headers, source=source_id, ref=ref, clean=job.clean, sent_hint=job.sent_hint)
+        ctype = headers.get("content-type", "")
         item: Message
         if job.lazy:
             start, header_end, body_start, body_end = raw.span
@@ -99,7 +100,7 @@ def outcome(job: MboxJob, raw: RawMessage) -> Outcome:
             if tnef_reason(ctype, raw.body_head, "?"):  # rare: decode now to say whether text was left
                 skips.append((ref, f"{label}: {tnef_reason(ctype, raw.body_head, body.text())}"))
         else:
-            text = extract_body(raw.headers, raw.header_block, raw.body)
+            text = extract_body(headers, raw.header_block, raw.body)
             item = Message(**fields, body=job.clean(trim_quoted(text)) if text else "")
             if why := tnef_reason(ctype, raw.body, text):
                 skips.append((ref, f"{label}: {why}"))

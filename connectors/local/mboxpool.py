@@ -19,23 +19,29 @@ killed mid-way leaves no reader behind.
 from __future__ import annotations
 
 import mmap
+import os
 import re
 import signal
 import sys
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
+from typing import Any, TypeVar
 
 from .mboxitems import MboxJob, Outcome, Reader, range_outcomes
 
-__all__ = ["CHUNK_BYTES", "MIN_BYTES", "parallel_outcomes", "worker_pool"]
+__all__ = ["CHUNK_BYTES", "MIN_BYTES", "PROFILE_ENV", "parallel_outcomes", "profiled", "worker_pool"]
 
 CHUNK_BYTES = 4 * 1024 * 1024
 """Bytes of mbox per worker task: big enough that pickling per task is noise, small enough to balance."""
+T = TypeVar("T")
 MIN_BYTES = 16 * 1024 * 1024
 """Below this a file is read in the scanning process: starting workers would cost more than they save."""
+PROFILE_ENV = "MEMSEED_PROFILE_WORKERS"
+"""A folder: every worker task is run under cProfile and its stats written there (one ``.prof``
+file per task; ``benchmarks/bench_mbox.py --profile-workers``), to see where a worker's CPU goes."""
 _ENVELOPE = re.compile(rb"From [^\r\n]*\d:\d\d[^\r\n]*\r?\n")  # as :mod:`.mbox` splits
 
 
@@ -55,6 +61,21 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes that die with the scanning process (forked where the platform allows)."""
     method = "fork" if sys.platform.startswith("linux") else "spawn"
     return ProcessPoolExecutor(max_workers=workers, mp_context=get_context(method), initializer=_worker_init)
+
+
+def profiled(task: Callable[..., T], *args: Any) -> T:
+    """``task(*args)`` in a worker, profiled when :data:`PROFILE_ENV` names a folder (pickling the
+    result back happens after it, in the pool's own loop, and is not counted)."""
+    folder = os.environ.get(PROFILE_ENV)
+    if not folder:
+        return task(*args)
+    import cProfile
+
+    prof = cProfile.Profile()
+    try:
+        return prof.runcall(task, *args)
+    finally:
+        prof.dump_stats(os.path.join(folder, f"worker-{os.getpid()}-{id(prof):x}.prof"))
 
 
 def _next_boundary(mm: mmap.mmap, at: int, size: int, strict: bool) -> int:
@@ -98,7 +119,7 @@ def _submit(pool: ProcessPoolExecutor, reader: Reader, job: MboxJob, span: tuple
     """One range's task; a pool that broke since the last task (a worker died before its result
     was asked for) gives a failed future, which the read handles as that worker's death."""
     try:
-        return pool.submit(range_outcomes, reader, job, span[0], span[1], mode)
+        return pool.submit(profiled, range_outcomes, reader, job, span[0], span[1], mode)
     except BrokenProcessPool as exc:
         failed: Future[list[Outcome]] = Future()
         failed.set_exception(exc)

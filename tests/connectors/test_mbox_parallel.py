@@ -105,6 +105,22 @@ def test_a_lazy_message_pickles_and_replace_gives_a_plain_body(tmp_path: Path) -
     assert edited.body == item.body and edited.subject == "x"
 
 
+def test_workers_profile_their_tasks_when_asked(tmp_path: Path, small_ranges: None,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import pstats
+
+    path = _mbox(tmp_path / "a.mbox", 60)
+    plain, _, _ = _read(path, jobs=2)
+    monkeypatch.setenv(mboxpool.PROFILE_ENV, str(tmp_path / "prof"))
+    (tmp_path / "prof").mkdir()
+    profiled, _, _ = _read(path, jobs=2)
+    assert _facts(profiled) == _facts(plain)
+    files = sorted(str(p) for p in (tmp_path / "prof").glob("*.prof"))
+    assert len(files) > 1  # one per range task
+    stats = pstats.Stats(*files).stats  # type: ignore[attr-defined]
+    assert any(name == "range_outcomes" for (_, _, name) in stats)
+
+
 @pytest.mark.parametrize("crlf", [False, True])
 def test_parallel_read_gives_the_one_process_stream(tmp_path: Path, small_ranges: None, crlf: bool) -> None:
     path = _mbox(tmp_path / "a.mbox", 120, crlf=crlf)

@@ -44,7 +44,9 @@ def footprint(tmp_path: Path) -> tuple[Path, list[str], Any]:
 
 def _block_reads(monkeypatch: pytest.MonkeyPatch, root: Path, allowed: set[type] = frozenset()) -> list[str]:  # type: ignore[assignment]
     """Every reader of the footprint's sources raises (except ``allowed`` kinds, which are recorded),
-    and opening any file under ``root`` fails: a replay needs neither."""
+    and opening any file under ``root`` fails: a replay needs neither — but for an mbox, whose kept
+    messages read their bodies back from their byte spans when an analyzer asks (the key says
+    the file is unchanged); those opens are recorded as ``body:<name>``."""
     reads: list[str] = []
     classes = {type(s) for loc in _parts(root) for s in detect(loc)}
     for cls in classes:
@@ -61,6 +63,9 @@ def _block_reads(monkeypatch: pytest.MonkeyPatch, root: Path, allowed: set[type]
 
     def guarded(file: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(file, str | Path) and str(Path(file).absolute()).startswith(str(root)) and not allowed:
+            if Path(file).suffix == ".mbox" and args[:1] == ("rb",):
+                reads.append(f"body:{Path(file).name}")
+                return real_open(file, *args, **kwargs)
             raise PermissionError(f"{file}: opened during re-analysis")
         return real_open(file, *args, **kwargs)
 
@@ -78,9 +83,10 @@ def test_reanalysis_after_a_correction_reads_no_source_and_equals_a_full_scan(
     with Store(settings.db_path) as store:
         ir.set_source_ownership(store, slack, "not-mine")  # the person's correction on "Who you are"
     with monkeypatch.context() as blocked:
-        _block_reads(blocked, root)
+        reads = _block_reads(blocked, root)
         replayed = scan(locations, settings=settings, owners=owners, cached=True)
     assert all(r.error is None for r in replayed.reports), [r.error for r in replayed.reports]
+    assert reads and {r.split(":")[0] for r in reads} == {"body"}  # only bodies, read back by their spans
     assert [(r.source, r.items) for r in replayed.reports] == [(r.source, r.items) for r in first.reports]
     full = scan(locations, settings=settings, owners=owners)  # read everything, same correction
     assert _seen(replayed) == _seen(full)
