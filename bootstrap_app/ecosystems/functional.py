@@ -14,15 +14,20 @@ class Haskell(Ecosystem):
     label = "Haskell"
     languages = ("Haskell",)
     detect = ("*.cabal", "cabal.project", "stack.yaml", "package.yaml")
-    reads = ("*.cabal", "cabal.project", "stack.yaml", "package.yaml", ".hlint.yaml", "fourmolu.yaml", ".ormolu")
+    reads = ("*.cabal", "cabal.project", "stack.yaml", "package.yaml", ".hlint.yaml", "fourmolu.yaml", ".ormolu",
+             ".stylish-haskell.yaml")
     package_manager = "cabal"
-    programs = frozenset({"cabal", "stack", "hlint", "ormolu", "fourmolu"})
+    programs = frozenset({"cabal", "stack", "hlint", "ormolu", "fourmolu", "stylish-haskell"})
     builtins = {"cabal": frozenset({"build", "test", "run", "update", "haddock", "bench", "repl", "format"}),
                 "stack": frozenset({"build", "test", "haddock", "bench"})}
     """``stack install`` / ``cabal install`` are left out: they copy the built executables into the
     user's ``~/.local/bin`` (an install into the system, like ``make install``), not a contributor's step."""
-    tools = {"hlint": "lint", "ormolu": "format", "fourmolu": "format", "cabal test": "test", "stack test": "test"}
+    tools = {"hlint": "lint", "ormolu": "format", "fourmolu": "format", "stylish-haskell": "format",
+             "cabal test": "test", "stack test": "test"}
     manifests = ("*.cabal", "package.yaml", "cabal.project")
+    _CONFIGS = (("hlint", ".hlint.yaml"), ("fourmolu", "fourmolu.yaml"), ("ormolu", ".ormolu"),
+                ("stylish-haskell", ".stylish-haskell.yaml"))
+    """Each tool's own config file at the root: its presence is the project choosing that tool."""
 
     def prove(self, argv: list[str], view: RepoView) -> str:
         if argv and argv[0] == "stack":
@@ -31,7 +36,12 @@ class Haskell(Ecosystem):
             return view.cite(".hlint.yaml")
         if argv and argv[0] == "fourmolu":
             return view.cite("fourmolu.yaml")
+        if argv and argv[0] == "stylish-haskell":
+            return view.cite(".stylish-haskell.yaml")
         return super().prove(argv, view)
+
+    def configured(self, view: RepoView) -> tuple[str, ...]:
+        return tuple(tool for tool, path in self._CONFIGS if view.has(path))
 
     def versions(self, view: RepoView) -> tuple[str, ...]:
         out = []
@@ -45,8 +55,12 @@ class Haskell(Ecosystem):
 
     def defaults(self, view: RepoView) -> dict[str, str]:
         if view.has("*.cabal") or view.has("cabal.project"):
-            return {"build": "cabal build all", "test": "cabal test all"}
-        return {"build": "stack build", "test": "stack test"}
+            out = {"build": "cabal build all", "test": "cabal test all"}
+        else:
+            out = {"build": "stack build", "test": "stack test"}
+        if view.has(".stylish-haskell.yaml"):  # stylish-haskell's own config: it formats in place, tree-wide
+            out["format"] = "stylish-haskell --inplace --recursive ."
+        return out
 
 
 class OCaml(Ecosystem):

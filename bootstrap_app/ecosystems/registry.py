@@ -29,6 +29,7 @@ from .runners import Just, Make, Nix, PreCommit, Scripts, TaskRunner
 from .scala import Clojure, Scala
 from .swift import Swift
 from .systems import Go, Rust
+from .zig import Zig
 
 __all__ = ["ECOSYSTEM_CLASSES", "ENTRY_POINT_GROUP", "detected", "ecosystems", "plugin_problems", "read_globs", "reload"]
 
@@ -36,6 +37,7 @@ ECOSYSTEM_CLASSES: tuple[type[Ecosystem], ...] = (
     Make, Just, TaskRunner, Scripts, PreCommit, Nix,
     Python, Node, Deno, Bun, Rust, Go,
     Gradle, Maven, Ruby, Php, Elixir, CMake, Meson, Autotools, DotNet, Swift, Haskell, OCaml, Dart, Scala, Clojure,
+    Zig,
 )
 ENTRY_POINT_GROUP = "memseed.ecosystems"
 
