@@ -66,9 +66,11 @@ SAMPLES: dict[str, dict[str, str]] = {
     "toy": {"toy.toml": '[toolchain]\ntoy = ">= 2"\n[tasks]\ncheck = "toy-lint src"\n', ".toy-lint.toml": "\n"},
     "zig": {"build.zig": 'pub fn build(b: *std.Build) void {\n    const t = b.step("test", "Run tests");\n}\n',
             "build.zig.zon": '.{\n    .minimum_zig_version = "0.13.0",\n}\n'},
+    "nim": {"demo.nimble": 'version = "0.1.0"\nrequires "nim >= 2.0.0"\n\ntask docs, "Build the docs":\n'
+                           '  exec "nim doc src/demo.nim"\n'},
 }
-ZIG = load_example("Add an ecosystem").Zig
-ALL = (*ECOSYSTEM_CLASSES, FakeEcosystem, ZIG)
+NIM = load_example("Add an ecosystem").Nim
+ALL = (*ECOSYSTEM_CLASSES, FakeEcosystem, NIM)
 
 
 def _view(tmp_path: Path, files: dict[str, str], via_git: bool = True) -> RepoView:
@@ -79,8 +81,8 @@ def _view(tmp_path: Path, files: dict[str, str], via_git: bool = True) -> RepoVi
 
 
 def test_every_ecosystem_has_a_sample_and_unique_names() -> None:
-    names = [cls.name for cls in (*ECOSYSTEM_CLASSES, FakeEcosystem)]  # the doc's example re-creates a built-in
-    assert len(set(names)) == len(names) and set(names) | {ZIG.name} == set(SAMPLES)
+    names = [cls.name for cls in ALL]  # the doc's example is a language memseed does not build in
+    assert len(set(names)) == len(names) and set(names) == set(SAMPLES)
     assert all(cls.label for cls in ALL)
 
 
@@ -101,8 +103,9 @@ def test_contract(cls: type[Ecosystem], tmp_path: Path) -> None:
         path, _, line = target.where.rpartition(":")
         assert path in view.files and int(line) >= 1, target
     assert not eco.detected(RepoView.of({"README.md": "# nothing\n"})) or cls.name == "scripts"
-    if cls is ZIG:
-        assert eco.prove(["zig", "build", "test"], view) == "build.zig:2" and eco.versions(view) == ("Zig 0.13.0",)
+    if cls is NIM:
+        assert eco.prove(["nimble", "docs"], view) == "demo.nimble:4" and eco.versions(view) == ("Nim >= 2.0.0",)
+        assert eco.prove(["nimble", "publish"], view) == ""
 
 
 def test_what_each_ecosystem_reads_from_its_own_files(tmp_path: Path) -> None:
