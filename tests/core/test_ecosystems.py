@@ -168,10 +168,11 @@ def test_each_manifest_declares_the_projects_description() -> None:
         "dotnet": {"P.csproj": f"<Project>\n  <PropertyGroup>\n    <Description>{said}</Description>\n"
                                f"  </PropertyGroup>\n</Project>\n"},
         "toy": {"toy.toml": f'[toy]\nabout = "{said}"\n'},
+        "dart": {"pubspec.yaml": f"name: p\ndescription: {said}\nversion: 1.0.0\n"},
     }
     lines = {"rust": "Cargo.toml:3", "php": "composer.json:3", "node": "package.json:1", "python": "pyproject.toml:3",
              "ruby": "p.gemspec:3", "elixir": "mix.exs:3", "maven": "pom.xml:5", "dotnet": "P.csproj:3",
-             "toy": "toy.toml:2"}
+             "toy": "toy.toml:2", "dart": "pubspec.yaml:2"}
     for cls in ALL:
         eco = cls()
         files = manifests.get(cls.name, SAMPLES[cls.name])
