@@ -141,6 +141,10 @@ def test_what_each_ecosystem_reads_from_its_own_files(tmp_path: Path) -> None:
     assert ocaml.versions(view) == ("OCaml >= 4.14", "dune 3.10") and ocaml.prove(["dune", "fmt"], view) == ".ocamlformat:1"
     swift, view = answers("swift")
     assert swift.versions(view) == ("swift-tools-version 5.9",)
+    # nicklockwood's SwiftFormat keeps `.swiftformat`; Apple's swift-format `.swift-format`: each names its own tool
+    nick = RepoView.of({**SAMPLES["swift"], ".swiftformat": "--indent 4\n--self insert\n"})
+    assert swift.configured(nick) == ("swiftformat",) and swift.prove(["swiftformat", "."], nick) == ".swiftformat:1"
+    assert swift.prove(["swift-format", "."], nick) == "" and swift.configured(view) == ()
     deno, view = answers("deno")
     assert deno.prove(["deno", "task", "ok"], view) == "deno.json:3" and deno.prove(["deno", "task", "nope"], view) == ""
     nix, view = answers("nix")
