@@ -51,6 +51,7 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("style", re.compile(r"\bstyle\b|\bformat(?:ted|ting|ter)?\b|\blint(?:er|ing)?\b|\bindent|\bnaming\b|\bspaces\b|"
                          r"\btabs\b|\bstandard\b|\bdocstrings?\b|\btype hints?\b", re.I)),
     ("docs", re.compile(r"\bdocument(?:ation|ed)?\b|\bdocstrings?\b|@doc\b|@spec\b|\byard\b|\bREADME\b", re.I)),
+    ("compiling", re.compile(r"\b(?:compiler )?warnings?\b|\bcompil(?:e|es|ing|ation)\b", re.I)),
     ("project status", re.compile(r"\bmaintenance mode\b|\bno longer (?:maintained|developed|supported)\b|"
                                   r"\bfeature[- ]freeze\b|\bunmaintained\b|\bend[- ]of[- ]life\b", re.I)),
     ("pull requests", re.compile(r"\bpull requests?\b|\bPRs?\b|\breview(?:er|s|ed)?\b|\bissues?\b|\bdiscussions?\b",
@@ -113,6 +114,9 @@ class _Sentence:
     """The sentence before it in its paragraph ("The suite spawns servers on 8000" before "Make sure these …")."""
     lead: str = ""
     """For a list item: the sentence that introduced the list ("… must follow the style guide with these exceptions:")."""
+    task: bool = False
+    """A task-list item (``- [ ] There are no warnings``): a box to tick before submitting, so a requirement
+    whatever its mood."""
 
 
 ALERT = re.compile(r"^>\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\\?\s*$", re.I)
@@ -124,7 +128,7 @@ def _prose(text: str) -> list[_Sentence]:
     heads = dict(doc_sections(text))
     out: list[_Sentence] = []
     para: list[tuple[int, str]] = []
-    fence = comment = item = False
+    fence = comment = item = task = False
     heading = lead = ""
     indent = lead_indent = -1  # a lead-in sentence introduces the items indented deeper than itself
 
@@ -136,7 +140,7 @@ def _prose(text: str) -> list[_Sentence]:
             for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z\"'`*])", joined):
                 head = sentence.strip()[:24]
                 line = next((n for n, t in para if head in t), para[0][0])  # the line the sentence starts on
-                out.append(_Sentence(line, sentence.strip(), heading, before, lead if item else ""))
+                out.append(_Sentence(line, sentence.strip(), heading, before, lead if item else "", item and task))
                 before = sentence.strip()
             # a sentence ending in ":" introduces the list below it; a plain paragraph ends that list
             if before.endswith(":"):
@@ -184,6 +188,8 @@ def _prose(text: str) -> list[_Sentence]:
             if lead and indent <= lead_indent:
                 lead = ""  # a sibling of the item that introduced the list, not one of its items
             line = re.sub(r"^(?:[-*+]|\d+[.)])\s+", "", line)
+            task = bool(re.match(r"\[[ xX]\]\s+", line))
+            line = re.sub(r"^\[[ xX]\]\s+", "", line)
         elif not para:
             item = False
         para.append((n, line))
@@ -260,7 +266,7 @@ def contributor_rules(docs: list[tuple[str, str]]) -> tuple[DocRule, ...]:
             # "**One pull request per feature** - if you want …, send …": the rule is the text after the title;
             # an item of a list a requirement introduces ("… must follow the guide with these exceptions:") is one
             body = _clean(re.sub(r"^\*\*[^*]{2,60}\*\*\s*[-–—:]\s*", "", x.text))
-            normative = _normative(sentence) or _normative(body) or bool(lead and _normative(lead))
+            normative = _normative(sentence) or _normative(body) or bool(lead and _normative(lead)) or x.task
             if not (20 <= len(sentence) <= 300) or not normative or re.search(r"https?://|www\.", sentence) \
                     or sentence.endswith("?") \
                     or (sentence.endswith(":") and not _STRONG.search(sentence)):
