@@ -124,6 +124,10 @@ def test_what_each_ecosystem_reads_from_its_own_files(tmp_path: Path) -> None:
     elixir, view = answers("elixir")
     assert elixir.prove(["mix", "lint"], view) == "mix.exs:8" and elixir.versions(view) == ("Elixir ~> 1.15",)
     assert elixir.prove(["mix", "credo"], view) == ""  # credo is not a dependency
+    assert elixir.configured(view) == ("mix format",)
+    docs = RepoView.of({"mix.exs": SAMPLES["elixir"]["mix.exs"].replace(
+        "  defp aliases", '  defp deps do\n    [{:ex_doc, "~> 0.30", only: :docs}]\n  end\n\n  defp aliases')})
+    assert elixir.configured(docs) == ("ex_doc",)  # the docs generator the package declares
     gradle, view = answers("gradle")
     assert gradle.prove(["./gradlew", "spotlessApply"], view) == "gradlew:1"
     assert gradle.prove(["./gradlew", "nativeCompile"], view) == "" and gradle.versions(view) == ("JDK 21 (toolchain)",)
