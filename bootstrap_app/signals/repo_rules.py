@@ -81,6 +81,10 @@ _MAINTAINERS = re.compile(r"\breleas|\bpublish|\bdeploy", re.I)
 """Headings of the maintainers' release steps."""
 _UNIVERSAL = re.compile(r"^(?:every|each|all) (?:[\w-]+ ){1,3}(?:uses?|has|have|follows?|includes?|needs?|gets?)\b", re.I)
 """A statement about every commit or PR ("Every commit uses gitmoji …") states the norm."""
+_PRACTICE = re.compile(r"^(?:this (?:project|library|package|repository|repo)|[A-Za-z][\w.-]{1,30}) uses (?:the )?"
+                       r"[^.,;]{1,60}?\b(?:for|to (?:run|write))\b[^.,;]{0,30}?\btests?\b", re.I)
+"""The project's own test practice in the third person ("cJSON uses the Unity library for unit tests",
+"SwiftLog uses XCTest to run tests"): what new tests are written with, as binding as "we use"."""
 _WORK = re.compile(r"\bpull requests?\b|\bPRs?\b|\bcommit|\bbranch|\bcode\b|\bstyle\b|\btest|\breview|\bsubmit|"
                    r"\bdevelop|\bworkflow|\bchangelog|\bguidelines?\b|\bconventions?\b|\bgit\b|\bpatch|\bchanges\b|\bcontribution",
                    re.I)
@@ -222,7 +226,7 @@ def _weight(sentence: str, heading: str, topic: str) -> float:
     elif _IMPERATIVE.match(sentence):
         w += 1.5
     elif re.search(r"\b(?:please|make sure|ensure|should|need to|required?)\b", sentence, re.I) \
-            or _UNIVERSAL.match(sentence):
+            or _UNIVERSAL.match(sentence) or _PRACTICE.match(sentence):
         w += 1.0
     if _REPORTING.search(heading) and not _WORK.search(heading):
         w -= 0.5 if _WORK.search(sentence) else 2.0  # "Contributions should start with a discussion" still holds
@@ -236,7 +240,8 @@ def _weight(sentence: str, heading: str, topic: str) -> float:
 
 
 def _normative(sentence: str) -> bool:
-    return bool(_NORMATIVE.search(sentence) or _IMPERATIVE.match(sentence) or _UNIVERSAL.match(sentence))
+    return bool(_NORMATIVE.search(sentence) or _IMPERATIVE.match(sentence) or _UNIVERSAL.match(sentence)
+                or _PRACTICE.match(sentence))
 
 
 def _doc(rule: DocRule) -> str:
