@@ -90,7 +90,7 @@ def _cabal(path: str, text: str) -> list[str]:
 
 def _mix(text: str) -> list[str]:
     out = []
-    for m in re.finditer(r"\{\s*:(\w+)\s*,[^{}\n]*\bonly:\s*:test\s*\}", text):
+    for m in re.finditer(r"\{\s*:(\w+)\s*,[^{}\n]*\bonly:\s*:test\b(?!\w)[^{}\n\[]*\}", text):
         if _PACKAGE.match(m.group(1)):
             out.append(f"{m.group(1)} (mix.exs:{text.count(chr(10), 0, m.start()) + 1})")
     return out

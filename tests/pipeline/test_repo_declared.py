@@ -55,7 +55,8 @@ defmodule Toy.MixProject do
     [
       {:decimal, "~> 2.0", optional: true},
       {:credo, "~> 1.7", only: [:dev, :test], runtime: false},
-      {:stream_data, "~> 1.0", only: :test}
+      {:stream_data, "~> 1.0", only: :test},
+      {:mox, "~> 1.0", only: :test, runtime: false}
     ]
   end
 end
@@ -71,7 +72,7 @@ def test_each_enforced_style_is_cited_at_its_own_line() -> None:
 
 def test_only_what_the_test_suite_alone_depends_on() -> None:
     assert suite_dependencies({"toy.cabal": _CABAL}) == ("hedgehog (toy.cabal:15)", "doctest (toy.cabal:20)")
-    assert suite_dependencies({"mix.exs": _MIX}) == ("stream_data (mix.exs:6)",)
+    assert suite_dependencies({"mix.exs": _MIX}) == ("stream_data (mix.exs:6)", "mox (mix.exs:7)")
     assert suite_dependencies({"toy.cabal": _CABAL.split("test-suite")[0]}) == ()
 
 
