@@ -130,7 +130,7 @@ class Ecosystem:
     """Globs of the files whose dependency lists declare tools (``Gemfile``, ``*.gemspec``)."""
     describes: ClassVar[tuple[tuple[str, str], ...]] = ()
     """Where the manifest keeps the project's one-line description: (glob, key). The key is a dotted
-    path in TOML/JSON (``package.description``), a top-level element in XML (``description``), or an
+    path in TOML/JSON/YAML (``package.description``), a top-level element in XML (``description``), or an
     attribute in a Ruby/Elixir manifest (``summary``: ``spec.summary = "…"``, ``description: "…"``)."""
 
     def detected(self, view: RepoView) -> bool:
@@ -216,8 +216,8 @@ _NESTED = re.compile(r"<(dependencies|dependencyManagement|parent|build|profiles
 def _declared(path: str, text: str, key: str) -> str:
     """The string ``key`` holds in the manifest at ``path`` (parsed by its format), one line, or ``""``."""
     value: Any = None
-    if path.endswith(".toml") or path.endswith(".json"):
-        value = (load_toml if path.endswith(".toml") else load_json)(text)
+    if path.endswith((".toml", ".json", ".yaml", ".yml")):
+        value = (load_toml if path.endswith(".toml") else load_json if path.endswith(".json") else load_yaml)(text)
         for part in key.split("."):
             value = value.get(part) if isinstance(value, dict) else None
     elif path.endswith((".xml", "proj", ".props")):

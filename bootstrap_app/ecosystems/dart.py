@@ -24,6 +24,7 @@ class Dart(Ecosystem):
     tools = {"dart test": "test", "flutter test": "test", "dart analyze": "lint", "flutter analyze": "lint",
              "dart format": "format"}
     manifests = ("pubspec.yaml",)
+    describes = (("pubspec.yaml", "description"),)
 
     def _melos(self, view: RepoView) -> tuple[str, dict[str, object]]:
         for path in ("melos.yaml", "pubspec.yaml"):

@@ -65,7 +65,9 @@ class Elixir(Ecosystem):
 
     def configured(self, view: RepoView) -> tuple[str, ...]:
         out = ["mix format"] if view.has(".formatter.exs") else []
-        out += [t for t, dep in (("credo", "credo"), ("dialyzer", "dialyxir")) if self.declares(dep, view)]
+        # ex_doc is the docs generator a package declares to publish its HexDocs: the project documents with it
+        out += [t for t, dep in (("credo", "credo"), ("dialyzer", "dialyxir"), ("ex_doc", "ex_doc"))
+                if self.declares(dep, view)]
         return tuple(out)
 
     def defaults(self, view: RepoView) -> dict[str, str]:

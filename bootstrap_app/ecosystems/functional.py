@@ -23,7 +23,8 @@ class Haskell(Ecosystem):
     """``stack install`` / ``cabal install`` are left out: they copy the built executables into the
     user's ``~/.local/bin`` (an install into the system, like ``make install``), not a contributor's step."""
     tools = {"hlint": "lint", "ormolu": "format", "fourmolu": "format", "stylish-haskell": "format",
-             "cabal test": "test", "stack test": "test"}
+             "cabal test": "test", "stack test": "test", "cabal build": "build", "stack build": "build",
+             "cabal haddock": "docs", "stack haddock": "docs"}
     manifests = ("*.cabal", "package.yaml", "cabal.project")
     _CONFIGS = (("hlint", ".hlint.yaml"), ("fourmolu", "fourmolu.yaml"), ("ormolu", ".ormolu"),
                 ("stylish-haskell", ".stylish-haskell.yaml"))

@@ -1,4 +1,7 @@
-"""Swift packages: SwiftPM, ``swift-tools-version``, swift-format / SwiftLint configs."""
+"""Swift packages: SwiftPM, ``swift-tools-version``, swift-format / SwiftFormat / SwiftLint configs.
+
+Two formatters share the name: Apple's swift-format reads ``.swift-format`` and nicklockwood's
+SwiftFormat reads ``.swiftformat`` (its program is ``swiftformat``); the config file names which."""
 
 from __future__ import annotations
 
@@ -14,17 +17,18 @@ class Swift(Ecosystem):
     label = "Swift"
     languages = ("Swift",)
     detect = ("Package.swift",)
-    reads = ("Package.swift", ".swift-format", ".swiftlint.yml", ".swift-version")
+    reads = ("Package.swift", ".swift-format", ".swiftformat", ".swiftlint.yml", ".swift-version")
     package_manager = "swiftpm"
-    programs = frozenset({"swift", "swift-format", "swiftlint"})
+    programs = frozenset({"swift", "swift-format", "swiftformat", "swiftlint"})
     builtins = {"swift": frozenset({"build", "test", "package", "run", "format"})}
-    tools = {"swift test": "test", "swift-format": "format", "swift format": "format", "swiftlint": "lint"}
+    tools = {"swift test": "test", "swift-format": "format", "swift format": "format", "swiftformat": "format",
+             "swiftlint": "lint"}
+    _CONFIGS = (("swift-format", ".swift-format"), ("swiftformat", ".swiftformat"), ("swiftlint", ".swiftlint.yml"))
 
     def prove(self, argv: list[str], view: RepoView) -> str:
-        if argv and argv[0] == "swift-format":
-            return view.cite(".swift-format")
-        if argv and argv[0] == "swiftlint":
-            return view.cite(".swiftlint.yml")
+        config = dict(self._CONFIGS).get(argv[0]) if argv else None
+        if config:
+            return view.cite(config)
         return super().prove(argv, view)
 
     def versions(self, view: RepoView) -> tuple[str, ...]:
@@ -33,7 +37,7 @@ class Swift(Ecosystem):
         return ()
 
     def configured(self, view: RepoView) -> tuple[str, ...]:
-        return tuple(t for t, f in (("swift-format", ".swift-format"), ("swiftlint", ".swiftlint.yml")) if view.has(f))
+        return tuple(t for t, f in self._CONFIGS if view.has(f))
 
     def defaults(self, view: RepoView) -> dict[str, str]:
         return {"build": "swift build", "test": "swift test"}

@@ -42,6 +42,10 @@ def repo_body(f: RepoFacts, first_name: str) -> str:
         lines.append("- Minimum versions: " + ", ".join(f.min_versions))
     if f.settings:
         lines.append("- Build settings: " + ", ".join(f.settings))
+    if f.styles:
+        lines.append("- Code style its linter config enforces: " + ", ".join(f.styles))
+    if f.suite_deps:
+        lines.append("- Test-suite dependencies (what the tests are written with): " + ", ".join(f.suite_deps))
     lines += [_command_line(f, kind) for kind in KIND_ORDER if kind in f.commands and kind not in ("release", "deploy")]
     lines += [f"- {_LABEL[kind]} ({package}): `{cmd}` ({where})" for kind, package, cmd, where in f.package_commands]
     if f.release:

@@ -51,6 +51,7 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("style", re.compile(r"\bstyle\b|\bformat(?:ted|ting|ter)?\b|\blint(?:er|ing)?\b|\bindent|\bnaming\b|\bspaces\b|"
                          r"\btabs\b|\bstandard\b|\bdocstrings?\b|\btype hints?\b", re.I)),
     ("docs", re.compile(r"\bdocument(?:ation|ed)?\b|\bdocstrings?\b|@doc\b|@spec\b|\byard\b|\bREADME\b", re.I)),
+    ("compiling", re.compile(r"\b(?:compiler )?warnings?\b|\bcompil(?:e|es|ing|ation)\b", re.I)),
     ("project status", re.compile(r"\bmaintenance mode\b|\bno longer (?:maintained|developed|supported)\b|"
                                   r"\bfeature[- ]freeze\b|\bunmaintained\b|\bend[- ]of[- ]life\b", re.I)),
     ("pull requests", re.compile(r"\bpull requests?\b|\bPRs?\b|\breview(?:er|s|ed)?\b|\bissues?\b|\bdiscussions?\b",
@@ -80,6 +81,10 @@ _MAINTAINERS = re.compile(r"\breleas|\bpublish|\bdeploy", re.I)
 """Headings of the maintainers' release steps."""
 _UNIVERSAL = re.compile(r"^(?:every|each|all) (?:[\w-]+ ){1,3}(?:uses?|has|have|follows?|includes?|needs?|gets?)\b", re.I)
 """A statement about every commit or PR ("Every commit uses gitmoji …") states the norm."""
+_PRACTICE = re.compile(r"^(?:this (?:project|library|package|repository|repo)|[A-Za-z][\w.-]{1,30}) uses (?:the )?"
+                       r"[^.,;]{1,60}?\b(?:for|to (?:run|write))\b[^.,;]{0,30}?\btests?\b", re.I)
+"""The project's own test practice in the third person ("cJSON uses the Unity library for unit tests",
+"SwiftLog uses XCTest to run tests"): what new tests are written with, as binding as "we use"."""
 _WORK = re.compile(r"\bpull requests?\b|\bPRs?\b|\bcommit|\bbranch|\bcode\b|\bstyle\b|\btest|\breview|\bsubmit|"
                    r"\bdevelop|\bworkflow|\bchangelog|\bguidelines?\b|\bconventions?\b|\bgit\b|\bpatch|\bchanges\b|\bcontribution",
                    re.I)
@@ -113,6 +118,9 @@ class _Sentence:
     """The sentence before it in its paragraph ("The suite spawns servers on 8000" before "Make sure these …")."""
     lead: str = ""
     """For a list item: the sentence that introduced the list ("… must follow the style guide with these exceptions:")."""
+    task: bool = False
+    """A task-list item (``- [ ] There are no warnings``): a box to tick before submitting, so a requirement
+    whatever its mood."""
 
 
 ALERT = re.compile(r"^>\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\\?\s*$", re.I)
@@ -124,7 +132,7 @@ def _prose(text: str) -> list[_Sentence]:
     heads = dict(doc_sections(text))
     out: list[_Sentence] = []
     para: list[tuple[int, str]] = []
-    fence = comment = item = False
+    fence = comment = item = task = False
     heading = lead = ""
     indent = lead_indent = -1  # a lead-in sentence introduces the items indented deeper than itself
 
@@ -136,7 +144,7 @@ def _prose(text: str) -> list[_Sentence]:
             for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z\"'`*])", joined):
                 head = sentence.strip()[:24]
                 line = next((n for n, t in para if head in t), para[0][0])  # the line the sentence starts on
-                out.append(_Sentence(line, sentence.strip(), heading, before, lead if item else ""))
+                out.append(_Sentence(line, sentence.strip(), heading, before, lead if item else "", item and task))
                 before = sentence.strip()
             # a sentence ending in ":" introduces the list below it; a plain paragraph ends that list
             if before.endswith(":"):
@@ -184,6 +192,8 @@ def _prose(text: str) -> list[_Sentence]:
             if lead and indent <= lead_indent:
                 lead = ""  # a sibling of the item that introduced the list, not one of its items
             line = re.sub(r"^(?:[-*+]|\d+[.)])\s+", "", line)
+            task = bool(re.match(r"\[[ xX]\]\s+", line))
+            line = re.sub(r"^\[[ xX]\]\s+", "", line)
         elif not para:
             item = False
         para.append((n, line))
@@ -216,7 +226,7 @@ def _weight(sentence: str, heading: str, topic: str) -> float:
     elif _IMPERATIVE.match(sentence):
         w += 1.5
     elif re.search(r"\b(?:please|make sure|ensure|should|need to|required?)\b", sentence, re.I) \
-            or _UNIVERSAL.match(sentence):
+            or _UNIVERSAL.match(sentence) or _PRACTICE.match(sentence):
         w += 1.0
     if _REPORTING.search(heading) and not _WORK.search(heading):
         w -= 0.5 if _WORK.search(sentence) else 2.0  # "Contributions should start with a discussion" still holds
@@ -230,7 +240,8 @@ def _weight(sentence: str, heading: str, topic: str) -> float:
 
 
 def _normative(sentence: str) -> bool:
-    return bool(_NORMATIVE.search(sentence) or _IMPERATIVE.match(sentence) or _UNIVERSAL.match(sentence))
+    return bool(_NORMATIVE.search(sentence) or _IMPERATIVE.match(sentence) or _UNIVERSAL.match(sentence)
+                or _PRACTICE.match(sentence))
 
 
 def _doc(rule: DocRule) -> str:
@@ -260,7 +271,7 @@ def contributor_rules(docs: list[tuple[str, str]]) -> tuple[DocRule, ...]:
             # "**One pull request per feature** - if you want …, send …": the rule is the text after the title;
             # an item of a list a requirement introduces ("… must follow the guide with these exceptions:") is one
             body = _clean(re.sub(r"^\*\*[^*]{2,60}\*\*\s*[-–—:]\s*", "", x.text))
-            normative = _normative(sentence) or _normative(body) or bool(lead and _normative(lead))
+            normative = _normative(sentence) or _normative(body) or bool(lead and _normative(lead)) or x.task
             if not (20 <= len(sentence) <= 300) or not normative or re.search(r"https?://|www\.", sentence) \
                     or sentence.endswith("?") \
                     or (sentence.endswith(":") and not _STRONG.search(sentence)):

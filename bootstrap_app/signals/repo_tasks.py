@@ -432,8 +432,9 @@ def ci_tasks(files: dict[str, str], declared: list[Task]) -> list[Task]:
                 continue
             if find_dangerous(cmd):
                 continue  # `mvn install -DskipTests`: a CI arrangement around checks another job runs, not a check
-            if _SPECIAL_JOB.search(_camel_words(cmd.split()[-1])):
+            if _SPECIAL_JOB.search(_camel_words([w for w in cmd.split() if not w.startswith("-")][-1])):
                 continue  # `melos run build:example:apk`, `npm run bench`: a special task, whatever job runs it
+                # (its name, never a flag: `cabal haddock --enable-documentation` is the docs build itself)
             known = by_command.get(cmd)
             tools = tuple(tools_in(cmd)) or (known.tools if known else ())
             words = cmd.split()
@@ -453,7 +454,7 @@ _RUNNERS = frozenset({"make", "just", "task", "npm", "pnpm", "yarn", "bun", "tox
 # a package manager's subcommand that adds, removes or fetches dependencies: it prepares the job
 # ("Add require for mongodb/mongodb to make tests runnable"), it is not the step it prepares
 _DEPENDENCY_CHANGE = re.compile(
-    r"(?:composer|npm|pnpm|yarn|bun|cargo|uv|poetry|pdm|bundle|gem|dotnet|pip3?|go|mix)\s+"
+    r"(?:composer|npm|pnpm|yarn|bun|cargo|uv|poetry|pdm|bundle|gem|dotnet|pip3?|go|mix|cabal|stack)\s+"
     r"(?:require|remove|add|install|i|ci|uninstall|update|upgrade|sync|get|deps\.get|pip\s+install)\b")
 
 

@@ -44,6 +44,7 @@ from .repo_conventions import (
     workspace_members,
     workspace_packages,
 )
+from .repo_declared import code_styles, suite_dependencies
 from .repo_docs import DocCommand, doc_commands, doc_sections
 from .repo_rules import ALERT, DocRule, contributor_rules, guide_topics
 from .repo_tasks import Task, ci_lines, ci_tasks, declared_tasks, reruns, special_purpose, task_of
@@ -127,6 +128,10 @@ class RepoFacts:
     min_versions: tuple[str, ...] = ()
     settings: tuple[str, ...] = ()
     """Build settings the project files fix (``warnings as errors (src/App/App.csproj:11)``)."""
+    styles: tuple[str, ...] = ()
+    """Styles a linter config enforces (``Style/StringLiterals: single_quotes (.rubocop.yml:21)``)."""
+    suite_deps: tuple[str, ...] = ()
+    """Packages only the test suite depends on (``hedgehog (relude.cabal:70)``): what the tests use."""
     changelog: str = ""
     commit_convention: str = ""
     """How the commit convention is known (a config file, or the share of conventional subjects)."""
@@ -423,7 +428,8 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                      codeowners=codeowners, deploy_scripts=deploy, pr_rule=bool(_PR_RULE.search(contributing)),
                      owner_commits=owner_commits, commits=commits, owner_in_codeowners=in_codeowners,
                      refs=(ref,), tools=tools, ci_commands=ci_cmds, runs=runs, also=also,
-                     min_versions=versions, settings=tuple(dict.fromkeys(s for e in own for s in e.settings(view)))[:6],
+                     min_versions=versions, styles=code_styles(files), suite_deps=suite_dependencies(files),
+                     settings=tuple(dict.fromkeys(s for e in own for s in e.settings(view)))[:6],
                      changelog=changelog_file(listed),
                      commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
                      packages=packages, members=members, guides=guides, package_commands=per_package,

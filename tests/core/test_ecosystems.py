@@ -124,6 +124,10 @@ def test_what_each_ecosystem_reads_from_its_own_files(tmp_path: Path) -> None:
     elixir, view = answers("elixir")
     assert elixir.prove(["mix", "lint"], view) == "mix.exs:8" and elixir.versions(view) == ("Elixir ~> 1.15",)
     assert elixir.prove(["mix", "credo"], view) == ""  # credo is not a dependency
+    assert elixir.configured(view) == ("mix format",)
+    docs = RepoView.of({"mix.exs": SAMPLES["elixir"]["mix.exs"].replace(
+        "  defp aliases", '  defp deps do\n    [{:ex_doc, "~> 0.30", only: :docs}]\n  end\n\n  defp aliases')})
+    assert elixir.configured(docs) == ("ex_doc",)  # the docs generator the package declares
     gradle, view = answers("gradle")
     assert gradle.prove(["./gradlew", "spotlessApply"], view) == "gradlew:1"
     assert gradle.prove(["./gradlew", "nativeCompile"], view) == "" and gradle.versions(view) == ("JDK 21 (toolchain)",)
@@ -141,6 +145,10 @@ def test_what_each_ecosystem_reads_from_its_own_files(tmp_path: Path) -> None:
     assert ocaml.versions(view) == ("OCaml >= 4.14", "dune 3.10") and ocaml.prove(["dune", "fmt"], view) == ".ocamlformat:1"
     swift, view = answers("swift")
     assert swift.versions(view) == ("swift-tools-version 5.9",)
+    # nicklockwood's SwiftFormat keeps `.swiftformat`; Apple's swift-format `.swift-format`: each names its own tool
+    nick = RepoView.of({**SAMPLES["swift"], ".swiftformat": "--indent 4\n--self insert\n"})
+    assert swift.configured(nick) == ("swiftformat",) and swift.prove(["swiftformat", "."], nick) == ".swiftformat:1"
+    assert swift.prove(["swift-format", "."], nick) == "" and swift.configured(view) == ()
     deno, view = answers("deno")
     assert deno.prove(["deno", "task", "ok"], view) == "deno.json:3" and deno.prove(["deno", "task", "nope"], view) == ""
     nix, view = answers("nix")
@@ -168,10 +176,11 @@ def test_each_manifest_declares_the_projects_description() -> None:
         "dotnet": {"P.csproj": f"<Project>\n  <PropertyGroup>\n    <Description>{said}</Description>\n"
                                f"  </PropertyGroup>\n</Project>\n"},
         "toy": {"toy.toml": f'[toy]\nabout = "{said}"\n'},
+        "dart": {"pubspec.yaml": f"name: p\ndescription: {said}\nversion: 1.0.0\n"},
     }
     lines = {"rust": "Cargo.toml:3", "php": "composer.json:3", "node": "package.json:1", "python": "pyproject.toml:3",
              "ruby": "p.gemspec:3", "elixir": "mix.exs:3", "maven": "pom.xml:5", "dotnet": "P.csproj:3",
-             "toy": "toy.toml:2"}
+             "toy": "toy.toml:2", "dart": "pubspec.yaml:2"}
     for cls in ALL:
         eco = cls()
         files = manifests.get(cls.name, SAMPLES[cls.name])

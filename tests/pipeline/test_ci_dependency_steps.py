@@ -33,3 +33,28 @@ def test_a_test_group_selection_is_a_narrow_leg() -> None:
     workflow = _WORKFLOW.replace("composer exec phpunit", "composer exec phpunit -- --exclude-group Slow")
     tasks = ci_tasks({".github/workflows/ci.yml": workflow}, [])
     assert not [t for t in tasks if "--exclude-group" in t.command]
+
+
+_CABAL = """\
+name: CI
+on: [push, pull_request]
+jobs:
+  cabal:
+    runs-on: ubuntu-latest
+    steps:
+      - name: Build
+        run: |
+          cabal update
+          cabal build --enable-tests
+      - name: Documentation
+        run: cabal haddock --enable-documentation
+"""
+
+
+def test_a_package_index_update_is_not_the_build_and_haddock_is_the_docs() -> None:
+    """``cabal update`` fetches the package index before the build a "Build" step runs; ``cabal
+    haddock`` builds the API docs whatever the step is called."""
+    by_command = {t.command: t.kind for t in ci_tasks({".github/workflows/ci.yml": _CABAL}, [])}
+    assert "cabal update" not in by_command
+    assert by_command.get("cabal build --enable-tests") == "build"
+    assert by_command.get("cabal haddock --enable-documentation") == "docs"
