@@ -15,9 +15,17 @@ import pytest
 
 from bootstrap_app.config import Settings
 from bootstrap_app.errors import LLMError
-from bootstrap_app.extract.digest import build_digest
+from bootstrap_app.extract import prompts
+from bootstrap_app.extract.digest import build_digest, llm_request
 from bootstrap_app.extract.llm import llm_extract
-from bootstrap_app.extract.llm_caps import recall
+from bootstrap_app.extract.llm_caps import (
+    CHARS_PER_TOKEN,
+    FORMAT_ORDER,
+    formats_for,
+    grammar_items,
+    plan,
+    recall,
+)
 
 from .conftest import FakeLLM, footprint_items, footprint_signals
 from .servers import MODES, prompt_tokens
@@ -37,6 +45,11 @@ def _formats(server: FakeLLM) -> list[str]:
     return [_formats_of(r.json) for r in server.requests]
 
 
+def _wire(mode: str) -> str:
+    """The ``response_format.type`` a memseed mode is sent as."""
+    return "json_object" if mode == "json_object_schema" else mode
+
+
 @pytest.mark.parametrize("name", sorted(MODES))
 def test_each_server_gets_an_answer_and_the_format_is_remembered(llm_server: FakeLLM, llm_settings: Settings,
                                                                  name: str) -> None:
@@ -45,24 +58,69 @@ def test_each_server_gets_an_answer_and_the_format_is_remembered(llm_server: Fak
     llm_server.reply_proposals([_fact()])
     first = llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
     taken = first.mode
-    assert taken in MODES[name].formats and [p.name for p in first.proposals] == ["use-uv-not-pip"]
+    assert _wire(taken) in MODES[name].formats and [p.name for p in first.proposals] == ["use-uv-not-pip"]
     asked = _formats(llm_server)
-    assert asked[-1] == taken and all(kind not in MODES[name].formats for kind in asked[:-1])
+    assert asked[-1] == _wire(taken) and all(kind not in MODES[name].formats for kind in asked[:-1])
     assert recall(llm_settings).mode == taken
     before = len(llm_server.requests)
     llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
-    assert _formats(llm_server)[before:] == [taken]  # the next pass asks in the remembered mode at once
+    assert _formats(llm_server)[before:] == [_wire(taken)]  # the next pass asks in the remembered mode at once
+    # a schema inside json_object only where json_schema was refused and the server makes it a grammar
+    grammar = taken == "json_object_schema"
+    assert grammar == ("json_schema" not in MODES[name].formats and MODES[name].schema_in_json_object)
+    assert len(llm_server.grammars) == (2 if grammar else 0)
 
 
 def test_llama_cpp_python_500_refusal_falls_back_without_retrying(llm_server: FakeLLM,
                                                                   llm_settings: Settings) -> None:
-    """Issue 22: a 500 naming the allowed formats is a refusal, not a server failure to retry."""
+    """Issue 22: a 500 naming the allowed formats is a refusal, not a server failure to retry; the
+    next step is json_object with memseed's bounded schema attached, which the server makes a grammar."""
     llm_server.mode = MODES["llama-cpp-python"]
     llm_server.reply_proposals([_fact()])
     result = llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
     assert _formats(llm_server) == ["json_schema", "json_object"]
-    assert result.mode == "json_object"
+    assert result.mode == "json_object_schema" and recall(llm_settings).mode == "json_object_schema"
     assert any("refused response format json_schema" in note for note in result.notes)
+    (schema,) = llm_server.grammars
+    sent = llm_server.requests[1].json
+    assert schema == prompts.grammar_schema(grammar_items(sent["max_tokens"]))
+    facts = schema["properties"]["proposals"]
+    assert 1 <= facts["maxItems"] <= 40 and facts["items"]["required"] == prompts.proposal_schema()[
+        "properties"]["proposals"]["items"]["required"]
+    strings = [p for p in facts["items"]["properties"].values() if p.get("type") == "string" and "enum" not in p]
+    assert strings and all(0 < p["maxLength"] <= 400 for p in strings)  # every string bounded: the grammar stops
+    # the longest answer the grammar allows fits the answer tokens memseed asked for
+    assert facts["maxItems"] * prompts.grammar_fact_chars() / CHARS_PER_TOKEN <= sent["max_tokens"]
+
+
+def test_a_server_that_refuses_the_schema_key_falls_back_to_plain_json_object(
+        llm_server: FakeLLM, llm_settings: Settings) -> None:
+    """A server taking json_object whose validation refuses an undocumented ``schema`` key in it."""
+    llm_server.mode = replace(MODES["llama-cpp-python"], schema_in_json_object=False)
+    llm_server.reply_proposals([_fact()])
+    result = llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
+    asked = [r.json.get("response_format") for r in llm_server.requests]
+    assert [a["type"] for a in asked] == ["json_schema", "json_object", "json_object"]
+    assert "schema" in asked[1] and asked[2] == {"type": "json_object"}
+    assert result.mode == "json_object" and recall(llm_settings).mode == "json_object"
+    assert [p.name for p in result.proposals] == ["use-uv-not-pip"]
+
+
+@pytest.mark.parametrize("base", ["", "https://api.openai.com/v1", "https://api.openai.com/v1/"])
+def test_openai_proper_is_never_sent_the_schema_key(llm_settings: Settings, base: str) -> None:
+    """OpenAI's strict json_schema works; a schema inside json_object is not part of its API."""
+    auto = replace(llm_settings, llm_base_url=base)
+    assert "json_object_schema" not in formats_for(auto) and plan(auto, probe=False).modes == (
+        "json_schema", "json_object", "text")
+    forced = replace(auto, llm_response_format="json_object_schema")
+    assert formats_for(forced) == ("json_object",)
+    digest = build_digest(footprint_items(), footprint_signals(), max_chars=6_000)
+    for mode in plan(forced, probe=False).modes:
+        assert "schema" not in (llm_request(digest, model="gpt-4o-mini", mode=mode, max_tokens=2048)
+                                .get("response_format") or {})
+    local = replace(llm_settings, llm_base_url="http://127.0.0.1:8080/v1")
+    assert formats_for(local) == FORMAT_ORDER and formats_for(replace(
+        local, llm_response_format="json_object_schema")) == ("json_object_schema",)
 
 
 def test_lmstudio_refuses_json_object_so_a_forced_json_object_fails_with_its_message(
