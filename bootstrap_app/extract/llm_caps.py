@@ -227,7 +227,8 @@ def formats_for(settings: Settings) -> tuple[str, ...]:
     OpenAI's own API (no ``llm_base_url``, or its URL) never gets ``json_object_schema``: it is
     dropped from the fallbacks, and a forced one is asked as plain ``json_object``.
     """
-    modes = FORMAT_ORDER if settings.llm_response_format == "auto" else (settings.llm_response_format,)
+    modes: tuple[str, ...] = FORMAT_ORDER if settings.llm_response_format == "auto" \
+        else (settings.llm_response_format,)
     if (settings.llm_base_url or OPENAI_BASE).rstrip("/") == OPENAI_BASE:
         modes = tuple(dict.fromkeys("json_object" if m == "json_object_schema" else m for m in modes))
     return modes

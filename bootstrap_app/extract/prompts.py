@@ -89,6 +89,12 @@ def grammar_fact_chars() -> int:
     return sum(GRAMMAR_LIMITS.values()) + _GRAMMAR_EVIDENCE * len('"E1234",') + _GRAMMAR_FACT_OVERHEAD
 
 
+def _tenths(low: float, high: float) -> list[float]:
+    """Every tenth from ``low`` to ``high`` (whole numbers written as ints: 0, 0.1, ..., 1)."""
+    values = [round(i / 10, 1) for i in range(round(low * 10), round(high * 10) + 1)]
+    return [int(v) if v == int(v) else v for v in values]
+
+
 def grammar_schema(max_items: int) -> dict[str, Any]:
     """The schema sent *inside* ``{"type": "json_object"}`` to servers that make it a grammar.
 
@@ -97,8 +103,10 @@ def grammar_schema(max_items: int) -> dict[str, Any]:
     form). Unlike :func:`wire_schema` it keeps the bounds a grammar can enforce - the name and
     ``E<n>`` patterns, the enums, ``maxLength`` from :data:`GRAMMAR_LIMITS`, ``maxItems`` - so the
     answer ends by itself; ``max_items`` is chosen by the caller so that the longest possible
-    answer fits the tokens it may use. Descriptions are dropped (the system prompt has them);
-    number ranges stay for local validation only.
+    answer fits the tokens it may use. Descriptions are dropped (the system prompt has them).
+    A bounded number (the confidence) becomes an enum of tenths: grammar converters ignore
+    ``minimum``/``maximum`` (SmolLM2-135M answered 2.3 and 20.15 under them), a list of
+    values they enforce.
     """
     schema = proposal_schema()
     for key in ("$schema", "title", "description"):
@@ -110,8 +118,8 @@ def grammar_schema(max_items: int) -> dict[str, Any]:
         prop.pop("description", None)
         if name in GRAMMAR_LIMITS:
             prop["maxLength"] = min(GRAMMAR_LIMITS[name], int(prop.get("maxLength", GRAMMAR_LIMITS[name])))
-        prop.pop("minimum", None)
-        prop.pop("maximum", None)
+        if prop.get("type") == "number" and "minimum" in prop and "maximum" in prop:
+            prop["enum"] = _tenths(prop.pop("minimum"), prop.pop("maximum"))
     ids = item["properties"]["evidence_ids"]
     ids["maxItems"] = min(_GRAMMAR_EVIDENCE, int(ids.get("maxItems", _GRAMMAR_EVIDENCE)))
     return schema

@@ -202,3 +202,29 @@ def test_ollama_without_num_ctx_is_sized_to_its_default_context(llm_server: Fake
     sent = llm_server.requests[-1].json
     assert result.context == 4096
     assert prompt_tokens(sent) + sent["max_tokens"] <= 4096
+
+
+def test_the_grammar_schema_bounds_every_fact_and_is_a_subset_of_the_full_schema() -> None:
+    """The longest fact the grammar allows fits grammar_fact_chars and is valid under the full schema,
+    so whatever a grammar server lets through, memseed's own validation can accept."""
+    import jsonschema
+
+    schema = prompts.grammar_schema(3)
+    facts = schema["properties"]["proposals"]
+    props = facts["items"]["properties"]
+    assert facts["maxItems"] == 3 and set(props) == set(facts["items"]["required"])
+    longest = {"type": max(props["type"]["enum"], key=len), "confidence": max(props["confidence"]["enum"],
+                                                                                key=lambda v: len(str(v))),
+               "evidence_ids": ["E1234"] * props["evidence_ids"]["maxItems"]}
+    for name, prop in props.items():
+        if name not in longest:
+            assert prop["type"] == "string" and prop["maxLength"] == prompts.GRAMMAR_LIMITS[name]
+            longest[name] = "a" * prop["maxLength"]
+    jsonschema.validate({"proposals": [longest] * 3}, schema)
+    jsonschema.validate({"proposals": [longest] * 3}, prompts.proposal_schema())
+    assert len(json.dumps(longest)) <= prompts.grammar_fact_chars()
+    # a confidence the grammar cannot produce (SmolLM2 answered 2.3 when only minimum/maximum said so)
+    assert all(0 <= v <= 1 for v in props["confidence"]["enum"]) and 2.3 not in props["confidence"]["enum"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"proposals": [{**longest, "confidence": 2.3}]}, schema)
+    assert [grammar_items(t) for t in (16, 1024, 2048)] == [1, 2, 4]  # at least one; more with room
