@@ -89,6 +89,11 @@ def grammar_fact_chars() -> int:
     return sum(GRAMMAR_LIMITS.values()) + _GRAMMAR_EVIDENCE * len('"E1234",') + _GRAMMAR_FACT_OVERHEAD
 
 
+_SLUG = "^[a-z0-9]{3,12}(-[a-z0-9]{1,12}){0,4}$"
+"""The name slug with its length inside the pattern (3 to 64 characters): llama-cpp-python made
+the unbounded slug a grammar and ignored ``maxLength``, and SmolLM2-135M wrote a 74-character name."""
+
+
 def _tenths(low: float, high: float) -> list[float]:
     """Every tenth from ``low`` to ``high`` (whole numbers written as ints: 0, 0.1, ..., 1)."""
     values = [round(i / 10, 1) for i in range(round(low * 10), round(high * 10) + 1)]
@@ -118,6 +123,8 @@ def grammar_schema(max_items: int) -> dict[str, Any]:
         prop.pop("description", None)
         if name in GRAMMAR_LIMITS:
             prop["maxLength"] = min(GRAMMAR_LIMITS[name], int(prop.get("maxLength", GRAMMAR_LIMITS[name])))
+        if name == "name":  # a converter turns the pattern into the grammar and drops the lengths beside it
+            prop["pattern"] = _SLUG
         if prop.get("type") == "number" and "minimum" in prop and "maximum" in prop:
             prop["enum"] = _tenths(prop.pop("minimum"), prop.pop("maximum"))
     ids = item["properties"]["evidence_ids"]

@@ -8,6 +8,7 @@ context, the digest is sized to fit it with room for the answer.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -216,12 +217,18 @@ def test_the_grammar_schema_bounds_every_fact_and_is_a_subset_of_the_full_schema
     longest = {"type": max(props["type"]["enum"], key=len), "confidence": max(props["confidence"]["enum"],
                                                                                 key=lambda v: len(str(v))),
                "evidence_ids": ["E1234"] * props["evidence_ids"]["maxItems"]}
+    slug = props["name"]["pattern"]  # the bounded slug: its longest and shortest fit the full schema
+    longest["name"] = "-".join(["a" * 12] * 5)
+    assert re.fullmatch(slug.strip("^$"), longest["name"]) and not re.fullmatch(slug.strip("^$"), "ab")
+    assert len(longest["name"]) == props["name"]["maxLength"]
+    assert not re.fullmatch(slug.strip("^$"), longest["name"] + "-a")  # no longer name fits the pattern
     for name, prop in props.items():
         if name not in longest:
             assert prop["type"] == "string" and prop["maxLength"] == prompts.GRAMMAR_LIMITS[name]
             longest[name] = "a" * prop["maxLength"]
     jsonschema.validate({"proposals": [longest] * 3}, schema)
     jsonschema.validate({"proposals": [longest] * 3}, prompts.proposal_schema())
+    jsonschema.validate({"proposals": [{**longest, "name": "abc"}]}, prompts.proposal_schema())
     assert len(json.dumps(longest)) <= prompts.grammar_fact_chars()
     # a confidence the grammar cannot produce (SmolLM2 answered 2.3 when only minimum/maximum said so)
     assert all(0 <= v <= 1 for v in props["confidence"]["enum"]) and 2.3 not in props["confidence"]["enum"]
