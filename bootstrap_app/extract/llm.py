@@ -280,7 +280,16 @@ def llm_extract(sample: Sequence[Item], signals: dict[str, Any], *, settings: Se
                        hint="raise llm_max_tokens (the server's context permitting) or lower llm_max_chars")
     if not reply.content.strip():
         raise LLMError("the LLM answered with an empty message", hint="try again, or run with --llm off")
-    facts, dropped = validate_reply(reply.content)
+    try:
+        facts, dropped = validate_reply(reply.content)
+    except LLMError as exc:
+        if reply.finish_reason:
+            raise
+        # no finish reason: the server broke the stream off (llama-cpp-python ends a streamed
+        # answer with [DONE] when another request waits for the model), so say that, not "bad JSON"
+        raise LLMError(f"the LLM server ended its answer early, without a finish reason, after "
+                       f"{reply.completion_tokens} tokens ({exc.args[0]})",
+                       hint="scan again when nothing else is asking the same server; " + exc.hint) from exc
     proposals, more = proposals_from_reply(facts, digest)
     for name, reason in (*dropped, *more):
         log.info("LLM fact %s dropped: %s", name, reason)

@@ -104,3 +104,19 @@ def test_a_cut_off_answer_names_the_limit(llm_server: FakeLLM, llm_settings: Set
     with pytest.raises(LLMError, match="cut off at the answer limit") as info:
         llm_extract(footprint_items(), footprint_signals(), settings=replace(llm_settings, llm_max_tokens=300))
     assert "(300 tokens" in str(info.value) and "llm_max_tokens" in (info.value.hint or "")
+
+
+def test_an_answer_broken_off_without_a_finish_reason_says_so(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    """llama-cpp-python ends a stream with ``[DONE]`` mid-answer when another request waits for the
+    model: no finish reason, half a JSON object. The message says the server broke it off."""
+    half = json.dumps({"proposals": [_fact("cut-here")]})[:60]
+    events = [{"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m",
+               "choices": [{"index": 0, "delta": {"content": half[i:i + 7]}, "finish_reason": None}]}
+              for i in range(0, len(half), 7)]
+    body = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
+    llm_server.reply_recorded({"status": 200, "content_type": "text/event-stream", "body": body})
+    with pytest.raises(LLMError) as info:
+        llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
+    first = str(info.value).splitlines()[0]
+    assert first.startswith(f"the LLM server ended its answer early, without a finish reason, after {len(events)} tokens")
+    assert "not JSON" in first or "proposal schema" in first
