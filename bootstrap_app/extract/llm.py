@@ -126,8 +126,10 @@ def validate_reply(text: str) -> tuple[list[dict[str, Any]], list[tuple[str, str
 
     data = _json_in(text)
     if not isinstance(data, dict) or set(data) != {"proposals"} or not isinstance(data["proposals"], list):
-        raise LLMError("the LLM reply does not match the proposal schema (want {\"proposals\": [...]})",
-                       hint=_DISCARDED)
+        got = (f"an object with keys {', '.join(sorted(str(k) for k in data)[:6]) or '(none)'}"
+               if isinstance(data, dict) else f"a JSON {type(data).__name__}")
+        raise LLMError(f"the LLM reply does not match the proposal schema (want {{\"proposals\": [...]}}, "
+                       f"got {got})", hint=_DISCARDED)
     schema = prompts.proposal_schema()
     if len(data["proposals"]) > schema["properties"]["proposals"]["maxItems"]:
         raise LLMError("the LLM reply holds more proposals than the schema allows", hint=_DISCARDED)

@@ -120,3 +120,10 @@ def test_an_answer_broken_off_without_a_finish_reason_says_so(llm_server: FakeLL
     first = str(info.value).splitlines()[0]
     assert first.startswith(f"the LLM server ended its answer early, without a finish reason, after {len(events)} tokens")
     assert "not JSON" in first or "proposal schema" in first
+
+
+def test_a_reply_in_another_shape_says_what_came_back(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    llm_server.reply_content(json.dumps({"name": "x", "type": "user"}))
+    with pytest.raises(LLMError) as info:
+        llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
+    assert "(want {\"proposals\": [...]}, got an object with keys name, type)" in str(info.value)
