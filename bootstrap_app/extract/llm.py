@@ -107,10 +107,12 @@ def _json_in(text: str) -> Any:
     body = text.strip()
     if body.startswith("```"):  # json_object-mode servers sometimes fence the JSON
         body = body.strip("`").removeprefix("json").strip()
+    # strict=False: a raw newline or tab inside a string is taken (llama-cpp-python's JSON grammar
+    # lets a model write them; SmolLM2-135M did on the demo, and strict parsing lost the answer)
     try:
-        return json.loads(body)
+        return json.loads(body, strict=False)
     except json.JSONDecodeError as first:
-        decoder = json.JSONDecoder()
+        decoder = json.JSONDecoder(strict=False)
         start = body.find("{")
         while start >= 0:  # plain-text mode: the model may wrap the object in prose
             try:

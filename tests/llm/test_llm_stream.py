@@ -127,3 +127,13 @@ def test_a_reply_in_another_shape_says_what_came_back(llm_server: FakeLLM, llm_s
     with pytest.raises(LLMError) as info:
         llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
     assert "(want {\"proposals\": [...]}, got an object with keys name, type)" in str(info.value)
+
+
+def test_a_raw_newline_inside_a_string_does_not_lose_the_answer(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    """A grammar server's JSON may carry a raw control character inside a string (recorded from
+    llama-cpp-python on the demo); the answer is still read, fact by fact."""
+    text = json.dumps({"proposals": [_fact()]}).replace("Use `uv run pytest`", "Use\n`uv run pytest`\t")
+    assert "\n" in text and "\t" in text
+    llm_server.reply_content(text)
+    result = llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
+    assert [p.name for p in result.proposals] == ["use-uv-not-pip"]
