@@ -9,13 +9,16 @@ server. The requests are built by memseed's own code from the demo persona (nobo
 Exchanges: the ``json_schema`` refusal (HTTP 500), a context-length error (a digest too big for
 the context), a cut-off answer (``max_tokens`` reached), the model's own answer to the demo
 digest in plain JSON mode (``demo_answer``) and in the proposals' shape (``junk_answer``: with a
-135M model, facts memseed drops), and a good answer to a scripted prompt (copy this JSON).
+135M model, facts memseed drops), a good answer to a scripted prompt (copy this JSON), and
+memseed's own demo request in ``json_object_schema`` mode (``demo_grammar``: the mode it now
+takes on this server after the refusal, the bounded schema inside ``json_object``, sent as is).
 
 The shape comes from the server's grammar: llama-cpp-python 0.3.36 refuses ``json_schema`` but
 takes a ``schema`` inside ``{"type": "json_object"}`` and samples only tokens that keep the
 answer valid against it (:func:`shape_schema`: memseed's wire schema with bounds, so a small
 model cannot loop inside one string until ``max_tokens``). memseed itself sends plain
-``json_object`` after the refusal; the replay tests feed these answers to that pass.
+``json_object_schema`` after the refusal (its own bounded schema, sized to ``max_tokens``); the
+older exchanges were recorded when it fell back to plain ``json_object``.
 
 Run: ``python -m benchmarks.llm_record [--out tests/llm/recorded]``.
 """
@@ -127,7 +130,10 @@ class _Recorder:
 def _request_summary(request: dict[str, Any]) -> dict[str, Any]:
     """What was asked, without the whole digest (the fixture stays small and readable)."""
     response_format = request.get("response_format") or {}
+    schema = response_format.get("schema") or {}
+    facts = (schema.get("properties") or {}).get("proposals") or {}
     return {"response_format": response_format.get("type", "text"), "grammar_schema": "schema" in response_format,
+            "schema_max_items": facts.get("maxItems"),
             "max_tokens": request.get("max_tokens"), "stream": request.get("stream"),
             "temperature": request.get("temperature"),
             "message_chars": sum(len(m.get("content", "")) for m in request.get("messages", []))}
@@ -190,7 +196,8 @@ def record(server: RealServer, out: Path, only: set[str] | None = None) -> list[
                                  {"role": "assistant", "content": example},
                                  {"role": "user", "content": f"Copy this JSON exactly:\n{copy}"}]}
         # name -> (the request, the memseed settings that build it; replay tests rebuild it from those)
-        plan: dict[str, tuple[dict[str, Any], dict[str, int]]] = {
+        grammar_with = {**fitted_with, "llm_response_format": "json_object_schema"}
+        plan: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "json_schema_refusal": ({**fitted, "response_format": {"type": "json_schema", "json_schema": {
                 "name": "memseed_proposals", "strict": True, "schema": {"type": "object"}}}}, fitted_with),
             "context_length_streamed": ({**big, "response_format": json_mode}, big_with),
@@ -202,6 +209,8 @@ def record(server: RealServer, out: Path, only: set[str] | None = None) -> list[
             "junk_answer": ({**_demo_request(home / "e", recorder.url, server.model, **long),
                              "response_format": {**json_mode, "schema": shape_schema()}}, long),
             "scripted_good": (scripted, {}),
+            # memseed's own request, unchanged: the demo digest with its bounded schema in json_object
+            "demo_grammar": (_demo_request(home / "f", recorder.url, server.model, **grammar_with), grammar_with),
         }
         out.mkdir(parents=True, exist_ok=True)
         for name, (payload, built_with) in plan.items():

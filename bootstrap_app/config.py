@@ -50,7 +50,8 @@ class Settings:
     llm_max_retries: int = _setting(3, "MEMSEED_LLM_MAX_RETRIES", "retries of a failed LLM call")
     llm_response_format: str = _setting("auto", "MEMSEED_LLM_RESPONSE_FORMAT",
                                         "`auto` (try json_schema, fall back and remember), `json_schema`, "
-                                        "`json_object` or `text`: how the LLM is asked for JSON")
+                                        "`json_object_schema` (JSON mode with the schema as a grammar: "
+                                        "llama.cpp), `json_object` or `text`: how the LLM is asked for JSON")
     llm_context: int = _setting(0, "MEMSEED_LLM_CONTEXT",
                                 "the model's context in tokens (0: ask the server; the digest is sized to fit)")
     llm_max_tokens: int = _setting(2048, "MEMSEED_LLM_MAX_TOKENS", "tokens the LLM may answer with (always sent)")
@@ -88,7 +89,7 @@ class Settings:
 
 _FIELDS = {f.name: f for f in fields(Settings) if f.name != "home"}
 _LLM_MODES = ("off", "openai")
-LLM_RESPONSE_FORMATS = ("auto", "json_schema", "json_object", "text")
+LLM_RESPONSE_FORMATS = ("auto", "json_schema", "json_object_schema", "json_object", "text")
 
 OTHER_ENV_VARS: dict[str, str] = {
     ENV_HOME: "the app dir holding config.toml, state.db and backups (default: the platform's user data dir)",

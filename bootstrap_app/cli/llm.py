@@ -30,6 +30,10 @@ def llm_group() -> None:
 def check_cmd(ctx: click.Context, as_json: bool) -> None:
     """Send one tiny request (no personal data) and report what the endpoint supports.
 
+    Response formats are tried in order until one is taken: json_schema, json_object_schema
+    (JSON mode with the schema attached, a grammar on llama.cpp servers; not for OpenAI's own
+    API), json_object, text. The one taken is remembered for scans (llm_response_format forces one).
+
     \b
     Examples:
       memseed llm check

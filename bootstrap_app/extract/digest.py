@@ -38,7 +38,7 @@ from bootstrap_app.types import Evidence, Item, Person
 
 from . import prompts
 from .kinds import day, label, view_of
-from .llm_caps import plan
+from .llm_caps import grammar_items, plan
 
 __all__ = ["Digest", "build_digest", "clean_text", "llm_request", "preview_llm_request", "settings_digest",
            "settings_model", "strip_quoted"]
@@ -294,8 +294,10 @@ def build_digest(sample: Sequence[Item], signals: Any, *, max_chars: int = 24_00
 def llm_request(digest: Digest, *, model: str, mode: str = "json_schema", max_tokens: int = 0) -> dict[str, Any]:
     """The exact ``/chat/completions`` payload for ``digest``, streamed.
 
-    ``mode``: ``json_schema`` (strict structured output), ``json_object`` (JSON mode; the schema is
-    in the system prompt) or ``text`` (no response format; the JSON is taken out of the answer).
+    ``mode``: ``json_schema`` (strict structured output), ``json_object_schema`` (JSON mode with
+    the bounded schema attached, which llama.cpp servers make a grammar; its ``maxItems`` is sized
+    so the longest answer fits ``max_tokens``), ``json_object`` (JSON mode; the schema is only in
+    the system prompt) or ``text`` (no response format; the JSON is taken out of the answer).
     ``max_tokens`` (always sent by a scan) bounds the answer, so a model cannot generate until its
     context is full.
     """
@@ -303,6 +305,9 @@ def llm_request(digest: Digest, *, model: str, mode: str = "json_schema", max_to
     if mode == "json_schema":
         payload["response_format"] = {"type": "json_schema", "json_schema": {
             "name": prompts.SCHEMA_NAME, "strict": True, "schema": prompts.wire_schema()}}
+    elif mode == "json_object_schema":
+        payload["response_format"] = {"type": "json_object", "schema": prompts.grammar_schema(
+            grammar_items(max_tokens or Settings.llm_max_tokens))}
     elif mode == "json_object":
         payload["response_format"] = {"type": "json_object"}
     if max_tokens:

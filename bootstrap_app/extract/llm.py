@@ -107,10 +107,12 @@ def _json_in(text: str) -> Any:
     body = text.strip()
     if body.startswith("```"):  # json_object-mode servers sometimes fence the JSON
         body = body.strip("`").removeprefix("json").strip()
+    # strict=False: a raw newline or tab inside a string is taken (llama-cpp-python's JSON grammar
+    # lets a model write them; SmolLM2-135M did on the demo, and strict parsing lost the answer)
     try:
-        return json.loads(body)
+        return json.loads(body, strict=False)
     except json.JSONDecodeError as first:
-        decoder = json.JSONDecoder()
+        decoder = json.JSONDecoder(strict=False)
         start = body.find("{")
         while start >= 0:  # plain-text mode: the model may wrap the object in prose
             try:
@@ -126,8 +128,10 @@ def validate_reply(text: str) -> tuple[list[dict[str, Any]], list[tuple[str, str
 
     data = _json_in(text)
     if not isinstance(data, dict) or set(data) != {"proposals"} or not isinstance(data["proposals"], list):
-        raise LLMError("the LLM reply does not match the proposal schema (want {\"proposals\": [...]})",
-                       hint=_DISCARDED)
+        got = (f"an object with keys {', '.join(sorted(str(k) for k in data)[:6]) or '(none)'}"
+               if isinstance(data, dict) else f"a JSON {type(data).__name__}")
+        raise LLMError(f"the LLM reply does not match the proposal schema (want {{\"proposals\": [...]}}, "
+                       f"got {got})", hint=_DISCARDED)
     schema = prompts.proposal_schema()
     if len(data["proposals"]) > schema["properties"]["proposals"]["maxItems"]:
         raise LLMError("the LLM reply holds more proposals than the schema allows", hint=_DISCARDED)
@@ -280,7 +284,16 @@ def llm_extract(sample: Sequence[Item], signals: dict[str, Any], *, settings: Se
                        hint="raise llm_max_tokens (the server's context permitting) or lower llm_max_chars")
     if not reply.content.strip():
         raise LLMError("the LLM answered with an empty message", hint="try again, or run with --llm off")
-    facts, dropped = validate_reply(reply.content)
+    try:
+        facts, dropped = validate_reply(reply.content)
+    except LLMError as exc:
+        if reply.finish_reason:
+            raise
+        # no finish reason: the server broke the stream off (llama-cpp-python ends a streamed
+        # answer with [DONE] when another request waits for the model), so say that, not "bad JSON"
+        raise LLMError(f"the LLM server ended its answer early, without a finish reason, after "
+                       f"{reply.completion_tokens} tokens ({exc.args[0]})",
+                       hint="scan again when nothing else is asking the same server; " + exc.hint) from exc
     proposals, more = proposals_from_reply(facts, digest)
     for name, reason in (*dropped, *more):
         log.info("LLM fact %s dropped: %s", name, reason)

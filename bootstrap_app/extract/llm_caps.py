@@ -2,7 +2,9 @@
 
 Why remembered: the servers people run locally differ. OpenAI and vLLM take a strict
 ``json_schema`` response format; llama-cpp-python refuses it (with an HTTP 500 naming the
-allowed ``'text' or 'json_object'``); some servers take neither. Finding out costs a refused
+allowed ``'text' or 'json_object'``) but takes the schema *inside* ``json_object``
+(``json_object_schema``: ``{"type": "json_object", "schema": ...}``, made a grammar, so even a
+small model answers in shape and stops); some servers take neither. Finding out costs a refused
 request, and every scan would pay it again, so what worked is kept per endpoint and model in
 ``llm_endpoints.json`` in the app dir and the next scan asks in that mode right away.
 
@@ -32,13 +34,21 @@ from bootstrap_app.config import Settings
 
 from . import prompts
 
-__all__ = ["CHARS_PER_TOKEN", "FORMAT_ORDER", "Capabilities", "Plan", "digest_chars_for", "endpoint_key",
-           "forget", "plan", "probe_context", "recall", "remember"]
+__all__ = ["CHARS_PER_TOKEN", "FORMAT_ORDER", "OPENAI_BASE", "Capabilities", "Plan", "digest_chars_for",
+           "endpoint_key", "forget", "formats_for", "grammar_items", "plan", "probe_context", "recall", "remember"]
 
 log = logging.getLogger(__name__)
 
-FORMAT_ORDER = ("json_schema", "json_object", "text")
-"""The response formats tried, most exact first; a refused one falls through to the next."""
+FORMAT_ORDER = ("json_schema", "json_object_schema", "json_object", "text")
+"""The response formats tried, most exact first; a refused one falls through to the next.
+
+``json_object_schema`` is ``{"type": "json_object", "schema": <bounded schema>}``, the form
+llama-cpp-python and llama.cpp's server document for a schema-constrained (grammar) answer."""
+
+OPENAI_BASE = "https://api.openai.com/v1"
+"""The endpoint when ``llm_base_url`` is empty. Its strict ``json_schema`` works, and it is never
+sent the ``schema`` key inside ``json_object`` (not part of its API): ``json_object_schema`` is
+asked there as plain ``json_object``."""
 
 CHARS_PER_TOKEN = 2.6
 """Characters per token of the request (the schema's JSON, ids and names tokenise densely):
@@ -66,7 +76,7 @@ class Capabilities:
 
 def endpoint_key(settings: Settings) -> str:
     """``<base url>|<model>``: the same model behind another server may behave differently."""
-    base = (settings.llm_base_url or "https://api.openai.com/v1").rstrip("/")
+    base = (settings.llm_base_url or OPENAI_BASE).rstrip("/")
     return f"{base}|{settings.llm_model or 'gpt-4o-mini'}"
 
 
@@ -211,6 +221,30 @@ def digest_chars_for(context: int, max_tokens: int, max_chars: int) -> int:
     return max(0, min(max_chars, room))
 
 
+def formats_for(settings: Settings) -> tuple[str, ...]:
+    """The formats this endpoint may be asked in: the setting's one, or all of FORMAT_ORDER.
+
+    OpenAI's own API (no ``llm_base_url``, or its URL) never gets ``json_object_schema``: it is
+    dropped from the fallbacks, and a forced one is asked as plain ``json_object``.
+    """
+    modes: tuple[str, ...] = FORMAT_ORDER if settings.llm_response_format == "auto" \
+        else (settings.llm_response_format,)
+    if (settings.llm_base_url or OPENAI_BASE).rstrip("/") == OPENAI_BASE:
+        modes = tuple(dict.fromkeys("json_object" if m == "json_object_schema" else m for m in modes))
+    return modes
+
+
+def grammar_items(max_tokens: int) -> int:
+    """How many facts the grammar schema allows so that the longest answer fits ``max_tokens``.
+
+    Counted at :data:`CHARS_PER_TOKEN` (the dense side for JSON) from the most characters a fact
+    can take (:func:`~bootstrap_app.extract.prompts.grammar_fact_chars`): a grammar-constrained
+    answer then closes before the limit instead of being cut off and losing every fact. At least one.
+    """
+    per_fact = prompts.grammar_fact_chars() / CHARS_PER_TOKEN
+    return max(1, int((max_tokens - 16) // per_fact))
+
+
 @dataclass(frozen=True)
 class Plan:
     """How the next request is asked: the formats to try in order, the context, the sizes."""
@@ -230,12 +264,9 @@ def plan(settings: Settings, *, probe: bool = True) -> Plan:
     but never more than a quarter of a known context, so a small model still has room to read.
     """
     caps = recall(settings)
-    if settings.llm_response_format != "auto":
-        modes: tuple[str, ...] = (settings.llm_response_format,)
-    elif caps.mode:
-        modes = FORMAT_ORDER[FORMAT_ORDER.index(caps.mode):]
-    else:
-        modes = FORMAT_ORDER
+    modes = formats_for(settings)
+    if settings.llm_response_format == "auto" and caps.mode in modes:
+        modes = modes[modes.index(caps.mode):]
     if settings.llm_context:
         context, where = settings.llm_context, "llm_context setting"
     elif caps.context:

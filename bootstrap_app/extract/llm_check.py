@@ -17,7 +17,7 @@ from bootstrap_app.config import Settings
 from bootstrap_app.errors import LLMError
 
 from .digest import settings_model
-from .llm_caps import FORMAT_ORDER, Capabilities, forget, probe_context, remember
+from .llm_caps import Capabilities, forget, formats_for, probe_context, remember
 from .llm_transport import Budget, complete, make_client
 
 __all__ = ["CheckResult", "check_endpoint"]
@@ -71,6 +71,8 @@ def _payload(model: str, mode: str) -> dict[str, Any]:
     if mode == "json_schema":
         payload["response_format"] = {"type": "json_schema",
                                       "json_schema": {"name": "check", "strict": True, "schema": _SCHEMA}}
+    elif mode == "json_object_schema":
+        payload["response_format"] = {"type": "json_object", "schema": _SCHEMA}
     elif mode == "json_object":
         payload["response_format"] = {"type": "json_object"}
     return payload
@@ -82,7 +84,7 @@ def check_endpoint(settings: Settings, client: Any = None) -> CheckResult:
     model = settings_model(settings)
     result = CheckResult(endpoint=settings.llm_base_url or "https://api.openai.com/v1", model=model)
     result.context, result.context_from = probe_context(settings)
-    modes = FORMAT_ORDER if settings.llm_response_format == "auto" else (settings.llm_response_format,)
+    modes = formats_for(settings)
     own = client is None
     try:
         if client is None:

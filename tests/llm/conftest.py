@@ -137,6 +137,8 @@ class FakeLLM:
     """The context (stand-in tokens) the mode enforces and reports; 0: none."""
     truncated: bool = False
     """A silently truncating mode (Ollama) received a prompt over its context."""
+    grammars: list[dict[str, Any]] = field(default_factory=list)
+    """The schemas a grammar mode (llama.cpp) took inside ``json_object``, in request order."""
 
     @property
     def url(self) -> str:
@@ -224,10 +226,16 @@ def _handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             mode = fake.mode
             if mode is None:
                 return None
-            kind = (request.get("response_format") or {}).get("type", "text")
+            response_format = request.get("response_format") or {}
+            kind = response_format.get("type", "text")
             if kind not in mode.formats:
                 status, payload = mode.refuse(kind)
                 return status, {}, json.dumps(payload).encode()
+            if "schema" in response_format:
+                if not mode.schema_in_json_object:  # a key its API does not document: refused as invalid
+                    status, payload = mode.refuse(f"{kind} with a schema")
+                    return status, {}, json.dumps(payload).encode()
+                fake.grammars.append(response_format["schema"])
             prompt, answer = prompt_tokens(request), int(request.get("max_tokens") or 0)
             if fake.context and prompt + answer > fake.context:
                 if mode.overflow is None:

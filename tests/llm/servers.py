@@ -11,8 +11,10 @@ approximation (real tokenizers vary), so tests compute the expected sizes the sa
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 __all__ = ["MODES", "ServerMode", "prompt_tokens"]
@@ -44,6 +46,9 @@ class ServerMode:
     overflow_streams_nothing: bool = False
     """A streamed request over the context gets a 200 event stream with no event in it (the
     overflow is raised inside the stream); only an unstreamed one gets the error."""
+    schema_in_json_object: bool = False
+    """Takes ``{"type": "json_object", "schema": {...}}`` and makes the schema a grammar; a server
+    without it refuses the extra key the way its request validation does."""
 
 
 def _openai_error(message: str, *, param: str | None = None, code: str | None = None,
@@ -58,16 +63,16 @@ def _openai_overflow(context: int, prompt: int, answer: int) -> tuple[int, Any]:
                               param="messages", code="context_length_exceeded")
 
 
+_REFUSAL = Path(__file__).parent / "recorded" / "json_schema_refusal.json"
+
+
 def _llama_cpp_python_refusal(kind: str) -> tuple[int, Any]:
     # llama-cpp-python 0.3.36: response_format.type is Literal["text", "json_object"], validated in
     # the route, so its error handler answers 500 with the validation error and where it was
-    # raised (the shape of recorded/json_schema_refusal.json, the real server's answer)
-    message = ("1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
-               "'msg': \"Input should be 'text' or 'json_object'\", "
-               f"'input': '{kind}', 'ctx': {{'expected': \"'text' or 'json_object'\"}}}}\n\n"
-               '  File "llama_cpp/server/app.py", line 376, in create_chat_completion\n'
-               "    POST /v1/chat/completions")
-    return 500, _openai_error(message, kind="internal_server_error")
+    # raised: the real server's own body (recorded/json_schema_refusal.json), naming ``kind``
+    recorded = json.loads(_REFUSAL.read_text(encoding="utf-8"))
+    body = json.loads(recorded["body"].replace("'input': 'json_schema'", f"'input': '{kind}'"))
+    return int(recorded["status"]), body
 
 
 def _llama_cpp_python_overflow(context: int, prompt: int, answer: int) -> tuple[int, Any]:
@@ -116,16 +121,19 @@ MODES: dict[str, ServerMode] = {
     # llama-cpp-python server (docs/server.md "JSON mode"; issue 22's recorded run): text and
     # json_object; no context endpoint
     # a streamed overflow is a 200 with an empty event stream (recorded: context_length_streamed)
+    # and the schema inside json_object made a grammar (llama_cpp/server/types.py ResponseFormat:
+    # type + optional schema; recorded: junk_answer, demo_grammar)
     "llama-cpp-python": ServerMode("llama-cpp-python", frozenset({"text", "json_object"}),
                                    _llama_cpp_python_refusal, _llama_cpp_python_overflow,
-                                   overflow_streams_nothing=True),
+                                   overflow_streams_nothing=True, schema_in_json_object=True),
     # llama.cpp server README: response_format json_object / json_schema (grammar-constrained);
     # GET /props -> default_generation_settings.n_ctx
     "llama-server": ServerMode("llama-server", frozenset({"text", "json_object", "json_schema"}),
                                lambda kind: (400, {"error": {"code": 400, "message": f"unsupported response_format "
                                                              f"type {kind}", "type": "invalid_request_error"}}),
                                _llama_server_overflow,
-                               {"GET /props": lambda ctx, model: {"default_generation_settings": {"n_ctx": ctx}}}),
+                               {"GET /props": lambda ctx, model: {"default_generation_settings": {"n_ctx": ctx}}},
+                               schema_in_json_object=True),
     # Ollama docs/openai.md: "JSON mode" (json_object) and, from v0.5.0, json_schema structured
     # outputs; a prompt over num_ctx is truncated, not refused; POST /api/show reports
     # model_info.<arch>.context_length (and num_ctx in "parameters" when a Modelfile sets it)

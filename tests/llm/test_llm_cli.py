@@ -62,15 +62,17 @@ def test_llm_check_finds_the_format_and_the_next_scan_asks_in_it(llm_server: Fak
     env = _env(llm_server, tmp_path)
     res = CliRunner().invoke(main, ["llm", "check"], env=env)
     assert res.exit_code == 0, res.output
-    assert "refused response formats: json_schema" in res.stdout and "answers in: json_object" in res.stdout
+    assert "refused response formats: json_schema" in res.stdout and "answers in: json_object_schema" in res.stdout
     assert "context: not reported" in res.stdout
     checked = [r.json for r in llm_server.requests]
     assert [(r.get("response_format") or {}).get("type") for r in checked] == ["json_schema", "json_object"]
+    assert checked[1]["response_format"]["schema"]["required"] == ["ok", "word"]  # the check's schema, as a grammar
     assert all(len(json.dumps(r["messages"])) < 300 for r in checked)  # a tiny request, nothing personal
     llm_server.reply_proposals([GOOD])
     res = CliRunner().invoke(main, ["scan", "--demo", "-q", "--llm", "openai"], env=env)
     assert res.exit_code == 0, res.output
-    assert llm_server.requests[-1].json["response_format"] == {"type": "json_object"}  # asked right away
+    sent = llm_server.requests[-1].json["response_format"]  # asked right away in the remembered mode
+    assert sent["type"] == "json_object" and set(sent["schema"]["properties"]) == {"proposals"}
     assert len(llm_server.requests) == 3
 
 

@@ -10,8 +10,10 @@ import pytest
 
 from bootstrap_app.config import Settings
 from bootstrap_app.errors import LLMError
+from bootstrap_app.extract import prompts
 from bootstrap_app.extract.digest import Digest, build_digest, preview_llm_request
 from bootstrap_app.extract.llm import llm_extract, llm_proposals
+from bootstrap_app.extract.llm_caps import grammar_items
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.types import MemoryType
 
@@ -133,15 +135,17 @@ def test_rate_limit_retries_are_bounded(llm_server: FakeLLM, llm_settings: Setti
     assert len(llm_server.requests) == 1 + llm_settings.llm_max_retries
 
 
-def test_json_schema_rejected_falls_back_to_json_object(llm_server: FakeLLM, llm_settings: Settings) -> None:
+def test_json_schema_rejected_falls_back_to_json_object_with_the_schema(llm_server: FakeLLM,
+                                                                       llm_settings: Settings) -> None:
     llm_server.reply_error(400, "Invalid parameter: 'response_format' of type 'json_schema' is not supported "
                                 "with this model.", param="response_format")
     llm_server.reply_content("```json\n" + json.dumps({"proposals": [_fact()]}) + "\n```")
     result = llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
-    assert result.mode == "json_object" and [p.name for p in result.proposals] == ["use-uv-not-pip"]
+    assert result.mode == "json_object_schema" and [p.name for p in result.proposals] == ["use-uv-not-pip"]
     first, second = (r.json for r in llm_server.requests)
     assert first["response_format"]["type"] == "json_schema"
-    assert second["response_format"] == {"type": "json_object"}
+    assert second["response_format"] == {"type": "json_object", "schema": prompts.grammar_schema(
+        grammar_items(second["max_tokens"]))}
     assert first["messages"] == second["messages"]
 
 
@@ -232,7 +236,7 @@ def test_nothing_secret_or_third_party_leaves_the_machine(llm_server: FakeLLM, l
     sent_first = llm_server.requests[0].json
     assert sent_first == preview
     assert llm_server.requests[2].json == preview_llm_request(items, signals, settings=llm_settings,
-                                                              mode="json_object")
+                                                              mode="json_object_schema")
     shown = digest.preview()
     for message in sent_first["messages"]:
         assert f"===== {message['role']} =====\n{message['content']}\n" in shown

@@ -61,7 +61,8 @@ def test_the_json_schema_refusal_is_a_500_that_falls_back_in_one_step(llm_server
     result = llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
     formats = [(r.json.get("response_format") or {}).get("type") for r in llm_server.requests]
     assert formats == ["json_schema", "json_object"]  # no retry of the 500, one fallback
-    assert result.mode == "json_object" and [p.name for p in result.proposals] == ["ledger-uses-uv"]
+    assert "schema" in llm_server.requests[1].json["response_format"]  # the schema inside json_object
+    assert result.mode == "json_object_schema" and [p.name for p in result.proposals] == ["ledger-uses-uv"]
 
 
 def test_the_refusal_message_is_the_servers_own_line(llm_server: FakeLLM, llm_settings: Settings) -> None:

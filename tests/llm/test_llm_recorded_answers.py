@@ -5,8 +5,9 @@ server sent them, keep-alive ``: ping`` comments included; llama-cpp-python 0.3.
 plain AVX2, see the Makefile) to the demo's own request: one cut off at ``max_tokens``, one in the
 proposals' shape but made of whatever the model said (junk), and the answer to a scripted
 "copy this JSON" prompt. Here memseed's pass meets those bytes on the real ``openai`` client
-in ``json_object`` mode, the format it falls back to on this server (the recorded
-``json_schema`` refusal). The expectations are computed from each recording (its events, its
+in ``json_object`` mode, the format it fell back to on this server before it attached the
+schema; ``demo_grammar`` is memseed's own request in ``json_object_schema``, the format it now
+takes after the recorded ``json_schema`` refusal. The expectations are computed from each recording (its events, its
 facts, the evidence ids memseed sent), so a new recording is checked the same way.
 """
 
@@ -59,7 +60,7 @@ def _sent_ids(llm_server: FakeLLM) -> set[str]:
 
 
 def test_the_answers_are_real_streams_of_the_small_model() -> None:
-    for name in ("cut_off", "demo_answer", "junk_answer", "scripted_good"):
+    for name in ("cut_off", "demo_answer", "junk_answer", "scripted_good", "demo_grammar"):
         fixture = _fixture(name)
         assert fixture["server"].startswith("llama-cpp-python ") and "SmolLM2" in fixture["model"], name
         assert fixture["status"] == 200 and fixture["content_type"].startswith("text/event-stream"), name
@@ -171,3 +172,55 @@ def test_a_good_answer_to_a_scripted_prompt_is_kept_with_its_evidence(llm_server
     eid = fact["evidence_ids"][0]
     block = text.split(f"<<<BEGIN DATA {eid}>>>", 1)[1].split(f"<<<END DATA {eid}>>>", 1)[0]
     assert all(word in block for word in ("uv", "ledger-api", "pip"))
+
+
+def test_the_demo_in_json_object_schema_mode_ends_by_itself_and_each_fact_is_judged(
+        llm_server: FakeLLM, llm_settings: Settings) -> None:
+    """Issue 22: memseed's own demo request with its bounded schema inside ``json_object`` (the
+    mode it takes on llama-cpp-python after the refusal). The server's grammar holds the model to
+    the proposals' shape and the schema's bounds, so the answer closes before ``max_tokens``
+    (plain ``json_object``, demo_answer, never did); what the facts say is still the model's own,
+    and memseed keeps or drops each for its reason, computed here from the recording."""
+    demo = _fixture("demo_grammar")
+    content, finish, events = _events(demo)
+    assert demo["request"]["response_format"] == "json_object" and demo["request"]["grammar_schema"]
+    assert finish == "stop" and events < demo["request"]["max_tokens"]  # ended on its own, inside the limit
+    facts = json.loads(content)["proposals"]
+    assert 0 < len(facts) <= demo["request"]["schema_max_items"]
+    llm_server.reply_recorded(demo)
+    told = replace(llm_settings, **demo["settings"])
+    with Store(told.db_path) as store:
+        result = scan_demo(told, store=store, llm="openai")
+        stored = [s.proposal for s in store.proposals() if "llm" in s.proposal.flags]
+    sent = llm_server.requests[0].json
+    # the very request recorded: same digest, same answer limit, the grammar schema it was sized with
+    assert sum(len(m["content"]) for m in sent["messages"]) == demo["request"]["message_chars"]
+    assert sent["max_tokens"] == demo["request"]["max_tokens"] and len(llm_server.requests) == 1
+    schema = sent["response_format"]["schema"]
+    assert sent["response_format"]["type"] == "json_object"
+    assert schema["properties"]["proposals"]["maxItems"] == demo["request"]["schema_max_items"]
+    assert result.llm_error is None and result.llm is not None
+    llm = result.llm
+    assert llm["mode"] == "json_object_schema" and llm["returned"] == len(facts)
+    assert llm["kept"] + llm["dropped"] == llm["returned"]
+    held = _sent_ids(llm_server)
+    rows = {row["name"]: row for row in result.llm_report or []}
+    for fact in facts:  # a fact citing what the digest does not hold, or off-schema, cannot be kept
+        if any(i not in held for i in fact["evidence_ids"]) or not 0 <= fact["confidence"] <= 1:
+            assert rows[fact["name"]]["status"] == "dropped" and rows[fact["name"]]["reason"]
+    text = "\n".join(m["content"] for m in sent["messages"]).lower()
+    for fact in facts:  # dropped as ungrounded: every word it names is truly absent from what it cites
+        reason = rows[fact["name"]]["reason"]
+        if rows[fact["name"]]["category"] == "not supported by the cited text":
+            terms = re.findall(r"'([^']+)'", reason.split(": ", 1)[1].rsplit(" not in ", 1)[0])
+            cited = [text.split(f"<<<begin data {i.lower()}>>>", 1)[1].split(f"<<<end data {i.lower()}>>>", 1)[0]
+                     for i in fact["evidence_ids"]]
+            assert terms and all(term.lower() not in block for term in terms for block in cited), reason
+    dropped = [row for row in rows.values() if row["status"] == "dropped"]
+    assert len(dropped) == llm["dropped"] and sum(llm["drop_reasons"].values()) == llm["dropped"]
+    assert {row["category"] for row in dropped} == set(llm["drop_reasons"])
+    kept = [p for p in result.proposals if "llm" in p.flags]
+    assert len(kept) == llm["kept"] == len(stored)
+    for proposal in kept:  # whatever survives cites what memseed sent, at its confidence cap
+        assert proposal.evidence and proposal.confidence <= 0.9
+    assert f"{llm['returned']} facts returned, {llm['kept']} kept, {llm['dropped']} dropped" in llm_line(llm)

@@ -104,3 +104,36 @@ def test_a_cut_off_answer_names_the_limit(llm_server: FakeLLM, llm_settings: Set
     with pytest.raises(LLMError, match="cut off at the answer limit") as info:
         llm_extract(footprint_items(), footprint_signals(), settings=replace(llm_settings, llm_max_tokens=300))
     assert "(300 tokens" in str(info.value) and "llm_max_tokens" in (info.value.hint or "")
+
+
+def test_an_answer_broken_off_without_a_finish_reason_says_so(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    """llama-cpp-python ends a stream with ``[DONE]`` mid-answer when another request waits for the
+    model: no finish reason, half a JSON object. The message says the server broke it off."""
+    half = json.dumps({"proposals": [_fact("cut-here")]})[:60]
+    events = [{"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m",
+               "choices": [{"index": 0, "delta": {"content": half[i:i + 7]}, "finish_reason": None}]}
+              for i in range(0, len(half), 7)]
+    body = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
+    llm_server.reply_recorded({"status": 200, "content_type": "text/event-stream", "body": body})
+    with pytest.raises(LLMError) as info:
+        llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
+    first = str(info.value).splitlines()[0]
+    assert first.startswith(f"the LLM server ended its answer early, without a finish reason, after {len(events)} tokens")
+    assert "not JSON" in first or "proposal schema" in first
+
+
+def test_a_reply_in_another_shape_says_what_came_back(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    llm_server.reply_content(json.dumps({"name": "x", "type": "user"}))
+    with pytest.raises(LLMError) as info:
+        llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
+    assert "(want {\"proposals\": [...]}, got an object with keys name, type)" in str(info.value)
+
+
+def test_a_raw_newline_inside_a_string_does_not_lose_the_answer(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    """A grammar server's JSON may carry a raw control character inside a string (recorded from
+    llama-cpp-python on the demo); the answer is still read, fact by fact."""
+    text = json.dumps({"proposals": [_fact()]}).replace("Use `uv run pytest`", "Use\n`uv run pytest`\t")
+    assert "\n" in text and "\t" in text
+    llm_server.reply_content(text)
+    result = llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
+    assert [p.name for p in result.proposals] == ["use-uv-not-pip"]
