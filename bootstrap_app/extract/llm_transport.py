@@ -319,6 +319,10 @@ def complete(client: Any, payload_for: Callable[[str], dict[str, Any]], modes: S
             log.info("the LLM server ended its stream without a word; asking once unstreamed")
             streamed = False
         except openai.APITimeoutError as exc:
+            if budget.remaining() <= 0.1:  # the budget, not llm_timeout, bounded this request's wait
+                raise LLMError(f"the LLM pass used its whole time budget ({budget.seconds:.0f} s) before the "
+                               "server answered; the request was closed",
+                               hint="raise llm_budget, lower llm_max_chars, or use a faster model") from exc
             if timeouts >= 1 or settings.llm_max_retries == 0 or budget.remaining() < 1:
                 raise _mapped(exc, model, settings) from exc
             timeouts += 1

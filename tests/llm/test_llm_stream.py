@@ -137,3 +137,16 @@ def test_a_raw_newline_inside_a_string_does_not_lose_the_answer(llm_server: Fake
     llm_server.reply_content(text)
     result = llm_extract(footprint_items(), footprint_signals(), settings=llm_settings)
     assert [p.name for p in result.proposals] == ["use-uv-not-pip"]
+
+
+def test_a_budget_spent_before_the_first_word_names_the_budget(llm_server: FakeLLM, llm_settings: Settings) -> None:
+    """A server still reading the prompt when the pass's budget runs out: the wait was bounded by
+    ``llm_budget`` (well below ``llm_timeout``), so that is what the message names, and nothing is retried."""
+    llm_server.delay = 1.5
+    llm_server.reply_proposals([_fact()])
+    llm_server.reply_proposals([_fact()])
+    with pytest.raises(LLMError, match="whole time budget") as info:
+        llm_extract(footprint_items(), footprint_signals(),
+                    settings=replace(llm_settings, llm_budget=0.4, llm_timeout=30))
+    assert "llm_budget" in (info.value.hint or "") and "llm_timeout" not in str(info.value)
+    assert len(llm_server.requests) == 1
