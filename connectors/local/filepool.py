@@ -17,9 +17,7 @@ with the scan and leave Ctrl-C to it.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,7 +28,7 @@ from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Message
 
 from ..base import ReadContext
-from .mboxpool import profiled, worker_pool
+from .mboxpool import in_order, submit_or_fail, worker_pool
 
 __all__ = ["BATCH", "MIN_FILES", "FileJob", "FileReader", "parallel_files"]
 
@@ -76,15 +74,6 @@ def read_batch(job: FileJob, batch: list[Entry]) -> list[Result]:
     return out
 
 
-def _submit(pool: ProcessPoolExecutor, job: FileJob, batch: list[Entry]) -> Future[list[Result]]:
-    try:
-        return pool.submit(profiled, read_batch, job, batch)
-    except BrokenProcessPool as exc:  # a worker died since the last task: handled as that death
-        failed: Future[list[Result]] = Future()
-        failed.set_exception(exc)
-        return failed
-
-
 def parallel_files(job: FileJob, entries: Iterable[Entry], workers: int) -> Iterator[Result]:
     """Each entry's result, in order; read by ``workers`` processes once there are enough files."""
     entries = iter(entries)
@@ -97,28 +86,8 @@ def parallel_files(job: FileJob, entries: Iterable[Entry], workers: int) -> Iter
     if (setup := getattr(job.prepare, "setup", None)) is not None:
         setup()  # loaded once here, shared by the forked workers
     batches = _batches(head, entries)
-    pending: deque[tuple[list[Entry], Future[list[Result]]]] = deque()
-    pool = worker_pool(workers)
-    try:
-        while True:
-            while len(pending) < 2 * workers and (batch := next(batches, None)) is not None:
-                pending.append((batch, _submit(pool, job, batch)))
-            if not pending:
-                pool.shutdown(wait=True)
-                return
-            batch, future = pending.popleft()
-            try:
-                result = future.result()
-            except Exception as exc:  # a dead worker (BrokenProcessPool) or a bug in one batch
-                if isinstance(exc, BrokenProcessPool):  # every task in flight is lost with the pool
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    pool = worker_pool(workers)
-                    pending = deque((b, _submit(pool, job, b)) for b, _ in pending)
-                yield from _salvage(job, batch)
-                continue
-            yield from result
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+    yield from in_order(batches, lambda pool, batch: submit_or_fail(pool, read_batch, job, batch),
+                        lambda batch: _salvage(job, batch), workers)
 
 
 def _batches(head: list[Entry], rest: Iterator[Entry]) -> Iterator[list[Entry]]:

@@ -32,11 +32,13 @@ from typing import Any, TypeVar
 
 from .mboxitems import MboxJob, Outcome, Reader, range_outcomes
 
-__all__ = ["CHUNK_BYTES", "MIN_BYTES", "PROFILE_ENV", "parallel_outcomes", "profiled", "worker_pool"]
+__all__ = ["CHUNK_BYTES", "MIN_BYTES", "PROFILE_ENV", "in_order", "parallel_outcomes", "profiled", "submit_or_fail",
+           "worker_pool"]
 
 CHUNK_BYTES = 4 * 1024 * 1024
 """Bytes of mbox per worker task: big enough that pickling per task is noise, small enough to balance."""
 T = TypeVar("T")
+R = TypeVar("R")
 MIN_BYTES = 16 * 1024 * 1024
 """Below this a file is read in the scanning process: starting workers would cost more than they save."""
 PROFILE_ENV = "MEMSEED_PROFILE_WORKERS"
@@ -78,6 +80,50 @@ def profiled(task: Callable[..., T], *args: Any) -> T:
         prof.dump_stats(os.path.join(folder, f"worker-{os.getpid()}-{id(prof):x}.prof"))
 
 
+def submit_or_fail(pool: ProcessPoolExecutor, task: Callable[..., list[R]], *args: Any) -> Future[list[R]]:
+    """``task(*args)`` on ``pool``, profiled (:func:`profiled`). A pool that broke since the last
+    task (a worker died before its result was asked for) gives a failed future, which
+    :func:`in_order` then handles as that worker's death."""
+    try:
+        return pool.submit(profiled, task, *args)
+    except BrokenProcessPool as exc:
+        failed: Future[list[R]] = Future()
+        failed.set_exception(exc)
+        return failed
+
+
+def in_order(tasks: Iterator[T], submit: Callable[[ProcessPoolExecutor, T], Future[list[R]]],
+             salvage: Callable[[T], Iterator[R]], workers: int) -> Iterator[R]:
+    """Each task's results, in task order, computed by ``workers`` processes.
+
+    At most two tasks per worker are in flight (a bounded queue: memory stays flat however large
+    the input). A task whose worker died, or whose reader raised, goes to ``salvage``, which
+    narrows down what killed it (one message, one file) so that only that is lost. A dead worker
+    breaks the whole pool, so the tasks still in flight are submitted again to a fresh one."""
+    pending: deque[tuple[T, Future[list[R]]]] = deque()
+    pool = worker_pool(workers)
+    try:
+        while True:
+            while len(pending) < 2 * workers and (task := next(tasks, None)) is not None:
+                pending.append((task, submit(pool, task)))
+            if not pending:
+                pool.shutdown(wait=True)  # all done: the workers exit now, none outlives the read
+                return
+            task, future = pending.popleft()
+            try:
+                result = future.result()
+            except Exception as exc:  # a dead worker (BrokenProcessPool) or a bug in one task
+                if isinstance(exc, BrokenProcessPool):  # every task in flight is lost with the pool
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    pool = worker_pool(workers)
+                    pending = deque((t, submit(pool, t)) for t, _ in pending)
+                yield from salvage(task)
+                continue
+            yield from result
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 def _next_boundary(mm: mmap.mmap, at: int, size: int, strict: bool) -> int:
     """The first message boundary (the ``F`` of a separator line) after byte ``at``, or -1."""
     while True:
@@ -114,46 +160,15 @@ def _starts(path: str, start: int, stop: int, strict: bool) -> list[int]:
     return out
 
 
-def _submit(pool: ProcessPoolExecutor, reader: Reader, job: MboxJob, span: tuple[int, int],
-            mode: tuple[bool, bool]) -> Future[list[Outcome]]:
-    """One range's task; a pool that broke since the last task (a worker died before its result
-    was asked for) gives a failed future, which the read handles as that worker's death."""
-    try:
-        return pool.submit(profiled, range_outcomes, reader, job, span[0], span[1], mode)
-    except BrokenProcessPool as exc:
-        failed: Future[list[Outcome]] = Future()
-        failed.set_exception(exc)
-        return failed
-
-
 def parallel_outcomes(reader: Reader, job: MboxJob, pos: int, size: int, mode: tuple[bool, bool],
                       workers: int) -> Iterator[Outcome]:
     """The outcomes of ``pos``..``size`` of ``job``'s file, parsed by ``workers`` processes, in file order."""
     ranges = _ranges(job.path, pos, size, mode[0], CHUNK_BYTES)
     if (setup := getattr(job.prepare, "setup", None)) is not None:
         setup()  # what it needs is loaded once, here, and the forked workers share it
-    pending: deque[tuple[tuple[int, int], Future[list[Outcome]]]] = deque()
-    pool = worker_pool(workers)
-    try:
-        while True:
-            while len(pending) < 2 * workers and (span := next(ranges, None)) is not None:
-                pending.append((span, _submit(pool, reader, job, span, mode)))
-            if not pending:
-                pool.shutdown(wait=True)  # all done: the workers exit now, none outlives the read
-                return
-            span, future = pending.popleft()
-            try:
-                result = future.result()
-            except Exception as exc:  # a dead worker (BrokenProcessPool) or a bug in one range
-                if isinstance(exc, BrokenProcessPool):  # every task in flight is lost with the pool
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    pool = worker_pool(workers)
-                    pending = deque((s, _submit(pool, reader, job, s, mode)) for s, _ in pending)
-                yield from _salvage(reader, job, _starts(job.path, span[0], span[1], mode[0]), span[1], mode)
-                continue
-            yield from result
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+    return in_order(ranges, lambda pool, span: submit_or_fail(pool, range_outcomes, reader, job, *span, mode),
+                    lambda span: _salvage(reader, job, _starts(job.path, span[0], span[1], mode[0]), span[1], mode),
+                    workers)
 
 
 def _salvage(reader: Reader, job: MboxJob, starts: list[int], stop: int,
