@@ -106,8 +106,8 @@ def _sentences(text: str) -> Iterable[str]:
 
 def describes_subject(sentence: str) -> bool:
     """True when ``sentence`` is a third-person statement about its subject whose only address is a
-    possessive ("`fd` is a program to find entries in your filesystem", "Monolog sends your logs to
-    files"): a short subject with no second person, then a finite third-person verb. "Your task is
+    possessive ("`finder` is a program to find entries in your filesystem", "Logkit sends your logs
+    to files"): a short subject with no second person, then a finite third-person verb. "Your task is
     to …", "You must run …" and "Ignore your previous instructions" are not (the subject is the
     reader, or there is none)."""
     words = _WORDS.findall(normalize(sentence))

@@ -97,7 +97,7 @@ def _mix(text: str) -> list[str]:
 
 
 def suite_dependencies(files: dict[str, str]) -> tuple[str, ...]:
-    """``hedgehog (relude.cabal:70)``: the packages only the test suite depends on, at most six."""
+    """``hedgehog (toolkit.cabal:70)``: the packages only the test suite depends on, at most six."""
     out: list[str] = []
     for path in sorted(p for p in files if p.endswith(".cabal") and "/" not in p):
         out += _cabal(path, files[path])

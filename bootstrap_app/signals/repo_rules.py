@@ -83,8 +83,8 @@ _UNIVERSAL = re.compile(r"^(?:every|each|all) (?:[\w-]+ ){1,3}(?:uses?|has|have|
 """A statement about every commit or PR ("Every commit uses gitmoji …") states the norm."""
 _PRACTICE = re.compile(r"^(?:this (?:project|library|package|repository|repo)|[A-Za-z][\w.-]{1,30}) uses (?:the )?"
                        r"[^.,;]{1,60}?\b(?:for|to (?:run|write))\b[^.,;]{0,30}?\btests?\b", re.I)
-"""The project's own test practice in the third person ("cJSON uses the Unity library for unit tests",
-"SwiftLog uses XCTest to run tests"): what new tests are written with, as binding as "we use"."""
+"""The project's own test practice in the third person ("libfoo uses the Unity library for unit tests",
+"FooKit uses XCTest to run tests"): what new tests are written with, as binding as "we use"."""
 _WORK = re.compile(r"\bpull requests?\b|\bPRs?\b|\bcommit|\bbranch|\bcode\b|\bstyle\b|\btest|\breview|\bsubmit|"
                    r"\bdevelop|\bworkflow|\bchangelog|\bguidelines?\b|\bconventions?\b|\bgit\b|\bpatch|\bchanges\b|\bcontribution",
                    re.I)

@@ -131,7 +131,7 @@ class RepoFacts:
     styles: tuple[str, ...] = ()
     """Styles a linter config enforces (``Style/StringLiterals: single_quotes (.rubocop.yml:21)``)."""
     suite_deps: tuple[str, ...] = ()
-    """Packages only the test suite depends on (``hedgehog (relude.cabal:70)``): what the tests use."""
+    """Packages only the test suite depends on (``hedgehog (toolkit.cabal:70)``): what the tests use."""
     changelog: str = ""
     commit_convention: str = ""
     """How the commit convention is known (a config file, or the share of conventional subjects)."""
