@@ -42,7 +42,8 @@ from bootstrap_app.store import Store
 from bootstrap_app.types import Item
 from connectors.base import ReadContext, Source
 
-__all__ = ["MAX_BYTES", "MAX_ITEMS", "CacheWriter", "ingest", "item_digest", "replay", "serves"]
+__all__ = ["FLUSH_ROWS", "MAX_BYTES", "MAX_ITEMS", "CacheWriter", "account_attrs", "ingest", "item_digest", "replay",
+           "restore_account", "serves"]
 
 MAX_ITEMS = 50_000
 """Items cached per source at most (a mailbox's received mail is headers only: ~1 KB each)."""
@@ -51,7 +52,8 @@ MAX_BYTES = 256 * 1024 * 1024
 ACCOUNT_ATTRS = ("owner_addresses", "owner_directory")
 """What an account source learns of its owner while reading (send-as aliases, the directory
 entry); kept beside the cache, since a replay does not ask the provider."""
-_FLUSH = 2000
+FLUSH_ROWS = 2000
+"""Rows written per batch, and items per progress report on replay (both caches)."""
 
 
 def item_digest(item: Item) -> str:
@@ -99,7 +101,7 @@ class CacheWriter:
             self._stop(f"more than {MAX_ITEMS} items or {MAX_BYTES // 2**20} MB: too large to keep")
             return
         self.rows.append((item.ref, digest, data))
-        if len(self.rows) >= _FLUSH:
+        if len(self.rows) >= FLUSH_ROWS:
             self.flush()
 
     def flush(self) -> None:
@@ -119,7 +121,7 @@ class CacheWriter:
         keep = self.enabled and (rebuilt or self.was_ready)
         # a full read that continued an interrupted one yields only the rest: prune nothing
         rebuilt = rebuilt and not self.ctx.continued
-        attrs = {name: _jsonable(getattr(self.source, name)) for name in ACCOUNT_ATTRS if hasattr(self.source, name)}
+        attrs = account_attrs(self.source)
         dropped = self.store.cache_finish(self.source.id, location=self.location, fmt=FORMAT, gen=self.gen,
                                           cursor=cursor, attrs=attrs, rows=self.rows if keep else [],
                                           rebuilt=rebuilt, keep=keep)
@@ -133,6 +135,19 @@ class CacheWriter:
         self.rows = []
 
 
+def account_attrs(source: Source) -> dict[str, Any]:
+    """What ``source`` learned of its account while reading (:data:`ACCOUNT_ATTRS`), as JSON values,
+    kept beside its cached items so that a replay knows it too (:func:`restore_account`)."""
+    return {name: _jsonable(getattr(source, name)) for name in ACCOUNT_ATTRS if hasattr(source, name)}
+
+
+def restore_account(source: Source, attrs: dict[str, Any]) -> None:
+    """Put back on ``source`` what :func:`account_attrs` kept (lists become tuples again)."""
+    for name, value in attrs.items():
+        if name in ACCOUNT_ATTRS:
+            setattr(source, name, tuple(value) if isinstance(value, list) else value)
+
+
 def _jsonable(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else dict(value) if hasattr(value, "items") else value
 
@@ -143,9 +158,7 @@ def replay(store: Store, source: Source, ctx: ReadContext) -> Iterator[Item]:
     A row that cannot be read back drops the cache (the next reseed reads the source in full)
     and is reported as a skip; the replay stops there.
     """
-    for name, value in store.cache_attrs(source.id).items():
-        if name in ACCOUNT_ATTRS:
-            setattr(source, name, tuple(value) if isinstance(value, list) else value)
+    restore_account(source, store.cache_attrs(source.id))
     for count, data in enumerate(store.cache_rows(source.id), 1):
         try:
             item = item_from_json(data)
@@ -153,7 +166,7 @@ def replay(store: Store, source: Source, ctx: ReadContext) -> Iterator[Item]:
             store.cache_drop(source.id)
             ctx.skip(source.id, "(item cache)", f"{exc}; the next reseed reads {source.id} in full")
             return
-        if count % _FLUSH == 0:
+        if count % FLUSH_ROWS == 0:
             ctx.progress(source.id, count)
         yield item
 

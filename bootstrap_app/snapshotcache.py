@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bootstrap_app.errors import StoreError
-from bootstrap_app.itemcache import ACCOUNT_ATTRS, MAX_BYTES, MAX_ITEMS
+from bootstrap_app.itemcache import FLUSH_ROWS, MAX_BYTES, MAX_ITEMS, account_attrs, restore_account
 from bootstrap_app.itemjson import FORMAT, item_from_json, item_to_json
 from bootstrap_app.store import Store
 from bootstrap_app.text import redact_secrets
@@ -45,7 +45,6 @@ from connectors.local.lazybody import FileBody, LazyMessage
 
 __all__ = ["SnapshotWriter", "replay", "serves", "snapshot_key"]
 
-_FLUSH = 2000
 _LAYOUT = 2
 """Part of every key: 2 keeps an unread mbox body as a reference to its bytes (:func:`_body_ref`),
 which a memseed that wrote layout 1 would read back as an empty body."""
@@ -120,7 +119,7 @@ class SnapshotWriter:
             return
         self.refs.add(item.ref)
         self.rows.append((item.ref, digest, data))
-        if len(self.rows) >= _FLUSH:
+        if len(self.rows) >= FLUSH_ROWS:
             self.flush()
 
     def flush(self) -> None:
@@ -138,8 +137,7 @@ class SnapshotWriter:
         False when nothing was kept (too large, a failed write); the source is then read next time."""
         if not self.enabled:
             return False
-        attrs: dict[str, Any] = {name: _jsonable(getattr(self.source, name))
-                                 for name in ACCOUNT_ATTRS if hasattr(self.source, name)}
+        attrs = account_attrs(self.source)
         attrs["report"] = {
             "skips": [[s.source, s.ref, s.reason] for s in ctx.skips],
             "window": [ctx.window_from.isoformat() if ctx.window_from else "",
@@ -191,18 +189,11 @@ def _storable(text: str) -> bool:
     return True
 
 
-def _jsonable(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else dict(value) if hasattr(value, "items") else value
-
-
 def replay(store: Store, source: Source, ctx: ReadContext) -> Iterator[Item]:
     """The kept items of ``source`` in read order; the read's skips, window and left-out count are
     reported to ``ctx`` again. A row that cannot be read back drops the entry (reported as a skip)."""
     attrs = store.cache_attrs(source.id)
-    for name in ACCOUNT_ATTRS:
-        if name in attrs:
-            value = attrs[name]
-            setattr(source, name, tuple(value) if isinstance(value, list) else value)
+    restore_account(source, attrs)
     report = attrs.get("report") or {}
     for src, ref, reason in report.get("skips", []):
         ctx.skip(src, ref, reason)
@@ -218,7 +209,7 @@ def replay(store: Store, source: Source, ctx: ReadContext) -> Iterator[Item]:
             store.cache_drop(source.id)
             ctx.skip(source.id, "(item cache)", f"{exc}; the next analysis reads {source.id} again")
             return
-        if count % _FLUSH == 0:
+        if count % FLUSH_ROWS == 0:
             ctx.progress(source.id, count)
         yield item
 
