@@ -16,20 +16,35 @@ one-key object otherwise: ``{"$dt": iso}`` datetime, ``{"$p": [name, address]}``
 ``{"$t": [...]}`` tuple, ``{"$d": {...}}`` dict, ``{"$m": value}`` MemoryType. Fields still at
 their default are left out (most received mail has no body, cc, labels ...), which keeps a cached
 mailbox small.
+
+Why two encoders for one format: a large mailbox writes every one of its items here while the
+scan runs, and the generic walk plus ``json.dumps`` was the scanning process's largest cost. So
+:func:`item_to_json` first tries a plan compiled once per item class (the field names, their
+defaults, one ``attrgetter`` for all values) with an encoder that knows only the exact value types
+items hold, and hands the result to ``orjson``. Both give the very same text (the test compares
+them on awkward and real items); whatever the fast path does not know exactly (a subclass of a
+value type, a NaN, which ``orjson`` would write as ``null``, a lone surrogate, an integer past 64
+bits) goes the generic way with ``json``, as before. The text did not change, so :data:`FORMAT`
+did not either: caches written earlier read back as they are. Reading stays with ``json``:
+``orjson`` reads an integer past 64 bits as a float, which would not give the item back.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import MISSING, fields
 from datetime import datetime
+from operator import attrgetter
 from typing import Any
+
+import orjson
 
 from bootstrap_app.errors import StoreError
 from bootstrap_app.items import ITEM_CLASSES, Item, MemoryType, Person
 
-__all__ = ["FORMAT", "item_from_json", "item_to_json"]
+__all__ = ["FORMAT", "generic_item_to_json", "item_from_json", "item_to_json"]
 
 FORMAT = 1
 """Version of this encoding; a cache written with another one is not used (see the module docstring)."""
@@ -107,11 +122,98 @@ def _defaults(cls: type[Any]) -> tuple[tuple[str, Any], ...]:
     return found
 
 
+class _Unusual(Exception):
+    """A value the fast encoder does not handle exactly: the item goes the generic way instead."""
+
+
+def _fast_tuple(value: tuple[Any, ...]) -> Any:
+    out: list[Any] = []
+    for v in value:  # people first: most tuples hold them
+        kind = type(v)
+        out.append({"$p": [v.name, v.address]} if kind is Person else v if kind in _AS_IS else _fast(v))
+    return {"$t": out}
+
+
+def _fast_dict(value: dict[Any, Any]) -> Any:
+    return {"$d": {str(k): v if type(v) in _AS_IS else _fast(v) for k, v in value.items()}}
+
+
+def _fast_float(value: float) -> float:
+    if not math.isfinite(value):  # orjson writes NaN and infinities as null, json as NaN: keep json's
+        raise _Unusual
+    return value
+
+
+_AS_IS = frozenset({str, int, bool, type(None)})
+"""Exact types the fast path writes as themselves, with the same text ``json`` gives."""
+
+_FAST: dict[type[Any], Callable[[Any], Any]] = {
+    Person: lambda p: {"$p": [p.name, p.address]},
+    tuple: _fast_tuple,
+    datetime: lambda v: {"$dt": v.isoformat()},
+    dict: _fast_dict,
+    MemoryType: lambda v: {"$m": v.value},
+    float: _fast_float,
+}
+"""The exact types items hold besides :data:`_AS_IS`, each as :func:`_encode` writes it; a type
+not here (a subclass) raises :class:`_Unusual`."""
+
+
+def _fast(value: Any) -> Any:
+    encode = _FAST.get(type(value))
+    if encode is None:
+        raise _Unusual
+    return encode(value)
+
+
+_PLANS: dict[tuple[type[Any], str], tuple[tuple[str, ...], tuple[Any, ...], Callable[[Any], Any]]] = {}
+
+
+def _plan(cls: type[Any], omit: str) -> tuple[tuple[str, ...], tuple[Any, ...], Callable[[Any], Any]]:
+    """Names, defaults and one getter of all values of ``cls``'s fields but ``omit``, made once:
+    the getter reads every value in one call, and never reads ``omit`` (a lazy body stays unread)."""
+    found = _PLANS.get((cls, omit))
+    if found is None:
+        kept = tuple((name, default) for name, default in _defaults(cls) if name != omit)
+        names = tuple(name for name, _ in kept)
+        get = attrgetter(*names)
+        if len(names) == 1:  # attrgetter of one name gives the value, not a 1-tuple
+            get = attrgetter(names[0], names[0])
+        found = _PLANS[(cls, omit)] = (names, tuple(default for _, default in kept), get)
+    return found
+
+
+def _fast_fields(item: Item, omit: str) -> dict[str, Any]:
+    names, defaults, get = _plan(type(item), omit)
+    data: dict[str, Any] = {}
+    for name, default, value in zip(names, defaults, get(item), strict=True):
+        if value != default:
+            kind = type(value)  # the commonest kinds inline: this runs for every field of every item
+            if kind in _AS_IS:
+                data[name] = value
+            elif kind is tuple:
+                data[name] = _fast_tuple(value)
+            elif kind is Person:
+                data[name] = {"$p": [value.name, value.address]}
+            else:
+                data[name] = _fast(value)
+    return data
+
+
 def item_to_json(item: Item, omit: str = "", extra: dict[str, Any] | None = None) -> str:
     """One item as compact JSON text: its kind and every field not at its default.
 
     ``omit`` names a field left out unread (a body kept by reference instead); ``extra`` is
     written beside the fields, for the caller's :func:`item_from_json` ``build`` to read back."""
+    try:
+        return orjson.dumps({"kind": item.kind, "f": _fast_fields(item, omit), **(extra or {})}).decode()
+    except (_Unusual, TypeError):  # TypeError: orjson's refusal (a lone surrogate, a huge int)
+        return generic_item_to_json(item, omit, extra)
+
+
+def generic_item_to_json(item: Item, omit: str = "", extra: dict[str, Any] | None = None) -> str:
+    """:func:`item_to_json` the generic way (every value type, subclasses too, with ``json``): the
+    reference the fast path must equal, and what it falls back to."""
     data: dict[str, Any] = {}
     for name, default in _defaults(type(item)):
         if name == omit:

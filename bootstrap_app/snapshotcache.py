@@ -91,6 +91,8 @@ class SnapshotWriter:
         self.count = self.bytes = 0
         self.rows: list[tuple[str, str, str]] = []
         self.refs: set[str] = set()
+        self.absolute: dict[str, str] = {}
+        """A body's file name -> its absolute path (a mailbox's bodies share one or a few files)."""
         self.enabled = True
         store.snapshot_begin(source.id)
 
@@ -109,7 +111,7 @@ class SnapshotWriter:
         """Keep ``item`` (``digest``: its :func:`~bootstrap_app.itemcache.item_digest`)."""
         if not self.enabled:
             return
-        ref = _body_ref(item)
+        ref = _body_ref(item, self.absolute)
         data = item_to_json(item, "body", {"fb": ref}) if ref is not None else item_to_json(item)
         self.count += 1
         self.bytes += len(data)
@@ -153,18 +155,22 @@ class SnapshotWriter:
         return True
 
 
-def _body_ref(item: Item) -> list[Any] | None:
+def _body_ref(item: Item, absolute: dict[str, str]) -> list[Any] | None:
     """A message whose body is still unread, as (path, span, cap) of the file it will be read from.
 
     Why: decoding every body only to keep it would undo what lazy bodies save (a large mailbox's
     bodies were most of the scanning process's work), and the kept rows serve only while the
     key says the file is unchanged, so the span still names the same bytes. Only with the default
-    cleaner (secret redaction), the one a replay can name without running code named by the row."""
+    cleaner (secret redaction), the one a replay can name without running code named by the row.
+    ``absolute`` memoizes the absolute file names for one read."""
     body = item.unread_body() if isinstance(item, LazyMessage) else None
     if body is None or body.cleaner is not redact_secrets:
         return None
     # absolute: a re-analysis may run from another working directory than the read did
-    return [os.path.abspath(body.path), body.start, body.header_end, body.body_start, body.body_end, body.cap]
+    path = absolute.get(body.path)
+    if path is None:
+        path = absolute[body.path] = os.path.abspath(body.path)
+    return [path, body.start, body.header_end, body.body_start, body.body_end, body.cap]
 
 
 def _build(cls: type[Any], values: dict[str, Any], row: dict[str, Any]) -> Item:

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from bootstrap_app import itemjson
 from bootstrap_app.demo import build_demo
 from bootstrap_app.errors import StoreError
-from bootstrap_app.itemjson import item_from_json, item_to_json
+from bootstrap_app.itemjson import generic_item_to_json, item_from_json, item_to_json
 from bootstrap_app.types import (
     ITEM_KINDS,
     ChatMessage,
@@ -26,6 +27,8 @@ from bootstrap_app.types import (
 )
 from connectors import registry
 from connectors.base import ReadContext
+from tests.conftest import realdata_by_digest
+from tests.mail_oracle import HELD_OUT_INBOX, TUNING_INBOX
 
 _T = datetime(2026, 3, 29, 1, 30, 15, 123456, tzinfo=UTC)
 _ANNA = Person(name="Anna Ölund", address="anna@example.org")
@@ -99,3 +102,54 @@ def test_the_demo_personas_items_round_trip(tmp_path: Path) -> None:
 def test_a_damaged_row_is_a_store_error(text: str) -> None:
     with pytest.raises(StoreError, match="cannot be read back"):
         item_from_json(text)
+
+
+# -- the fast encoder (orjson, a plan per class) must write exactly what the generic one writes --
+
+class _Label(str):
+    """A str subclass: not a type the fast path knows, so it must go the generic way."""
+
+
+_AWKWARD: list[Item] = [
+    Message(source="s", ref="lone \udc80 surrogate", subject="x"),  # orjson refuses it; json writes it
+    Repo(source="s", ref="r", languages={"Python": 2**70}),  # past 64 bits
+    Repo(source="s", ref="r", languages={"nan": float("nan"), "inf": float("-inf"), "f": 1e16}),  # type: ignore[dict-item]
+    Message(source="s", ref="r", subject=_Label("a str subclass"), labels=(_Label("Sent"),)),
+    Message(source="s", ref="r", timestamp=datetime(2026, 1, 1, 12), sender=Person(), to=(), cc=(_BO,)),
+    Repo(source="s", ref="r", authors=(("Ä", "a@x", 1), ("", "", 0)), files={"": "", "ü": "\x00\u2028"}),
+    MemoryEntry(source="s", ref="r", memory_type=MemoryType.USER, body="§ ✓ \U0001f600"),
+    Message(source="s", ref="r", utc_offset_minutes=0, is_bulk=False, authored_by_owner=True),
+]
+
+
+@pytest.mark.parametrize("item", FULL + _AWKWARD, ids=lambda i: f"{i.kind}-{i.ref[:12]}")
+def test_the_fast_encoder_writes_what_the_generic_one_writes(item: Item) -> None:
+    for omit, extra in (("", None), ("body", {"fb": ["/m/box", 1, 2, 3, 4, 5]})):
+        assert item_to_json(item, omit, extra) == generic_item_to_json(item, omit, extra)
+
+
+@pytest.mark.parametrize("item", _AWKWARD, ids=lambda i: f"{i.kind}-{i.ref[:12]}")
+def test_awkward_values_round_trip(item: Item) -> None:
+    back = item_from_json(item_to_json(item))
+    assert item_to_json(back) == item_to_json(item)  # NaN != NaN, so compared as text
+
+
+def test_ordinary_items_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object) -> str:
+        raise AssertionError("fell back to the generic encoder")
+
+    monkeypatch.setattr(itemjson, "generic_item_to_json", refuse)
+    for item in FULL:
+        assert item_from_json(item_to_json(item)) == item
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("digest", [TUNING_INBOX, HELD_OUT_INBOX])
+def test_the_fast_encoder_matches_on_real_mail(digest: str) -> None:
+    path = realdata_by_digest(digest)
+    count = 0
+    for source in registry.detect(str(path)):
+        for item in source.read(ReadContext(claimed=registry.claimed_by_other)):
+            assert item_to_json(item, "body") == generic_item_to_json(item, "body"), item.ref
+            count += 1
+    assert count > 100
