@@ -53,6 +53,10 @@ __all__ = ["ACCOUNT_ALIAS", "SENT_LABELS", "IdentityCollector", "OwnerIdentity",
 
 ACCOUNT_ALIAS = "account send-as alias"
 """The reason an account's own send-as aliases carry (cloud connectors report them; strong)."""
+_UNSEEN: Any = object()
+"""What :attr:`IdentityCollector.shown` gives for a person not seen yet (None is an answer there)."""
+
+
 def _is_address(text: str) -> bool:
     return "@" in text and "." in text.split("@")[-1]
 
@@ -90,15 +94,25 @@ class IdentityCollector:
     chat_counts: Counter[str] = field(default_factory=Counter)
     calendar_names: defaultdict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
     """(address, name) -> up to two calendar series it is written on (see :meth:`_calendar_line`)."""
+    shown: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False)
+    """(name, address) as shown -> the normal name it counts under (None: its name is not
+    counted): a mailbox shows a few thousand people hundreds of thousands of times, so each name
+    is normalised once."""
 
     def _person(self, person: Person) -> None:
-        if not person.address and person.name:
-            self.bare_names[normal_name(person.name)] += 1
-        if person.address:
-            self.seen.add(person.address)
-            self.activity[person.address] += 1
-            if person.name and person.name.lower() != person.address:
-                self.names[person.address][normal_name(person.name)] += 1
+        name, address = person.name, person.address
+        counted = self.shown.get((name, address), _UNSEEN)
+        if counted is _UNSEEN:
+            counted = self.shown[(name, address)] = normal_name(name) if name and (
+                not address or name.lower() != address) else None
+        if not address:
+            if counted is not None:
+                self.bare_names[counted] += 1
+            return
+        self.seen.add(address)
+        self.activity[address] += 1
+        if counted is not None:
+            self.names[address][counted] += 1
 
     def observe(self, item: Item) -> None:
         """Count what one item says about the owner (cheap; no text kept)."""
@@ -121,13 +135,19 @@ class IdentityCollector:
         if item.list_id:
             self.list_messages[item.list_id.lower()] += 1
             self.list_rcpts[item.list_id.lower()].update({p.address for p in (*item.to, *item.cc) if p.address})
-        self.mail_seen.update(p.address for p in (item.sender, *item.to, *item.cc) if p.address)
+        sender, mail_seen = item.sender.address, self.mail_seen
+        if sender:
+            mail_seen.add(sender)
         for p in item.to:
             self._person(p)
-            if delivered and p.address and p.address != item.sender.address:
-                self.to_counts[p.address] += 1
+            if p.address:
+                mail_seen.add(p.address)
+                if delivered and p.address != sender:
+                    self.to_counts[p.address] += 1
         for p in item.cc:
             self._person(p)
+            if p.address:
+                mail_seen.add(p.address)
         # a Sent label / Sent-folder hint counts only on mail that did not arrive from outside
         if item.sender.address and not item.third_party_reason and (
                 item.authored_by_owner is True or item.in_sent):

@@ -105,6 +105,25 @@ class ContactsSignal:
     """Senders left out because their mail is templated and never answered (key -> why)."""
 
 
+_Cited = tuple[str, str, datetime | None, str, str, str]
+"""A mail a pair cites: source, ref, timestamp, sender key, sender name, recipient as named."""
+
+
+class _Pair:
+    """What the mail from one address to another says: mails, their weight by how direct they were
+    (To 1, Cc 0.6, group 0.3), how many had the recipient in Cc, went to a group (more than
+    ``_SMALL_MEETING`` people) or answered an earlier mail, how many were small (direct), and up to
+    ``_MAX_PAIR_REFS`` of them to cite. One object per pair instead of a counter per number: each
+    mail then looks its pair up once."""
+
+    __slots__ = ("cc", "direct", "group", "mails", "refs", "replies", "weight")
+
+    def __init__(self) -> None:
+        self.mails = self.cc = self.group = self.replies = self.direct = 0
+        self.weight = 0.0
+        self.refs: list[_Cited] = []
+
+
 @dataclass
 class ContactsAccumulator(Analyzer):
     """Directed pair counts over mail, shared chat threads and small shared meetings."""
@@ -112,29 +131,32 @@ class ContactsAccumulator(Analyzer):
     signal = "contacts"
     consumes = frozenset({"message", "chatmessage", "event"})
 
-    pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
-    pair_refs: defaultdict[tuple[str, str], list[Ref]] = field(default_factory=lambda: defaultdict(list))
+    pairs: dict[tuple[str, str], _Pair] = field(default_factory=dict)
+    """(sender, recipient) -> what their mail says, in the order the pairs first appeared."""
     sent: Counter[str] = field(default_factory=Counter)
     bulk: Counter[str] = field(default_factory=Counter)
-    direct: Counter[tuple[str, str]] = field(default_factory=Counter)
-    """(sender, recipient) counts of mails with at most ``_SMALL_MEETING`` recipients."""
     names: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     threads: defaultdict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
     chat_refs: dict[str, Ref] = field(default_factory=dict)
     meet_pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
     meet_refs: dict[str, Ref] = field(default_factory=dict)
     seen_series: set[str] = field(default_factory=set)
-    weights: defaultdict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))
-    """(sender, recipient) mails weighted by how direct they were (To 1, Cc 0.6, group 0.3)."""
-    cc_pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
-    group_pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
-    reply_pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
     shapes: SubjectShapes = field(default_factory=SubjectShapes)
+    keys: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict, repr=False)
+    """(name, address) as shown -> (its :func:`person_key`, the normal name it counts under, or
+    ``""``): a mailbox shows a few thousand people hundreds of thousands of times, so each is
+    worked out once."""
 
     def _key(self, person: Person) -> str:
-        key = person_key(person)
-        if key and person.name and person.name.lower() != person.address:
-            self.names[key][normal_name(person.name)] += 1
+        shown = (person.name, person.address)
+        found = self.keys.get(shown)
+        if found is None:
+            key = person_key(person)
+            counted = normal_name(person.name) if key and person.name and person.name.lower() != person.address else ""
+            found = self.keys[shown] = (key, counted)
+        key, counted = found
+        if counted:
+            self.names[key][counted] += 1
         return key
 
     def observe(self, item: Item) -> None:
@@ -163,27 +185,33 @@ class ContactsAccumulator(Analyzer):
         if not recipients or len(recipients) > _BROADCAST:
             return  # one-to-many: an announcement, nobody exchanged anything
         small = len(recipients) <= _SMALL_MEETING
-        date = msg.timestamp.date().isoformat() if msg.timestamp else "undated"
+        weight = 0.3 if not small else 1.0  # 0.6 in Cc, below
+        n_to = len(msg.to)
         for i, person in enumerate(recipients):
             rcpt = self._key(person)
             if not rcpt or rcpt == sender:
                 continue
-            pair = (sender, rcpt)
-            self.pairs[pair] += 1
-            cc = i >= len(msg.to)
-            self.weights[pair] += 0.3 if not small else 0.6 if cc else 1.0
-            self.cc_pairs[pair] += cc
-            self.group_pairs[pair] += not small
-            self.reply_pairs[pair] += is_reply
-            if small:
-                self.direct[pair] += 1
-            refs = self.pair_refs[pair]
-            note = f"mail from {msg.sender.name or sender} to {person.name or rcpt}, {date}"
-            ref = Ref(msg.source, msg.ref, msg.timestamp, sender, note)
-            if len(refs) < _MAX_PAIR_REFS:
-                refs.append(ref)
-            elif msg.timestamp and (refs[-1].date is None or msg.timestamp > refs[-1].date):
-                refs[-1] = ref
+            pair = self.pairs.get((sender, rcpt))
+            if pair is None:
+                pair = self.pairs[(sender, rcpt)] = _Pair()
+            cc = i >= n_to
+            pair.mails += 1
+            pair.weight += 0.6 if cc and small else weight
+            pair.cc += cc
+            pair.group += not small
+            pair.replies += is_reply
+            pair.direct += small
+            self._cite(pair.refs, msg, sender, person, rcpt)
+
+    @staticmethod
+    def _cite(refs: list[_Cited], msg: Message, sender: str, person: Person, rcpt: str) -> None:
+        """Keep ``msg`` among a pair's first refs, or as its last one when it is newer (mail comes
+        mostly oldest first, so that is nearly every mail: only what a :class:`Ref` is made of is
+        kept here, and the ref made once, in :meth:`result`)."""
+        if len(refs) < _MAX_PAIR_REFS:
+            refs.append((msg.source, msg.ref, msg.timestamp, sender, msg.sender.name, person.name or rcpt))
+        elif msg.timestamp and (refs[-1][2] is None or msg.timestamp > refs[-1][2]):
+            refs[-1] = (msg.source, msg.ref, msg.timestamp, sender, msg.sender.name, person.name or rcpt)
 
     def _event(self, ev: Event) -> None:
         people = {k for p in (*ev.attendees, *((ev.organizer,) if ev.organizer else ())) if (k := self._key(p))}
@@ -242,20 +270,20 @@ class ContactsAccumulator(Analyzer):
         replies: Counter[str] = Counter()
         direct: Counter[str] = Counter()
         refs: defaultdict[str, list[Ref]] = defaultdict(list)
-        for pair, n in self.pairs.items():  # pair_refs has the same keys, in the same order
-            s, r = canon(pair[0]), canon(pair[1])
+        for (s, r), pair in self.pairs.items():
+            s, r = canon(s), canon(r)
             s_own, r_own = own(s), own(r)
             if s_own == r_own:
                 continue
             other = r if s_own else s
-            (from_owner if s_own else to_owner)[other] += n
-            (w_from if s_own else w_to)[other] += self.weights.get(pair, 0.0)
-            cc[other] += self.cc_pairs.get(pair, 0)
-            group[other] += self.group_pairs.get(pair, 0)
-            replies[other] += self.reply_pairs.get(pair, 0)
+            (from_owner if s_own else to_owner)[other] += pair.mails
+            (w_from if s_own else w_to)[other] += pair.weight
+            cc[other] += pair.cc
+            group[other] += pair.group
+            replies[other] += pair.replies
             if not s_own:
-                direct[other] += self.direct.get(pair, 0)
-            refs[other].extend(self.pair_refs.get(pair, ()))
+                direct[other] += pair.direct
+            refs[other].extend(_mail_ref(*cited) for cited in pair.refs)
         answers_seen = sum(from_owner.values()) >= _ANSWERS_SEEN * sum(to_owner.values())
         chat: Counter[str] = Counter()
         for users in self.threads.values():
@@ -306,6 +334,11 @@ class ContactsAccumulator(Analyzer):
                                   replies=replies[key]))
         ranked.sort(key=lambda c: (-c.score, c.key))
         return ContactsSignal(tuple(ranked[:limit]), excluded, dict(sorted(automated.items())))
+
+
+def _mail_ref(source: str, ref: str, when: datetime | None, sender: str, sender_name: str, rcpt: str) -> Ref:
+    date = when.date().isoformat() if when else "undated"
+    return Ref(source, ref, when, sender, f"mail from {sender_name or sender} to {rcpt}, {date}")
 
 
 def _name_from_address(key: str) -> str:
