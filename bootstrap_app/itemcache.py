@@ -37,7 +37,7 @@ from datetime import datetime
 from typing import Any
 
 from bootstrap_app.errors import StoreError
-from bootstrap_app.itemjson import FORMAT, item_from_json, item_to_json
+from bootstrap_app.itemjson import FORMAT, isoformat, item_from_json, item_to_json
 from bootstrap_app.store import Store
 from bootstrap_app.types import Item
 from connectors.base import ReadContext, Source
@@ -58,7 +58,7 @@ FLUSH_ROWS = 2000
 
 def item_digest(item: Item) -> str:
     """sha256 of ref + timestamp + headline (subject/title): enough to notice a changed item, no body."""
-    stamp = item.timestamp.isoformat() if item.timestamp else ""
+    stamp = isoformat(item.timestamp) if item.timestamp else ""
     return hashlib.sha256(f"{item.ref}\x1f{stamp}\x1f{item.headline}".encode()).hexdigest()
 
 

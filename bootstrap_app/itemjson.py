@@ -44,7 +44,7 @@ import orjson
 from bootstrap_app.errors import StoreError
 from bootstrap_app.items import ITEM_CLASSES, Item, MemoryType, Person
 
-__all__ = ["FORMAT", "generic_item_to_json", "item_from_json", "item_to_json"]
+__all__ = ["FORMAT", "generic_item_to_json", "isoformat", "item_from_json", "item_to_json"]
 
 FORMAT = 1
 """Version of this encoding; a cache written with another one is not used (see the module docstring)."""
@@ -122,6 +122,23 @@ def _defaults(cls: type[Any]) -> tuple[tuple[str, Any], ...]:
     return found
 
 
+_LAST_STAMP: tuple[datetime | None, str] = (None, "")
+
+
+def isoformat(value: datetime) -> str:
+    """``value.isoformat()``, remembering the last one: a scan writes every item's timestamp twice
+    in a row (its change digest, then its cached JSON), and the text of an aware datetime costs
+    half of the digest. Keyed by identity, and swapped as one tuple, so a scan in another thread
+    can only miss, never read another datetime's text."""
+    global _LAST_STAMP  # a one-entry memo
+    last = _LAST_STAMP
+    if last[0] is value:
+        return last[1]
+    text = value.isoformat()
+    _LAST_STAMP = (value, text)
+    return text
+
+
 class _Unusual(Exception):
     """A value the fast encoder does not handle exactly: the item goes the generic way instead."""
 
@@ -150,7 +167,7 @@ _AS_IS = frozenset({str, int, bool, type(None)})
 _FAST: dict[type[Any], Callable[[Any], Any]] = {
     Person: lambda p: {"$p": [p.name, p.address]},
     tuple: _fast_tuple,
-    datetime: lambda v: {"$dt": v.isoformat()},
+    datetime: lambda v: {"$dt": isoformat(v)},
     dict: _fast_dict,
     MemoryType: lambda v: {"$m": v.value},
     float: _fast_float,

@@ -153,3 +153,11 @@ def test_the_fast_encoder_matches_on_real_mail(digest: str) -> None:
             assert item_to_json(item, "body") == generic_item_to_json(item, "body"), item.ref
             count += 1
     assert count > 100
+
+
+def test_the_remembered_timestamp_text_is_never_another_datetimes() -> None:
+    utc_noon = datetime(2026, 1, 1, 12, tzinfo=UTC)
+    berlin_1pm = utc_noon.astimezone(timezone(timedelta(hours=1)))  # equal to utc_noon, other text
+    assert berlin_1pm == utc_noon
+    for value in (utc_noon, utc_noon, berlin_1pm, utc_noon, datetime(2026, 1, 1, 12)):
+        assert itemjson.isoformat(value) == value.isoformat()
