@@ -193,11 +193,14 @@ def _plan(cls: type[Any], omit: str) -> tuple[tuple[str, ...], tuple[Any, ...], 
     if found is None:
         kept = tuple((name, default) for name, default in _defaults(cls) if name != omit)
         names = tuple(name for name, _ in kept)
-        get = attrgetter(*names)
-        if len(names) == 1:  # attrgetter of one name gives the value, not a 1-tuple
-            get = attrgetter(names[0], names[0])
+        # attrgetter of one name gives the value, not a 1-tuple
+        get = attrgetter(*names) if len(names) > 1 else _one_tuple(names[0])
         found = _PLANS[(cls, omit)] = (names, tuple(default for _, default in kept), get)
     return found
+
+
+def _one_tuple(name: str) -> Callable[[Any], tuple[Any]]:
+    return lambda item: (getattr(item, name),)
 
 
 def _fast_fields(item: Item, omit: str) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import MISSING, fields
+from dataclasses import MISSING, dataclass, fields
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -161,3 +161,14 @@ def test_the_remembered_timestamp_text_is_never_another_datetimes() -> None:
     assert berlin_1pm == utc_noon
     for value in (utc_noon, utc_noon, berlin_1pm, utc_noon, datetime(2026, 1, 1, 12)):
         assert itemjson.isoformat(value) == value.isoformat()
+
+
+def test_a_class_with_one_field_left_encodes_like_the_generic_walk() -> None:
+    @dataclass(frozen=True)
+    class _Tiny:  # attrgetter of one name gives a value, not a tuple: the plan must not trip on it
+        kind = "tiny"
+        ref: str = ""
+        body: str = ""
+
+    for item in (_Tiny("r", "b"), _Tiny()):
+        assert item_to_json(item, "body") == generic_item_to_json(item, "body")  # type: ignore[arg-type]
