@@ -21,6 +21,7 @@ from .rhythms import offset_name, zone
 __all__ = ["ActivityClock", "WorkingHours"]
 
 _MAX_STAMPS = 4000
+_NEVER = float("-inf")
 _MIN_PER_DAY = 3
 """Activities a weekday needs before the hours may name it."""
 _MIN_DATES = 3
@@ -63,7 +64,7 @@ class ActivityClock:
         seen = self.seen[key] + 1
         self.seen[key] = seen
         self.kinds[key][kind] += 1
-        if value > self.latest.get(key, float("-inf")):
+        if value > self.latest.get(key, _NEVER):
             self.latest[key] = value
         bucket = self.stamps[key]
         if len(bucket) < _MAX_STAMPS:

@@ -103,35 +103,29 @@ class ProfileAccumulator(Analyzer):
     newest: dict[str, list[tuple[float, int, Message]]] = field(default_factory=dict)
     """Per sender of received mail: its newest messages (a heap), read at the end (:meth:`_defer`)."""
     _seq: int = 0
-    _ranked: dict[str, bool] = field(default_factory=dict, repr=False)
+    _ranked: set[str] = field(default_factory=set, repr=False)
     """Authors whose kept activities are ordered newest first (they had a fourth)."""
 
-    def _author_slot(self, key: str, value: float) -> int:
-        """Where an item of ``key`` dated ``value`` (POSIX time) goes among the author's kept
-        activities, the three newest; 3: it is not kept.
+    def _keep_activity(self, key: str, value: float, item: Message | ChatMessage, channel: str | None) -> None:
+        """Keep ``item`` (dated ``value``, POSIX time) if it is among the three newest of its
+        author; ``channel``: the chat channel, None for mail.
 
-        The same place as appending it and stable-sorting newest first (an item as new as a kept
-        one goes after it), as this did once, but without a sort per message: from the fourth on
-        the three are kept ordered. Before the fourth they stay in the order they came."""
+        The place is the one appending it and stable-sorting newest first gives (an item as new
+        as a kept one goes after it), as this did once, but without a sort and an evidence
+        ``Ref`` per message: from the fourth item on the three are kept ordered (``_ranked``),
+        and the Refs are built at the end. Before the fourth they stay in the order they came."""
         kept = self.author_refs[key]
         if len(kept) < 3:
-            return len(kept)
-        if not self._ranked.get(key):  # the fourth item: order the first three, as the stable sort would
+            kept.append((value, item.source, item.ref, item.timestamp, channel))
+            return
+        if key not in self._ranked:  # the fourth item: order the first three, as the stable sort would
             kept.sort(key=itemgetter(0), reverse=True)
-            self._ranked[key] = True
-        for j, entry in enumerate(kept):
+            self._ranked.add(key)
+        for slot, entry in enumerate(kept):
             if entry[0] < value:
-                return j
-        return 3
-
-    def _author_activity(self, key: str, value: float, item: Message | ChatMessage, channel: str | None) -> None:
-        """Keep ``item`` (dated ``value``) if it is among the three newest of its author (what
-        :meth:`_author_slot` says); ``channel``: the chat channel, None for mail."""
-        slot = self._author_slot(key, value)
-        if slot < 3:
-            kept = self.author_refs[key]
-            kept.insert(slot, (value, item.source, item.ref, item.timestamp, channel))
-            del kept[3:]
+                kept.insert(slot, (value, item.source, item.ref, item.timestamp, channel))
+                del kept[3:]
+                return
 
     def _activity_refs(self, key: str) -> list[Ref]:
         """The evidence pointers to ``key``'s kept activities (built only now: most are replaced)."""
@@ -146,7 +140,7 @@ class ProfileAccumulator(Analyzer):
         if isinstance(item, Message):
             # what received mail shows of its sender (send times, signature, "my manager") is filed
             # apart: it may describe a colleague, never the owner, whatever its From says (issue 14)
-            key = person_key(item.sender)
+            key = item.sender.address or person_key(item.sender)  # (the address, without a call, for most)
             key = received_key(key) if key and item.third_party_reason else key
             offset = item.utc_offset_minutes
             if offset is None and item.timestamp is not None and item.timestamp.tzinfo not in (None, UTC):
@@ -160,7 +154,7 @@ class ProfileAccumulator(Analyzer):
             value = stamp.timestamp() if stamp is not None else float("-inf")
             if stamp is not None:
                 self.clock.stamp_at(key, value, offset)
-            self._author_activity(key, value, item, None)
+            self._keep_activity(key, value, item, None)
             if item.third_party_reason and self._defer(key, item, value):
                 return  # received mail: its text is read at the end if it is among its sender's newest
             self._read_text(item, key)
@@ -175,7 +169,7 @@ class ProfileAccumulator(Analyzer):
                                                f"Slack profile of {item.user.name or key}"
                                                + (f": {item.user_title[:80]}" if item.user_title else ""))
             if key:
-                self._author_activity(key, item.timestamp.timestamp() if item.timestamp else float("-inf"), item,
+                self._keep_activity(key, item.timestamp.timestamp() if item.timestamp else float("-inf"), item,
                                       item.channel)
 
     def _defer(self, key: str, item: Message, value: float) -> bool:
