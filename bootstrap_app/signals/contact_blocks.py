@@ -122,15 +122,21 @@ def _org_part(part: str, hint: str) -> bool:
 
 _PARTS = re.compile(r"\s*,\s*|\s+[|·•]\s+")
 _HONORIFIC_INITIALS = frozenset("mdps\u017f")
-"""First letters of the honorifics (``ſ``: IGNORECASE takes the long s for an ``s``)."""
+"""First letters of the honorifics, lower-cased (``ſ``: IGNORECASE takes the long s for an ``s``)."""
 
 
 def _may_start_name(line: str) -> bool:
     """False when neither shape can read a name in ``line`` (stripped, non-empty): the name
-    starts the line, after an honorific at most, with a capital A-Z (:data:`_NAME`), or follows
-    a leading comma. Prose lines starting in lower case are passed over without a regex."""
+    starts the line, or follows a leading comma or an honorific (such lines are read in full),
+    and its first two words start with a capital A-Z (:data:`_NAME`). Prose lines (one capital,
+    then lower case) are passed over without splitting them."""
     first = line[0]
-    return not first.islower() or first in _HONORIFIC_INITIALS
+    if first == "," or (first.lower() in _HONORIFIC_INITIALS and _HONORIFIC.match(line)):
+        return True
+    if not "A" <= first <= "Z":
+        return False
+    words = line.split(None, 2)
+    return len(words) >= 2 and "A" <= words[1][0] <= "Z"
 
 
 def contact_blocks(text: str, hint: str = "") -> list[tuple[str, str, str]]:

@@ -86,8 +86,15 @@ _LEADS = ",;|·•"
 
 def _may_lead_with_name(line: str) -> bool:
     """False when the first part of ``line`` (stripped, non-empty) cannot be a name: a name's
-    first word is capitalised, and only separators may stand before it."""
-    return line[0].isupper() or line[0] in _LEADS
+    first two words are capitalised, and only separators may stand before it. (A part ends at a
+    separator, so the part's first two words start where the line's do; most prose lines start
+    with one capital only.)"""
+    if line[0] in _LEADS:
+        return True
+    if not line[0].isupper():
+        return False
+    words = line.split(None, 2)
+    return len(words) >= 2 and words[0][0].isupper() and words[1][0].isupper()
 
 
 def _find_block(lines: list[str], hint: str) -> tuple[int, str, str] | None:

@@ -32,7 +32,8 @@ _FRAGMENTS = (
     "Payments", "Platform Team", "EDGAR Online", "tel: +1 555 0100", "www.example.com", "12 Quay Street",
     "notes review deploy", "Thanks", "we never push to main", "Please squash commits.", "NO force pushes",
     "do\tnot merge on Fridays", "you muſt rebase first", "no\nCI today", "Don't skip tests?", "no  merges",
-    "always run the tests!", "no\tforce-pushes", "nobody knows", "Hi John", "a@b.example",
+    "Prof. Ada Quist", "MS Ada Quist", "dame Ada Quist", "mrs.Ada Quist", "Maya okafor", "Maya|Okafor Smith",
+    "Drew Carey", "sir", "always run the tests!", "no\tforce-pushes", "nobody knows", "Hi John", "a@b.example",
 )
 _SEPARATORS = (" | ", ", ", " · ", "•", " - ", ",", ";", "|", " ", "\n", "\n\n", ". ")
 _LEADS = ("", "", "", ",", "; ", "| ", "· ", "• ", "  ", "ſ", "- ")
