@@ -42,6 +42,8 @@ _NAME_LINE = re.compile(r"^(?:[^\W\d_][\w'’.-]*)(?:\s+[^\W\d_][\w'’.-]*){1,3
 
 def _is_name(text: str) -> bool:
     """A person's name line: two to four capitalised words, no title, team or company word, no digits."""
+    if not text[:1].isupper():
+        return False  # (the name pattern starts at the first character)
     words = text.split()
     # the word count and capitals first: they reject almost every line of prose at no regex's cost
     return 2 <= len(words) <= 4 and all(w[0].isupper() for w in words) and bool(_NAME_LINE.match(text)) \
