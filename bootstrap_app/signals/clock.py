@@ -21,6 +21,7 @@ from .rhythms import offset_name, zone
 __all__ = ["ActivityClock", "WorkingHours"]
 
 _MAX_STAMPS = 4000
+_NEVER = float("-inf")
 _MIN_PER_DAY = 3
 """Activities a weekday needs before the hours may name it."""
 _MIN_DATES = 3
@@ -54,22 +55,26 @@ class ActivityClock:
 
     def stamp(self, key: str, when: datetime | None, offset: int | None = None, kind: str = "sent mails") -> None:
         """One activity time of ``key``; ``offset`` is the sender's clock (mail Date header)."""
-        if not key or when is None:
-            return
-        self.seen[key] += 1
+        if key and when is not None:
+            self.stamp_at(key, when.timestamp(), offset, kind)
+
+    def stamp_at(self, key: str, value: float, offset: int | None = None, kind: str = "sent mails") -> None:
+        """:meth:`stamp` for a caller that has the POSIX time already (``key`` not empty): the
+        profile needs it too, and this runs once per message of a mailbox."""
+        seen = self.seen[key] + 1
+        self.seen[key] = seen
         self.kinds[key][kind] += 1
-        value = when.timestamp()
-        if value > self.latest.get(key, float("-inf")):
+        if value > self.latest.get(key, _NEVER):
             self.latest[key] = value
         bucket = self.stamps[key]
         if len(bucket) < _MAX_STAMPS:
             bucket.append((value, offset))
         else:  # reservoir sampling keeps the sample uniform without holding everything
-            j = self.rng.randrange(self.seen[key])
+            j = self.rng.randrange(seen)
             if j < _MAX_STAMPS:
                 bucket[j] = (value, offset)
         if offset is not None:
-            self.note_offset(key, offset)
+            self.offset_counts[key][offset] += 1  # note_offset, inline
 
     def note_offset(self, key: str, offset: int) -> None:
         """A Date-header offset on ``key``'s mail that is not counted as activity (a newsletter):

@@ -120,6 +120,25 @@ def _org_part(part: str, hint: str) -> bool:
     return bool(_ORG.search(part)) or bool(hint and re.search(rf"\b{re.escape(hint)}\b", part, re.I))
 
 
+_PARTS = re.compile(r"\s*,\s*|\s+[|·•]\s+")
+_HONORIFIC_INITIALS = frozenset("mdps\u017f")
+"""First letters of the honorifics, lower-cased (``ſ``: IGNORECASE takes the long s for an ``s``)."""
+
+
+def _may_start_name(line: str) -> bool:
+    """False when neither shape can read a name in ``line`` (stripped, non-empty): the name
+    starts the line, or follows a leading comma or an honorific (such lines are read in full),
+    and its first two words start with a capital A-Z (:data:`_NAME`). Prose lines (one capital,
+    then lower case) are passed over without splitting them."""
+    first = line[0]
+    if first == "," or (first.lower() in _HONORIFIC_INITIALS and _HONORIFIC.match(line)):
+        return True
+    if not "A" <= first <= "Z":
+        return False
+    words = line.split(None, 2)
+    return len(words) >= 2 and "A" <= words[1][0] <= "Z"
+
+
 def contact_blocks(text: str, hint: str = "") -> list[tuple[str, str, str]]:
     """(name key, title, organisation) for every contact block in ``text``.
 
@@ -131,9 +150,9 @@ def contact_blocks(text: str, hint: str = "") -> list[tuple[str, str, str]]:
     lines = [ln.strip() for ln in text.splitlines()]
     out: list[tuple[str, str, str]] = []
     for i, line in enumerate(lines):
-        if not line or len(line) > 100:
+        if not line or len(line) > 100 or not _may_start_name(line):
             continue
-        parts = [p.strip() for p in re.split(r"\s*,\s*|\s+[|·•]\s+", line) if p.strip()]
+        parts = [p.strip() for p in _PARTS.split(line) if p.strip()]
         if len(parts) >= 2 and _NAME.match(_clean_name(parts[0])) and not ROLE_WORDS.search(parts[0]):
             title = parts[1] if ROLE_WORDS.search(parts[1]) and len(parts[1].split()) <= 7 and not _NOISE.search(parts[1]) \
                 else ""

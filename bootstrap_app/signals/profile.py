@@ -21,6 +21,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from operator import itemgetter
 
 from bootstrap_app.identity import name_key
 from bootstrap_app.owner import OwnerIdentity
@@ -87,7 +88,10 @@ class ProfileAccumulator(Analyzer):
     sig_refs: dict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
     manager: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     manager_refs: dict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
-    author_refs: defaultdict[str, list[Ref]] = field(default_factory=lambda: defaultdict(list))
+    author_refs: defaultdict[str, list[tuple[float, str, str, datetime | None, str | None]]] = field(
+        default_factory=lambda: defaultdict(list))
+    """Per author: (POSIX time, source, ref, timestamp, chat channel or None for mail) of their
+    three newest items, the evidence pointers of their activity (:meth:`_activity_refs`)."""
     slack: defaultdict[str, Counter[tuple[str, str]]] = field(default_factory=lambda: defaultdict(Counter))
     """Per chat author: (Slack profile title, Slack tz) as their messages carry them."""
     slack_refs: dict[str, Ref] = field(default_factory=dict)
@@ -99,20 +103,44 @@ class ProfileAccumulator(Analyzer):
     newest: dict[str, list[tuple[float, int, Message]]] = field(default_factory=dict)
     """Per sender of received mail: its newest messages (a heap), read at the end (:meth:`_defer`)."""
     _seq: int = 0
+    _ranked: set[str] = field(default_factory=set, repr=False)
+    """Authors whose kept activities are ordered newest first (they had a fourth)."""
 
-    def _author_ref(self, key: str, ref: Ref) -> None:
-        """Keep the three newest items of each author as evidence pointers."""
-        refs = self.author_refs[key]
-        refs.append(ref)
-        if len(refs) > 3:
-            refs.sort(key=lambda r: r.date.timestamp() if r.date else float("-inf"), reverse=True)
-            del refs[3:]
+    def _keep_activity(self, key: str, value: float, item: Message | ChatMessage, channel: str | None) -> None:
+        """Keep ``item`` (dated ``value``, POSIX time) if it is among the three newest of its
+        author; ``channel``: the chat channel, None for mail.
+
+        The place is the one appending it and stable-sorting newest first gives (an item as new
+        as a kept one goes after it), as this did once, but without a sort and an evidence
+        ``Ref`` per message: from the fourth item on the three are kept ordered (``_ranked``),
+        and the Refs are built at the end. Before the fourth they stay in the order they came."""
+        kept = self.author_refs[key]
+        if len(kept) < 3:
+            kept.append((value, item.source, item.ref, item.timestamp, channel))
+            return
+        if key not in self._ranked:  # the fourth item: order the first three, as the stable sort would
+            kept.sort(key=itemgetter(0), reverse=True)
+            self._ranked.add(key)
+        for slot, entry in enumerate(kept):
+            if entry[0] < value:
+                kept.insert(slot, (value, item.source, item.ref, item.timestamp, channel))
+                del kept[3:]
+                return
+
+    def _activity_refs(self, key: str) -> list[Ref]:
+        """The evidence pointers to ``key``'s kept activities (built only now: most are replaced)."""
+        refs = []
+        for _, source, ref, stamp, channel in self.author_refs.get(key, []):
+            when = stamp.date().isoformat() if stamp else "undated"
+            note = f"mail sent {when}" if channel is None else f"chat message in #{channel}, {when}"
+            refs.append(Ref(source, ref, stamp, key, note))
+        return refs
 
     def observe(self, item: Item) -> None:
         if isinstance(item, Message):
             # what received mail shows of its sender (send times, signature, "my manager") is filed
             # apart: it may describe a colleague, never the owner, whatever its From says (issue 14)
-            key = person_key(item.sender)
+            key = item.sender.address or person_key(item.sender)  # (the address, without a call, for most)
             key = received_key(key) if key and item.third_party_reason else key
             offset = item.utc_offset_minutes
             if offset is None and item.timestamp is not None and item.timestamp.tzinfo not in (None, UTC):
@@ -122,10 +150,12 @@ class ProfileAccumulator(Analyzer):
                 self.clock.note_offset(key, offset)  # newsletters show what other clocks say
             if item.is_bulk or not key:
                 return
-            self.clock.stamp(key, item.timestamp, offset)
-            when = item.timestamp.date().isoformat() if item.timestamp else "undated"
-            self._author_ref(key, Ref(item.source, item.ref, item.timestamp, key, f"mail sent {when}"))
-            if item.third_party_reason and self._defer(key, item):
+            stamp = item.timestamp
+            value = stamp.timestamp() if stamp is not None else float("-inf")
+            if stamp is not None:
+                self.clock.stamp_at(key, value, offset)
+            self._keep_activity(key, value, item, None)
+            if item.third_party_reason and self._defer(key, item, value):
                 return  # received mail: its text is read at the end if it is among its sender's newest
             self._read_text(item, key)
         elif isinstance(item, ChatMessage):
@@ -139,11 +169,10 @@ class ProfileAccumulator(Analyzer):
                                                f"Slack profile of {item.user.name or key}"
                                                + (f": {item.user_title[:80]}" if item.user_title else ""))
             if key:
-                when = item.timestamp.date().isoformat() if item.timestamp else "undated"
-                self._author_ref(key, Ref(item.source, item.ref, item.timestamp, key,
-                                          f"chat message in #{item.channel}, {when}"))
+                self._keep_activity(key, item.timestamp.timestamp() if item.timestamp else float("-inf"), item,
+                                      item.channel)
 
-    def _defer(self, key: str, item: Message) -> bool:
+    def _defer(self, key: str, item: Message, value: float) -> bool:
         """Keep ``item`` among the newest :data:`NEWEST_PER_SENDER` received messages of ``key``
         (True), or say that it must be read now (False: too many senders kept already).
 
@@ -158,7 +187,7 @@ class ProfileAccumulator(Analyzer):
                 return False
             kept = self.newest[key] = []
         self._seq += 1
-        entry = (item.timestamp.timestamp() if item.timestamp else float("-inf"), self._seq, item)
+        entry = (value, self._seq, item)  # value: the item's POSIX time (-inf: undated)
         if len(kept) < NEWEST_PER_SENDER:
             heapq.heappush(kept, entry)
         else:
@@ -287,7 +316,7 @@ class ProfileAccumulator(Analyzer):
             hours_samples=worked.samples if worked else 0, hours_days=worked.days_text if worked else "",
             hours_evidence=worked.evidence if worked else "", hours_note=self.clock.no_hours,
             manager_mentions=tuple(mentions.most_common(3)), refs=tuple(refs),
-            activity_refs=tuple(r for k in keys for r in self.author_refs.get(k, []))[:6])
+            activity_refs=tuple(r for k in keys for r in self._activity_refs(k))[:6])
 
     def title_of(self, key: str, name: str) -> str:
         """The job title a contact's own signature states (a title is allowed third-party data)."""

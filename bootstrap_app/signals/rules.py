@@ -49,7 +49,7 @@ class RulesAccumulator(Analyzer):
         if len(self.found) >= _MAX:
             return
         if isinstance(item, Message):
-            if item.subject.lower().startswith(("fw", "fwd")) or item.third_party_reason:
+            if item.third_party_reason or item.subject.lower().startswith(("fw", "fwd")):
                 return  # a forward carries someone else's words; a received copy is not the owner's
             key, where = person_key(item.sender), "mail"
         elif isinstance(item, ChatMessage):

@@ -42,9 +42,12 @@ _NAME_LINE = re.compile(r"^(?:[^\W\d_][\w'’.-]*)(?:\s+[^\W\d_][\w'’.-]*){1,3
 
 def _is_name(text: str) -> bool:
     """A person's name line: two to four capitalised words, no title, team or company word, no digits."""
+    if not text[:1].isupper():
+        return False  # (the name pattern starts at the first character)
     words = text.split()
-    return bool(_NAME_LINE.match(text)) and all(w[0].isupper() for w in words) and not ROLE_WORDS.search(text) \
-        and not _TEAM_WORDS.search(text) and not _ORG_WORDS.search(text)
+    # the word count and capitals first: they reject almost every line of prose at no regex's cost
+    return 2 <= len(words) <= 4 and all(w[0].isupper() for w in words) and bool(_NAME_LINE.match(text)) \
+        and not ROLE_WORDS.search(text) and not _TEAM_WORDS.search(text) and not _ORG_WORDS.search(text)
 
 
 def _is_org(part: str, hint: str) -> bool:
@@ -79,22 +82,45 @@ def _title_in(parts: list[str]) -> str:
     return next((p for p in parts if len(p.split()) <= 6 and ROLE_WORDS.search(p) and not _DIGITS.search(p)), "")
 
 
+_LEADS = ",;|·•"
+"""What may stand before the first part of a line (:func:`_parts` cuts and strips it away)."""
+
+
+def _may_lead_with_name(line: str) -> bool:
+    """False when the first part of ``line`` (stripped, non-empty) cannot be a name: a name's
+    first two words are capitalised, and only separators may stand before it. (A part ends at a
+    separator, so the part's first two words start where the line's do; most prose lines start
+    with one capital only.)"""
+    if line[0] in _LEADS:
+        return True
+    if not line[0].isupper():
+        return False
+    words = line.split(None, 2)
+    return len(words) >= 2 and words[0][0].isupper() and words[1][0].isupper()
+
+
 def _find_block(lines: list[str], hint: str) -> tuple[int, str, str] | None:
     """(index of the title line, signer, title) of the *last* name + title pair in ``lines``:
     a name line directly above a title line, or ``Name | Title`` on one line. With no title
     anywhere, a name line directly above an organisation or team line ("Research Group") is a
-    block too, with an empty title (index: the line under the name)."""
+    block too, with an empty title (index: the line under the name).
+
+    Every shape needs a name, on the line above or leading this one, so a line with neither is
+    passed over before its (costly) skip, split and title tests: the same blocks are found."""
     found = None
     bare = None
+    named = False  # lines[i - 1] is a name line
     for i, line in enumerate(lines):
-        if len(line) > 120 or _SKIP_LINE.search(line):
+        above, named = named, _is_name(line)
+        leads = _may_lead_with_name(line)
+        if not (above or leads) or len(line) > 120 or _SKIP_LINE.search(line):
             continue
         parts = _parts(line)
-        if len(parts) >= 2 and _is_name(parts[0]) and (title := _title_in(parts[1:])):
+        if leads and len(parts) >= 2 and _is_name(parts[0]) and (title := _title_in(parts[1:])):
             found = (i, parts[0], title)  # Name | Title (Outlook's one-line layout)
-        elif (title := _title_in(parts)) and i and _is_name(lines[i - 1]):
+        elif above and (title := _title_in(parts)):
             found = (i, lines[i - 1], title)
-        elif i and _is_name(lines[i - 1]) and any(_is_org(p, hint) or _is_team(p) for p in parts):
+        elif above and any(_is_org(p, hint) or _is_team(p) for p in parts):
             bare = (i, lines[i - 1], "")
     return found or bare
 
