@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bootstrap_app.text.mail import trim_quoted
 from bootstrap_app.types import Message
@@ -69,6 +69,13 @@ class Outcome:
     skips: tuple[tuple[str, str], ...] = ()
     spam: bool = False
     stop: bool = False
+
+    def __reduce__(self) -> tuple[type[Outcome], tuple[Any, ...]]:
+        """Pickled as its values, the common case (an item, nothing else) as two: a worker sends
+        one per message; the slots default sends a dict of all five names with every one."""
+        if not (self.skips or self.spam or self.stop):
+            return Outcome, (self.resume, self.item)
+        return Outcome, (self.resume, self.item, self.skips, self.spam, self.stop)
 
 
 def outcome(job: MboxJob, raw: RawMessage) -> Outcome:
