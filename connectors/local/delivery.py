@@ -118,8 +118,8 @@ def external_hop(received: str) -> str:
     ``received`` holds the Received values newest first, one per line.
     """
     for value in received.split("\n"):
-        if value.strip() and (host := _hop_verdict(_hop_shape(value))):
-            return host
+        if _FROM.match(value) and (host := _hop_verdict(_hop_shape(value))):
+            return host  # a line without ``from <host>`` names no sending host: never a verdict
     return ""
 
 
