@@ -191,3 +191,18 @@ def test_what_the_analyzers_read_comes_back_from_the_workers(tmp_path: Path, sma
     assert sum(1 for f in came_back.values() if f.signature.get("title")) >= len(own) // 2
     monkeypatch.setattr(textfacts, "_compute", lambda item: pytest.fail("computed again in the scanning process"))
     assert [textfacts.mail_text(i) for i in own] == list(came_back.values())
+
+
+def test_a_batch_crosses_pickled_and_the_collector_is_left_as_it_was() -> None:
+    import gc
+    import pickle
+
+    items = [mboxitems.Outcome(3, Message(source="s", ref="r", labels=("Inbox",)))]
+    blob = mboxpool.packed(lambda: items)
+    assert pickle.loads(blob) == items and gc.isenabled()
+    assert mboxpool._unpacked(blob) == items and gc.isenabled()
+    gc.disable()
+    try:
+        assert mboxpool._unpacked(blob) == items and not gc.isenabled()  # a caller's choice stands
+    finally:
+        gc.enable()
