@@ -123,19 +123,12 @@ def external_hop(received: str) -> str:
     return ""
 
 
-_DATE_TAIL = re.compile(r";\s*(?:[A-Za-z]{3},?\s+)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{1,2}:\d{2}(?::\d{2})?"
-                        r"(?:\s*[+-]\d{4})?(?:\s*\([A-Za-z]{1,5}\))?\s*$")
-_ID_FOR = re.compile(r"\s+(?:id\s+[A-Za-z0-9._-]+|for\s+<[^<>\s]*>)")
-
-
 def _hop_shape(value: str) -> str:
-    """One Received line without what never changes its verdict (the date after ``;``, the
-    queue ``id`` and the ``for <address>`` written after ``by`` and ``with``): the same server
-    pair gives the same shape for every message, so its verdict is worked out once.
-
-    Only text past every ``by`` and ``with`` match the verdict reads is dropped (the head before
-    ``by``, where the sending host is read, is kept whole), so the verdict of the shape is the
-    verdict of the line.
+    """One Received line cut right after the last text its verdict reads: the first ``by`` and
+    ``with`` matches and the ``by`` after the sending host's name (the head before it, where the
+    sending host is read, is kept whole). What follows (the queue ``id``, ``for <address>``, the
+    date) differs from message to message and is never read, so the same server pair gives the
+    same shape for every message and its verdict is worked out once (:func:`_hop_verdict`).
     """
     by, proto, start = _BY.search(value), _WITH.search(value), _FROM.match(value)
     if not by or not proto:
@@ -143,8 +136,7 @@ def _hop_shape(value: str) -> str:
     cut = max(by.end(), proto.end())
     if start and (sender_by := _BY.search(value, start.end(1))):  # the ``by`` _sending_host reads
         cut = max(cut, sender_by.end())
-    tail = _DATE_TAIL.sub("", value[cut:])
-    return value[:cut] + _ID_FOR.sub("", tail)
+    return value[:cut]
 
 
 @lru_cache(maxsize=65536)
