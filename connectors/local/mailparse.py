@@ -56,6 +56,7 @@ _STACKED_HEADERS = frozenset({"received"})
 """Repeated headers whose order matters: kept newest first, one value per line."""
 _HDR_END = re.compile(rb"\r?\n\r?\n")
 _MSGID = re.compile(r"<[^<>\s@]+@[^<>\s]+>")
+_LIST_ID = re.compile(r"<([^<>]+)>")
 _BULK_LOCAL = re.compile(r"^(?:no-?reply|do-?not-?reply|donotreply|notifications?|mailer-daemon|postmaster"
                          r"|bounces?|news(?:letter)?|alerts?)(?:[+._-].*)?$")
 _LIST_HEADERS = ("list-id", "list-unsubscribe", "list-post", "list-help", "list-owner", "list-archive")
@@ -355,21 +356,22 @@ def message_fields(headers: dict[str, str], *, source: str, ref: str, clean: Cal
         gm_thread = format(int(gm_thread), "x")
     thread = gm_thread or (refs[0] if refs else "") or (reply.group(0) if reply else "") or message_id
     list_id = headers.get("list-id", "")
-    lid = re.search(r"<([^<>]+)>", list_id)
-    folder = _folder_label(headers.get("x-folder", ""))
+    lid = _LIST_ID.search(list_id) if list_id else None
+    folder = _folder_label(x_folder) if (x_folder := headers.get("x-folder")) else ""
     if folder and not labels:
         labels = (folder,)
     if sent_hint and "Sent" not in labels:  # a sent folder says what a Gmail label would
         labels = (*labels, "Sent")
     relay, failure = delivery_evidence(headers, sender)
-    behalf = next((p.address for p in parse_people(headers.get("sender", ""))
-                   if p.address and senders and p.address != sender.address), "")
+    on_behalf = headers.get("sender", "") if senders else ""  # a Sender beside no From stands in for it
+    behalf = next((p.address for p in parse_people(on_behalf) if p.address and p.address != sender.address), "")
     authored = sent_hint
     if authored is None and "Sent" in labels:
         authored = True
     if relay or failure:  # delivered from outside / not vouched for: nobody's Sent mail
         authored = False
-    people = tuple(dict.fromkeys(p for p in (sender, *to, *cc) if p.address or p.name))
+    # parse_people drops empty entries, so only the default sender of a From-less message can be empty
+    people = tuple(dict.fromkeys((sender, *to, *cc) if senders else (*to, *cc)))
     written = _read_date(headers.get("date", ""))  # parsed once: the timestamp and its offset
     return dict(
         source=source,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from bootstrap_app.text.mail import trim_quoted
@@ -78,6 +79,13 @@ class Outcome:
         return Outcome, (self.resume, self.item, self.skips, self.spam, self.stop)
 
 
+@lru_cache(maxsize=1024)
+def _in_spam_or_trash(labels: str) -> bool:
+    """Whether Takeout's ``X-Gmail-Labels`` files the message in Spam or Trash (memoized: a
+    mailbox has a handful of label combinations, and every message asks)."""
+    return not _SKIP_LABELS.isdisjoint(x.strip().lower() for x in labels.split(","))
+
+
 def outcome(job: MboxJob, raw: RawMessage) -> Outcome:
     """The decision for one message as :func:`~.mbox.iter_mbox` found it."""
     label, source_id = job.label, job.source_id
@@ -87,8 +95,7 @@ def outcome(job: MboxJob, raw: RawMessage) -> Outcome:
     if raw.truncated.startswith("header block"):
         return Outcome(-1, skips=((ref, f"{label}: {raw.truncated}; message skipped"),))
     resume = raw.offset if raw.truncated else raw.next_offset
-    labels = {x.strip().lower() for x in raw.header("x-gmail-labels").split(",")}
-    if labels & _SKIP_LABELS:
+    if _in_spam_or_trash(raw.header("x-gmail-labels")):
         return Outcome(resume, spam=True)
     if job.since is not None:
         when = parse_date(raw.header("date"))
