@@ -50,9 +50,11 @@ _EXCHANGE_HOP = re.compile(r"\bwith\s+(?:Microsoft\s+SMTP\s+Server|mapi|HTTPS)\b
 _PROP = re.compile(r"\b(header\.d|header\.i|header\.from|smtp\.mailfrom)=([^\s;]+)", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)
 def org_domain(host: str) -> str:
     """The organisation part of a host name: ``mx.mail.tidewater.io`` -> ``tidewater.io``,
-    ``smtp.example.co.uk`` -> ``example.co.uk`` (a short second-level label before a country code)."""
+    ``smtp.example.co.uk`` -> ``example.co.uk`` (a short second-level label before a country code;
+    memoized: every message asks for its From domain's, and a mailbox has a few hundred)."""
     parts = [p for p in host.lower().strip(".").split(".") if p]
     if len(parts) < 2:
         return host.lower()

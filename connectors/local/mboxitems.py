@@ -86,8 +86,10 @@ def _in_spam_or_trash(labels: str) -> bool:
     return not _SKIP_LABELS.isdisjoint(x.strip().lower() for x in labels.split(","))
 
 
-def outcome(job: MboxJob, raw: RawMessage) -> Outcome:
-    """The decision for one message as :func:`~.mbox.iter_mbox` found it."""
+def outcome(job: MboxJob, raw: RawMessage, read_own: bool = False) -> Outcome:
+    """The decision for one message as :func:`~.mbox.iter_mbox` found it. ``read_own``: a lazy
+    item's body is read at once when the message is not judged received (:func:`range_outcomes`),
+    with the headers parsed here."""
     label, source_id = job.label, job.source_id
     ref = raw.header("message-id").strip() or f"@{raw.offset}"
     if raw.truncated and not raw.header_block:
@@ -111,6 +113,8 @@ def outcome(job: MboxJob, raw: RawMessage) -> Outcome:
             start, header_end, body_start, body_end = raw.span
             body = FileBody(job.path, start, header_end, body_start, body_end, job.cap, job.cleaner)
             item = LazyMessage.with_loader(body, **fields)
+            if read_own and not item.third_party_reason:
+                item.read_now(headers, raw.header_block)
             if tnef_reason(ctype, raw.body_head, "?"):  # rare: decode now to say whether text was left
                 skips.append((ref, f"{label}: {tnef_reason(ctype, raw.body_head, body.text())}"))
         else:
@@ -132,11 +136,12 @@ Reader = Callable[..., Iterator["RawMessage"]]
 
 
 def outcomes(reader: Reader, job: MboxJob, start: int = 0, stop: int | None = None,
-             mode: tuple[bool, bool] | None = None) -> Iterator[Outcome]:
+             mode: tuple[bool, bool] | None = None, read_own: bool = False) -> Iterator[Outcome]:
     """The outcomes of the messages from byte ``start`` (a message boundary) up to ``stop``
-    (another one, or the end of the file); ``mode`` is the file's (strict, crlf) from its start."""
+    (another one, or the end of the file); ``mode`` is the file's (strict, crlf) from its start;
+    ``read_own``: see :func:`outcome`."""
     for raw in reader(job.path, headers_only=job.lazy, start=start, stop=stop, mode=mode, peek=job.lazy):
-        yield outcome(job, raw)
+        yield outcome(job, raw, read_own)
 
 
 def range_outcomes(reader: Reader, job: MboxJob, start: int, stop: int, mode: tuple[bool, bool]) -> list[Outcome]:
@@ -148,10 +153,10 @@ def range_outcomes(reader: Reader, job: MboxJob, start: int, stop: int, mode: tu
     too (``job.prepare``). A received message's body stays unread: the scanning process
     decodes it only if it is among its sender's newest.
     """
-    done = list(outcomes(reader, job, start, stop, mode))
+    done = list(outcomes(reader, job, start, stop, mode, read_own=True))
     for out in done:
         if out.item is not None and not out.item.third_party_reason:
-            _ = out.item.body
+            _ = out.item.body  # read already by outcome() when lazy (its headers at hand)
             if job.prepare is not None:
                 job.prepare(out.item)
     return done
