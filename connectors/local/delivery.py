@@ -120,23 +120,26 @@ def external_hop(received: str) -> str:
     ``received`` holds the Received values newest first, one per line.
     """
     for value in received.split("\n"):
-        if _FROM.match(value) and (host := _hop_verdict(_hop_shape(value))):
+        if (start := _FROM.match(value)) and (host := _hop_verdict(_hop_shape(value, start))):
             return host  # a line without ``from <host>`` names no sending host: never a verdict
     return ""
 
 
-def _hop_shape(value: str) -> str:
+def _hop_shape(value: str, start: re.Match[str] | None = None) -> str:
     """One Received line cut right after the last text its verdict reads: the first ``by`` and
     ``with`` matches and the ``by`` after the sending host's name (the head before it, where the
     sending host is read, is kept whole). What follows (the queue ``id``, ``for <address>``, the
     date) differs from message to message and is never read, so the same server pair gives the
     same shape for every message and its verdict is worked out once (:func:`_hop_verdict`).
+    ``start``: ``_FROM.match(value)`` when the caller has it already.
     """
-    by, proto, start = _BY.search(value), _WITH.search(value), _FROM.match(value)
+    by, proto = _BY.search(value), _WITH.search(value)
     if not by or not proto:
         return value
     cut = max(by.end(), proto.end())
-    if start and (sender_by := _BY.search(value, start.end(1))):  # the ``by`` _sending_host reads
+    start = start or _FROM.match(value)
+    # the ``by`` _sending_host reads; when the first ``by`` lies past the host's name, it is that one
+    if start and by.start() < start.end(1) and (sender_by := _BY.search(value, start.end(1))):
         cut = max(cut, sender_by.end())
     return value[:cut]
 

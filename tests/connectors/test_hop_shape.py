@@ -32,6 +32,9 @@ _AWKWARD = [
     "from smtp.example.co.uk (smtp.example.co.uk [198.51.100.4]) by mx.example.co.uk with ESMTPS id 8",
     "from mail.other.org (mail.other.org [2001:db8::1]) by mx.owner.example (Postfix) with ESMTPS id 3F",
     "by 2002:a05:6a10:2 with SMTP id 0000000000000002; Sun, 01 Jan 2023 00:14:00 +0000",
+    "from a(by b.owner.example) by c.other.org with ESMTP id 1",  # a ``by`` inside the host's own word
+    "from by.other.org (by.other.org [198.51.100.9]) by mx.owner.example with SMTP id 2",
+    "from x.other.org with SMTP by mx.owner.example (x.other.org [198.51.100.8]) by relay.owner.example id 5",
 ]
 
 
