@@ -105,6 +105,19 @@ class Skip:
     reason: str
 
 
+_STATE_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
+"""One shared tuple per distinct shape of an item's ``__dict__`` (its field names, then whatever
+cached values it carries): pickled once per batch and referred to by every item after that."""
+
+
+def _restore_item(cls: type[_ItemBase], names: tuple[str, ...], values: tuple[object, ...]) -> _ItemBase:
+    """An item as :meth:`_ItemBase.__reduce__` pickled it: its ``__dict__`` put back as it was,
+    without ``__init__`` (the values were validated when the item was first made)."""
+    item = object.__new__(cls)
+    item.__dict__.update(zip(names, values, strict=True))
+    return item
+
+
 @dataclass(frozen=True, kw_only=True)
 class _ItemBase:
     source: str
@@ -123,6 +136,21 @@ class _ItemBase:
     def headline(self) -> str:
         """One line that names the item (subject, title ...): part of its change digest."""
         return str(getattr(self, self.headline_field)) if self.headline_field else ""
+
+    def __reduce__(self) -> tuple[object, tuple[type[_ItemBase], tuple[str, ...], tuple[object, ...]]]:
+        """Pickled as its ``__dict__``'s names (one shared tuple per shape) and values.
+
+        Why not the default: a scan's items cross from the reader's worker processes by the ten
+        thousand (:mod:`connectors.local.mboxpool`), and the default writes every item's state as
+        a dict of its own, name by name; building and copying those dicts was most of what
+        loading a batch cost the scanning process. Whatever the item keeps in its ``__dict__``
+        besides its fields (a cached property, a lazily read body) travels with it, as before.
+        """
+        state = self.__dict__
+        names = tuple(state)
+        if len(_STATE_NAMES) < 256:  # a few shapes per item class; never grows without bound
+            names = _STATE_NAMES.setdefault(names, names)
+        return _restore_item, (type(self), names, tuple(state.values()))
 
 
 @dataclass(frozen=True, kw_only=True)

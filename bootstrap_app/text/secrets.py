@@ -108,9 +108,10 @@ _HAS_ALPHA = re.compile(r"[A-Za-z]")
 
 def _worth_scanning(text: str) -> bool:
     """Cheap prefilter: a secret-ish keyword, or a long token mixing letters and digits."""
-    lowered = text.lower()
-    if any(k in lowered for k in _KEYWORDS) or ("://" in text and "@" in text):
-        return True
+    if any(map(text.lower().__contains__, _KEYWORDS)) or ("://" in text and "@" in text):
+        return True  # map over a bound method: the keyword loop runs in C (every subject and body asks)
+    if _LONG.search(text) is None:  # most text (every short subject) has no long token at all
+        return False
     return any(_HAS_DIGIT.search(m.group(0)) and _HAS_ALPHA.search(m.group(0)) for m in _LONG.finditer(text))
 
 

@@ -50,9 +50,11 @@ _EXCHANGE_HOP = re.compile(r"\bwith\s+(?:Microsoft\s+SMTP\s+Server|mapi|HTTPS)\b
 _PROP = re.compile(r"\b(header\.d|header\.i|header\.from|smtp\.mailfrom)=([^\s;]+)", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)
 def org_domain(host: str) -> str:
     """The organisation part of a host name: ``mx.mail.tidewater.io`` -> ``tidewater.io``,
-    ``smtp.example.co.uk`` -> ``example.co.uk`` (a short second-level label before a country code)."""
+    ``smtp.example.co.uk`` -> ``example.co.uk`` (a short second-level label before a country code;
+    memoized: every message asks for its From domain's, and a mailbox has a few hundred)."""
     parts = [p for p in host.lower().strip(".").split(".") if p]
     if len(parts) < 2:
         return host.lower()
@@ -118,33 +120,28 @@ def external_hop(received: str) -> str:
     ``received`` holds the Received values newest first, one per line.
     """
     for value in received.split("\n"):
-        if value.strip() and (host := _hop_verdict(_hop_shape(value))):
-            return host
+        if (start := _FROM.match(value)) and (host := _hop_verdict(_hop_shape(value, start))):
+            return host  # a line without ``from <host>`` names no sending host: never a verdict
     return ""
 
 
-_DATE_TAIL = re.compile(r";\s*(?:[A-Za-z]{3},?\s+)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{1,2}:\d{2}(?::\d{2})?"
-                        r"(?:\s*[+-]\d{4})?(?:\s*\([A-Za-z]{1,5}\))?\s*$")
-_ID_FOR = re.compile(r"\s+(?:id\s+[A-Za-z0-9._-]+|for\s+<[^<>\s]*>)")
-
-
-def _hop_shape(value: str) -> str:
-    """One Received line without what never changes its verdict (the date after ``;``, the
-    queue ``id`` and the ``for <address>`` written after ``by`` and ``with``): the same server
-    pair gives the same shape for every message, so its verdict is worked out once.
-
-    Only text past every ``by`` and ``with`` match the verdict reads is dropped (the head before
-    ``by``, where the sending host is read, is kept whole), so the verdict of the shape is the
-    verdict of the line.
+def _hop_shape(value: str, start: re.Match[str] | None = None) -> str:
+    """One Received line cut right after the last text its verdict reads: the first ``by`` and
+    ``with`` matches and the ``by`` after the sending host's name (the head before it, where the
+    sending host is read, is kept whole). What follows (the queue ``id``, ``for <address>``, the
+    date) differs from message to message and is never read, so the same server pair gives the
+    same shape for every message and its verdict is worked out once (:func:`_hop_verdict`).
+    ``start``: ``_FROM.match(value)`` when the caller has it already.
     """
-    by, proto, start = _BY.search(value), _WITH.search(value), _FROM.match(value)
+    by, proto = _BY.search(value), _WITH.search(value)
     if not by or not proto:
         return value
     cut = max(by.end(), proto.end())
-    if start and (sender_by := _BY.search(value, start.end(1))):  # the ``by`` _sending_host reads
+    start = start or _FROM.match(value)
+    # the ``by`` _sending_host reads; when the first ``by`` lies past the host's name, it is that one
+    if start and by.start() < start.end(1) and (sender_by := _BY.search(value, start.end(1))):
         cut = max(cut, sender_by.end())
-    tail = _DATE_TAIL.sub("", value[cut:])
-    return value[:cut] + _ID_FOR.sub("", tail)
+    return value[:cut]
 
 
 @lru_cache(maxsize=65536)

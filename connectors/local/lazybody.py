@@ -68,26 +68,33 @@ class FileBody:
         return FileBody, (self.path, self.start, self.header_end, self.body_start, self.body_end, self.cap,
                           self.cleaner)
 
-    def text(self) -> str:
-        """The body's readable text as :func:`~.mailbody.extract_body` gives it ("" when unreadable)."""
+    def text(self, headers: dict[str, str] | None = None, block: bytes | None = None) -> str:
+        """The body's readable text as :func:`~.mailbody.extract_body` gives it ("" when unreadable).
+
+        ``headers`` and ``block``: the message's parsed headers (at least
+        :data:`~.mailparse.ITEM_HEADERS`) and its header block, when the caller holds them already
+        (the reader that just made the item): then only the body is read back, and not parsed twice."""
+        at = self.start if block is None else self.body_start
         try:
             with open(self.path, "rb") as f:
-                f.seek(self.start)
-                data = f.read(self.body_end - self.start)
+                f.seek(at)
+                data = f.read(self.body_end - at)
         except OSError:
             return ""
-        if len(data) != self.body_end - self.start:
+        if len(data) != self.body_end - at:
             return ""  # the file shrank since it was read: the headers stand, the body is gone
-        block = data[: self.header_end - self.start]
-        body = mbox_body_bytes(data[self.body_start - self.start:]) if self.body_end > self.body_start else b""
+        if block is None:
+            block = data[: self.header_end - self.start]
+        body = mbox_body_bytes(data[self.body_start - at:]) if self.body_end > self.body_start else b""
         try:
-            return extract_body(parse_header_block(block, ITEM_HEADERS), block, body)
+            return extract_body(parse_header_block(block, ITEM_HEADERS) if headers is None else headers, block, body)
         except Exception:  # extract_body never raises; a bug there must not stop a scan
             return ""
 
-    def __call__(self) -> str:
-        """The body as ``Message.body`` holds it: trimmed of quoted text, capped, cleaned."""
-        text = self.text()
+    def __call__(self, headers: dict[str, str] | None = None, block: bytes | None = None) -> str:
+        """The body as ``Message.body`` holds it: trimmed of quoted text, capped, cleaned
+        (``headers``, ``block``: see :meth:`text`)."""
+        text = self.text(headers, block)
         if not text:
             return ""
         text = trim_quoted(text)
@@ -133,6 +140,14 @@ class LazyMessage(Message):
         item.__dict__["_body"] = None
         item.__dict__["_load"] = load
         return item
+
+    def read_now(self, headers: dict[str, str], block: bytes) -> None:
+        """Read the body now from a :class:`FileBody` loader, with the message's parsed headers and
+        header block in hand (see :meth:`FileBody.text`); any other loader runs as on first access."""
+        state = self.__dict__
+        load = state.get("_load")
+        if state.get("_body") is None and isinstance(load, FileBody):
+            state["_body"], state["_load"] = load(headers, block), None
 
     def unread_body(self) -> FileBody | None:
         """Where the body will be read from, while it is still unread (None once read, or when its

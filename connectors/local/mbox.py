@@ -21,6 +21,7 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from bootstrap_app.errors import SourceError, SourceNotFound
@@ -96,10 +97,11 @@ class RawMessage:
             return self._headers.get(name.lower(), default)
         if self._lower is None:
             self._lower = b"\n" + self.header_block.lower()
-        lname = name.lower()
-        key = b"\n" + lname.encode("ascii", "replace") + b":"
-        values: list[str] = []
+        lname, key = _header_key(name)
         at = self._lower.find(key)
+        if at != -1 and lname not in _MULTI_HEADERS:  # the common case: one value, the first
+            return self._value_at(at + len(key) - 1)
+        values: list[str] = []
         while at != -1:
             values.append(self._value_at(at + len(key) - 1))
             if lname not in _MULTI_HEADERS:
@@ -124,6 +126,14 @@ class RawMessage:
         if "\n" in text:
             text = " ".join(part.strip() for part in text.splitlines())
         return text.strip()
+
+
+@lru_cache(maxsize=64)
+def _header_key(name: str) -> tuple[str, bytes]:
+    """(lower-case name, the bytes :meth:`RawMessage.header` finds it by): a reader asks for the
+    same few names for every message."""
+    lname = name.lower()
+    return lname, b"\n" + lname.encode("ascii", "replace") + b":"
 
 
 def _release(mm: mmap.mmap, upto: int, released: int) -> int:

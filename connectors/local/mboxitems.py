@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from bootstrap_app.text.mail import trim_quoted
 from bootstrap_app.types import Message
@@ -70,9 +71,25 @@ class Outcome:
     spam: bool = False
     stop: bool = False
 
+    def __reduce__(self) -> tuple[type[Outcome], tuple[Any, ...]]:
+        """Pickled as its values, the common case (an item, nothing else) as two: a worker sends
+        one per message; the slots default sends a dict of all five names with every one."""
+        if not (self.skips or self.spam or self.stop):
+            return Outcome, (self.resume, self.item)
+        return Outcome, (self.resume, self.item, self.skips, self.spam, self.stop)
 
-def outcome(job: MboxJob, raw: RawMessage) -> Outcome:
-    """The decision for one message as :func:`~.mbox.iter_mbox` found it."""
+
+@lru_cache(maxsize=1024)
+def _in_spam_or_trash(labels: str) -> bool:
+    """Whether Takeout's ``X-Gmail-Labels`` files the message in Spam or Trash (memoized: a
+    mailbox has a handful of label combinations, and every message asks)."""
+    return not _SKIP_LABELS.isdisjoint(x.strip().lower() for x in labels.split(","))
+
+
+def outcome(job: MboxJob, raw: RawMessage, read_own: bool = False) -> Outcome:
+    """The decision for one message as :func:`~.mbox.iter_mbox` found it. ``read_own``: a lazy
+    item's body is read at once when the message is not judged received (:func:`range_outcomes`),
+    with the headers parsed here."""
     label, source_id = job.label, job.source_id
     ref = raw.header("message-id").strip() or f"@{raw.offset}"
     if raw.truncated and not raw.header_block:
@@ -80,8 +97,7 @@ def outcome(job: MboxJob, raw: RawMessage) -> Outcome:
     if raw.truncated.startswith("header block"):
         return Outcome(-1, skips=((ref, f"{label}: {raw.truncated}; message skipped"),))
     resume = raw.offset if raw.truncated else raw.next_offset
-    labels = {x.strip().lower() for x in raw.header("x-gmail-labels").split(",")}
-    if labels & _SKIP_LABELS:
+    if _in_spam_or_trash(raw.header("x-gmail-labels")):
         return Outcome(resume, spam=True)
     if job.since is not None:
         when = parse_date(raw.header("date"))
@@ -97,6 +113,8 @@ def outcome(job: MboxJob, raw: RawMessage) -> Outcome:
             start, header_end, body_start, body_end = raw.span
             body = FileBody(job.path, start, header_end, body_start, body_end, job.cap, job.cleaner)
             item = LazyMessage.with_loader(body, **fields)
+            if read_own and not item.third_party_reason:
+                item.read_now(headers, raw.header_block)
             if tnef_reason(ctype, raw.body_head, "?"):  # rare: decode now to say whether text was left
                 skips.append((ref, f"{label}: {tnef_reason(ctype, raw.body_head, body.text())}"))
         else:
@@ -118,11 +136,12 @@ Reader = Callable[..., Iterator["RawMessage"]]
 
 
 def outcomes(reader: Reader, job: MboxJob, start: int = 0, stop: int | None = None,
-             mode: tuple[bool, bool] | None = None) -> Iterator[Outcome]:
+             mode: tuple[bool, bool] | None = None, read_own: bool = False) -> Iterator[Outcome]:
     """The outcomes of the messages from byte ``start`` (a message boundary) up to ``stop``
-    (another one, or the end of the file); ``mode`` is the file's (strict, crlf) from its start."""
+    (another one, or the end of the file); ``mode`` is the file's (strict, crlf) from its start;
+    ``read_own``: see :func:`outcome`."""
     for raw in reader(job.path, headers_only=job.lazy, start=start, stop=stop, mode=mode, peek=job.lazy):
-        yield outcome(job, raw)
+        yield outcome(job, raw, read_own)
 
 
 def range_outcomes(reader: Reader, job: MboxJob, start: int, stop: int, mode: tuple[bool, bool]) -> list[Outcome]:
@@ -134,10 +153,10 @@ def range_outcomes(reader: Reader, job: MboxJob, start: int, stop: int, mode: tu
     too (``job.prepare``). A received message's body stays unread: the scanning process
     decodes it only if it is among its sender's newest.
     """
-    done = list(outcomes(reader, job, start, stop, mode))
+    done = list(outcomes(reader, job, start, stop, mode, read_own=True))
     for out in done:
         if out.item is not None and not out.item.third_party_reason:
-            _ = out.item.body
+            _ = out.item.body  # read already by outcome() when lazy (its headers at hand)
             if job.prepare is not None:
                 job.prepare(out.item)
     return done

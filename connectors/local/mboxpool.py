@@ -18,8 +18,10 @@ killed mid-way leaves no reader behind.
 
 from __future__ import annotations
 
+import gc
 import mmap
 import os
+import pickle
 import re
 import signal
 import sys
@@ -27,13 +29,14 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from .mboxitems import MboxJob, Outcome, Reader, range_outcomes
 
-__all__ = ["CHUNK_BYTES", "MIN_BYTES", "PROFILE_ENV", "in_order", "parallel_outcomes", "profiled", "submit_or_fail",
-           "worker_pool"]
+__all__ = ["CHUNK_BYTES", "MIN_BYTES", "PROFILE_ENV", "in_order", "packed", "parallel_outcomes", "profiled",
+           "submit_or_fail", "worker_pool"]
 
 CHUNK_BYTES = 4 * 1024 * 1024
 """Bytes of mbox per worker task: big enough that pickling per task is noise, small enough to balance."""
@@ -80,27 +83,59 @@ def profiled(task: Callable[..., T], *args: Any) -> T:
         prof.dump_stats(os.path.join(folder, f"worker-{os.getpid()}-{id(prof):x}.prof"))
 
 
-def submit_or_fail(pool: ProcessPoolExecutor, task: Callable[..., list[R]], *args: Any) -> Future[list[R]]:
-    """``task(*args)`` on ``pool``, profiled (:func:`profiled`). A pool that broke since the last
-    task (a worker died before its result was asked for) gives a failed future, which
-    :func:`in_order` then handles as that worker's death."""
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for a moment (and back as it was).
+
+    Why around pickling a task's results: a batch is thousands of new containers (items, their
+    tuples) and no cycle, yet every 700 of them start a collection, and the older generations
+    are walked again and again while the batch grows; that was more than half of loading a
+    batch in the scanning process."""
+    enabled = gc.isenabled()
+    gc.disable()
     try:
-        return pool.submit(profiled, task, *args)
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def packed(task: Callable[..., list[R]], *args: Any) -> bytes:
+    """In a worker: ``task(*args)`` (:func:`profiled`), its results pickled here with the
+    collector paused; :func:`in_order` loads them the same way in the scanning process."""
+    result = profiled(task, *args)
+    with _gc_paused():
+        return pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unpacked(blob: bytes) -> list[Any]:
+    with _gc_paused():
+        result: list[Any] = pickle.loads(blob)
+    return result
+
+
+def submit_or_fail(pool: ProcessPoolExecutor, task: Callable[..., list[R]], *args: Any) -> Future[bytes]:
+    """``task(*args)`` on ``pool``, profiled and pickled there (:func:`packed`). A pool that broke
+    since the last task (a worker died before its result was asked for) gives a failed future,
+    which :func:`in_order` then handles as that worker's death."""
+    try:
+        return pool.submit(packed, task, *args)
     except BrokenProcessPool as exc:
-        failed: Future[list[R]] = Future()
+        failed: Future[bytes] = Future()
         failed.set_exception(exc)
         return failed
 
 
-def in_order(tasks: Iterator[T], submit: Callable[[ProcessPoolExecutor, T], Future[list[R]]],
+def in_order(tasks: Iterator[T], submit: Callable[[ProcessPoolExecutor, T], Future[bytes]],
              salvage: Callable[[T], Iterator[R]], workers: int) -> Iterator[R]:
-    """Each task's results, in task order, computed by ``workers`` processes.
+    """Each task's results, in task order, computed by ``workers`` processes (``submit`` hands
+    back a future of the results pickled in the worker: :func:`submit_or_fail`).
 
     At most two tasks per worker are in flight (a bounded queue: memory stays flat however large
     the input). A task whose worker died, or whose reader raised, goes to ``salvage``, which
     narrows down what killed it (one message, one file) so that only that is lost. A dead worker
     breaks the whole pool, so the tasks still in flight are submitted again to a fresh one."""
-    pending: deque[tuple[T, Future[list[R]]]] = deque()
+    pending: deque[tuple[T, Future[bytes]]] = deque()
     pool = worker_pool(workers)
     try:
         while True:
@@ -111,7 +146,7 @@ def in_order(tasks: Iterator[T], submit: Callable[[ProcessPoolExecutor, T], Futu
                 return
             task, future = pending.popleft()
             try:
-                result = future.result()
+                result: list[R] = _unpacked(future.result())
             except Exception as exc:  # a dead worker (BrokenProcessPool) or a bug in one task
                 if isinstance(exc, BrokenProcessPool):  # every task in flight is lost with the pool
                     pool.shutdown(wait=False, cancel_futures=True)

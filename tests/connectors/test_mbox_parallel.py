@@ -191,3 +191,45 @@ def test_what_the_analyzers_read_comes_back_from_the_workers(tmp_path: Path, sma
     assert sum(1 for f in came_back.values() if f.signature.get("title")) >= len(own) // 2
     monkeypatch.setattr(textfacts, "_compute", lambda item: pytest.fail("computed again in the scanning process"))
     assert [textfacts.mail_text(i) for i in own] == list(came_back.values())
+
+
+def test_a_batch_crosses_pickled_and_the_collector_is_left_as_it_was() -> None:
+    import gc
+    import pickle
+
+    items = [mboxitems.Outcome(3, Message(source="s", ref="r", labels=("Inbox",)))]
+    blob = mboxpool.packed(lambda: items)
+    assert pickle.loads(blob) == items and gc.isenabled()
+    assert mboxpool._unpacked(blob) == items and gc.isenabled()
+    gc.disable()
+    try:
+        assert mboxpool._unpacked(blob) == items and not gc.isenabled()  # a caller's choice stands
+    finally:
+        gc.enable()
+
+
+def _worker_bodies(path: Path) -> list[tuple[str, str, bool]]:
+    """(ref, body, read in the worker) of every item a worker task gives for the whole file."""
+    from connectors.local.mbox import file_mode, iter_mbox
+
+    ctx = ReadContext()
+    job = mboxitems.MboxJob(str(path), "mbox:t", str(path), ctx.max_text_chars, ctx.cleaner)
+    pos, mode = file_mode(path)
+    done = mboxitems.range_outcomes(iter_mbox, job, pos, path.stat().st_size, mode)
+    items = [out.item for out in done if out.item is not None]
+    return [(i.ref, i.body, isinstance(i, LazyMessage) and i.body_loaded) for i in items]
+
+
+def _mboxes_at_hand(tmp_path: Path) -> list[Path]:
+    from tests.conftest import REALDATA
+
+    made = [_mbox(tmp_path / "lf.mbox", 60), _mbox(tmp_path / "crlf.mbox", 60, crlf=True)]
+    return made + sorted((REALDATA / "email").rglob("*.mbox")) if (REALDATA / "email").is_dir() else made
+
+
+def test_bodies_read_in_the_worker_with_its_headers_equal_bodies_read_later(tmp_path: Path) -> None:
+    for path in _mboxes_at_hand(tmp_path):
+        worker = _worker_bodies(path)
+        assert any(read for _, _, read in worker), path  # the worker's own read is what is compared
+        later = [(i.ref, i.body) for i in _read(path)[0]]  # lazy: read back from the file on first use
+        assert [(ref, body) for ref, body, _ in worker] == later, path
