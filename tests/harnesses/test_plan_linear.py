@@ -22,6 +22,9 @@ from bootstrap_app.harnesses.base import Harness
 from bootstrap_app.types import Evidence, MemoryType, Proposal
 
 WHEN = datetime(2026, 3, 4, 9, 30, tzinfo=UTC)
+DERIVED = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
+"""The day the digests in :data:`BEFORE` were taken: entries written then carry it in their files
+(``derived:``), so it is pinned here — left to the clock, the plans changed by a byte every day."""
 TYPES = (MemoryType.FEEDBACK, MemoryType.PROJECT, MemoryType.USER, MemoryType.REFERENCE)
 
 BEFORE = {
@@ -41,7 +44,8 @@ def entries(n: int = 110) -> list[Proposal]:
         body = "\n".join(f"- point {j} of fact {i}: keep `docs/f{i}.md` in mind" for j in range(1 + (i * 7) % 13))
         out.append(Proposal(type=TYPES[i % len(TYPES)], name=name, description=f"Fact {i} about the work",
                             body=body, subject=f"fact:{i}",
-                            evidence=(Evidence("folder:/notes", f"n{i}.md", WHEN, True, f"fact {i}"),)))
+                            evidence=(Evidence("folder:/notes", f"n{i}.md", WHEN, True, f"fact {i}"),),
+                            derived_at=DERIVED))
     return out
 
 
