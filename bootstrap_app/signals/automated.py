@@ -19,6 +19,7 @@ import re
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 __all__ = ["SubjectShapes", "subject_skeleton"]
 
@@ -39,8 +40,12 @@ _MAX_SHAPES = 64
 the sender is plainly not a template, so memory stays bounded on any mailbox."""
 
 
+@lru_cache(maxsize=4096)
 def subject_skeleton(subject: str) -> tuple[str, bool]:
-    """(skeleton, whether a slot was filled): ``"Re: Ticket #4411 updated"`` -> ("ticket <n> updated", True)."""
+    """(skeleton, whether a slot was filled): ``"Re: Ticket #4411 updated"`` -> ("ticket <n> updated", True).
+
+    Memoized (a pure function of the text): a mailbox repeats its subjects (a thread's messages,
+    a report sent every week), and each costs up to five regex passes."""
     text = _PREFIX.sub("", subject or "").strip().lower()
     slotted = False
     for pattern, token, needed in _SLOTS:
@@ -65,7 +70,9 @@ class SubjectShapes:
     by_sender: dict[str, _Shapes] = field(default_factory=dict)
 
     def add(self, sender: str, subject: str, is_reply: bool) -> None:
-        shapes = self.by_sender.setdefault(sender, _Shapes())
+        shapes = self.by_sender.get(sender)
+        if shapes is None:  # not setdefault: that would build a _Shapes (and its two containers) per mail
+            shapes = self.by_sender[sender] = _Shapes()
         shapes.mails += 1
         if is_reply:
             shapes.replies += 1

@@ -64,3 +64,13 @@ def test_skeleton_equals_the_plain_rewrite_on_real_subjects() -> None:
     for subject in subjects:
         assert subject_skeleton(subject) == _plain(subject), subject
     assert len(subjects) > 500 and sum(_plain(s)[1] for s in subjects) > 50
+
+
+def test_a_remembered_skeleton_equals_the_plain_rewrite() -> None:
+    """The memo answers repeats (a thread, a weekly report) as the rewrite does, past its size too."""
+    subject_skeleton.cache_clear()
+    subjects = list(_awkward(12_000))  # more distinct subjects than the memo keeps: hits, misses, evictions
+    for subject in subjects + subjects[::-1]:
+        assert subject_skeleton(subject) == _plain(subject), subject
+    info = subject_skeleton.cache_info()
+    assert info.hits > 1000 and info.currsize == info.maxsize
