@@ -305,13 +305,19 @@ def is_bulk(headers: dict[str, str], sender: Person) -> bool:
     if not keys.isdisjoint(_AUTO_HEADERS) and any(
             headers.get(h, "").strip().lower() not in ("", "no", "false", "0") for h in _AUTO_HEADERS):
         return True
-    if _SUPPRESS_REPLIES.search(headers.get("x-auto-response-suppress", "").lower()):
+    if (suppress := headers.get("x-auto-response-suppress")) and _SUPPRESS_REPLIES.search(suppress.lower()):
         return True
     if "return-path" in headers and _BOUNCE_PATH.match(headers["return-path"]):
         return True
     if _EMPTY_GROUP.match(headers.get("to", "")) and not headers.get("cc", "").strip():
         return True
-    local = sender.address.partition("@")[0]
+    return _bulk_address(sender.address)
+
+
+@lru_cache(maxsize=8192)
+def _bulk_address(address: str) -> bool:
+    """A no-reply / notification / bounce local part (memoized: a mailbox's senders repeat)."""
+    local = address.partition("@")[0]
     return bool(local and _BULK_LOCAL.match(local))
 
 
