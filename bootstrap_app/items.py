@@ -22,11 +22,12 @@ Callers import these names from :mod:`bootstrap_app.types`, the stable public pa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
-from functools import cached_property, lru_cache
-from typing import ClassVar, TypeAlias
+from functools import lru_cache
+from typing import Any, ClassVar, Generic, TypeAlias, TypeVar, overload
 
 __all__ = ["ITEM_CLASSES", "ITEM_KINDS", "SENT_LABELS", "ChatMessage", "Document", "Event", "Item", "MemoryEntry",
            "MemoryType", "Message", "Person", "Repo", "Skip", "is_sent_label", "utc"]
@@ -103,6 +104,37 @@ class Skip:
     source: str
     ref: str
     reason: str
+
+
+_T = TypeVar("_T")
+
+
+class _once(Generic[_T]):
+    """A property worked out on first access and then kept in the instance's ``__dict__``.
+
+    What :class:`functools.cached_property` does, without its lock: up to Python 3.11 that takes
+    a re-entrant lock on every first access, and analyzers and readers ask each of a scan's
+    messages for :attr:`Message.third_party_reason`. The values are pure functions of frozen
+    fields, so two threads computing one at once would store the same value."""
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _once[_T]: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, obj: object | None, owner: type | None = None) -> _T | _once[_T]:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.func(obj)  # a non-data descriptor: the dict wins next time
+        return value
 
 
 _STATE_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -187,12 +219,12 @@ class Message(_ItemBase):
 
     # the two below are asked of every message by several analyzers: each is worked out once
     # (kept in the instance's __dict__; the fields they read are frozen, so it never goes stale)
-    @cached_property
+    @_once
     def in_sent(self) -> bool:
         """Filed in a Sent folder / carrying a Sent label (the owner's client put it there)."""
         return any(is_sent_label(label) for label in self.labels)
 
-    @cached_property
+    @_once
     def third_party_reason(self) -> str:
         """Why this message is someone else's text whatever its From says; empty when nothing says so.
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from bootstrap_app.text.mail import trim_quoted
@@ -118,6 +118,41 @@ def _set_body(self: LazyMessage, value: str) -> None:
 _COMPARED = tuple(f for f in fields(Message) if f.compare)
 
 
+@dataclass(frozen=True, slots=True)
+class _Template:
+    """What :meth:`LazyMessage.with_loader` needs to build an item without ``__init__``."""
+
+    state: dict[str, Any]
+    """The ``__dict__`` ``__init__`` leaves on an item built from defaults (see :func:`_template`)."""
+    accepted: frozenset[str]
+    """Field names that may be set straight into ``state`` (not ``body``: it is a property here)."""
+    needed: frozenset[str]
+    """Names that must be given: the required fields, and those with a default factory (no two
+    items may share one default object)."""
+
+
+_TEMPLATES: dict[type, _Template] = {}
+
+
+def _template(cls: type[LazyMessage]) -> _Template:
+    """``cls``'s :class:`_Template`, worked out once per class by building one item.
+
+    The state is taken from a real ``__init__`` so its keys come in the very order ``__init__``
+    writes them (an item's ``__dict__`` order is what it pickles by, see
+    :meth:`~bootstrap_app.items._ItemBase.__reduce__`); the body property leaves ``_body``
+    where ``body`` would be."""
+    found = _TEMPLATES.get(cls)
+    if found is None:
+        every = [f for f in fields(cls) if f.init]
+        required = {f.name for f in every if f.default is MISSING and f.default_factory is MISSING}
+        needed = required | {f.name for f in every if f.default_factory is not MISSING}
+        blank: dict[str, Any] = dict.fromkeys(required, "")
+        proto = cls(**blank)
+        accepted = frozenset(f.name for f in every if f.name != "body")
+        found = _TEMPLATES[cls] = _Template(dict(proto.__dict__), accepted, frozenset(needed))
+    return found
+
+
 class LazyMessage(Message):
     """A :class:`Message` whose ``body`` is produced by a loader on first access (see the module
     docstring). Everything else about it is a Message: same fields, same kind, equal to a Message
@@ -135,10 +170,24 @@ class LazyMessage(Message):
 
     @classmethod
     def with_loader(cls, load: Callable[[], str], **fields: Any) -> LazyMessage:
-        """The message with every field but ``body``, which ``load()`` returns when first read."""
-        item = cls(**fields)
-        item.__dict__["_body"] = None
-        item.__dict__["_load"] = load
+        """The message with every field but ``body``, which ``load()`` returns when first read.
+
+        Built without the dataclass ``__init__`` when ``fields`` give a source, a ref and a sender
+        and name only known fields (what every reader passes): a frozen ``__init__`` sets each of the two dozen fields through
+        ``object.__setattr__``, a reader makes one item per message, and the ``__dict__`` it
+        leaves is known in advance (:func:`_template`). Anything else (a missing or
+        unknown name) goes through ``__init__``, which raises as it always did."""
+        template = _template(cls)
+        if template.needed <= fields.keys() <= template.accepted:
+            item = object.__new__(cls)
+            state = item.__dict__
+            state.update(template.state)  # every field in declaration order, ``_body`` in body's place
+            state.update(fields)
+        else:
+            item = cls(**fields)
+            state = item.__dict__
+        state["_body"] = None
+        state["_load"] = load
         return item
 
     def read_now(self, headers: dict[str, str], block: bytes) -> None:

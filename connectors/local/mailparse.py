@@ -305,13 +305,19 @@ def is_bulk(headers: dict[str, str], sender: Person) -> bool:
     if not keys.isdisjoint(_AUTO_HEADERS) and any(
             headers.get(h, "").strip().lower() not in ("", "no", "false", "0") for h in _AUTO_HEADERS):
         return True
-    if _SUPPRESS_REPLIES.search(headers.get("x-auto-response-suppress", "").lower()):
+    if (suppress := headers.get("x-auto-response-suppress")) and _SUPPRESS_REPLIES.search(suppress.lower()):
         return True
     if "return-path" in headers and _BOUNCE_PATH.match(headers["return-path"]):
         return True
     if _EMPTY_GROUP.match(headers.get("to", "")) and not headers.get("cc", "").strip():
         return True
-    local = sender.address.partition("@")[0]
+    return _bulk_address(sender.address)
+
+
+@lru_cache(maxsize=8192)
+def _bulk_address(address: str) -> bool:
+    """A no-reply / notification / bounce local part (memoized: a mailbox's senders repeat)."""
+    local = address.partition("@")[0]
     return bool(local and _BULK_LOCAL.match(local))
 
 
@@ -347,10 +353,12 @@ def message_fields(headers: dict[str, str], *, source: str, ref: str, clean: Cal
     to = parse_people(headers.get("to", ""))
     cc = parse_people(headers.get("cc", ""))
     labels = gmail_labels(headers.get("x-gmail-labels", ""))
-    msgid_match = _MSGID.search(headers.get("message-id", ""))
-    message_id = msgid_match.group(0) if msgid_match else headers.get("message-id", "").strip()
-    reply = _MSGID.search(headers.get("in-reply-to", ""))
-    refs = _MSGID.findall(headers.get("references", ""))
+    raw_id = headers.get("message-id", "")
+    msgid_match = _MSGID.search(raw_id)
+    message_id = msgid_match.group(0) if msgid_match else raw_id.strip()
+    # In-Reply-To and References are absent from every thread's first message: no search then
+    reply = _MSGID.search(irt) if (irt := headers.get("in-reply-to")) else None
+    refs = _MSGID.findall(references) if (references := headers.get("references")) else []
     gm_thread = headers.get("x-gm-thrid", "").strip()
     if gm_thread.isdigit():  # Takeout writes Gmail's thread id in decimal, the API in hex
         gm_thread = format(int(gm_thread), "x")
@@ -363,8 +371,10 @@ def message_fields(headers: dict[str, str], *, source: str, ref: str, clean: Cal
     if sent_hint and "Sent" not in labels:  # a sent folder says what a Gmail label would
         labels = (*labels, "Sent")
     relay, failure = delivery_evidence(headers, sender)
-    on_behalf = headers.get("sender", "") if senders else ""  # a Sender beside no From stands in for it
-    behalf = next((p.address for p in parse_people(on_behalf) if p.address and p.address != sender.address), "")
+    # a Sender beside no From stands in for it; read only when present (most messages have none)
+    on_behalf = headers.get("sender", "") if senders else ""
+    behalf = next((p.address for p in parse_people(on_behalf) if p.address and p.address != sender.address),
+                  "") if on_behalf else ""
     authored = sent_hint
     if authored is None and "Sent" in labels:
         authored = True
@@ -373,27 +383,27 @@ def message_fields(headers: dict[str, str], *, source: str, ref: str, clean: Cal
     # parse_people drops empty entries, so only the default sender of a From-less message can be empty
     people = tuple(dict.fromkeys((sender, *to, *cc) if senders else (*to, *cc)))
     written = _read_date(headers.get("date", ""))  # parsed once: the timestamp and its offset
-    return dict(
-        source=source,
-        ref=ref,
-        timestamp=_as_utc(written),
-        utc_offset_minutes=_offset_minutes(written),
-        people=people,
-        authored_by_owner=authored,
-        sender=sender,
-        to=to,
-        cc=cc,
-        subject=clean(decode_words(headers.get("subject", "")).strip(), 1000),
-        message_id=message_id,
-        in_reply_to=reply.group(0) if reply else "",
-        thread_id=thread,
-        labels=labels,
-        list_id=(lid.group(1) if lid else list_id).strip(),
-        is_bulk=is_bulk(headers, sender),
-        delivered_from=relay,
-        auth_failure=failure,
-        on_behalf_of=behalf,
-    )
+    return {
+        "source": source,
+        "ref": ref,
+        "timestamp": _as_utc(written),
+        "utc_offset_minutes": _offset_minutes(written),
+        "people": people,
+        "authored_by_owner": authored,
+        "sender": sender,
+        "to": to,
+        "cc": cc,
+        "subject": clean(decode_words(headers.get("subject", "")).strip(), 1000),
+        "message_id": message_id,
+        "in_reply_to": reply.group(0) if reply else "",
+        "thread_id": thread,
+        "labels": labels,
+        "list_id": (lid.group(1) if lid else list_id).strip(),
+        "is_bulk": is_bulk(headers, sender),
+        "delivered_from": relay,
+        "auth_failure": failure,
+        "on_behalf_of": behalf,
+    }
 
 
 def _folder_label(value: str) -> str:
