@@ -5,15 +5,14 @@ pass over lines and texts that cannot hold a match before running their costly p
 (``test_textfacts_fastpaths``). The only proof that nothing was lost is to run the plain
 line-by-line reading beside them on real and awkward text and get the same answer. These are the
 plain readings, unchanged; they share the modules' patterns and helpers, which the fast paths
-did not touch.
+did not touch. Where a fast path is only a prefilter before the module's own loop, the reference is
+that loop with the prefilter switched off rather than a second copy of it.
 """
 
 from __future__ import annotations
 
-import re
-
-from bootstrap_app.identity import name_key
-from bootstrap_app.signals.contact_blocks import _NAME, _NOISE, _ORG, ROLE_WORDS, _clean_name, _org_part
+from bootstrap_app.signals import contact_blocks as cb
+from bootstrap_app.signals.contact_blocks import ROLE_WORDS
 from bootstrap_app.signals.signature import (
     _NAME_LINE,
     _ORG_WORDS,
@@ -50,30 +49,14 @@ def find_block(lines: list[str], hint: str) -> tuple[int, str, str] | None:
 
 
 def contact_blocks(text: str, hint: str = "") -> list[tuple[str, str, str]]:
-    lines = [ln.strip() for ln in text.splitlines()]
-    out: list[tuple[str, str, str]] = []
-    for i, line in enumerate(lines):
-        if not line or len(line) > 100:
-            continue
-        parts = [p.strip() for p in re.split(r"\s*,\s*|\s+[|·•]\s+", line) if p.strip()]
-        if len(parts) >= 2 and _NAME.match(_clean_name(parts[0])) and not ROLE_WORDS.search(parts[0]):
-            title = parts[1] if ROLE_WORDS.search(parts[1]) and len(parts[1].split()) <= 7 and not _NOISE.search(parts[1]) \
-                else ""
-            if title:
-                org = next((p for p in parts[2:] if _org_part(p, hint)), "")
-                if key := name_key(_clean_name(parts[0])):
-                    out.append((key, title, org))
-                continue
-        name = _clean_name(line)
-        if not _NAME.match(name) or ROLE_WORDS.search(name) or _ORG.search(name) or i + 1 >= len(lines):
-            continue
-        title = lines[i + 1]
-        if not title or len(title.split()) > 8 or not ROLE_WORDS.search(title) or _NOISE.search(title):
-            continue
-        org = next((ln for ln in lines[i + 2:i + 4] if ln and _org_part(ln, hint)), "")
-        if key := name_key(name):
-            out.append((key, title.rstrip(" ,."), org.rstrip(" ,")))
-    return out
+    """The module's own reading with its prefilter (``_may_start_name``) answering yes for every
+    line: the plain reading, without a second copy of the code that the prefilter guards."""
+    saved = cb._may_start_name
+    cb._may_start_name = lambda line: True
+    try:
+        return cb.contact_blocks(text, hint)
+    finally:
+        cb._may_start_name = saved
 
 
 def find_rules(text: str) -> list[str]:
