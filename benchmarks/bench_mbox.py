@@ -154,8 +154,8 @@ def _baseline() -> None:
     from connectors.local import delivery, mbox
 
     mbox.read_mbox = functools.partial(mbox.read_mbox, lazy=False)  # type: ignore[assignment]
-    ProfileAccumulator._defer = lambda self, key, item: False  # type: ignore[method-assign]
-    delivery._hop_shape = lambda value: value  # type: ignore[assignment]
+    ProfileAccumulator._defer = lambda self, *_args: False  # type: ignore[method-assign]
+    delivery._hop_shape = lambda value, start=None: value  # type: ignore[assignment]
     delivery._hop_verdict = delivery._hop_verdict.__wrapped__  # type: ignore[assignment]
     delivery._auth_verdict = delivery._auth_verdict.__wrapped__  # type: ignore[assignment]
 
@@ -247,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     methods = [m for m in args.methods.split(",") if m]
     if unknown := [m for m in methods if m not in _LABELS]:
         parser.error(f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(_LABELS)}")
+    short: list[str] = []
     for messages in (int(n) for n in args.messages.split(",")):
         with tempfile.TemporaryDirectory(prefix="memseed-bench-") as tmp:
             path = (args.keep or Path(tmp)) / f"bench-{messages}.mbox"
@@ -260,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
                 if m.startswith("eml-") and not Path(f"{path}.eml.d").is_dir():
                     write_eml_folder(path, Path(f"{path}.eml.d"))
                 results[m] = r = _in_subprocess(m, path, args.profile_workers)
+                if int(r["count"]) != messages:  # a method that lost messages measured something else
+                    short.append(f"{_LABELS[m]} read {int(r['count']):,} of {messages:,} messages")
                 rate = r["count"] / r["seconds"] if r["seconds"] else 0.0
                 print(f"  {_LABELS[m]:<26} {int(r['count']):>8,} msgs  {r['seconds']:7.2f} s  {rate:>8,.0f} msg/s  "
                       f"{size / 2**20 / r['seconds']:6.1f} MiB/s  cpu {r['cpu']:6.1f}+{r['child_cpu']:.1f} s  "
@@ -269,7 +272,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.profile_workers is not None:
                 for m in results:
                     _print_profile(args.profile_workers / f"{path.stem}-{m}")
-    return 0
+    for line in short:
+        print(f"FAILED: {line}; its figures above are not comparable", file=sys.stderr)
+    return 1 if short else 0
 
 
 def _cpu_bound(results: dict[str, dict[str, float]], cores: int) -> None:

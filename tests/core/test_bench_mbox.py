@@ -1,0 +1,38 @@
+"""The mailbox benchmark measures what it says: every method reads every message of its mbox.
+
+Why: ``benchmarks/bench_mbox.py`` compares methods side by side, and its "before" method is a
+benchmark-only switch that patches today's code back to the old behaviour. When the code under
+it changed shape, that switch made every message unreadable and the "before" row timed a scan of
+nothing — 0 messages in 1.35 s, printed beside the others as if comparable. A method that reads
+fewer messages than the file holds now fails the run; this test runs every method on a small mbox.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from benchmarks import bench_mbox
+
+
+def test_every_method_reads_every_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_mbox.main(["--messages", "400", "--keep", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    rows = {label: int(m.group(1).replace(",", ""))
+            for label in bench_mbox._LABELS.values()
+            if (m := re.search(rf"^\s+{re.escape(label)}\s+([\d,]+) msgs", out, re.MULTILINE))}
+    assert rows == {label: 400 for label in bench_mbox._LABELS.values()}, out
+
+
+def test_a_method_that_loses_messages_fails_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    real = bench_mbox._in_subprocess
+
+    def short_read(method: str, path: Path, profile: Path | None = None) -> dict[str, float]:
+        return {**real(method, path, profile), "count": 0.0} if method == "scan-baseline" else real(method, path, profile)
+
+    monkeypatch.setattr(bench_mbox, "_in_subprocess", short_read)
+    assert bench_mbox.main(["--messages", "50", "--keep", str(tmp_path), "--methods", "iter_mbox,scan-baseline"]) == 1
+    assert "FAILED: scan, before (1 process) read 0 of 50 messages" in capsys.readouterr().err
