@@ -74,7 +74,7 @@ class ActivityClock:
             if j < _MAX_STAMPS:
                 bucket[j] = (value, offset)
         if offset is not None:
-            self.offset_counts[key][offset] += 1  # note_offset, inline
+            self.note_offset(key, offset)
 
     def note_offset(self, key: str, offset: int) -> None:
         """A Date-header offset on ``key``'s mail that is not counted as activity (a newsletter):

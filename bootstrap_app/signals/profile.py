@@ -140,7 +140,7 @@ class ProfileAccumulator(Analyzer):
         if isinstance(item, Message):
             # what received mail shows of its sender (send times, signature, "my manager") is filed
             # apart: it may describe a colleague, never the owner, whatever its From says (issue 14)
-            key = item.sender.address or person_key(item.sender)  # (the address, without a call, for most)
+            key = person_key(item.sender)
             key = received_key(key) if key and item.third_party_reason else key
             offset = item.utc_offset_minutes
             if offset is None and item.timestamp is not None and item.timestamp.tzinfo not in (None, UTC):
