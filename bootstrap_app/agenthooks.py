@@ -51,8 +51,8 @@ from bootstrap_app.harnesses import harness_class
 from bootstrap_app.hookcheck import render
 from bootstrap_app.store import Store
 
-__all__ = ["HOOKS", "MARKS", "HookChange", "HookSpec", "apply_change", "command_for", "hook_line", "plan_install",
-           "plan_remove", "render"]
+__all__ = ["HOOKS", "MARKS", "HookChange", "HookSpec", "apply_change", "command_for", "hook_line", "hook_settings_path",
+           "plan_install", "plan_remove", "render"]
 
 MARKS = ("bootstrap_app/hookcheck.py", "memseed hook run")
 """What identifies memseed's own hook entries in a command (install is idempotent, remove takes
@@ -126,7 +126,8 @@ def command_for(target: str, home: Path) -> str:
             f"--home {shlex.quote(str(home))} --format {HOOKS[target].fmt}")
 
 
-def _settings_path(target: str) -> Path:
+def hook_settings_path(target: str) -> Path:
+    """The agent's settings file memseed's start-up hook goes into (``WriteError``: no hook there)."""
     if target not in HOOKS:
         raise WriteError(f"{target} has no start-up hook memseed can add",
                          hint="supported: " + ", ".join(HOOKS))
@@ -158,7 +159,7 @@ def _ours(group: Any) -> bool:
 
 
 def plan_install(target: str, app_home: Path) -> HookChange:
-    path = _settings_path(target)
+    path = hook_settings_path(target)
     before = read_bytes(path)
     command = command_for(target, app_home)
     if target == "hermes":
@@ -197,7 +198,7 @@ def plan_install(target: str, app_home: Path) -> HookChange:
 
 
 def plan_remove(target: str) -> HookChange:
-    path = _settings_path(target)
+    path = hook_settings_path(target)
     before = read_bytes(path)
     if before is None or not _is_ours(before.decode("utf-8", "replace")):
         return HookChange(path, before, None, "not installed")

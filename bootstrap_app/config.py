@@ -18,7 +18,8 @@ import platformdirs
 
 from .errors import ConfigError
 
-__all__ = ["ENV_HOME", "LLM_RESPONSE_FORMATS", "OTHER_ENV_VARS", "Settings", "app_home", "env_table", "load_settings", "resolve_secret"]
+__all__ = ["ENV_HOME", "LLM_RESPONSE_FORMATS", "OTHER_ENV_VARS", "SettingOrigin", "Settings", "app_home", "env_table",
+           "load_settings", "resolve_secret", "settings_origins"]
 
 ENV_HOME = "MEMSEED_HOME"
 
@@ -105,6 +106,8 @@ OTHER_ENV_VARS: dict[str, str] = {
                                "(a loopback stand-in in tests and the demo)",
     "MEMSEED_GOOGLE_CLIENT_SECRETS": "your Desktop-app OAuth client JSON for `memseed auth google` "
                                      "(same as `--client-secrets`)",
+    "MEMSEED_NOTEBOOK_SOURCES": "what the notebooks explore: `path[:path…]` (read only), `remembered` (the sources "
+                                "your app dir remembers), unset: the demo persona",
 }
 """Environment variables that are not a :class:`Settings` field (documented in the same table)."""
 
@@ -156,6 +159,81 @@ def _coerce(key: str, raw: Any, where: str) -> Any:
                       hint=f"fix it where it is set ({where}); the default is {default!r}")
 
 
+@dataclass(frozen=True)
+class SettingOrigin:
+    """One setting as it is in force, and where it came from (what ``memseed config`` shows)."""
+
+    key: str
+    value: Any
+    origin: str
+    """``flag``, ``env``, ``config.toml`` or ``default``."""
+    where: str
+    """The flag, ``$VARIABLE`` or file that set it; empty for a default."""
+    env: str
+    """The environment variable that would set it (empty: none)."""
+    doc: str
+
+    def to_json(self) -> dict[str, Any]:
+        value = list(self.value) if isinstance(self.value, tuple) else self.value
+        return {"key": self.key, "value": value, "origin": self.origin, "where": self.where,
+                "env": self.env, "doc": self.doc}
+
+
+def _read_config_file(config_file: Path) -> dict[str, Any]:
+    if not config_file.exists():
+        return {}
+    try:
+        values = tomllib.loads(config_file.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(
+            f"{config_file} is not valid TOML: {exc}",
+            hint="fix the file or move it aside; memseed will use its defaults",
+        ) from exc
+    unknown = sorted(set(values) - set(_FIELDS))
+    if unknown:
+        raise ConfigError(f"{config_file} has unknown settings: {', '.join(unknown)}",
+                          hint=f"known settings: {', '.join(_FIELDS)} (see docs/architecture.md)")
+    return values
+
+
+def _resolve(root: Path, flags: dict[str, Any]) -> dict[str, SettingOrigin]:
+    """Every setting's value and origin: flag > env > config.toml > default, each value checked.
+
+    Why one function: :func:`load_settings` and :func:`settings_origins` must never disagree on
+    what is in force, so both read it from here."""
+    config_file = root / "config.toml"
+    file_values = _read_config_file(config_file)
+    unknown = sorted(set(flags) - set(_FIELDS))
+    if unknown:
+        raise TypeError(f"load_settings() got unknown settings: {', '.join(unknown)}")
+    resolved: dict[str, SettingOrigin] = {}
+    for key, spec in _FIELDS.items():
+        env_name, doc = spec.metadata["env"], spec.metadata["doc"]
+        flag = flags.get(key)
+        if flag is not None and flag != () and flag != []:
+            where = f"the --{key.replace('_', '-')} flag"
+            resolved[key] = SettingOrigin(key, _coerce(key, flag, where), "flag", where, env_name, doc)
+        elif env_name and os.environ.get(env_name):
+            where = f"${env_name}"
+            resolved[key] = SettingOrigin(key, _coerce(key, os.environ[env_name], where), "env", where, env_name, doc)
+        elif key in file_values:
+            where = str(config_file)
+            resolved[key] = SettingOrigin(key, _coerce(key, file_values[key], where), "config.toml", where,
+                                          env_name, doc)
+        else:
+            resolved[key] = SettingOrigin(key, spec.default, "default", "", env_name, doc)
+    llm = resolved["llm"].value
+    if llm not in _LLM_MODES:
+        raise ConfigError(f"setting 'llm' must be one of {', '.join(_LLM_MODES)}, got {llm!r}",
+                          hint="set llm = \"off\" or llm = \"openai\" (or $MEMSEED_LLM)")
+    response_format = resolved["llm_response_format"].value
+    if response_format not in LLM_RESPONSE_FORMATS:
+        raise ConfigError(f"setting 'llm_response_format' must be one of {', '.join(LLM_RESPONSE_FORMATS)}, "
+                          f"got {response_format!r}",
+                          hint="leave it at \"auto\" unless the server needs one mode forced")
+    return resolved
+
+
 def load_settings(home: str | os.PathLike[str] | None = None, **flags: Any) -> Settings:
     """Resolve settings once: flag > env > config.toml > default. ``None`` flags are ignored.
 
@@ -163,41 +241,22 @@ def load_settings(home: str | os.PathLike[str] | None = None, **flags: Any) -> S
     place it came from, not deep inside a scan.
     """
     root = app_home(home)
-    file_values: dict[str, Any] = {}
-    config_file = root / "config.toml"
-    if config_file.exists():
-        try:
-            file_values = tomllib.loads(config_file.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ConfigError(
-                f"{config_file} is not valid TOML: {exc}",
-                hint="fix the file or move it aside; memseed will use its defaults",
-            ) from exc
-    unknown = sorted(set(file_values) - set(_FIELDS))
-    if unknown:
-        raise ConfigError(f"{config_file} has unknown settings: {', '.join(unknown)}",
-                          hint=f"known settings: {', '.join(_FIELDS)} (see docs/architecture.md)")
-    unknown = sorted(set(flags) - set(_FIELDS))
-    if unknown:
-        raise TypeError(f"load_settings() got unknown settings: {', '.join(unknown)}")
-    values: dict[str, Any] = {}
-    for key, spec in _FIELDS.items():
-        env_name = spec.metadata["env"]
-        flag = flags.get(key)
-        if flag is not None and flag != () and flag != []:
-            values[key] = _coerce(key, flag, f"the --{key.replace('_', '-')} flag")
-        elif env_name and os.environ.get(env_name):
-            values[key] = _coerce(key, os.environ[env_name], f"${env_name}")
-        elif key in file_values:
-            values[key] = _coerce(key, file_values[key], str(config_file))
-    if values.get("llm", "off") not in _LLM_MODES:
-        raise ConfigError(f"setting 'llm' must be one of {', '.join(_LLM_MODES)}, got {values['llm']!r}",
-                          hint="set llm = \"off\" or llm = \"openai\" (or $MEMSEED_LLM)")
-    if values.get("llm_response_format", "auto") not in LLM_RESPONSE_FORMATS:
-        raise ConfigError(f"setting 'llm_response_format' must be one of {', '.join(LLM_RESPONSE_FORMATS)}, "
-                          f"got {values['llm_response_format']!r}",
-                          hint="leave it at \"auto\" unless the server needs one mode forced")
-    return Settings(home=root, **values)
+    resolved = _resolve(root, flags)
+    return Settings(home=root, **{k: o.value for k, o in resolved.items() if o.origin != "default"})
+
+
+def settings_origins(home: str | os.PathLike[str] | None = None, **flags: Any) -> list[SettingOrigin]:
+    """Every setting in force and where it comes from, in :class:`Settings` order; the app dir
+    first (``home``: the ``--home`` flag, ``$MEMSEED_HOME`` or the platform default)."""
+    root = app_home(home)
+    if home:
+        where, origin = "the --home flag", "flag"
+    elif os.environ.get(ENV_HOME):
+        where, origin = f"${ENV_HOME}", "env"
+    else:
+        where, origin = "", "default"
+    first = SettingOrigin("home", str(root), origin, where, ENV_HOME, OTHER_ENV_VARS[ENV_HOME])
+    return [first, *_resolve(root, flags).values()]
 
 
 def resolve_secret(reference: str) -> str | None:

@@ -15,13 +15,20 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 HERE = Path(__file__).resolve().parent
 
 SANDBOX = '''\
-# Sandbox first: every path memseed or a harness would touch points into a temp folder,
-# so running this notebook never reads or writes your real HOME, app dir or agent memory.
+# Sandbox first: every path memseed or a harness would touch points into a temp folder that is
+# removed when the kernel stops, so running this notebook never reads or writes your real HOME,
+# app dir or agent memory, and leaves nothing behind. Your sources (if you name any) are only read.
+import atexit
 import os
 import tempfile
 from pathlib import Path
 
-WORK = Path(tempfile.mkdtemp(prefix="memseed-notebook-"))
+from bootstrap_app.explore import notebook_sources
+
+SOURCES = notebook_sources()  # $MEMSEED_NOTEBOOK_SOURCES (path:path...), "remembered", or [] = the demo
+_SANDBOX = tempfile.TemporaryDirectory(prefix="memseed-notebook-")
+atexit.register(_SANDBOX.cleanup)
+WORK = Path(_SANDBOX.name)
 for var, sub in {"HOME": "home", "MEMSEED_HOME": "home/.memseed", "CLAUDE_CONFIG_DIR": "home/.claude",
                  "CODEX_HOME": "home/.codex", "HERMES_HOME": "home/.hermes", "GEMINI_DIR": "home/.gemini"}.items():
     os.environ[var] = str(WORK / sub)
@@ -30,11 +37,12 @@ for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "MEMSEED_OWNER", "MEMSEED_LLM")
     os.environ.pop(var, None)
 assert Path.home() == WORK / "home"
 print("sandbox:", WORK)
+print("exploring:", SOURCES or "the demo persona")
 '''
 
-EXPLORE: list[tuple[str, str]] = [
+STEPS: list[tuple[str, str]] = [
     ("md", """\
-# 01 · Exploring the demo persona, step by step
+# 03 · The pipeline on the demo persona, step by step
 
 memseed is *library first*: the CLI and the app are thin shells over plain functions on plain
 data. This notebook walks the whole path on the bundled demo persona (Maya Okafor, an invented
@@ -180,6 +188,82 @@ assert all(str(change.path).startswith(str(WORK)) for change in plan.files)
 '''),
 ]
 
+FOOTPRINT: list[tuple[str, str]] = [
+    ("md", """\
+# 01 · Your footprint at a glance
+
+What memseed reads, who it thinks you are, who you work with, your week, and how a pile of
+items becomes a handful of memories — as tables and charts. By default this runs on the bundled
+demo persona (Maya Okafor, an invented person). To look at your own data, start Jupyter with
+`MEMSEED_NOTEBOOK_SOURCES=~/Takeout:~/code/my-repo` (or `=remembered` for the sources the wizard
+remembers): they are only read, and nothing is sent anywhere."""),
+    ("code", SANDBOX),
+    ("code", '''\
+%matplotlib inline
+import pandas as pd
+
+from bootstrap_app import explore
+from bootstrap_app.config import load_settings
+from bootstrap_app.demo import build_demo
+from bootstrap_app.store import Store
+
+pd.set_option("display.max_colwidth", 80)
+locations = SOURCES or [str(build_demo(WORK / "demo"))]
+settings = load_settings()
+store = Store(settings.db_path)
+footprint = explore.read_footprint(locations, settings=settings, store=store)
+print(len(footprint.items), "items from", len(footprint.result.reports), "sources")
+'''),
+    ("md", "## 1. Each source: what it gave, what it left out\nEvery file a reader finds ends as items or as "
+           "a skip with its reason."),
+    ("code", "explore.sources_frame(footprint)"),
+    ("md", "## 2. Who memseed thinks you are\nOnly strong evidence counts (addresses you give, your Sent "
+           "folder, a repository's `user.email` ...); lookalikes are suggestions until you confirm them."),
+    ("code", "explore.identity_frame(footprint.owner)"),
+    ("md", "## 3. The people you work with\nRanked by mail both ways, chat and meetings."),
+    ("code", "correspondents = explore.correspondents_frame(footprint)\ncorrespondents"),
+    ("code", "explore.correspondents_chart(correspondents)"),
+    ("md", "## 4. Your week\nMeetings you organised or attended and mail you sent, by weekday and hour "
+           "(each on the clock it was written on), and the rituals memseed found."),
+    ("code", "week = explore.week_frame(footprint)\nexplore.week_heatmap(week)"),
+    ("code", "explore.rituals_frame(footprint)"),
+    ("md", "## 5. Activity over time"),
+    ("code", "activity = explore.activity_frame(footprint)\nexplore.activity_chart(activity)"),
+    ("md", "## 6. A repository's facts, each with the file and line it rests on"),
+    ("code", "explore.repo_facts_frame(footprint.result.proposals)"),
+    ("md", "## 7. From items to memories\nItems → signals → proposals → the safety gate → new ones → what "
+           "you approved."),
+    ("code", '''\
+from bootstrap_app import decisions
+
+# approve the first three proposals about you, as the review would (only in this sandbox)
+chosen = [p for p in footprint.result.proposals if str(p.type) == "user"][:3]
+if chosen:
+    decisions.approve(store, [p.id for p in chosen])
+funnel = explore.funnel_frame(footprint)
+funnel
+'''),
+    ("code", "explore.funnel_chart(funnel)"),
+    ("md", "## 8. What the LLM pass would send (nothing is sent)\nThe opt-in LLM pass sees a bounded, "
+           "redacted digest: your own text, and third parties reduced to metadata."),
+    ("code", '''\
+from bootstrap_app.extract.digest import build_digest, preview_llm_request
+
+digest = build_digest(footprint.items, footprint.signal_data, max_chars=settings.llm_max_chars)
+payload = preview_llm_request(footprint.items, footprint.signal_data, settings=settings)
+explore.llm_request_frame(payload, digest.stats)
+'''),
+    ("md", "## 9. A write, before it happens\nThe plan for Claude Code: which files change, and the exact diff."),
+    ("code", '''\
+from bootstrap_app.writing import plan_write
+
+plan = plan_write(store, "claude-code")
+assert all(str(change.path).startswith(str(WORK)) for change in plan.files)
+explore.write_plan_frame(plan)
+'''),
+    ("code", "print(plan.diff()[:3000])"),
+]
+
 MIGRATE: list[tuple[str, str]] = [
     ("md", """\
 # 02 · Moving memory from Claude Code to Hermes
@@ -254,21 +338,20 @@ print(len(verdict.passed), "pass the gate;", len(verdict.quarantined), "quaranti
            "uses now and after, and which entries fit. `plan` refuses (rather than truncating) when "
            "entries do not fit."),
     ("code", '''\
+%matplotlib inline
+from bootstrap_app import explore
 from bootstrap_app.harnesses import WriteOptions
 from bootstrap_app.harnesses.hermes import budget_report
 
-for row in budget_report(verdict.passed):
-    print(f"{Path(row['file']).name:10} {row['used']:>5} -> {row['after']:>5} / {row['limit']} chars; "
-          f"fits {len(row['fits'])} of {len(row['entries'])}; overflow {row['overflow']}")
+budget = explore.budget_frame(budget_report(verdict.passed))
+budget
 '''),
     ("code", '''\
 hermes = get_harness("hermes")
 plan = hermes.plan(verdict.passed, WriteOptions())
-for row in plan.budget:
-    used = row["after"] / row["limit"]
-    print(f"{Path(row['file']).name:10} [{'#' * int(used * 30):<30}] {row['after']}/{row['limit']}")
-print(plan.diff())
 assert all(str(change.path).startswith(str(WORK)) for change in plan.files)
+print(plan.diff())
+explore.budget_chart(explore.budget_frame(plan.budget))
 '''),
     ("md", "## 5. When it does not fit\nWith many more entries the plan refuses with `CapacityExceeded`, "
            "naming what fits, so the person chooses; nothing is silently dropped."),
@@ -295,7 +378,8 @@ def build(cells: list[tuple[str, str]]) -> nbformat.NotebookNode:
     return nb
 
 
-NOTEBOOKS = {"01-explore-demo.ipynb": EXPLORE, "02-harness-migration.ipynb": MIGRATE}
+NOTEBOOKS = {"01-your-footprint.ipynb": FOOTPRINT, "02-harness-migration.ipynb": MIGRATE,
+             "03-pipeline-steps.ipynb": STEPS}
 
 
 def main() -> None:

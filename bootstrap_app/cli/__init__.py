@@ -31,6 +31,7 @@ _COMMAND_MODULES = (
     "app",
     "auth",
     "llm",
+    "statuscmd",
 )
 
 
