@@ -50,8 +50,9 @@ $(NOTEBOOK_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install -q -e ".[$(EXTRAS),notebooks]"
 	@touch $@
 
+# root (a container, a CI box) needs JupyterLab's --allow-root; a person's account does not
 notebooks: $(NOTEBOOK_STAMP)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab $$([ "$$(id -u)" = 0 ] && echo --allow-root) notebooks/
 
 notebooks-html: $(NOTEBOOK_STAMP)
 	$(BIN)/python notebooks/render_html.py notebooks/html
