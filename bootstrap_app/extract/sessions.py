@@ -1,0 +1,112 @@
+"""The session signal -> proposals: feedback per preference, one user entry, one entry per main project.
+
+Every proposal cites the session file and line its evidence rests on (``path:line``; a chat
+export's ``file#conversation/message``), and every piece of evidence is a turn the person typed:
+the signal is built from nothing else (:mod:`bootstrap_app.signals.sessions`). Feedback
+entries quote the person's words as the rule and say why (how often, in which sessions, as a
+correction or a rule) and how to apply it (where: the project it was said in, or everywhere).
+
+Deduplication against memory the agent already holds and the update of an approved rule by a
+later, contradicting one are the pipeline's (``dedup_against_memory``, ``link_updates``): a
+preference's subject rests on its topic words, not its wording, so the changed rule is the same
+subject with a new key — an update of the approved entry, not a second one.
+"""
+
+from __future__ import annotations
+
+from bootstrap_app.signals.sessions import Preference, ProjectUse, SessionSignal
+from bootstrap_app.signals.session_words import topic_tokens
+from bootstrap_app.types import Evidence, MemoryType, Proposal, slugify
+
+__all__ = ["session_proposals"]
+
+_PROJECTS = 5
+_FEEDBACK = 20
+_EVIDENCE = 5
+_LANGUAGE_NAMES = {"en": "English", "de": "German", "fr": "French", "es": "Spanish", "pt": "Portuguese",
+                   "it": "Italian", "nl": "Dutch", "ru": "Russian", "zh": "Chinese", "ja": "Japanese",
+                   "ko": "Korean", "ar": "Arabic", "he": "Hebrew", "el": "Greek", "hi": "Hindi", "th": "Thai"}
+_KIND_WORDS = {"rule": "stated as a rule", "correction": "as a correction of the agent's work",
+               "preference": "as a preference"}
+
+
+def _evidence(refs: tuple[object, ...] | list[object]) -> tuple[Evidence, ...]:
+    out = []
+    for ref in refs[:_EVIDENCE]:
+        out.append(Evidence(source=ref.source, ref=ref.ref, date=ref.date,  # type: ignore[attr-defined]
+                            authored_by_owner=True, excerpt=ref.note[:200]))  # type: ignore[attr-defined]
+    return tuple(out)
+
+
+def _where(scope: str) -> str:
+    return "everywhere" if scope == "global" else f"when working in `{scope}`"
+
+
+def _feedback(p: Preference) -> Proposal:
+    topic = " ".join(sorted(topic_tokens(p.text)))
+    how = ", ".join(_KIND_WORDS[k] for k in p.kinds if k in _KIND_WORDS)
+    lines = [f"\"{p.text}\" (the user's own words to an agent)."]
+    why = (f"**Why:** the user said this in {p.sessions} session{'s' if p.sessions != 1 else ''}"
+           f" ({how}); each session is cited as evidence.")
+    if p.replaces:
+        why += f" It replaces what they said earlier: \"{p.replaces}\"."
+    lines += [why, f"**How to apply:** follow it {_where(p.scope)} without being reminded."]
+    words = p.text if len(p.text) <= 150 else p.text[:149].rstrip() + "…"
+    return Proposal(type=MemoryType.FEEDBACK, name=slugify(f"agent-{p.text}", 60), description=words,
+                    body="\n".join(lines), subject=f"session-pref:{slugify(topic, 80)}",
+                    key=p.text.lower(), scope=p.scope,
+                    confidence=min(0.85, 0.5 + 0.1 * p.sessions + (0.1 if p.kind == "rule" else 0.0)),
+                    evidence=_evidence(list(p.refs)))
+
+
+def _user(s: SessionSignal) -> Proposal | None:
+    if s.turns < 5:
+        return None
+    lines: list[str] = []
+    total = sum(n for _, n in s.languages)
+    languages = [(code, n) for code, n in s.languages if total and n / total >= 0.2]
+    if languages:
+        names = " and ".join(_LANGUAGE_NAMES.get(c, c) for c, _ in languages)
+        lines.append(f"Writes to coding agents in {names} "
+                     f"({', '.join(f'{round(100 * n / total)}%' for _, n in languages)} of {total} messages); "
+                     f"answer in the language of the message.")
+    busy = [h for h, n in enumerate(s.hours) if s.turns and n / s.turns >= 0.05]
+    if busy and s.turns >= 10:
+        peak = max(range(24), key=lambda h: s.hours[h])
+        lines.append(f"Works with agents mostly between {min(busy):02d}:00 and {max(busy) + 1:02d}:00 UTC "
+                     f"(busiest hour {peak:02d}:00 UTC; {s.turns} messages in {s.sessions} sessions).")
+    if s.tools:
+        lines.append("Tools the agents used most for them: " + ", ".join(f"{n} ({c})" for n, c in s.tools[:6]) + ".")
+    if not lines:
+        return None
+    return Proposal(type=MemoryType.USER, name="working-with-agents",
+                    description="How the user works with coding agents: language, hours, tools", body="\n".join(lines),
+                    subject="session:user", key=" | ".join(lines[:2]), confidence=0.6,
+                    evidence=_evidence(list(s.refs)))
+
+
+def _project(u: ProjectUse) -> Proposal | None:
+    if not u.refs:
+        return None
+    span = ""
+    if u.first and u.last:
+        span = f" between {u.first.date().isoformat()} and {u.last.date().isoformat()}"
+    name = u.project.rstrip("/").rsplit("/", 1)[-1] or u.project
+    body = (f"The user works on `{u.project}` with coding agents: {u.turns} messages in {u.sessions} "
+            f"session{'s' if u.sessions != 1 else ''}{span}.")
+    return Proposal(type=MemoryType.PROJECT, name=slugify(f"agent-work-{name}", 60),
+                    description=f"{name}: a project the user works on with agents ({u.sessions} sessions)",
+                    body=body, subject=f"session-project:{u.project}", key=str(u.sessions), scope=u.project,
+                    confidence=0.55, evidence=_evidence(list(u.refs)))
+
+
+def session_proposals(signal: SessionSignal | None) -> list[Proposal]:
+    """Every proposal the person's sessions support (none for an empty signal)."""
+    if signal is None or not signal.turns:
+        return []
+    found = [_feedback(p) for p in signal.preferences[:_FEEDBACK]]
+    user = _user(signal)
+    if user is not None:
+        found.append(user)
+    found += [p for p in (_project(u) for u in signal.projects[:_PROJECTS]) if p is not None]
+    return [p for p in found if p.evidence]
