@@ -59,6 +59,19 @@ def _feedback(p: Preference) -> Proposal:
                     evidence=_evidence(list(p.refs)))
 
 
+def _hours_window(hours: tuple[int, ...], share: float = 0.8, longest: int = 14) -> tuple[int, int] | None:
+    """(first hour, length) of the shortest run of hours, across midnight too, holding ``share``
+    of the turns; None when the turns are spread wider than ``longest`` hours (no pattern to state)."""
+    total = sum(hours)
+    if not total or len(hours) != 24:
+        return None
+    for length in range(1, longest + 1):
+        best = max(range(24), key=lambda h: sum(hours[(h + i) % 24] for i in range(length)))
+        if sum(hours[(best + i) % 24] for i in range(length)) >= share * total:
+            return best, length
+    return None
+
+
 def _user(s: SessionSignal) -> Proposal | None:
     if s.turns < 5:
         return None
@@ -70,10 +83,11 @@ def _user(s: SessionSignal) -> Proposal | None:
         lines.append(f"Writes to coding agents in {names} "
                      f"({', '.join(f'{round(100 * n / total)}%' for _, n in languages)} of {total} messages); "
                      f"answer in the language of the message.")
-    busy = [h for h, n in enumerate(s.hours) if s.turns and n / s.turns >= 0.05]
-    if busy and s.turns >= 10:
+    window = _hours_window(s.hours)
+    if window is not None and s.turns >= 10:
+        start, length = window
         peak = max(range(24), key=lambda h: s.hours[h])
-        lines.append(f"Works with agents mostly between {min(busy):02d}:00 and {max(busy) + 1:02d}:00 UTC "
+        lines.append(f"Works with agents mostly between {start:02d}:00 and {(start + length) % 24:02d}:00 UTC "
                      f"(busiest hour {peak:02d}:00 UTC; {s.turns} messages in {s.sessions} sessions).")
     if s.tools:
         lines.append("Tools the agents used most for them: " + ", ".join(f"{n} ({c})" for n, c in s.tools[:6]) + ".")
@@ -86,7 +100,7 @@ def _user(s: SessionSignal) -> Proposal | None:
 
 
 def _project(u: ProjectUse) -> Proposal | None:
-    if not u.refs:
+    if not u.refs or (u.sessions < 2 and u.turns < 5):  # one passing request is not "a project they work on"
         return None
     span = ""
     if u.first and u.last:

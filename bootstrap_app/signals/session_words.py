@@ -51,15 +51,15 @@ _RULE = _words(
 _RULE_CJK = re.compile(r"(总是|永远|始终|每次|以后|今后|絶対|常に|いつも|今後|毎回|항상|절대|앞으로)")
 _PREFER = _words(
     r"instead of", r"rather than", r"i prefer", r"i'?d prefer", r"i want you to", r"i'?d like you to",
-    r"please use", r"please don'?t", r"please do not", r"do not", r"don'?t", r"stop", r"make sure",
+    r"please use", r"please don'?t", r"please do not", r"do not", r"don'?t", r"stop \w+ing", r"make sure",
     r"be sure to", r"remember to", r"you should", r"you must", r"you need to", r"no more", r"prefer",
-    r"use \S+ not", r"only use", r"avoid",
+    r"use \S+,? not", r"only use", r"avoid",
     r"statt", r"anstatt", r"lieber", r"bitte kein\w*", r"bitte nicht", r"nicht mehr", r"achte darauf",
     r"denk daran", r"ich m[öo]chte", r"verwende", r"benutze", r"du sollst", r"du musst",
-    r"au lieu de", r"plut[ôo]t que", r"je pr[ée]f[èe]re", r"n'utilise pas", r"ne fais pas", r"utilise",
+    r"au lieu de", r"plut[ôo]t que", r"je pr[ée]f[èe]re", r"n'utilise pas", r"ne fais pas", r"utilise \S+ (?:et )?pas",
     r"assure-toi", r"n'oublie pas", r"il faut",
-    r"en lugar de", r"en vez de", r"prefiero", r"no uses", r"usa", r"aseg[úu]rate", r"no olvides",
-    r"em vez de", r"prefiro", r"n[ãa]o use", r"use", r"certifique-se",
+    r"en lugar de", r"en vez de", r"prefiero", r"no uses", r"aseg[úu]rate", r"no olvides",
+    r"em vez de", r"prefiro", r"n[ãa]o use", r"certifique-se",
     r"invece di", r"preferisco", r"non usare", r"assicurati",
     r"in plaats van", r"liever", r"gebruik",
     r"вместо", r"предпочитаю", r"не используй", r"используй", r"не надо", r"пожалуйста,? не",
@@ -89,6 +89,14 @@ _ACK = re.compile(
     r"contin[úu]a|gracias|sim|pode|prosseguir|grazie|va bene|prosegui|ja graag|doorgaan|да|дальше|"
     r"продолжай|хорошо|好的?|继续|はい|続けて|네|계속)$", re.IGNORECASE)
 
+_NARRATED = re.compile(r"(?<![\w])(i|we|ich|wir|je|nous|yo|eu|io)\s+(\w+\s+)?(never|always|nie|niemals|immer|jamais|"
+                       r"toujours|nunca|siempre|sempre|mai)(?![\w])", re.IGNORECASE)
+"""A rule word the person says of themselves ("I never saw the window open"): a report, not a rule,
+unless the sentence also asks something of the agent ("I always want you to …")."""
+_FRAMING_LINES = 3
+"""How many lines of a long turn (over :data:`_LONG_TURN` lines) are the person's framing: the
+rest is a pasted document, answer or list that the person is quoting, not saying."""
+_LONG_TURN = 12
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 _TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*|[\u3040-\u30ff\u4e00-\u9fff]", re.UNICODE)
 _STOP = frozenset("""a an the to of in on for and or but is are be it this that these those i you we me my your our
@@ -116,16 +124,20 @@ def statements(text: str) -> list[Statement]:
     over 300 characters (a task description, not a rule) are left out."""
     if is_acknowledgement(text):
         return []
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if len(lines) > _LONG_TURN:
+        text = "\n".join(lines[:_FRAMING_LINES])
     found: list[Statement] = []
     for raw in _SENTENCE.split(text):
         sentence = " ".join(raw.split()).strip(" -*•>")
         if len(sentence) < 8 or len(sentence) > 300 or sentence.endswith(("?", "？")) or _code_line(sentence):
             continue
-        if _RULE.search(sentence) or _RULE_CJK.search(sentence):
+        prefers = bool(_PREFER.search(sentence) or _PREFER_CJK.search(sentence))
+        if (_RULE.search(sentence) or _RULE_CJK.search(sentence)) and (prefers or not _NARRATED.search(sentence)):
             kind = "rule"
         elif _CORRECTION.search(sentence) or _CORRECTION_CJK.search(sentence):
             kind = "correction"
-        elif _PREFER.search(sentence) or _PREFER_CJK.search(sentence):
+        elif prefers:
             kind = "preference"
         else:
             continue

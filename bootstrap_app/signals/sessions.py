@@ -34,8 +34,8 @@ __all__ = ["Preference", "ProjectUse", "SessionSignal", "SessionsAccumulator"]
 
 _MAX_GROUPS = 5000
 """Groups of statements kept (bounded: a year of sessions must not grow memory without end)."""
-_SAME = 0.5
-"""Share of content words two statements must have in common to be one preference."""
+_SAME = 0.6
+"""Share of the shorter statement's content words the other must share to be one preference."""
 _PAIR = re.compile(
     r"(?:use|prefer|utilise|usa|use|verwende|benutze|используй)?\s*`?([\w.@/+-]+)`?\s*,?\s*(?:not|instead of|rather than|"
     r"statt|anstatt|au lieu de|plut[ôo]t que|en lugar de|en vez de|em vez de|invece di|in plaats van|вместо)\s+`?([\w.@/+-]+)",
@@ -104,11 +104,16 @@ class SessionSignal:
 class _Group:
     tokens: frozenset[str]
     said: list[Said] = field(default_factory=list)
+    pair: frozenset[str] = frozenset()
+    """The two things a "use X, not Y" statement weighs (either way round: a reversal is the same
+    preference, changed)."""
 
 
 def _pair(text: str) -> tuple[str, str] | None:
     found = _PAIR.search(text)
-    return (found.group(1).lower(), found.group(2).lower()) if found else None
+    if not found:
+        return None
+    return found.group(1).lower().strip(".,;:!?"), found.group(2).lower().strip(".,;:!?")
 
 
 def _contradicts(later: Statement, earlier: Statement) -> bool:
@@ -179,13 +184,20 @@ class SessionsAccumulator(Analyzer):
         tokens = topic_tokens(said.statement.text)
         if not tokens:
             return
+        found = _pair(said.statement.text)
+        pair = frozenset(found) if found else frozenset()
         for group in self.groups:
+            if pair and group.pair:
+                if pair == group.pair:
+                    group.said.append(said)
+                    return
+                continue
             shared = len(tokens & group.tokens)
-            if shared >= 1 and shared / len(tokens | group.tokens) >= _SAME:
+            if shared >= min(2, len(tokens)) and shared / min(len(tokens), len(group.tokens)) >= _SAME:
                 group.said.append(said)
                 return
         if len(self.groups) < _MAX_GROUPS:
-            self.groups.append(_Group(tokens, [said]))
+            self.groups.append(_Group(tokens, [said], pair))
 
     def result(self, owner: OwnerIdentity) -> SessionSignal:
         preferences = [p for p in (self._preference(g) for g in self.groups) if p is not None]
