@@ -26,8 +26,8 @@ from bootstrap_app.signals import (
 from bootstrap_app.signals.sessions import SessionSignal
 from bootstrap_app.types import MemoryType, Proposal, repo_subject, slugify
 
-from .sessions import session_proposals
 from .repo_text import guides_body, repo_body, repo_key, repo_summary, rules_body
+from .sessions import session_proposals
 
 __all__ = ["heuristic_proposals"]
 

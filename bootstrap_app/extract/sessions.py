@@ -14,8 +14,8 @@ subject with a new key — an update of the approved entry, not a second one.
 
 from __future__ import annotations
 
-from bootstrap_app.signals.sessions import Preference, ProjectUse, SessionSignal
 from bootstrap_app.signals.session_words import topic_tokens
+from bootstrap_app.signals.sessions import Preference, ProjectUse, SessionSignal
 from bootstrap_app.types import Evidence, MemoryType, Proposal, slugify
 
 __all__ = ["session_proposals"]

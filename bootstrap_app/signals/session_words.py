@@ -47,7 +47,7 @@ _RULE = _words(
     r"altijd", r"nooit", r"vanaf nu", r"elke keer",
     r"всегда", r"никогда", r"с этого момента", r"каждый раз",
     r"zawsze", r"nigdy", r"her zaman", r"asla",
-) 
+)
 _RULE_CJK = re.compile(r"(总是|永远|始终|每次|以后|今后|絶対|常に|いつも|今後|毎回|항상|절대|앞으로)")
 _PREFER = _words(
     r"instead of", r"rather than", r"i prefer", r"i'?d prefer", r"i want you to", r"i'?d like you to",
@@ -99,11 +99,7 @@ rest is a pasted document, answer or list that the person is quoting, not saying
 _LONG_TURN = 12
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 _TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*|[\u3040-\u30ff\u4e00-\u9fff]", re.UNICODE)
-_STOP = frozenset("""a an the to of in on for and or but is are be it this that these those i you we me my your our
-with as at by from it's its please just so then than also all any some can could would should will do does
-did not no don't dont never always ever make sure use using be have has had was were into about when
-der die das und oder ist sind ein eine zu mit von den dem des bitte nicht kein keine immer nie le la les un une
-de du des et ou est sont pas ne toujours jamais el los las y o es son que no siempre nunca por para con""".split())
+_STOP = frozenset(["a", "an", "the", "to", "of", "in", "on", "for", "and", "or", "but", "is", "are", "be", "it", "this", "that", "these", "those", "i", "you", "we", "me", "my", "your", "our", "with", "as", "at", "by", "from", "it's", "its", "please", "just", "so", "then", "than", "also", "all", "any", "some", "can", "could", "would", "should", "will", "do", "does", "did", "not", "no", "don't", "dont", "never", "always", "ever", "make", "sure", "use", "using", "be", "have", "has", "had", "was", "were", "into", "about", "when", "der", "die", "das", "und", "oder", "ist", "sind", "ein", "eine", "zu", "mit", "von", "den", "dem", "des", "bitte", "nicht", "kein", "keine", "immer", "nie", "le", "la", "les", "un", "une", "de", "du", "des", "et", "ou", "est", "sont", "pas", "ne", "toujours", "jamais", "el", "los", "las", "y", "o", "es", "son", "que", "no", "siempre", "nunca", "por", "para", "con"])
 
 
 def is_acknowledgement(text: str) -> bool:

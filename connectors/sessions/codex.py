@@ -23,6 +23,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from bootstrap_app.types import AgentTurn
 
@@ -47,7 +48,7 @@ _ASSISTANT = re.compile(rb'"type":"message","role":"(assistant|developer|system)
 Skip = Callable[[str, str], None]
 
 
-def _payload_text(payload: dict[str, object]) -> str:
+def _payload_text(payload: dict[str, Any]) -> str:
     content = payload.get("content")
     if isinstance(content, str):
         return content
@@ -95,7 +96,8 @@ def read_codex_rollout(path: Path, source: str, tally: ReadTally, skip: Skip,
             skip(ref, "not a JSON object")
             continue
         kind = str(record.get("type", "") or record.get("record_type", ""))
-        payload = record.get("payload") if isinstance(record.get("payload"), dict) else record
+        wrapped = record.get("payload")
+        payload: dict[str, Any] = wrapped if isinstance(wrapped, dict) else record
         when = record.get("timestamp")
         if not kind and number == 1 and "id" in record:  # the first line of an old rollout
             kind, payload = "session_meta", record

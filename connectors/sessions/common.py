@@ -49,9 +49,7 @@ def stream_lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
     ``complete`` is False for a last line with no newline: a session still being written, or a
     file cut short by a crash or a copy. Why bytes: most lines are never decoded at all."""
     with path.open("rb") as fh:
-        number = 0
-        for raw in fh:
-            number += 1
+        for number, raw in enumerate(fh, 1):
             complete = raw.endswith(b"\n")
             line = raw.rstrip(b"\r\n")
             if line.strip():

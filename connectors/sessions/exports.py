@@ -110,7 +110,8 @@ def read_chatgpt(path: Path, source: str, tally: ReadTally, skip: Skip,
                 continue
             author = message.get("author")
             role = author.get("role") if isinstance(author, dict) else None
-            content = message.get("content") if isinstance(message.get("content"), dict) else {}
+            found = message.get("content")
+            content: dict[str, Any] = found if isinstance(found, dict) else {}
             ctype = str(content.get("content_type", ""))
             if role != "user":
                 if role not in ("assistant", "tool", "system"):
@@ -120,11 +121,13 @@ def read_chatgpt(path: Path, source: str, tally: ReadTally, skip: Skip,
                     yield AgentTurn(source=source, ref=f"{path}#{cid}/{number}", harness="chatgpt", session=cid,
                                     line=number, role="tool", tool=str((author or {}).get("name") or ctype))
                 continue
-            parts = content.get("parts") if isinstance(content.get("parts"), list) else []
+            listed = content.get("parts")
+            parts: list[Any] = listed if isinstance(listed, list) else []
             text = "\n".join(p for p in parts if isinstance(p, str))
             if not text.strip():
                 continue
-            metadata = message.get("metadata") if isinstance(message.get("metadata"), dict) else {}
+            meta = message.get("metadata")
+            metadata: dict[str, Any] = meta if isinstance(meta, dict) else {}
             marks = list(marks_of(text))
             if ctype == "user_editable_context" or metadata.get("is_visually_hidden_from_conversation"):
                 marks.insert(0, "meta")
@@ -152,7 +155,8 @@ def read_claude_ai(path: Path, source: str, tally: ReadTally, skip: Skip,
                 if sender != "assistant" and tally.count_unknown(f"claude-ai:{sender}"):
                     skip(f"{path}#{cid}/{number}", f"unknown sender {sender!r}: counted and skipped")
                 continue
-            blocks = message.get("content") if isinstance(message.get("content"), list) else []
+            given = message.get("content")
+            blocks: list[Any] = given if isinstance(given, list) else []
             text = "\n".join(str(b.get("text", "")) for b in blocks if isinstance(b, dict) and b.get("type") == "text")
             text = text or str(message.get("text") or "")
             if not text.strip():

@@ -215,14 +215,12 @@ class ClaudeAiExport(_Export, kind="claude-ai-export", description="Claude.ai da
 
 
 def sessions_home_sources(harness: str, location: str) -> list[Source]:
-    """The session source that goes with a harness memory URI (``claude-code:``, ``codex:``)."""
+    """The session source that goes with a harness memory URI (``claude-code:``, ``codex:``), when
+    that home holds sessions: a home with memory alone stays one source."""
     if harness == "claude-code":
-        if not location:
-            return [ClaudeCodeSessions("")]
-        folder = ClaudeCodeHarness.locate(location)
-        return [ClaudeCodeSessions(str(folder.parent))] if folder.parent.is_dir() else []
+        root = ClaudeCodeHarness.locate(location).parent if location else ClaudeCodeHarness.home() / "projects"
+        return [ClaudeCodeSessions(str(root) if location else "")] if ClaudeCodeSessions.sniff(root) else []
     if harness == "codex":
         root = Path(location).expanduser() if location else CodexHarness.home()
-        return [CodexSessions(str(root))] if (root / "sessions").is_dir() or not location else []
+        return [CodexSessions(str(root) if location else "")] if CodexSessions.sniff(root) else []
     return []
-

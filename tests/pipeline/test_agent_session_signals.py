@@ -49,8 +49,8 @@ def _corpus(root: Path) -> Path:
 
 
 def test_signals_group_across_sessions_and_keep_attacks_out(tmp_path: Path) -> None:
-    from connectors.registry import detect
     from connectors.base import ReadContext
+    from connectors.registry import detect
     acc = SessionsAccumulator()
     for source in detect(_corpus(tmp_path)):
         for item in source.read(ReadContext()):
@@ -61,7 +61,7 @@ def test_signals_group_across_sessions_and_keep_attacks_out(tmp_path: Path) -> N
     assert pnpm.sessions == 2 and pnpm.scope == "/home/dev/shop" and len(pnpm.refs) == 2
     assert texts["Never add comments to the code you write."].kind == "rule"
     assert "Bitte schreibe Commit-Nachrichten immer auf Englisch." in texts
-    assert not any("continue" == t or "ok" == t or "agree" == t for t in texts)
+    assert not texts.keys() & {"continue", "ok", "agree"}
     assert not any("fix" in t.lower() for t in texts), "a task said once is not a preference"
     blob = " ".join(texts) + " ".join(r.note for p in signal.preferences for r in p.refs)
     assert "main" not in blob and "disabling" not in blob and PLANTED_SECRET not in blob
