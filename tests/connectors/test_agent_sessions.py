@@ -154,6 +154,9 @@ def test_uris_read_memory_and_sessions(tmp_path: Path, monkeypatch: pytest.Monke
     assert [type(s) for s in detect("codex:")] == [CodexMemory, CodexSessions]
     turns, _ = _read(detect("codex:")[1])
     assert _own(turns) == ["hello there agent"]
+    from bootstrap_app.ui.local import find_session_folders
+    offered = {(f.location, f.files) for f in find_session_folders()}
+    assert offered == {("claude-code-sessions:", 1), ("codex-sessions:", 1)}, "the Sources page offers both"
 
 
 def test_real_claude_code_sessions() -> None:
