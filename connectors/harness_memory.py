@@ -125,7 +125,7 @@ class HermesMemory(_HarnessSource):
     harness = HermesHarness
 
 
-class GeminiMemory(_HarnessSource):
+class GeminiMemory(_WithSessions):
     harness = GeminiHarness
 
 

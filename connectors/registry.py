@@ -50,7 +50,7 @@ from .local.slack_export import SlackExportSource
 from .local.takeout import TakeoutSource
 from .microsoft import MicrosoftSource, OneDriveSource, OutlookCalendarSource, OutlookMailSource
 from .microsoft import auth as microsoft_auth
-from .sessions.sources import ChatGPTExport, ClaudeAiExport, ClaudeCodeSessions, CodexSessions
+from .sessions.sources import ChatGPTExport, ClaudeAiExport, ClaudeCodeSessions, CodexSessions, GeminiSessions
 
 __all__ = [
     "AUTH_PROVIDERS",
@@ -77,6 +77,7 @@ SOURCES: tuple[type[Source], ...] = (
     GeminiMemory,
     ClaudeCodeSessions,
     CodexSessions,
+    GeminiSessions,
     ChatGPTExport,
     ClaudeAiExport,
     ClineMemoryBank,

@@ -17,7 +17,7 @@ from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError, SourceError
 from bootstrap_app.harnesses import HARNESS_CLASSES, LocalMemory
 from connectors.registry import detect
-from connectors.sessions.sources import ClaudeCodeSessions, CodexSessions
+from connectors.sessions.sources import ClaudeCodeSessions, CodexSessions, GeminiSessions
 
 __all__ = [
     "UPLOAD_TYPES",
@@ -127,11 +127,12 @@ class SessionFolder:
 
 
 def find_session_folders() -> list[SessionFolder]:
-    """Claude Code transcripts and Codex rollouts where each agent keeps them (their env vars
-    ``CLAUDE_CONFIG_DIR`` / ``CODEX_HOME`` or the default homes); only folders holding sessions.
+    """Claude Code transcripts, Codex rollouts and Gemini CLI sessions where each agent keeps them
+    (``CLAUDE_CONFIG_DIR`` / ``CODEX_HOME`` / ``GEMINI_DIR`` or the default homes); only folders holding sessions.
     Counting stats the files, it never opens them."""
     out: list[SessionFolder] = []
-    for cls, label in ((ClaudeCodeSessions, "Claude Code sessions"), (CodexSessions, "Codex rollouts")):
+    for cls, label in ((ClaudeCodeSessions, "Claude Code sessions"), (CodexSessions, "Codex rollouts"),
+                       (GeminiSessions, "Gemini CLI sessions")):
         source = cls("")
         root = source.root()
         if not root.is_dir() or not cls.sniff(root):

@@ -21,6 +21,7 @@ from typing import ClassVar
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.harnesses.claude_code import ClaudeCodeHarness
 from bootstrap_app.harnesses.codex import CodexHarness
+from bootstrap_app.harnesses.gemini import GeminiHarness
 from bootstrap_app.types import AgentTurn, Item
 
 from ..base import ReadContext, Source
@@ -28,8 +29,10 @@ from .claude_code import looks_like_session, read_claude_session
 from .codex import looks_like_rollout, read_codex_rollout
 from .common import ReadTally
 from .exports import export_flavour, read_chatgpt, read_claude_ai
+from .gemini import looks_like_gemini_session, read_gemini_session
 
-__all__ = ["ChatGPTExport", "ClaudeAiExport", "ClaudeCodeSessions", "CodexSessions"]
+__all__ = ["ChatGPTExport", "ClaudeAiExport", "ClaudeCodeSessions", "CodexSessions", "GeminiSessions",
+           "sessions_home_sources"]
 
 Reader = Callable[[Path, str, ReadTally, Callable[[str, str], None], Callable[[str], str]], Iterator[AgentTurn]]
 _SNIFF_ENTRIES = 40
@@ -185,6 +188,36 @@ class CodexSessions(_SessionFiles, kind="codex-sessions", uri_schemes=("codex-se
         return [cls(path), *([CodexMemory(str(path))] if path.is_dir() and CodexMemory.sniff(path) else [])]
 
 
+class GeminiSessions(_SessionFiles, kind="gemini-sessions", uri_schemes=("gemini-sessions",),
+                     uri_form="gemini-sessions:[FOLDER]",
+                     description="Gemini CLI sessions (~/.gemini/tmp/*/chats/session-*.json[l])"):
+    reader = read_gemini_session
+    pattern = "session-*.json*"
+
+    def default_root(self) -> Path:
+        return GeminiHarness.home() / "tmp"
+
+    @classmethod
+    def is_session(cls, path: Path) -> bool:
+        return looks_like_gemini_session(path)
+
+    @classmethod
+    def sniff(cls, path: Path) -> bool:
+        """A session file, a ``chats`` folder, a project folder, the ``tmp`` folder or the home."""
+        if path.is_file():
+            return looks_like_gemini_session(path)
+        if not path.is_dir():
+            return False
+        return any(_some(path.glob(pattern), looks_like_gemini_session)
+                   for pattern in ("session-*", "chats/session-*", "*/chats/session-*", "tmp/*/chats/session-*"))
+
+    @classmethod
+    def expand(cls, path: Path) -> list[Source]:
+        """The sessions, and the home's memory when it keeps any (read by GeminiMemory)."""
+        from ..harness_memory import GeminiMemory
+        return [cls(path), *([GeminiMemory(str(path))] if path.is_dir() and GeminiMemory.sniff(path) else [])]
+
+
 class _Export(Source, priority=12, cursor_doc=""):
     flavour: ClassVar[str]
     reader: ClassVar[Reader]
@@ -223,4 +256,7 @@ def sessions_home_sources(harness: str, location: str) -> list[Source]:
     if harness == "codex":
         root = Path(location).expanduser() if location else CodexHarness.home()
         return [CodexSessions(str(root) if location else "")] if CodexSessions.sniff(root) else []
+    if harness == "gemini":
+        root = Path(location).expanduser() if location else GeminiHarness.home()
+        return [GeminiSessions(str(root) if location else "")] if GeminiSessions.sniff(root) else []
     return []

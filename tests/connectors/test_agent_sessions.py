@@ -9,12 +9,25 @@ import pytest
 
 from bootstrap_app.types import AgentTurn
 from connectors.base import ReadContext, Source
-from connectors.harness_memory import ClaudeCodeMemory, CodexMemory
+from connectors.harness_memory import ClaudeCodeMemory, CodexMemory, GeminiMemory
 from connectors.registry import detect
-from connectors.sessions.sources import ChatGPTExport, ClaudeAiExport, ClaudeCodeSessions, CodexSessions
+from connectors.sessions.sources import (
+    ChatGPTExport,
+    ClaudeAiExport,
+    ClaudeCodeSessions,
+    CodexSessions,
+    GeminiSessions,
+)
 from tests.conftest import realdata_file
 
-from .agent_sessions import PLANTED_SECRET, ClaudeSession, CodexRollout, chatgpt_export, claude_ai_export
+from .agent_sessions import (
+    PLANTED_SECRET,
+    ClaudeSession,
+    CodexRollout,
+    chatgpt_export,
+    claude_ai_export,
+    gemini_sessions,
+)
 
 
 def _read(source: Source) -> tuple[list[AgentTurn], ReadContext]:
@@ -110,6 +123,25 @@ def test_an_old_codex_rollout_without_the_wrapper(tmp_path: Path) -> None:
                     encoding="utf-8")
     turns, ctx = _read(CodexSessions(str(tmp_path)))
     assert _own(turns) == ["never use sudo in scripts"] and not ctx.skips
+
+
+def test_gemini_cli_sessions_json_and_jsonl(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / ".gemini"
+    older, newer = gemini_sessions(home, "/home/dev/site")
+    assert older.suffix == ".json" and newer.suffix == ".jsonl"
+    (source,) = detect(home / "tmp")
+    assert isinstance(source, GeminiSessions)
+    turns, ctx = _read(source)
+    assert _own(turns) == ["Never edit generated files by hand.", "keep answers short"], "a rewritten message once"
+    assert [t.marks for t in turns if t.role == "person" and t.marks] == [("command",)]
+    assert sorted(t.tool for t in turns if t.role == "tool") == ["read_file", "run_shell_command"]
+    assert {t.project for t in turns if t.role == "person"} == {"/home/dev/site"}
+    assert {t.session for t in turns if t.role == "person"} == {"aaaa1111", "bbbb2222"}
+    assert all(PLANTED_SECRET not in t.text and "main" not in t.text for t in turns)
+    reasons = " ".join(s.reason for s in ctx.skips)
+    assert "unknown message type 'hologram'" in reasons and "cut short" in reasons
+    monkeypatch.setenv("GEMINI_DIR", str(home))
+    assert [type(s) for s in detect("gemini:")] == [GeminiMemory, GeminiSessions]
 
 
 @pytest.mark.parametrize("zipped", [False, True])
