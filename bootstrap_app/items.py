@@ -360,7 +360,8 @@ class AgentTurn(_ItemBase):
     person's. ``role`` says whose record it is (``person``, ``assistant``, ``tool``), ``marks``
     what it is besides (``subagent``, ``compaction``, ``meta``, ``command``, ``pasted``,
     ``interrupted``): a marked person turn is not the person's own words either. ``text`` is
-    filled only for the person's turns (redacted); a tool turn carries the tool's name in ``tool``.
+    filled only for the person's own words (redacted); a marked turn keeps none, and a tool turn
+    carries only the tool's name in ``tool``.
     """
 
     kind: ClassVar[str] = "agentturn"

@@ -12,7 +12,8 @@ record with ``isCompactSummary`` holding the model's summary of the earlier conv
 Why most lines are never parsed: the person's turns are a few hundred bytes among megabytes of
 tool output and assistant text. A line is classified by looking for the record's structural
 ``"type":"…"`` markers (inside JSON strings quotes are escaped, so the unescaped marker is the
-record's own); only a ``user`` record without a ``tool_result`` block is parsed in full.
+record's own, and the message's ``role`` and first block sit in the record's first two kilobytes);
+only a ``user`` record without a ``tool_result`` block is parsed in full.
 Assistant records give only the names of the tools they called (a regular expression over the
 line); their text never leaves this module.
 """
@@ -26,7 +27,7 @@ from pathlib import Path
 
 from bootstrap_app.types import AgentTurn
 
-from .common import ReadTally, marks_of, parse_time, project_of, stream_lines
+from .common import ReadTally, kept_text, marks_of, parse_time, project_of, stream_lines
 
 __all__ = ["KNOWN_TYPES", "read_claude_session"]
 
@@ -36,8 +37,12 @@ KNOWN_TYPES = frozenset({"user", "assistant", "summary", "system", "file-history
 """Record types the reader knows; anything else is counted and skipped."""
 
 _USER = b'"type":"user"'
-_ASSISTANT = b'"type":"assistant"'
+_ASSISTANT = b'"role":"assistant"'
 _TOOL_RESULT = b'"type":"tool_result"'
+_TOOL_USE = b'"type":"tool_use"'
+_HEAD = 2048
+"""Bytes at the start of a record that hold its message's role and first content block: the
+record's own fields (ids, folder, branch) come first, then ``message`` opens with them."""
 _TOOL_NAME = re.compile(rb'"type":"tool_use","id":"[^"]*","name":"([^"\\]{1,80})"')
 _TYPE = re.compile(rb'"type":"([A-Za-z_-]{1,40})"')
 
@@ -64,16 +69,20 @@ def read_claude_session(path: Path, source: str, tally: ReadTally, skip: Skip,
     cwd = ""
     project = ""
     tally.sessions += 1
+    prefix = f"{path}:"
     for number, line, complete in stream_lines(path):
         tally.records += 1
-        ref = f"{path}:{number}"
-        if _ASSISTANT in line and _USER not in line:
-            for name in _TOOL_NAME.findall(line):
-                yield AgentTurn(source=source, ref=ref, harness=HARNESS, session=session, line=number,
-                                role="tool", tool=name.decode("utf-8", "replace"), project=project, cwd=cwd)
+        head = line[:_HEAD]
+        if _ASSISTANT in head and _USER not in head:
+            if _TOOL_USE in line:
+                for name in _TOOL_NAME.findall(line):
+                    yield AgentTurn(source=source, ref=f"{prefix}{number}", harness=HARNESS, session=session,
+                                    line=number, role="tool", tool=name.decode("utf-8", "replace"),
+                                    project=project, cwd=cwd)
             continue
-        if _TOOL_RESULT in line and _USER in line:
+        if _TOOL_RESULT in head and _USER in head:
             continue  # tool output: third-party data, never decoded
+        ref = f"{prefix}{number}"
         try:
             record = json.loads(line)
         except ValueError as exc:
@@ -117,7 +126,7 @@ def read_claude_session(path: Path, source: str, tally: ReadTally, skip: Skip,
             tally.person_turns += 1
         yield AgentTurn(source=source, ref=ref, timestamp=parse_time(record.get("timestamp")),
                         authored_by_owner=not marks, harness=HARNESS, session=session, line=number,
-                        role="person", marks=tuple(dict.fromkeys(marks)), text=clean(text),
+                        role="person", marks=tuple(dict.fromkeys(marks)), text=kept_text(text, marks, clean),
                         project=project, cwd=cwd)
 
 

@@ -22,12 +22,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from bootstrap_app.types import AgentTurn
 
-from .common import ReadTally, marks_of, parse_time, project_of, stream_lines
+from .common import ReadTally, kept_text, marks_of, parse_time, project_of, stream_lines
 
 __all__ = ["KNOWN_TYPES", "read_codex_rollout"]
 
@@ -38,12 +39,15 @@ KNOWN_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event
 
 _HEAD = 200
 """Bytes at the start of a line that hold its record and payload types."""
-_SKIP_PAYLOADS = (b'"type":"function_call_output"', b'"type":"reasoning"', b'"type":"token_count"',
-                  b'"type":"agent_message"', b'"type":"agent_reasoning"', b'"type":"custom_tool_call_output"',
-                  b'"type":"exec_command_end"', b'"type":"exec_command_output_delta"')
-_CALL = re.compile(rb'"type":"(?:function_call|custom_tool_call|local_shell_call|web_search_call)"')
+_KIND = re.compile(rb'"type":"(\w{1,40})"(?:,"role":"(\w{1,20})")?')
+"""The first ``"type":"…"`` of a payload (and the ``role`` a message gives right after it): in a
+new rollout the payload's, found after ``"payload":``; in an old one the record's own."""
+_SKIPPED = frozenset({b"function_call_output", b"reasoning", b"token_count", b"agent_message", b"agent_reasoning",
+                      b"custom_tool_call_output", b"exec_command_end", b"exec_command_output_delta",
+                      b"agent_reasoning_delta", b"agent_message_delta"})
+_CALLS = frozenset({b"function_call", b"custom_tool_call", b"local_shell_call", b"web_search_call"})
+_NOT_PERSON = frozenset({b"assistant", b"developer", b"system"})
 _CALL_NAME = re.compile(rb'"name":"([^"\\]{1,80})"')
-_ASSISTANT = re.compile(rb'"type":"message","role":"(assistant|developer|system)"')
 
 Skip = Callable[[str, str], None]
 
@@ -64,26 +68,31 @@ def read_codex_rollout(path: Path, source: str, tally: ReadTally, skip: Skip,
     session = "-".join(path.stem.split("-")[-5:])
     cwd = project = remote = ""
     pending: AgentTurn | None = None
+    pending_text = ""
     tally.sessions += 1
 
     def turn(ref: str, number: int, when: object, text: str, compaction: bool = False) -> AgentTurn:
         marks = (("compaction",) if compaction else ()) + marks_of(text)
         return AgentTurn(source=source, ref=ref, timestamp=parse_time(when), authored_by_owner=not marks,
                          harness=HARNESS, session=session, line=number, role="person", marks=marks,
-                         text=clean(text), project=project, cwd=cwd)
+                         text=kept_text(text, marks, clean), project=project, cwd=cwd)
 
+    prefix = f"{path}:"
     for number, line, complete in stream_lines(path):
         tally.records += 1
-        ref = f"{path}:{number}"
-        head = line[:_HEAD]
-        if any(marker in head for marker in _SKIP_PAYLOADS) or _ASSISTANT.search(head):
-            continue
-        if _CALL.search(head):
-            found = _CALL_NAME.search(line, 0, 4096)
-            name = found.group(1).decode("utf-8", "replace") if found else "shell"
-            yield AgentTurn(source=source, ref=ref, harness=HARNESS, session=session, line=number,
-                            role="tool", tool=name, project=project, cwd=cwd)
-            continue
+        at = line.find(b'"payload":', 0, _HEAD)
+        shape = _KIND.search(line, at if at >= 0 else 0, _HEAD)
+        if shape is not None:
+            payload_type, role = shape.group(1), shape.group(2)
+            if payload_type in _SKIPPED or (payload_type == b"message" and role in _NOT_PERSON):
+                continue
+            if payload_type in _CALLS:
+                found = _CALL_NAME.search(line, 0, 4096)
+                name = found.group(1).decode("utf-8", "replace") if found else "shell"
+                yield AgentTurn(source=source, ref=f"{prefix}{number}", harness=HARNESS, session=session,
+                                line=number, role="tool", tool=name, project=project, cwd=cwd)
+                continue
+        ref = f"{prefix}{number}"
         try:
             record = json.loads(line)
         except ValueError as exc:
@@ -125,16 +134,20 @@ def read_codex_rollout(path: Path, source: str, tally: ReadTally, skip: Skip,
             continue
         if kind == "event_msg" and ptype == "user_message":
             text = str(payload.get("message") or "")
-            if pending is not None and pending.text == clean(text):
-                pending = None  # its twin: the event is the one kept
-            elif pending is not None:
-                tally.person_turns += not pending.marks
-                yield pending
+            if pending is not None and pending_text == text:
+                # its twin: one turn, cited at the event's line, its text redacted once
+                made = replace(pending, ref=ref, line=number, timestamp=parse_time(when) or pending.timestamp)
                 pending = None
-            if text.strip():
+            else:
+                if pending is not None:
+                    tally.person_turns += not pending.marks
+                    yield pending
+                    pending = None
+                if not text.strip():
+                    continue
                 made = turn(ref, number, when, text)
-                tally.person_turns += not made.marks
-                yield made
+            tally.person_turns += not made.marks
+            yield made
             continue
         if pending is not None:
             tally.person_turns += not pending.marks
@@ -143,7 +156,7 @@ def read_codex_rollout(path: Path, source: str, tally: ReadTally, skip: Skip,
         if ptype == "message" and payload.get("role") == "user":
             text = _payload_text(payload)
             if text.strip():
-                pending = turn(ref, number, when, text)
+                pending, pending_text = turn(ref, number, when, text), text
     if pending is not None:
         tally.person_turns += not pending.marks
         yield pending

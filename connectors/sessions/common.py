@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -20,6 +20,7 @@ from pathlib import Path
 
 __all__ = [
     "ReadTally",
+    "kept_text",
     "marks_of",
     "parse_time",
     "project_of",
@@ -109,6 +110,15 @@ def marks_of(text: str) -> tuple[str, ...]:
     if pasted_share(text) >= 0.6:
         return ("pasted",)
     return ()
+
+
+def kept_text(text: str, marks: tuple[str, ...] | list[str], clean: Callable[[str], str]) -> str:
+    """What a person-role turn keeps of its text: all of it, redacted, when it is the person's own
+    words; nothing when a mark says it is not (a pasted log, a command's output, harness text).
+
+    Why drop it rather than redact it: nothing downstream reads a marked turn's words, and the
+    pasted logs and command output are where secrets sit (and where redaction spends its time)."""
+    return "" if marks else clean(text)
 
 
 @lru_cache(maxsize=512)

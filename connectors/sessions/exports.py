@@ -26,7 +26,7 @@ from typing import Any
 
 from bootstrap_app.types import AgentTurn
 
-from .common import ReadTally, marks_of, parse_time
+from .common import ReadTally, kept_text, marks_of, parse_time
 
 __all__ = ["export_flavour", "load_conversations", "read_chatgpt", "read_claude_ai"]
 
@@ -134,7 +134,7 @@ def read_chatgpt(path: Path, source: str, tally: ReadTally, skip: Skip,
             tally.person_turns += not marks
             yield AgentTurn(source=source, ref=f"{path}#{cid}/{number}", timestamp=parse_time(message.get("create_time")),
                             authored_by_owner=not marks, harness="chatgpt", session=cid, line=number,
-                            role="person", marks=tuple(marks), text=clean(text))
+                            role="person", marks=tuple(marks), text=kept_text(text, marks, clean))
 
 
 def read_claude_ai(path: Path, source: str, tally: ReadTally, skip: Skip,
@@ -165,4 +165,4 @@ def read_claude_ai(path: Path, source: str, tally: ReadTally, skip: Skip,
             tally.person_turns += not marks
             yield AgentTurn(source=source, ref=f"{path}#{cid}/{number}", timestamp=parse_time(message.get("created_at")),
                             authored_by_owner=not marks, harness="claude-ai", session=cid, line=number,
-                            role="person", marks=marks, text=clean(text))
+                            role="person", marks=marks, text=kept_text(text, marks, clean))

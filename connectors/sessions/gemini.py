@@ -26,7 +26,7 @@ from typing import Any
 
 from bootstrap_app.types import AgentTurn
 
-from .common import ReadTally, marks_of, parse_time, project_of, stream_lines
+from .common import ReadTally, kept_text, marks_of, parse_time, project_of, stream_lines
 
 __all__ = ["KNOWN_TYPES", "looks_like_gemini_session", "read_gemini_session"]
 
@@ -86,7 +86,7 @@ class _Session:
         tally.person_turns += not marks
         return AgentTurn(source=self.source, ref=ref, timestamp=parse_time(message.get("timestamp")),
                          authored_by_owner=not marks, harness=HARNESS, session=self.session, line=line,
-                         role="person", marks=tuple(dict.fromkeys(marks)), text=clean(text), project=self.project)
+                         role="person", marks=tuple(dict.fromkeys(marks)), text=kept_text(text, marks, clean), project=self.project)
 
     def tool_turns(self) -> Iterator[AgentTurn]:
         for key, names in self.tools.items():
