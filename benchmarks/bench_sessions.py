@@ -119,7 +119,10 @@ def main() -> int:
             def unredacted(src: ClaudeCodeSessions | CodexSessions = source) -> int:
                 return sum(1 for _ in src.read(ReadContext(cleaner=lambda text: text)))
 
-            plain, lines = _timed(lambda files=files: _lines(files), args.repeat)
+            def plain_read(files: list[Path] = files) -> int:
+                return _lines(files)
+
+            plain, lines = _timed(plain_read, args.repeat)
             ours, turns = _timed(read, args.repeat)
             bare, _ = _timed(unredacted, args.repeat)
             records = source.tally.records
