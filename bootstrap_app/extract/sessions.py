@@ -59,7 +59,7 @@ def _feedback(p: Preference) -> Proposal:
                     evidence=_evidence(list(p.refs)))
 
 
-def _hours_window(hours: tuple[int, ...], share: float = 0.8, longest: int = 14) -> tuple[int, int] | None:
+def _hours_window(hours: tuple[int, ...], share: float = 0.8, longest: int = 12) -> tuple[int, int] | None:
     """(first hour, length) of the shortest run of hours, across midnight too, holding ``share``
     of the turns; None when the turns are spread wider than ``longest`` hours (no pattern to state)."""
     total = sum(hours)
@@ -81,8 +81,8 @@ def _user(s: SessionSignal) -> Proposal | None:
     if languages:
         names = " and ".join(_LANGUAGE_NAMES.get(c, c) for c, _ in languages)
         lines.append(f"Writes to coding agents in {names} "
-                     f"({', '.join(f'{round(100 * n / total)}%' for _, n in languages)} of {total} messages); "
-                     f"answer in the language of the message.")
+                     f"({', '.join(f'{round(100 * n / total)}%' for _, n in languages)} of the {total} messages "
+                     f"long enough to tell); answer in the language of the message.")
     window = _hours_window(s.hours)
     if window is not None and s.turns >= 10:
         start, length = window
@@ -97,6 +97,19 @@ def _user(s: SessionSignal) -> Proposal | None:
                     description="How the user works with coding agents: language, hours, tools", body="\n".join(lines),
                     subject="session:user", key=" | ".join(lines[:2]), confidence=0.6,
                     evidence=_evidence(list(s.refs)))
+
+
+def _setup(s: SessionSignal) -> Proposal | None:
+    """What the person told an agent about their own setup, once is enough: it is a statement of
+    fact about themselves, not a preference that needs repeating."""
+    if not s.setup:
+        return None
+    lines = ["What the user told their agents about their setup (assume it; do not ask again):"]
+    lines += [f"- {named}" for named, _ in s.setup[:8]]
+    return Proposal(type=MemoryType.USER, name="agent-setup", description="The user's setup: "
+                    + ", ".join(named for named, _ in s.setup[:4]), body="\n".join(lines), subject="session:setup",
+                    key=" | ".join(sorted(named.lower() for named, _ in s.setup[:8])), confidence=0.55,
+                    evidence=_evidence([ref for _, ref in s.setup[:_EVIDENCE]]))
 
 
 def _project(u: ProjectUse) -> Proposal | None:
@@ -119,8 +132,6 @@ def session_proposals(signal: SessionSignal | None) -> list[Proposal]:
     if signal is None or not signal.turns:
         return []
     found = [_feedback(p) for p in signal.preferences[:_FEEDBACK]]
-    user = _user(signal)
-    if user is not None:
-        found.append(user)
+    found += [p for p in (_user(signal), _setup(signal)) if p is not None]
     found += [p for p in (_project(u) for u in signal.projects[:_PROJECTS]) if p is not None]
     return [p for p in found if p.evidence]

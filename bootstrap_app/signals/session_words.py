@@ -19,7 +19,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["Statement", "guess_language", "is_acknowledgement", "statements", "topic_tokens"]
+__all__ = ["Statement", "about_self", "guess_language", "is_acknowledgement", "statements", "topic_tokens"]
 
 
 @dataclass(frozen=True)
@@ -139,6 +139,30 @@ def statements(text: str) -> list[Statement]:
             continue
         negative = bool(_NEGATIVE.search(sentence) or _NEGATIVE_CJK.search(sentence))
         found.append(Statement(sentence, kind, negative))
+    return found
+
+
+_ABOUT = re.compile(
+    r"(?<![\w])(?:I'?m|I am|we'?re|we are) (?:on|using|running|working on|developing on)\s+"
+    r"|(?<![\w])(?:ich bin auf|ich nutze|ich verwende|ich arbeite (?:mit|auf|unter)|wir nutzen)\s+"
+    r"|(?<![\w])(?:je suis sous|j'utilise|je travaille sous)\s+"
+    r"|(?<![\w])(?:estoy en|uso|trabajo en|estou no|uso o)\s+"
+    r"|(?<![\w])my (?:os|machine|laptop|editor|shell|setup|system) is\s+", re.IGNORECASE)
+_NAMED = re.compile(r"([A-Z][\w+#-]*(?:\.[\w+#-]+)*(?: [A-Z0-9][\w+#-]*(?:\.[\w+#-]+)*){0,2})")
+"""Up to three words, each starting with a capital or digit; a dot only inside a word (``22.04``)."""
+
+
+def about_self(text: str) -> list[str]:
+    """What the person says about their own setup ("I'm on Ubuntu 22.04", "ich nutze Arch"):
+    the named thing only (it must start with a capital letter or digit, so "I'm on it" is not
+    one), at most three words."""
+    found: list[str] = []
+    for match in _ABOUT.finditer(text[:4000]):
+        named = _NAMED.match(text, match.end())
+        if named:
+            value = named.group(1).rstrip(".,;:")
+            if value and value not in found:
+                found.append(value)
     return found
 
 

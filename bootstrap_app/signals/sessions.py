@@ -28,7 +28,7 @@ from bootstrap_app.types import AgentTurn, Item
 
 from .analyzer import Analyzer
 from .base import Ref
-from .session_words import Statement, guess_language, statements, topic_tokens
+from .session_words import Statement, about_self, guess_language, statements, topic_tokens
 
 __all__ = ["Preference", "ProjectUse", "SessionSignal", "SessionsAccumulator"]
 
@@ -98,6 +98,8 @@ class SessionSignal:
     harnesses: tuple[tuple[str, int], ...] = ()
     refs: tuple[Ref, ...] = ()
     """A few own turns, for evidence of the profile-level facts (languages, hours)."""
+    setup: tuple[tuple[str, Ref], ...] = ()
+    """What the person said about their own setup ("Ubuntu 22.04"), where they said it."""
 
 
 @dataclass
@@ -139,6 +141,7 @@ class SessionsAccumulator(Analyzer):
     hours: list[int] = field(default_factory=lambda: [0] * 24)
     harnesses: Counter[str] = field(default_factory=Counter)
     samples: list[Ref] = field(default_factory=list)
+    setup: dict[str, tuple[str, Ref]] = field(default_factory=dict)
 
     def observe(self, item: Item) -> None:
         turn = cast(AgentTurn, item)
@@ -175,6 +178,9 @@ class SessionsAccumulator(Analyzer):
             refs = cast(list[Ref], use["refs"])
             if len(refs) < 3:
                 refs.append(ref)
+        for named in about_self(turn.text):
+            if named.lower() not in self.setup and len(self.setup) < 20:
+                self.setup[named.lower()] = (named, Ref(turn.source, turn.ref, when, note=named, owner=True))
         for statement in statements(turn.text):
             self.said += 1
             self._add(Said(statement, Ref(turn.source, turn.ref, when, note=statement.text[:200], owner=True),
@@ -211,7 +217,8 @@ class SessionsAccumulator(Analyzer):
             sessions=len(self.sessions), turns=self.turns, marked=self.marked, statements=self.said,
             preferences=tuple(preferences), projects=tuple(projects), tools=tuple(self.tools.most_common(10)),
             languages=tuple(self.languages.most_common()), hours=tuple(self.hours) if self.turns else (),
-            harnesses=tuple(self.harnesses.most_common()), refs=tuple(self.samples))
+            harnesses=tuple(self.harnesses.most_common()), refs=tuple(self.samples),
+            setup=tuple(self.setup.values()))
 
     @staticmethod
     def _preference(group: _Group) -> Preference | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from bootstrap_app.config import load_settings
 from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.pipeline import scan
-from bootstrap_app.signals.session_words import guess_language, is_acknowledgement, statements
+from bootstrap_app.signals.session_words import about_self, guess_language, is_acknowledgement, statements
 from bootstrap_app.signals.sessions import SessionsAccumulator
 from bootstrap_app.store import Store
 from bootstrap_app.types import AgentTurn, MemoryEntry, MemoryType
@@ -124,6 +124,8 @@ def test_statements_in_several_languages_and_what_is_not_one() -> None:
                  "But I never saw the window open.", "[ERROR] never retrying: connection refused"):
         assert statements(text) == [], text
     assert is_acknowledgement("Yes, please!") and not is_acknowledgement("never force-push")
+    assert about_self("I'm on Ubuntu 22.04. I'm on it, ich nutze Arch Linux") == ["Ubuntu 22.04", "Arch Linux"]
+    assert about_self("I'm on it, we are using the old one") == []
     assert guess_language("Bitte schreibe die Tests zuerst und nicht danach") == "de"
     assert guess_language("Пожалуйста, всегда пиши тесты") == "ru"
     assert guess_language("Please write the tests first and not after") == "en"
