@@ -27,7 +27,7 @@ from pathlib import Path
 
 from bootstrap_app.types import AgentTurn
 
-from .common import ReadTally, kept_text, marks_of, parse_time, project_of, stream_lines
+from .common import ReadTally, kept_text, own_part, parse_time, project_of, stream_lines
 
 __all__ = ["KNOWN_TYPES", "read_claude_session"]
 
@@ -115,7 +115,8 @@ def read_claude_session(path: Path, source: str, tally: ReadTally, skip: Skip,
         text = _text_of(content)
         if not text.strip():
             continue
-        marks = list(marks_of(text))
+        text, found = own_part(text)
+        marks = list(found)
         if record.get("isSidechain"):
             marks.insert(0, "subagent")
         if record.get("isCompactSummary"):

@@ -28,7 +28,7 @@ from typing import Any
 
 from bootstrap_app.types import AgentTurn
 
-from .common import ReadTally, kept_text, marks_of, parse_time, project_of, stream_lines
+from .common import ReadTally, kept_text, own_part, parse_time, project_of, stream_lines
 
 __all__ = ["KNOWN_TYPES", "read_codex_rollout"]
 
@@ -72,7 +72,8 @@ def read_codex_rollout(path: Path, source: str, tally: ReadTally, skip: Skip,
     tally.sessions += 1
 
     def turn(ref: str, number: int, when: object, text: str, compaction: bool = False) -> AgentTurn:
-        marks = (("compaction",) if compaction else ()) + marks_of(text)
+        text, found = own_part(text)
+        marks = (("compaction",) if compaction else ()) + found
         return AgentTurn(source=source, ref=ref, timestamp=parse_time(when), authored_by_owner=not marks,
                          harness=HARNESS, session=session, line=number, role="person", marks=marks,
                          text=kept_text(text, marks, clean), project=project, cwd=cwd)

@@ -22,6 +22,7 @@ __all__ = [
     "ReadTally",
     "kept_text",
     "marks_of",
+    "own_part",
     "parse_time",
     "project_of",
     "stream_lines",
@@ -110,6 +111,25 @@ def marks_of(text: str) -> tuple[str, ...]:
     if pasted_share(text) >= 0.6:
         return ("pasted",)
     return ()
+
+
+def own_part(text: str) -> tuple[str, tuple[str, ...]]:
+    """(what of a person-role record is the person's own, its marks).
+
+    A message that is mostly pasted output but opens with the person's own lines ("I think you
+    broke something:" and a traceback) keeps those lines, without the paste, and no mark: the
+    opening is what they said, the paste is third-party data that is never kept. A paste with
+    no opening of at least three words is marked ``pasted``; other marks as :func:`marks_of`."""
+    marks = marks_of(text)
+    if marks != ("pasted",):
+        return text, marks
+    lead: list[str] = []
+    for line in text.splitlines():
+        if _LOG_LINE.match(line):
+            break
+        lead.append(line)
+    opening = "\n".join(lead).strip()
+    return (opening, ()) if len(opening.split()) >= 3 else (text, marks)
 
 
 def kept_text(text: str, marks: tuple[str, ...] | list[str], clean: Callable[[str], str]) -> str:

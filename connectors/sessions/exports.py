@@ -26,7 +26,7 @@ from typing import Any
 
 from bootstrap_app.types import AgentTurn
 
-from .common import ReadTally, kept_text, marks_of, parse_time
+from .common import ReadTally, kept_text, own_part, parse_time
 
 __all__ = ["export_flavour", "load_conversations", "read_chatgpt", "read_claude_ai"]
 
@@ -128,7 +128,8 @@ def read_chatgpt(path: Path, source: str, tally: ReadTally, skip: Skip,
                 continue
             meta = message.get("metadata")
             metadata: dict[str, Any] = meta if isinstance(meta, dict) else {}
-            marks = list(marks_of(text))
+            text, found = own_part(text)
+            marks = list(found)
             if ctype == "user_editable_context" or metadata.get("is_visually_hidden_from_conversation"):
                 marks.insert(0, "meta")
             tally.person_turns += not marks
@@ -161,7 +162,7 @@ def read_claude_ai(path: Path, source: str, tally: ReadTally, skip: Skip,
             text = text or str(message.get("text") or "")
             if not text.strip():
                 continue
-            marks = marks_of(text)
+            text, marks = own_part(text)
             tally.person_turns += not marks
             yield AgentTurn(source=source, ref=f"{path}#{cid}/{number}", timestamp=parse_time(message.get("created_at")),
                             authored_by_owner=not marks, harness="claude-ai", session=cid, line=number,

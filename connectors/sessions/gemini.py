@@ -26,7 +26,7 @@ from typing import Any
 
 from bootstrap_app.types import AgentTurn
 
-from .common import ReadTally, kept_text, marks_of, parse_time, project_of, stream_lines
+from .common import ReadTally, kept_text, own_part, parse_time, project_of, stream_lines
 
 __all__ = ["KNOWN_TYPES", "looks_like_gemini_session", "read_gemini_session"]
 
@@ -78,7 +78,8 @@ class _Session:
         if key in self.seen or not text.strip():
             return None
         self.seen.add(key)
-        marks = list(marks_of(text))
+        text, found = own_part(text)
+        marks = list(found)
         if _SLASH.match(text.strip()) and "\n" not in text.strip():
             marks.append("command")
         if self.subagent:
