@@ -43,7 +43,7 @@ def _where(scope: str) -> str:
 
 
 def _feedback(p: Preference) -> Proposal:
-    topic = " ".join(sorted(topic_tokens(p.text)))
+    topic = p.topic or " ".join(sorted(topic_tokens(p.text)))
     how = ", ".join(_KIND_WORDS[k] for k in p.kinds if k in _KIND_WORDS)
     lines = [f"\"{p.text}\" (the user's own words to an agent)."]
     why = (f"**Why:** the user said this in {p.sessions} session{'s' if p.sessions != 1 else ''}"

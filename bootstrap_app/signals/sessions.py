@@ -67,6 +67,9 @@ class Preference:
     replaces: str = ""
     """An earlier wording the latest one contradicts (the rule was changed)."""
     kinds: tuple[str, ...] = ()
+    topic: str = ""
+    """What the preference is about, stable while its wording changes: the two things a "use X,
+    not Y" weighs, else the content words of its first statement (a proposal's subject)."""
 
 
 @dataclass(frozen=True)
@@ -236,5 +239,6 @@ class SessionsAccumulator(Analyzer):
         scope = projects.pop() if len(projects) == 1 and "" not in projects else "global"
         kinds = tuple(dict.fromkeys(s.statement.kind for s in said))
         kind = "rule" if "rule" in kinds else latest.statement.kind
+        topic = " ".join(sorted(group.pair or group.tokens))
         return Preference(latest.statement.text, kind, scope, len(sessions), tuple(firsts.values()),
-                          replaces, kinds)
+                          replaces, kinds, topic)

@@ -147,3 +147,37 @@ def test_a_codex_rollout_feeds_the_same_signal(tmp_path: Path) -> None:
         acc.observe(item)
     (pref,) = acc.result(OwnerIdentity()).preferences
     assert pref.sessions == 2 and pref.kind == "rule"
+
+
+def test_a_changed_rule_is_proposed_as_an_update_of_the_approved_one(tmp_path: Path) -> None:
+    projects = tmp_path / "projects"
+    _session(projects, "/home/dev/shop", 1, 2, ["Use pnpm, not npm."])
+    _session(projects, "/home/dev/shop", 2, 3, ["Use pnpm, not npm, always."])
+    settings = load_settings(tmp_path / "home")
+    with Store(settings.db_path) as store:
+        first = scan([str(projects)], settings=settings, store=store)
+        (old,) = [p for p in first.proposals if p.type == MemoryType.FEEDBACK and "pnpm" in p.body]
+        store.decide(old.fingerprint, "approved")
+        _session(projects, "/home/dev/shop", 3, 20, ["We moved back: use npm, not pnpm, always."])
+        second = scan([str(projects)], settings=settings, store=store)
+    (new,) = [p for p in second.proposals if p.type == MemoryType.FEEDBACK and "npm" in p.body]
+    assert "use npm, not pnpm" in new.body and "update" in new.flags and new.supersedes == old.name
+    assert len(new.evidence) == 3
+
+
+def test_memory_read_in_the_same_scan_is_not_proposed_again(tmp_path: Path) -> None:
+    projects = tmp_path / "projects"
+    _session(projects, "/home/dev/blog", 1, 2, ["Never add comments to the code you write."])
+    memory = projects / "-home-dev-blog" / "memory"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_text("- [No comments](feedback_no_comments.md) — no comments in code\n",
+                                      encoding="utf-8")
+    (memory / "feedback_no_comments.md").write_text(
+        "---\nname: no-comments\ndescription: Never add comments to the code you write.\ntype: feedback\n---\n"
+        "Never add comments to the code you write.\n", encoding="utf-8")
+    settings = load_settings(tmp_path / "home")
+    with Store(settings.db_path) as store:
+        result = scan([str(projects)], settings=settings, store=store)
+    assert {r.source.split(":")[0] for r in result.reports} == {"claude-code-sessions", "claude-code"}
+    from_sessions = [p for p in result.proposals if p.subject.startswith("session-pref:")]
+    assert from_sessions == [] and result.duplicates >= 1
