@@ -23,6 +23,8 @@ __all__ = ["session_proposals"]
 _PROJECTS = 5
 _FEEDBACK = 20
 _EVIDENCE = 5
+_DAYS = 3
+"""Days with turns before the hours are stated as a working pattern."""
 _LANGUAGE_NAMES = {"en": "English", "de": "German", "fr": "French", "es": "Spanish", "pt": "Portuguese",
                    "it": "Italian", "nl": "Dutch", "ru": "Russian", "zh": "Chinese", "ja": "Japanese",
                    "ko": "Korean", "ar": "Arabic", "he": "Hebrew", "el": "Greek", "hi": "Hindi", "th": "Thai"}
@@ -84,7 +86,7 @@ def _user(s: SessionSignal) -> Proposal | None:
                      f"({', '.join(f'{round(100 * n / total)}%' for _, n in languages)} of the {total} messages "
                      f"long enough to tell); answer in the language of the message.")
     window = _hours_window(s.hours)
-    if window is not None and s.turns >= 10:
+    if window is not None and s.turns >= 10 and s.days >= _DAYS:
         start, length = window
         peak = max(range(24), key=lambda h: s.hours[h])
         lines.append(f"Works with agents mostly between {start:02d}:00 and {(start + length) % 24:02d}:00 UTC "

@@ -103,6 +103,8 @@ class SessionSignal:
     """A few own turns, for evidence of the profile-level facts (languages, hours)."""
     setup: tuple[tuple[str, Ref], ...] = ()
     """What the person said about their own setup ("Ubuntu 22.04"), where they said it."""
+    days: int = 0
+    """Distinct (UTC) days with own turns: hours seen on one or two days are no working pattern."""
 
 
 @dataclass
@@ -145,6 +147,7 @@ class SessionsAccumulator(Analyzer):
     harnesses: Counter[str] = field(default_factory=Counter)
     samples: list[Ref] = field(default_factory=list)
     setup: dict[str, tuple[str, Ref]] = field(default_factory=dict)
+    days: set[str] = field(default_factory=set)
 
     def observe(self, item: Item) -> None:
         turn = cast(AgentTurn, item)
@@ -163,6 +166,8 @@ class SessionsAccumulator(Analyzer):
         when = turn.timestamp
         if when is not None:
             self.hours[when.hour] += 1
+            if len(self.days) < 10_000:
+                self.days.add(when.date().isoformat())
         language = guess_language(turn.text)
         if language:
             self.languages[language] += 1
@@ -221,7 +226,7 @@ class SessionsAccumulator(Analyzer):
             preferences=tuple(preferences), projects=tuple(projects), tools=tuple(self.tools.most_common(10)),
             languages=tuple(self.languages.most_common()), hours=tuple(self.hours) if self.turns else (),
             harnesses=tuple(self.harnesses.most_common()), refs=tuple(self.samples),
-            setup=tuple(self.setup.values()))
+            setup=tuple(self.setup.values()), days=len(self.days))
 
     @staticmethod
     def _preference(group: _Group) -> Preference | None:

@@ -181,3 +181,19 @@ def test_memory_read_in_the_same_scan_is_not_proposed_again(tmp_path: Path) -> N
     assert {r.source.split(":")[0] for r in result.reports} == {"claude-code-sessions", "claude-code"}
     from_sessions = [p for p in result.proposals if p.subject.startswith("session-pref:")]
     assert from_sessions == [] and result.duplicates >= 1
+
+
+def test_hours_are_stated_only_as_a_pattern() -> None:
+    from bootstrap_app.extract.sessions import session_proposals
+    from bootstrap_app.signals.base import Ref
+    from bootstrap_app.signals.sessions import SessionSignal
+    ref = Ref("claude-code-sessions:/x", "/x/s.jsonl:3", datetime(2026, 3, 2, 22, tzinfo=UTC), note="hello", owner=True)
+    night = [0] * 24
+    night[22], night[23], night[0] = 8, 6, 8  # across midnight
+    base = SessionSignal(sessions=4, turns=22, hours=tuple(night), days=5, refs=(ref,), languages=(("en", 20),))
+    (user,) = session_proposals(base)
+    assert "between 22:00 and 01:00 UTC" in user.body and "English" in user.body
+    assert user.evidence[0].ref == "/x/s.jsonl:3"
+    for thin in (SessionSignal(sessions=1, turns=22, hours=tuple(night), days=1, refs=(ref,)),
+                 SessionSignal(sessions=4, turns=24, hours=(1,) * 24, days=9, refs=(ref,))):
+        assert all("UTC" not in p.body for p in session_proposals(thin)), "one day, or no pattern at all"
