@@ -104,7 +104,16 @@ class _SessionFiles(Source, priority=18, cursor_doc=""):
             done += _size(path)
             ctx.progress(self.id, count)
             ctx.progress_bytes(self.id, done, total)
+        _report_unknown(ctx, self.id, tally)
         self.tally = tally
+
+
+def _report_unknown(ctx: ReadContext, source: str, tally: ReadTally) -> None:
+    """Each unknown record type was reported where first met; its total is reported at the end,
+    so the scan's skip counts say how much an agent's newer format held that was not read."""
+    for kind, count in sorted(tally.unknown.items()):
+        if count > 1:
+            ctx.skip(source, kind, f"{count} records of unknown type {kind.partition(':')[2]!r} skipped in all")
 
 
 def _size(path: Path) -> int:
@@ -234,6 +243,7 @@ class _Export(Source, priority=12, cursor_doc=""):
         except (OSError, ValueError) as exc:
             raise SourceError(f"{path}: not a readable {self.kind} ({str(exc)[:100]})",
                               hint="give the conversations.json from the export, or the export's zip") from exc
+        _report_unknown(ctx, self.id, tally)
         self.tally = tally
 
 

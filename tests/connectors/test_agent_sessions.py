@@ -59,6 +59,7 @@ def _claude_every_type(projects: Path) -> Path:
              isCompactSummary=True)
     s.raw('{"type":"file-history-snapshot","messageId":"m1","snapshot":{}}')
     s.raw('{"type":"hologram","sessionId":"0f0e0d0c-1111-2222-3333-444455556666","data":1}')
+    s.raw('{"type":"hologram","sessionId":"0f0e0d0c-1111-2222-3333-444455556666","data":2}')
     s.raw("{not json at all")
     s.person("ok")
     s.person("why is the build red again")
@@ -86,6 +87,8 @@ def test_claude_transcript_every_record_type(tmp_path: Path) -> None:
     assert all(t.text == "" for t in turns if t.marks), "a command's output, a paste or harness text keeps no words"
     reasons = {s.ref.rsplit(":", 1)[-1]: s.reason for s in ctx.skips}
     assert "unknown record type 'hologram'" in " ".join(reasons.values())
+    assert [s.reason for s in ctx.skips if s.ref == "claude-code:hologram"] == \
+        ["2 records of unknown type 'hologram' skipped in all"]
     assert any("cut short" in r for r in reasons.values()) and any("not a JSON record" in r for r in reasons.values())
     person = next(t for t in turns if t.own_words)
     assert person.ref == f"{path}:5" and person.line == 5 and person.timestamp is not None
