@@ -223,3 +223,19 @@ def test_real_codex_rollouts() -> None:
     assert sum(t.role == "tool" for t in turns) == 729
     assert {t.project for t in own} and all(t.session for t in own)
     assert any("Commit changes as each task is completed" in t.text for t in own)
+
+
+def test_a_session_started_in_a_subfolder_counts_for_its_repository(tmp_path: Path) -> None:
+    import subprocess
+    repo = tmp_path / "work" / "shop"
+    (repo / "src" / "cart").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    ClaudeSession(tmp_path / "projects", str(repo / "src" / "cart"), "0f0e0d0c-1111-2222-3333-444455556666") \
+        .person("Never log card numbers.").write()
+    turns, _ = _read(ClaudeCodeSessions(str(tmp_path / "projects")))
+    assert [(t.project, t.cwd) for t in turns] == [(str(repo), str(repo / "src" / "cart"))]
+    home = tmp_path / ".codex"
+    CodexRollout(home, "", "97b66f6c-a160-40e0-bd0f-1fdcbbb9498b", remote="git@example.org:team/billing.git") \
+        .person("Keep the changelog current.").write()
+    turns, _ = _read(CodexSessions(str(home)))
+    assert {t.project for t in turns if t.own_words} == {"team/billing"}, "a gone folder: the remote it named"
