@@ -82,16 +82,17 @@ _LOG_LINE = re.compile(
     r"^\s*(\[?(INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|OK|FAIL|FAILED|PASS|PASSED)\]?[\s:\]\[]"
     r"|\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\d\d:\d\d:\d\d|Traceback \(most recent call last\)|\s+File \"|"
     r"[A-Za-z_][\w.]*(Error|Exception)\b|at [\w.$]+\(|\$ |>>> |#\d+ |npm (ERR|WARN)|E\s{2,}|\+\+\+ |--- |@@ |"
-    r"[/~][\w./-]+:\d+|\s{2,}\S|[\w-]+=\S+$|={3,}|-{3,}|\|.*\|)", re.IGNORECASE)
+    r"[/~][\w./-]+:(?: line)? ?\d+|\S+\s+\[\s*\d+%\]$|\(?[\w.-]*\)?\s*[\w.-]+@[\w.-]+[:~]|\d+(\.\d+)?m?s$|\s{2,}\S|[\w-]+=\S+$|={3,}|-{3,}|\|.*\|)", re.IGNORECASE)
 
 
 def pasted_share(text: str) -> float:
     """Share of the text's lines that look like output (log lines, tracebacks, paths with line
     numbers, tables, indented code): a structural test, whatever language the log is in."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
-    if len(lines) < 4:
+    if not lines:
         return 0.0
-    return sum(1 for ln in lines if _LOG_LINE.match(ln)) / len(lines)
+    share = sum(1 for ln in lines if _LOG_LINE.match(ln)) / len(lines)
+    return share if len(lines) >= 4 or share == 1.0 else 0.0  # a short message: only all-output counts
 
 
 def marks_of(text: str) -> tuple[str, ...]:
@@ -116,20 +117,21 @@ def marks_of(text: str) -> tuple[str, ...]:
 def own_part(text: str) -> tuple[str, tuple[str, ...]]:
     """(what of a person-role record is the person's own, its marks).
 
-    A message that is mostly pasted output but opens with the person's own lines ("I think you
-    broke something:" and a traceback) keeps those lines, without the paste, and no mark: the
-    opening is what they said, the paste is third-party data that is never kept. A paste with
-    no opening of at least three words is marked ``pasted``; other marks as :func:`marks_of`."""
+    A message that is half or more pasted output but opens or closes with the person's own lines
+    ("I think you broke something:" and a traceback; a log line and "this is the problem we had
+    before") keeps those lines, without the paste, and no mark: they are what the person said,
+    the paste is third-party data that is never kept. A paste with no such lines of at least
+    three words is marked ``pasted``; other marks as :func:`marks_of`."""
     marks = marks_of(text)
-    if marks != ("pasted",):
+    if marks and marks != ("pasted",):
         return text, marks
-    lead: list[str] = []
-    for line in text.splitlines():
-        if _LOG_LINE.match(line):
-            break
-        lead.append(line)
-    opening = "\n".join(lead).strip()
-    return (opening, ()) if len(opening.split()) >= 3 else (text, marks)
+    lines = text.splitlines()
+    output = [i for i, line in enumerate(lines) if line.strip() and _LOG_LINE.match(line)]
+    filled = sum(1 for line in lines if line.strip())
+    if not output or (len(output) < filled / 2 and not marks):
+        return text, ()
+    own = "\n".join([*lines[:output[0]], *lines[output[-1] + 1:]]).strip()
+    return (own, ()) if len(own.split()) >= 3 else (text, ("pasted",))
 
 
 def kept_text(text: str, marks: tuple[str, ...] | list[str], clean: Callable[[str], str]) -> str:

@@ -66,6 +66,8 @@ def _claude_every_type(projects: Path) -> Path:
     s.person(f"I think you broke the login page:\n[ERROR] 12:01:02 auth failed\n[ERROR] token={PLANTED_SECRET}\n"
              "Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>")
     s.person("[INFO] build started\n[INFO] step 1\n[WARN] slow\n[ERROR] failed at 12:00:01")
+    s.person("[ERROR] DNS resolution failed\n this is the problem we had before the upgrade")
+    s.person("[INFO] calling install\n/opt/m/core.sh: line 15: X: unbound variable")
     return s.write(cut_last=False)
 
 
@@ -76,10 +78,11 @@ def test_claude_transcript_every_record_type(tmp_path: Path) -> None:
         fh.write('{"type":"user","message":{"role":"user","content":"half a li')
     turns, ctx = _read(ClaudeCodeSessions(str(projects)))
     assert _own(turns) == ["Use pnpm, not npm. Always run the tests before you commit.", "ok",
-                           "why is the build red again", "I think you broke the login page:"], \
-        "a message that opens a paste keeps its opening, never the paste"
+                           "why is the build red again", "I think you broke the login page:",
+                           "this is the problem we had before the upgrade"], \
+        "a message that opens or closes a paste keeps those lines, never the paste"
     marks = Counter(m for t in turns for m in t.marks)
-    assert marks == {"meta": 1, "command": 2, "interrupted": 1, "subagent": 1, "compaction": 1, "pasted": 1}
+    assert marks == {"meta": 1, "command": 2, "interrupted": 1, "subagent": 1, "compaction": 1, "pasted": 2}
     assert [t.tool for t in turns if t.role == "tool"] == ["Bash"]
     assert all(t.role in ("person", "tool") for t in turns), "the agent's text never leaves the reader"
     assert all(t.project == "/home/dev/shop" and t.session.startswith("0f0e0d0c") for t in turns if t.role == "person")
