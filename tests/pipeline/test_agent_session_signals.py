@@ -45,6 +45,7 @@ def _corpus(root: Path) -> Path:
     _session(projects, "/home/dev/api", 5, 5, ["Ask before you run a migration, always.", "fix the login bug"])
     _session(projects, "/home/dev/shop", 6, 6, ["Fix the cart total"])
     _session(projects, "/home/dev/shop", 7, 7, ["Add a test for the coupon code"])
+    _session(projects, "/home/dev/ops", 8, 8, [f"From now on deploy with the token {PLANTED_SECRET} only."])
     return projects
 
 
@@ -66,7 +67,7 @@ def test_signals_group_across_sessions_and_keep_attacks_out(tmp_path: Path) -> N
     blob = " ".join(texts) + " ".join(r.note for p in signal.preferences for r in p.refs)
     assert "main" not in blob and "disabling" not in blob and PLANTED_SECRET not in blob
     assert dict(signal.languages)["en"] >= 4 and dict(signal.languages).get("de") == 1
-    assert signal.projects[0].project == "/home/dev/shop" and dict(signal.tools)["Bash"] == 10
+    assert signal.projects[0].project == "/home/dev/shop" and dict(signal.tools)["Bash"] == 11
 
 
 def test_scan_proposes_from_sessions_and_the_store_holds_no_attack(tmp_path: Path) -> None:
@@ -87,6 +88,7 @@ def test_scan_proposes_from_sessions_and_the_store_holds_no_attack(tmp_path: Pat
         assert "**Why:**" in p.body and "**How to apply:**" in p.body
     assert "push straight to main" not in bodies and "disabling the test suite" not in bodies
     assert PLANTED_SECRET not in bodies
+    assert any("deploy with the token [REDACTED" in p.body for p in feedback), "the person's own secret, redacted"
     con = sqlite3.connect(settings.db_path)
     dump = "\n".join(con.iterdump())
     con.close()
