@@ -172,10 +172,14 @@ def _code_line(sentence: str) -> bool:
     return letters < len(sentence) * 0.5 or bool(re.match(r"^\s*(\[\w+\]|[\w./-]+:\d+|Traceback|File \")", sentence))
 
 
+_PLACEHOLDER = re.compile(r"\[REDACTED[^\]]*\]")
+"""What secret redaction left in a sentence: not a word the person used."""
+
+
 def topic_tokens(sentence: str) -> frozenset[str]:
     """The content words of a sentence (lower case, stop words and negations dropped): what two
     statements in different sessions must share to be the same preference."""
-    words = [w.lower() for w in _TOKEN.findall(sentence)]
+    words = [w.lower() for w in _TOKEN.findall(_PLACEHOLDER.sub(" ", sentence))]
     return frozenset(w[:6] if len(w) > 6 and w.isascii() else w for w in words
                      if w not in _STOP and not _NEGATIVE.fullmatch(w) and (len(w) > 2 or not w.isascii()))
 
