@@ -40,6 +40,7 @@ _SNIFF_ENTRIES = 40
 
 
 def _some(paths: Iterator[Path], test: Callable[[Path], bool]) -> bool:
+    """True when one of the first :data:`_SNIFF_ENTRIES` paths passes ``test``."""
     for count, path in enumerate(paths):
         if count >= _SNIFF_ENTRIES:
             return False
@@ -49,11 +50,15 @@ def _some(paths: Iterator[Path], test: Callable[[Path], bool]) -> bool:
 
 
 class _SessionFiles(Source, priority=18, cursor_doc=""):
-    """Shared read loop over session files: newest-first order is not needed, files are read
-    whole and in name order, so a re-read gives the same items in the same order."""
+    """The read loop every agent's session folder shares: its files in name order (so a re-read
+    gives the same items in the same order), each streamed by the agent's reader function; a
+    file that fails as a whole is reported and the next one read. No cursor: a file modified
+    before ``since`` is passed over, the rest are read again (a session grows at its end)."""
 
     reader: ClassVar[Reader]
     pattern: ClassVar[str] = "*.jsonl"
+    tally: ReadTally
+    """What the last read saw: sessions, the person's turns, records, unknown types (report, benchmark)."""
 
     @classmethod
     def from_uri(cls, uri: str) -> list[Source]:
@@ -228,8 +233,11 @@ class GeminiSessions(_SessionFiles, kind="gemini-sessions", uri_schemes=("gemini
 
 
 class _Export(Source, priority=12, cursor_doc=""):
+    """A chat assistant's export: one file (or the zip holding it), one reader function."""
+
     flavour: ClassVar[str]
     reader: ClassVar[Reader]
+    tally: ReadTally
 
     @classmethod
     def sniff(cls, path: Path) -> bool:

@@ -242,3 +242,13 @@ def test_a_session_started_in_a_subfolder_counts_for_its_repository(tmp_path: Pa
         .person("Keep the changelog current.").write()
     turns, _ = _read(CodexSessions(str(home)))
     assert {t.project for t in turns if t.own_words} == {"team/billing"}, "a gone folder: the remote it named"
+
+
+def test_a_cut_export_is_one_clear_error(tmp_path: Path) -> None:
+    from bootstrap_app.errors import SourceError
+    path = chatgpt_export(tmp_path / "conversations.json", [[("user", "Answer briefly, always.")]])
+    path.write_text(path.read_text(encoding="utf-8")[:-40], encoding="utf-8")
+    (source,) = detect(path)
+    with pytest.raises(SourceError, match="not a readable chatgpt-export") as caught:
+        list(source.read(ReadContext()))
+    assert caught.value.hint and "zip" in caught.value.hint
