@@ -29,7 +29,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any, ClassVar, Generic, TypeAlias, TypeVar, overload
 
-__all__ = ["ITEM_CLASSES", "ITEM_KINDS", "SENT_LABELS", "ChatMessage", "Document", "Event", "Item", "MemoryEntry",
+__all__ = ["ITEM_CLASSES", "ITEM_KINDS", "SENT_LABELS", "AgentTurn", "ChatMessage", "Document", "Event", "Item", "MemoryEntry",
            "MemoryType", "Message", "Person", "Repo", "Skip", "is_sent_label", "utc"]
 
 
@@ -351,8 +351,41 @@ class MemoryEntry(_ItemBase):
     path: str = ""
 
 
-Item: TypeAlias = Message | Event | Document | Repo | ChatMessage | MemoryEntry
-ITEM_CLASSES: tuple[type[Item], ...] = (Message, Event, Document, Repo, ChatMessage, MemoryEntry)
+@dataclass(frozen=True, kw_only=True)
+class AgentTurn(_ItemBase):
+    """One turn of a conversation the person had with a coding agent or chat assistant.
+
+    Why an item of its own and not a :class:`ChatMessage`: a session mixes the person's words with
+    the agent's text, tool calls and pasted output, and only the first may ever count as the
+    person's. ``role`` says whose record it is (``person``, ``assistant``, ``tool``), ``marks``
+    what it is besides (``subagent``, ``compaction``, ``meta``, ``command``, ``pasted``,
+    ``interrupted``): a marked person turn is not the person's own words either. ``text`` is
+    filled only for the person's own words (redacted); a marked turn keeps none, and a tool turn
+    carries only the tool's name in ``tool``.
+    """
+
+    kind: ClassVar[str] = "agentturn"
+    headline_field: ClassVar[str] = "session"
+
+    harness: str = ""
+    session: str = ""
+    line: int = 0
+    role: str = ""
+    marks: tuple[str, ...] = ()
+    text: str = ""
+    tool: str = ""
+    project: str = ""
+    """The repository (or working folder) the session ran in; "" for a chat export."""
+    cwd: str = ""
+
+    @property
+    def own_words(self) -> bool:
+        """True only for text the person typed themselves: a person turn with no mark."""
+        return self.role == "person" and not self.marks and bool(self.text)
+
+
+Item: TypeAlias = Message | Event | Document | Repo | ChatMessage | MemoryEntry | AgentTurn
+ITEM_CLASSES: tuple[type[Item], ...] = (Message, Event, Document, Repo, ChatMessage, MemoryEntry, AgentTurn)
 """Every item class, the members of ``Item``: what the item cache encodes, what contract tests walk."""
 ITEM_KINDS: frozenset[str] = frozenset(c.kind for c in ITEM_CLASSES)
 """Every item kind a source may yield and an analyzer may declare."""

@@ -121,5 +121,7 @@ _AUTHORED: dict[str, Callable[[OwnerIdentity, Item], bool | None]] = {
     # kept in the owner's folder is not the same as written by the owner: only a matching author
     "document": lambda owner, item: any(owner.is_owner(p) for p in cast(Document, item).people),
     "memoryentry": _memory_authored,
+    # a turn is the person's when the reader found it typed by them (no command, paste or meta mark)
+    "agentturn": lambda owner, item: bool(getattr(item, "own_words", False)),
 }
 """Item kind -> who wrote it; a table instead of an isinstance chain, one entry per item class."""

@@ -315,6 +315,12 @@ class Source:
         return [cls(uri)]
 
     @classmethod
+    def expand(cls, path: Path) -> list[Source]:
+        """The sources a path this class sniffed stands for: itself by default; a folder holding
+        two kinds of data (an agent's sessions beside its memory) one source for each."""
+        return [cls(path)]
+
+    @classmethod
     def availability(cls, home: Path | None = None) -> Availability:
         """Whether this kind can be read now. Sources with ``auth`` are answered by their login
         provider in :mod:`connectors.registry`; others are always available."""

@@ -60,6 +60,8 @@ class _HarnessSource(Source, priority=20, cursor_doc=""):
     def __init_subclass__(cls, **kwargs: object) -> None:
         """kind, URI scheme and form, and description are the harness's own (``Harness.name`` ...)."""
         super().__init_subclass__(**kwargs)
+        if not hasattr(cls, "harness"):
+            return  # an intermediate base (_WithSessions) names no harness yet
         cls.kind = cls.harness.name
         cls.uri_schemes = (cls.harness.name,)
         cls.uri_form = cls.harness.source_uri or f"{cls.harness.name}:"
@@ -101,11 +103,21 @@ class _HarnessSource(Source, priority=20, cursor_doc=""):
             ctx.progress(self.id, count)
 
 
-class ClaudeCodeMemory(_HarnessSource):
+class _WithSessions(_HarnessSource):
+    """A harness that also keeps the person's sessions: its URI reads memory *and* sessions."""
+
+    @classmethod
+    def from_uri(cls, uri: str) -> list[Source]:
+        from .sessions.sources import sessions_home_sources  # that module imports this one
+        location = uri.partition(":")[2]
+        return [*super().from_uri(uri), *sessions_home_sources(cls.harness.name, location)]
+
+
+class ClaudeCodeMemory(_WithSessions):
     harness = ClaudeCodeHarness
 
 
-class CodexMemory(_HarnessSource):
+class CodexMemory(_WithSessions):
     harness = CodexHarness
 
 
@@ -113,7 +125,7 @@ class HermesMemory(_HarnessSource):
     harness = HermesHarness
 
 
-class GeminiMemory(_HarnessSource):
+class GeminiMemory(_WithSessions):
     harness = GeminiHarness
 
 

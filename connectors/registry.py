@@ -50,6 +50,7 @@ from .local.slack_export import SlackExportSource
 from .local.takeout import TakeoutSource
 from .microsoft import MicrosoftSource, OneDriveSource, OutlookCalendarSource, OutlookMailSource
 from .microsoft import auth as microsoft_auth
+from .sessions.sources import ChatGPTExport, ClaudeAiExport, ClaudeCodeSessions, CodexSessions, GeminiSessions
 
 __all__ = [
     "AUTH_PROVIDERS",
@@ -74,6 +75,11 @@ SOURCES: tuple[type[Source], ...] = (
     CodexMemory,
     HermesMemory,
     GeminiMemory,
+    ClaudeCodeSessions,
+    CodexSessions,
+    GeminiSessions,
+    ChatGPTExport,
+    ClaudeAiExport,
     ClineMemoryBank,
     CursorRules,
     GitRepoSource,
@@ -254,7 +260,7 @@ def detect(location: str | os.PathLike[str], _depth: int = 0) -> list[Source]:
                              hint="check the path, or run `memseed sources` for the URI forms")
     for cls in registered():
         if _sniffs(cls, path) and (not cls.catch_all or _catch_all_fits(cls, path)):
-            return [cls(path)]
+            return cls.expand(path)
     if path.is_dir():
         return _walk(path, text, _depth)
     raise _unsupported(text)
@@ -285,4 +291,4 @@ def _unsupported(text: str) -> UnsupportedSource:
     """The one answer for a path no source recognises (a file, or a folder holding none)."""
     return UnsupportedSource(f"{text}: not a source memseed can read",
                              hint="give a .mbox, .eml folder, maildir, .ics, Takeout folder/zip, git repo, "
-                                  "Slack export, harness memory folder, or a folder of documents")
+                                  "Slack export, harness memory folder, agent sessions, chat export, or a folder of documents")

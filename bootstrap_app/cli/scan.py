@@ -133,11 +133,11 @@ def scan_cmd(ctx: click.Context, sources: tuple[str, ...], out: Path | None, own
              llm: str | None, llm_preview: str | None, since: datetime | None, demo: bool,
              quarantine_file: Path | None, llm_report: Path | None, json_summary: bool, jobs: int | None,
              quiet: bool) -> None:
-    """Propose memories from your mail, calendar, documents, chat and repositories.
+    """Propose memories from your mail, calendar, documents, chat, repositories and agent sessions.
 
     SOURCE is a path (.mbox, .eml folder, maildir, .ics, Takeout folder/zip, git repo, Slack
-    export, harness memory folder, a folder of documents, or a folder holding several) or a URI
-    (claude-code:, codex:, gmail:, ...). Nothing is written to any memory folder: proposals
+    export, harness memory folder, an agent's sessions, a ChatGPT or Claude.ai export, a folder
+    of documents, or a folder holding several) or a URI (claude-code:, codex:, gmail:, ...). Nothing is written to any memory folder: proposals
     wait in the state store for `memseed review`.
 
     \b

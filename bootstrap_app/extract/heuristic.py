@@ -23,9 +23,11 @@ from bootstrap_app.signals import (
     Signals,
     refs_to_evidence,
 )
+from bootstrap_app.signals.sessions import SessionSignal
 from bootstrap_app.types import MemoryType, Proposal, repo_subject, slugify
 
 from .repo_text import guides_body, repo_body, repo_key, repo_summary, rules_body
+from .sessions import session_proposals
 
 __all__ = ["heuristic_proposals"]
 
@@ -315,6 +317,8 @@ def heuristic_proposals(signals: Signals, *, now: datetime | None = None,
     found.append(_rules(signals))
     found += [_document(signals, d) for d in signals.documents]
     found += [_channel(signals, c) for c in signals.chat.active[:_CHANNELS]]
+    sessions = signals.extra.get("sessions")
+    found += session_proposals(sessions if isinstance(sessions, SessionSignal) else None)
     out: list[Proposal] = []
     seen: set[str] = set()
     for p in found:

@@ -27,6 +27,7 @@ from .profile import ProfileAccumulator, ProfileSignal
 from .repos import RepoFacts, ReposAccumulator, repo_facts
 from .rhythms import RhythmsAccumulator, RhythmSignal, Ritual
 from .rules import Rule, RulesAccumulator
+from .sessions import SessionsAccumulator
 
 __all__ = [
     "ANALYZERS",
@@ -113,6 +114,7 @@ ANALYZERS: tuple[type[Analyzer], ...] = (
     ChatAccumulator,
     ProfileAccumulator,
     RulesAccumulator,
+    SessionsAccumulator,
 )
 """The analyzer registry: every analyzer a scan runs, in one explicit list (no import side effects)."""
 

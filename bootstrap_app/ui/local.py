@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError, SourceError
 from bootstrap_app.harnesses import HARNESS_CLASSES, LocalMemory
 from connectors.registry import detect
+from connectors.sessions.sources import ClaudeCodeSessions, CodexSessions, GeminiSessions
 
 __all__ = [
     "UPLOAD_TYPES",
     "HarnessFolder",
     "describe_location",
     "find_harness_folders",
+    "find_session_folders",
     "normalize_location",
     "safe_describe",
     "save_upload",
@@ -109,3 +112,32 @@ def find_harness_folders() -> list[HarnessFolder]:
     that exist and hold something are returned.
     """
     return [found for cls in HARNESS_CLASSES for found in cls().find_local()]
+
+
+@dataclass(frozen=True)
+class SessionFolder:
+    """An agent's saved conversations found on this machine (what the Sources page offers)."""
+
+    label: str
+    location: str
+    """The URI that reads them (``claude-code-sessions:``, ``codex-sessions:``)."""
+    path: str
+    files: int
+    megabytes: float
+
+
+def find_session_folders() -> list[SessionFolder]:
+    """Claude Code transcripts, Codex rollouts and Gemini CLI sessions where each agent keeps them
+    (``CLAUDE_CONFIG_DIR`` / ``CODEX_HOME`` / ``GEMINI_DIR`` or the default homes); only folders holding sessions.
+    Counting stats the files, it never opens them."""
+    out: list[SessionFolder] = []
+    for cls, label in ((ClaudeCodeSessions, "Claude Code sessions"), (CodexSessions, "Codex rollouts"),
+                       (GeminiSessions, "Gemini CLI sessions")):
+        source = cls("")
+        root = source.root()
+        if not root.is_dir() or not cls.sniff(root):
+            continue
+        files = [p for p in root.rglob(source.pattern) if p.is_file()]
+        size = sum(p.stat().st_size for p in files)
+        out.append(SessionFolder(label, f"{cls.uri_schemes[0]}:", str(root), len(files), size / 1e6))
+    return out

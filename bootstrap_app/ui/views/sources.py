@@ -24,6 +24,7 @@ from bootstrap_app.ui.local import (
     UPLOAD_TYPES,
     describe_location,
     find_harness_folders,
+    find_session_folders,
     normalize_location,
     safe_describe,
     save_upload,
@@ -178,6 +179,21 @@ for index, folder in enumerate(folders):
     else:
         col_button.button("Add", key=f"add_harness_{index}", on_click=_add, args=(folder.location,))
 bring_memory_section(folders)
+
+st.subheader("Conversations with your agents")
+st.caption("What you told your agents before (corrections, rules, the projects you work on). Only your own "
+           "messages are read; the agents' replies and tool output are skipped, and nothing is sent to a model "
+           "without the preview.")
+sessions = find_session_folders()
+if not sessions:
+    st.info("No Claude Code or Codex sessions found on this machine.", icon=":material/info:")
+for index, found in enumerate(sessions):
+    col_text, col_button = st.columns([6, 1], vertical_alignment="center")
+    col_text.markdown(f"**{found.label}** — `{found.path}` ({found.files} session(s), {found.megabytes:.1f} MB)")
+    if normalize_location(found.location) in known:
+        col_button.caption("added")
+    else:
+        col_button.button("Add", key=f"add_sessions_{index}", on_click=_add, args=(found.location,))
 
 st.divider()
 st.subheader("Accounts")
