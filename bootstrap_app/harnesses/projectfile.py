@@ -60,7 +60,13 @@ def repo_scope(p: Proposal) -> Path | None:
 
 def repo_root(folder: Path) -> Path:
     """The nearest folder at or above ``folder`` holding ``.git`` (a checkout's own root, also
-    for a worktree), else ``folder``: where the agents start looking for a project's files."""
+    for a worktree), else ``folder``: where the agents start looking for a project's files.
+
+    A hidden folder (``.cursor``, ``.clinerules``: another agent's settings, where facts read
+    from its rules are scoped) is never where a session starts, so its project is the folder
+    that holds it."""
+    while folder.name.startswith(".") and folder.parent != folder:
+        folder = folder.parent
     for candidate in (folder, *folder.parents):
         if (candidate / ".git").exists():
             return candidate
