@@ -211,3 +211,17 @@ def test_no_repository_fact_in_a_file_loaded_in_every_project_for_the_demo_perso
                     text = f.read_text(encoding="utf-8")
                     leaked = [c for c in clones if c in text]
                     assert not leaked, f"{target}: {f} names a repository's clone {leaked}"
+
+
+def test_a_rescan_does_not_read_memseeds_block_back_as_the_maintainers_words(home: Path, store: Store) -> None:
+    """The repository reader drops exactly the block a write put in (same markers), keeping the
+    person's text byte for byte, so a re-scan never proposes memseed's own output again."""
+    from bootstrap_app.harnesses.block import END
+    from connectors.local.git_repo import without_memseed_block
+
+    repo = _make_repo(home, {"AGENTS.md": TEAM})
+    _approve(store, repo)
+    writing.apply_write(store, writing.plan_write(store, "codex"))
+    text = (repo / "AGENTS.md").read_text(encoding="utf-8")
+    assert BEGIN in text and END in text
+    assert without_memseed_block(text).rstrip("\n") == TEAM.rstrip("\n")
