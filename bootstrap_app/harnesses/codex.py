@@ -46,7 +46,7 @@ from .block import BlockPlanner, plan_block
 from .codex_read import REPLACES, read_codex_home
 from .common import LABELS, count_files, derived_date, flatten, guard_imports, one_line, read_text, scan_entry
 from .plan import follow_renames
-from .projectfile import first_present, plan_repo_files, repo_scope, split_by_repo
+from .projectfile import Cap, first_present, plan_repo_files, repo_scope, split_by_repo
 
 __all__ = ["AGENTS_BUDGET", "CodexHarness", "codex_home", "fallback_names", "memories_enabled", "project_file"]
 
@@ -54,6 +54,8 @@ AGENTS_BUDGET = 32 * 1024
 """memseed's cap on the global AGENTS.md: Codex's ``project_doc_max_bytes`` default. Codex does not
 count the global file against it but loads it whole into every prompt, so memseed holds it to
 the same size rather than grow it without bound."""
+PROJECT_CAP = Cap(32 * 1024, "bytes", "Codex reads at most 32 KiB of a project's instruction files "
+                  "(project_doc_max_bytes)")
 NOTES = Path("memories/extensions/ad_hoc/notes")
 _TITLE = "Memory about the user (approved in memseed)"
 _ID_LINE = re.compile(r"^memseed-id: ([0-9a-f]{8,})\s*$", re.MULTILINE)
@@ -133,7 +135,7 @@ class CodexHarness(Harness, name="codex",
         else:
             plan.notes.append(f"mode: marked block in the global AGENTS.md because {why}")
             self._plan_agents(plan, home, split.everywhere, options)
-        plan_repo_files(plan, split, options, lambda root: project_file(home, root), "Codex")
+        plan_repo_files(plan, split, options, lambda root: project_file(home, root), "Codex", PROJECT_CAP)
         plan.entries = new_entries(plan, chosen, options)
         return plan
 

@@ -45,7 +45,7 @@ from .base import (
     select_entries,
 )
 from .common import count_files, head_text, line_entry, one_line, read_text, scan_entry
-from .projectfile import first_present, plan_repo_files, split_by_repo
+from .projectfile import Cap, first_present, plan_repo_files, split_by_repo
 
 __all__ = ["DELIMITER", "LIMITS", "PROJECT_NAMES", "HermesHarness", "budget_report", "hermes_home", "limits",
            "parse_entries", "project_file", "render_entry"]
@@ -320,7 +320,8 @@ class HermesHarness(Harness, name="hermes",
             plan.locks.append(path.with_name(filename + ".lock"))
         plan.notes.append(f"Hermes memory folder {folder}" + (f" (profile {options.profile})"
                                                                if options.profile else ""))
-        plan_repo_files(plan, split, options, project_file, "Hermes")
+        plan_repo_files(plan, split, options, project_file, "Hermes",
+                        Cap(20_000, "chars", "Hermes keeps the head and tail of a context file over 20,000 chars"))
         plan.entries = new_entries(plan, chosen, options)
         return plan
 

@@ -39,7 +39,7 @@ from .common import derived_date, flatten, guard_imports, read_text
 from .files import FileChange
 from .plan import Plan, WriteOptions
 
-__all__ = ["TITLE", "Split", "plan_repo_files", "render_section", "repo_root", "repo_scope", "split_by_repo",
+__all__ = ["TITLE", "Cap", "Split", "plan_repo_files", "render_section", "repo_root", "repo_scope", "split_by_repo",
            "tracked_by_git"]
 
 TITLE = "About this repository (approved in memseed)"
@@ -148,11 +148,28 @@ def _git_note(path: Path, exists: bool) -> str:
     return f"{path} is {state} in a folder that is not a git checkout"
 
 
-def plan_repo_files(plan: Plan, split: Split, options: WriteOptions, choose: Chooser, agent: str) -> None:
+@dataclass(frozen=True)
+class Cap:
+    """How much of a project's instruction file an agent reads (beyond it the file is cut)."""
+
+    limit: int
+    unit: str
+    """``bytes`` or ``chars``."""
+    why: str
+
+
+def _size(data: bytes, unit: str) -> int:
+    return len(data) if unit == "bytes" else len(data.decode("utf-8", "replace"))
+
+
+def plan_repo_files(plan: Plan, split: Split, options: WriteOptions, choose: Chooser, agent: str,
+                    cap: Cap | None = None) -> None:
     """Add to ``plan`` the marked block of each repository's instruction file ``choose`` names.
 
     Fills ``plan.written`` and notes like the global writers do; a repository's fact that is
     already in its block as memseed renders it is kept, one the person edited is left alone.
+    A file that grows past what the agent reads (``cap``) is written with a warning: the
+    person's own text comes first in it, and cutting memseed's block is theirs to weigh.
     """
     for p, scope in split.absent:
         plan.notes.append(f"{p.name}: about the repository {scope}, which is not on this machine; not written "
@@ -169,3 +186,8 @@ def plan_repo_files(plan: Plan, split: Split, options: WriteOptions, choose: Cho
         if after != (before or b""):
             plan.files.append(FileChange(path, before, after))
             plan.notes.append(_git_note(path, before is not None))
+            if cap is not None:
+                plan.budget.append({"file": str(path), cap.unit: _size(after, cap.unit), f"max_{cap.unit}": cap.limit})
+                if _size(after, cap.unit) > cap.limit:
+                    plan.notes.append(f"warning: {path} would be {_size(after, cap.unit):,} {cap.unit}; {cap.why}, "
+                                      "so the end of the file is not read (write fewer of this repository's entries)")

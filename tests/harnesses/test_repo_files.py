@@ -225,3 +225,13 @@ def test_a_rescan_does_not_read_memseeds_block_back_as_the_maintainers_words(hom
     text = (repo / "AGENTS.md").read_text(encoding="utf-8")
     assert BEGIN in text and END in text
     assert without_memseed_block(text).rstrip("\n") == TEAM.rstrip("\n")
+
+
+def test_a_repository_file_past_what_codex_reads_is_named_in_the_plan(home: Path, store: Store) -> None:
+    repo = _make_repo(home, {"AGENTS.md": TEAM + "- keep the changelog current\n" * 1150})
+    _approve(store, repo)
+    plan = writing.plan_write(store, "codex")
+    size = len(next(c.after for c in plan.files if c.path == repo / "AGENTS.md") or b"")
+    assert size > 32 * 1024
+    assert any(note.startswith(f"warning: {repo / 'AGENTS.md'} would be {size:,} bytes") and "32 KiB" in note
+               for note in plan.notes), plan.notes
