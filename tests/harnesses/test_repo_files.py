@@ -235,3 +235,16 @@ def test_a_repository_file_past_what_codex_reads_is_named_in_the_plan(home: Path
     assert size > 32 * 1024
     assert any(note.startswith(f"warning: {repo / 'AGENTS.md'} would be {size:,} bytes") and "32 KiB" in note
                for note in plan.notes), plan.notes
+
+
+def test_with_codex_memories_on_a_repository_fact_still_goes_to_its_repository(home: Path, store: Store) -> None:
+    """Notes are consolidated into the memory Codex reads in every session: a repository's fact
+    is not made a note, it goes to the repository's AGENTS.md as with the feature off."""
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text("[features]\nmemories = true\n")
+    repo = _make_repo(home, {})
+    _approve(store, repo)
+    writing.apply_write(store, writing.plan_write(store, "codex"))
+    notes = "\n".join(f.read_text(encoding="utf-8") for f in (home / ".codex" / "memories").rglob("*.md"))
+    assert "Lagos" in notes and REPO not in notes
+    assert REPO in (repo / "AGENTS.md").read_text(encoding="utf-8")
