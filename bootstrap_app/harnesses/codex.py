@@ -44,9 +44,9 @@ from .base import (
 )
 from .block import BlockPlanner, plan_block
 from .codex_read import REPLACES, read_codex_home
-from .common import LABELS, count_files, derived_date, flatten, guard_imports, one_line, read_text, scan_entry
+from .common import LABELS, count_files, derived_date, flatten, one_line, read_text, scan_entry
 from .plan import follow_renames
-from .projectfile import Cap, first_present, plan_repo_files, repo_scope, split_by_repo
+from .projectfile import Cap, first_present, plan_repo_files, render_section, repo_scope, split_by_repo
 
 __all__ = ["AGENTS_BUDGET", "CodexHarness", "codex_home", "fallback_names", "memories_enabled", "project_file"]
 
@@ -94,23 +94,8 @@ def _note_body(p: Proposal, replaces: Proposal | None = None) -> str:
     return "\n".join(lines)
 
 
-def _section(p: Proposal, key: str) -> str:
-    """A ``### name (type)`` section: description line, then the body as Markdown.
-
-    Headings inside the body become bold lines so they cannot open a new section.
-    """
-    lines = []
-    for line in p.body.replace("\r\n", "\n").strip().splitlines():
-        stripped = line.lstrip()
-        if stripped.startswith("#"):
-            line = f"**{stripped.lstrip('#').strip()}**"
-        lines.append(line)
-    body = guard_imports("\n".join(lines).strip())
-    desc = guard_imports(flatten(p.description))
-    text = f"### {key} ({p.type})\n{desc}"
-    if body and flatten(body).lower() != desc.lower():
-        text += f"\n\n{body}"
-    return text + f"\n\n_memseed, {derived_date(p)}_"
+_section = render_section
+"""A ``### name (type)`` section: the same rendering as a repository's block (``projectfile``)."""
 
 
 class CodexHarness(Harness, name="codex",

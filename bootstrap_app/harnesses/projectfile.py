@@ -39,7 +39,7 @@ from .common import derived_date, flatten, guard_imports, read_text
 from .files import FileChange
 from .plan import Plan, WriteOptions
 
-__all__ = ["TITLE", "Cap", "Split", "plan_repo_files", "render_section", "repo_root", "repo_scope", "split_by_repo",
+__all__ = ["TITLE", "Cap", "Chooser", "Split", "first_present", "plan_repo_files", "render_section", "repo_root", "repo_scope", "split_by_repo",
            "tracked_by_git"]
 
 TITLE = "About this repository (approved in memseed)"

@@ -248,3 +248,39 @@ def test_with_codex_memories_on_a_repository_fact_still_goes_to_its_repository(h
     notes = "\n".join(f.read_text(encoding="utf-8") for f in (home / ".codex" / "memories").rglob("*.md"))
     assert "Lagos" in notes and REPO not in notes
     assert REPO in (repo / "AGENTS.md").read_text(encoding="utf-8")
+
+
+def _bundles() -> list[str]:
+    from tests.skipguard import REALDATA
+
+    found = sorted(p.stem for p in (REALDATA / "repos").glob("*.bundle")) if (REALDATA / "repos").is_dir() else []
+    return found or ["requests"]  # without the folder: one id, which realdata_file then skips
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("name", _bundles())
+def test_no_fact_of_a_real_repository_in_a_file_loaded_everywhere(name: str, home: Path) -> None:
+    """The invariant on every real repository bundle: each agent gets the repository's facts in
+    that repository (read back by its own loading rule) and in no file it loads everywhere."""
+    from bootstrap_app import load_settings, scan
+    from tests.conftest import realdata_file
+
+    bundle = realdata_file("repos", f"{name}.bundle")
+    clone = home / "code" / name
+    subprocess.run(["git", "clone", "-q", str(bundle), str(clone)], check=True, capture_output=True, timeout=600)
+    settings = load_settings(home / ".memseed")
+    with Store(settings.db_path) as store:
+        result = scan([str(clone)], settings=settings, store=store)
+        facts = [p for p in result.proposals if p.scope not in ("", "global") and p.type is not MemoryType.USER]
+        assert facts, f"{name}: the repository reader gave no repository fact"
+        decisions.approve(store, [p.id for p in facts])
+        for target in ("claude-code", "codex", "gemini", "hermes"):
+            writing.apply_write(store, writing.plan_write(store, target))
+            everywhere = "\n".join(f.read_text(encoding="utf-8") for rel in EVERY_SESSION[target]
+                                   for f in ((home / rel).rglob("*.md") if (home / rel).is_dir()
+                                             else [home / rel] if (home / rel).is_file() else []))
+            assert str(clone) not in everywhere, f"{target}: the clone's path in a file loaded everywhere"
+            seen = loaded_text(target, home, clone)
+            for p in facts:
+                assert p.name not in everywhere, f"{target}: {p.name} in a file loaded in every project"
+                assert p.name in seen, f"{target}: {p.name} is not loaded in its own repository"
