@@ -190,9 +190,11 @@ def review(ctx: click.Context, list_only: bool, memory_type: str | None, show_al
 
 
 def decide_each(store: Store, rows: list[StoredProposal]) -> dict[str, int]:
-    """Show each proposal with its evidence and ask; every answer is stored at once. Returns the
-    count per key (a, e, r, s). Shared by ``memseed review`` and ``memseed import``."""
+    """Show each proposal with its evidence, the person's facts first, and ask; every answer is
+    stored at once. Returns the count per key (a, e, r, s). Shared by ``memseed review`` and
+    ``memseed import``."""
     counts = {"a": 0, "e": 0, "r": 0, "s": 0}
+    rows = person_first(rows)
     for index, sp in enumerate(rows, 1):
         _show(sp, index, len(rows))
         while True:
