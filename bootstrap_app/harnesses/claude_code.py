@@ -41,7 +41,7 @@ from .common import (
     one_line,
     read_text,
 )
-from .projectfile import repo_scope
+from .projectfile import repo_root, repo_scope
 from .topicdir import FolderPlan, IndexStyle, plan_folder, read_folder
 
 __all__ = ["ClaudeCodeHarness", "config_home", "find_project_dir", "git_root", "memory_override", "project_key"]
@@ -175,7 +175,7 @@ class ClaudeCodeHarness(Harness, name="claude-code",
                 notes.append(f"{p.name}: about the repository {scope}, which is not on this machine; not written "
                              "(clone it there and write again)")
                 continue
-            project = scope if scope is not None else options.project
+            project = repo_root(scope) if scope is not None else options.project
             if project is None and everywhere:
                 claude_md.append(p)
                 continue

@@ -284,3 +284,15 @@ def test_no_fact_of_a_real_repository_in_a_file_loaded_everywhere(name: str, hom
             for p in facts:
                 assert p.name not in everywhere, f"{target}: {p.name} in a file loaded in every project"
                 assert p.name in seen, f"{target}: {p.name} is not loaded in its own repository"
+
+
+def test_claude_code_files_a_fact_read_from_cursor_rules_under_the_project_holding_them(home: Path,
+                                                                                      store: Store) -> None:
+    """A fact scoped to ``<project>/.cursor`` (read from Cursor's rules) belongs to ``<project>``:
+    Claude Code loads it in sessions there, which never start inside ``.cursor``."""
+    repo = _make_repo(home, {})
+    (repo / ".cursor").mkdir()
+    _approve(store, repo / ".cursor")
+    writing.apply_write(store, writing.plan_write(store, "claude-code"))
+    assert REPO in loaded_text("claude-code", home, repo / "src")
+    assert REPO not in loaded_text("claude-code", home, home)
