@@ -3,24 +3,84 @@
 Why a terminal loop: the person must see every proposal with the evidence behind it before it
 can reach a memory folder (DESIGN §1.1). Each keypress is stored at once (``Store.decide``
 commits before returning), so quitting — or a crash — loses nothing already decided.
+
+Facts about the person come first: they are loaded into every session, so they matter most.
+Each flag is shown with what it means and the lines of the entry it is about
+(``cards.flag_notes``, the legend the app's cards use). On a terminal one keypress answers (no
+Enter); from a pipe (scripts, tests) one key per line is read instead.
 """
 
 from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Iterator
 
 import click
 import frontmatter
 import yaml
 
 from bootstrap_app import decisions
+from bootstrap_app.cards import flag_notes
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.store import Store, StoredProposal
 from bootstrap_app.types import MemoryType
 
 from .common import open_settings, open_store
 
-__all__ = ["COMMANDS", "approve_cmd", "decide_each", "reject_cmd", "review"]
+__all__ = ["COMMANDS", "KEYS", "approve_cmd", "ask_key", "decide_each", "person_first", "reject_cmd", "review"]
 
 _TYPES = click.Choice([t.value for t in MemoryType])
+KEYS = "[a]pprove [e]dit [r]eject [s]kip [q]uit"
+_ORDER = {MemoryType.USER: 0, MemoryType.FEEDBACK: 1, MemoryType.PROJECT: 2, MemoryType.REFERENCE: 3}
+
+
+def person_first(rows: list[StoredProposal]) -> list[StoredProposal]:
+    """Facts about the person first, then preferences, projects, references (stable otherwise)."""
+    return sorted(rows, key=lambda sp: _ORDER.get(sp.effective.type, 9))
+
+
+@contextlib.contextmanager
+def _keypresses(fd: int) -> Iterator[Callable[[], str]]:
+    """A reader of single keypresses from the terminal ``fd`` (cbreak mode: no Enter, no echo).
+
+    Why not ``click.getchar``: it switches to raw mode with a flush for every key, so a key
+    typed while the card was still being drawn is thrown away; cbreak mode is set here *before*
+    the prompt is shown, without a flush, and Ctrl-C keeps working. Where there is no
+    ``termios`` (Windows) ``click.getchar`` reads the keys.
+    """
+    try:
+        import termios
+        import tty
+    except ImportError:  # pragma: no cover - Windows
+        yield click.getchar
+        return
+    old = termios.tcgetattr(fd)
+    tty.setcbreak(fd, termios.TCSANOW)
+    try:
+        yield lambda: os.read(fd, 4).decode("utf-8", "replace") or "\x04"
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
+def ask_key(prompt: str = KEYS) -> str:
+    """One answer: a single keypress on a terminal (no Enter; Enter alone skips), else one line.
+
+    Why both: the help promises single keys, and a keypress is what a person at a terminal
+    expects; scripts and tests pipe answers one per line, which a keypress read would not see.
+    """
+    if not sys.stdin.isatty():
+        return str(click.prompt(f"  {prompt}", default="s", type=click.Choice(list("aersq")),
+                                show_choices=False))
+    with _keypresses(sys.stdin.fileno()) as read:
+        click.echo(f"  {prompt} ", nl=False)
+        while True:
+            key = read()
+            key = {"\r": "s", "\n": "s", "\x04": "q"}.get(key, key.lower())
+            if len(key) == 1 and key in "aersq":
+                click.echo(key)
+                return key
 
 
 def _status(sp: StoredProposal) -> str:
@@ -40,6 +100,10 @@ def _show(sp: StoredProposal, index: int, total: int) -> None:
     click.echo(f"  {p.description}")
     if sp.proposal.flags:
         click.echo(f"  flags: {_flags(sp)}")
+        for note in flag_notes(p):
+            click.echo(f"    {note.flag}: {note.meaning}")
+            for line in note.lines:
+                click.echo(f"      about: {line}")
         if sp.proposal.sensitive:
             click.echo(click.style("  personal data: not approved unless you press 'a'", fg="red"))
     if p.supersedes:  # an update: old against new, so the person sees what stops being true
@@ -97,7 +161,11 @@ def _list(rows: list[StoredProposal]) -> None:
 def review(ctx: click.Context, list_only: bool, memory_type: str | None, show_all: bool) -> None:
     """Review undecided proposals one by one, with their evidence.
 
-    Keys: a = approve, e = edit in $EDITOR (then approved), r = reject, s = skip, q = quit.
+    Facts about you come first, then preferences, projects and references; each flag is
+    shown with what it means and the lines it is about.
+
+    Keys, one keypress each (no Enter): a = approve, e = edit in $EDITOR (then approved),
+    r = reject, s = skip (also Enter), q = quit. From a pipe, one key per line.
     Every decision is saved the moment you make it.
 
     \b
@@ -109,7 +177,7 @@ def review(ctx: click.Context, list_only: bool, memory_type: str | None, show_al
     settings = open_settings(ctx)
     with open_store(settings) as store:
         status = None if (list_only and show_all) else "undecided"
-        rows = store.proposals(status=status, memory_type=memory_type)
+        rows = person_first(store.proposals(status=status, memory_type=memory_type))
         if list_only:
             _list(rows)
             return
@@ -122,14 +190,15 @@ def review(ctx: click.Context, list_only: bool, memory_type: str | None, show_al
 
 
 def decide_each(store: Store, rows: list[StoredProposal]) -> dict[str, int]:
-    """Show each proposal with its evidence and ask; every answer is stored at once. Returns the
-    count per key (a, e, r, s). Shared by ``memseed review`` and ``memseed import``."""
+    """Show each proposal with its evidence, the person's facts first, and ask; every answer is
+    stored at once. Returns the count per key (a, e, r, s). Shared by ``memseed review`` and
+    ``memseed import``."""
     counts = {"a": 0, "e": 0, "r": 0, "s": 0}
+    rows = person_first(rows)
     for index, sp in enumerate(rows, 1):
         _show(sp, index, len(rows))
         while True:
-            key = click.prompt("  [a]pprove [e]dit [r]eject [s]kip [q]uit", default="s",
-                               type=click.Choice(["a", "e", "r", "s", "q"]), show_choices=False)
+            key = ask_key()
             if key == "e" and not _edit(store, sp):
                 continue
             break

@@ -23,7 +23,8 @@ __all__ = ["COMMANDS", "history_cmd", "undo_cmd", "write_cmd"]
 @click.option("--project", type=click.Path(file_okay=False),
               help="Project for entries not tied to a repository (Claude Code: entries scoped to a "
                    "repository still go to that repository's folder, facts about you to ~/.claude/CLAUDE.md; "
-                   "markdown: DIR/memory).")
+                   "markdown: DIR/memory; Codex, Gemini CLI and Hermes put a repository's facts in that "
+                   "repository's own file whatever --project says).")
 @click.option("--dry-run", is_flag=True, help="Print the exact diff; write nothing.")
 @click.option("--only", multiple=True, metavar="ID", help="Write only these proposal ids (repeatable).")
 @click.option("--exclude", multiple=True, metavar="ID", help="Leave these proposal ids out (repeatable).")
@@ -36,6 +37,12 @@ __all__ = ["COMMANDS", "history_cmd", "undo_cmd", "write_cmd"]
 def write_cmd(ctx: click.Context, target: str, project: str | None, dry_run: bool, only: tuple[str, ...],
               exclude: tuple[str, ...], user_facts: str, profile: str | None) -> None:
     """Write the approved entries into a harness's memory folder.
+
+    Facts about you go where the agent loads them in every session; a repository's facts only
+    where it loads them inside that repository (Claude Code: its project memory; Codex and
+    Hermes: a marked block in the repository's AGENTS.md or the file each reads there; Gemini
+    CLI: its GEMINI.md). The plan says when such a file is tracked by git; a fact about a
+    repository not on this machine is not written.
 
     \b
     Examples:

@@ -41,6 +41,7 @@ from .common import (
     one_line,
     read_text,
 )
+from .projectfile import repo_root, repo_scope
 from .topicdir import FolderPlan, IndexStyle, plan_folder, read_folder
 
 __all__ = ["ClaudeCodeHarness", "config_home", "find_project_dir", "git_root", "memory_override", "project_key"]
@@ -150,10 +151,11 @@ class ClaudeCodeHarness(Harness, name="claude-code",
         return written if written.name == "CLAUDE.md" else written.parent
 
     def _groups(self, chosen: Sequence[Proposal], options: WriteOptions) -> tuple[dict[Path, list[Proposal]],
-                                                                                  list[Proposal]]:
-        """Entries per memory folder, and the user facts bound for CLAUDE.md."""
+                                                                                  list[Proposal], list[str]]:
+        """Entries per memory folder, the facts bound for CLAUDE.md, and notes on entries left out."""
         groups: dict[Path, list[Proposal]] = {}
         claude_md: list[Proposal] = []
+        notes: list[str] = []
         everywhere = options.user_facts != "project"  # the user-level CLAUDE.md, loaded by every session
         home_folder = self.memory_root(None, options)
         for p in chosen:
@@ -163,17 +165,23 @@ class ClaudeCodeHarness(Harness, name="claude-code",
                 else:
                     groups.setdefault(home_folder, []).append(p)
                 continue
-            # An entry about one repository belongs to that repository's memory wherever it
-            # still exists on this machine; --project is where the unscoped ones go, and with
-            # no project they are facts for every session (the user-level CLAUDE.md).
-            scoped = p.scope not in ("", "global") and Path(p.scope).is_absolute() and Path(p.scope).is_dir()
-            project = Path(p.scope) if scoped else options.project
+            # An entry about one repository belongs to that repository's memory, loaded only in
+            # sessions there; when the repository is not on this machine it is not written at all
+            # (neither CLAUDE.md, loaded in every project, nor another project named by --project).
+            # --project is where the unscoped ones go, and with no project they are facts for
+            # every session (the user-level CLAUDE.md).
+            scope = repo_scope(p)
+            if scope is not None and not scope.is_dir():
+                notes.append(f"{p.name}: about the repository {scope}, which is not on this machine; not written "
+                             "(clone it there and write again)")
+                continue
+            project = repo_root(scope) if scope is not None else options.project
             if project is None and everywhere:
                 claude_md.append(p)
                 continue
             folder = self.memory_root(project, options) if project is not None else home_folder
             groups.setdefault(folder, []).append(p)
-        return groups, claude_md
+        return groups, claude_md, notes
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
         options = options or WriteOptions()
@@ -182,7 +190,8 @@ class ClaudeCodeHarness(Harness, name="claude-code",
         chosen = select_entries(entries, options)
         plan = Plan(target=self.name, root=home, anchor=home)
         plan.notes.extend(memory_override(home)[1])
-        groups, claude_md = self._groups(chosen, options)
+        groups, claude_md, left_out = self._groups(chosen, options)
+        plan.notes.extend(left_out)
         for folder, group in groups.items():
             refuse_symlinks(folder, home)
             folder_plan = plan_folder(folder, group, options, STYLE)
@@ -207,7 +216,7 @@ class ClaudeCodeHarness(Harness, name="claude-code",
     def capacity(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> list[Capacity]:
         """Lines of each MEMORY.md index the entries go to, against the 200 lines Claude Code loads."""
         options = options or WriteOptions()
-        groups, _ = self._groups(select_entries(entries, options), options)
+        groups, _, _ = self._groups(select_entries(entries, options), options)
         out = []
         for folder, group in groups.items():
             result = plan_folder(folder, group, options, STYLE, enforce=False)

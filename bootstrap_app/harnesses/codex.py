@@ -7,6 +7,10 @@ native, safe way in (memseed never touches ``raw_memories.md``, ``rollout_summar
 ``memories/`` is ever read, so the entries go into a marked block in the global
 ``$CODEX_HOME/AGENTS.md``, within a 32 KiB budget. ``Plan.notes`` says which mode and why.
 
+Both modes hold only facts for every session. A fact about one repository goes to the marked
+block of that repository's own instruction file (``projectfile``): Codex reads it only in
+sessions inside that repository, where the global file and the memories are read everywhere.
+
 Notes are recognised on re-runs by the ``memseed-id`` line they carry, so a second write
 creates nothing new. An update that supersedes an entry memseed wrote rewrites that entry in
 place: its section of the AGENTS.md block, or its note (which then says what it replaces, so
@@ -40,15 +44,18 @@ from .base import (
 )
 from .block import BlockPlanner, plan_block
 from .codex_read import REPLACES, read_codex_home
-from .common import LABELS, count_files, derived_date, flatten, guard_imports, one_line, read_text, scan_entry
+from .common import LABELS, count_files, derived_date, flatten, one_line, read_text, scan_entry
 from .plan import follow_renames
+from .projectfile import Cap, first_present, plan_repo_files, render_section, repo_scope, split_by_repo
 
-__all__ = ["AGENTS_BUDGET", "CodexHarness", "codex_home", "memories_enabled"]
+__all__ = ["AGENTS_BUDGET", "CodexHarness", "codex_home", "fallback_names", "memories_enabled", "project_file"]
 
 AGENTS_BUDGET = 32 * 1024
 """memseed's cap on the global AGENTS.md: Codex's ``project_doc_max_bytes`` default. Codex does not
 count the global file against it but loads it whole into every prompt, so memseed holds it to
 the same size rather than grow it without bound."""
+PROJECT_CAP = Cap(32 * 1024, "bytes", "Codex reads at most 32 KiB of a project's instruction files "
+                  "(project_doc_max_bytes)")
 NOTES = Path("memories/extensions/ad_hoc/notes")
 _TITLE = "Memory about the user (approved in memseed)"
 _ID_LINE = re.compile(r"^memseed-id: ([0-9a-f]{8,})\s*$", re.MULTILINE)
@@ -87,23 +94,8 @@ def _note_body(p: Proposal, replaces: Proposal | None = None) -> str:
     return "\n".join(lines)
 
 
-def _section(p: Proposal, key: str) -> str:
-    """A ``### name (type)`` section: description line, then the body as Markdown.
-
-    Headings inside the body become bold lines so they cannot open a new section.
-    """
-    lines = []
-    for line in p.body.replace("\r\n", "\n").strip().splitlines():
-        stripped = line.lstrip()
-        if stripped.startswith("#"):
-            line = f"**{stripped.lstrip('#').strip()}**"
-        lines.append(line)
-    body = guard_imports("\n".join(lines).strip())
-    desc = guard_imports(flatten(p.description))
-    text = f"### {key} ({p.type})\n{desc}"
-    if body and flatten(body).lower() != desc.lower():
-        text += f"\n\n{body}"
-    return text + f"\n\n_memseed, {derived_date(p)}_"
+_section = render_section
+"""A ``### name (type)`` section: the same rendering as a repository's block (``projectfile``)."""
 
 
 class CodexHarness(Harness, name="codex",
@@ -112,20 +104,23 @@ class CodexHarness(Harness, name="codex",
                    default_home=".codex",
                    entry_format="with [features] memories = true: one create-new note per entry under "
                                 "memories/extensions/ad_hoc/notes/; otherwise a '### name (type)' section in a "
-                                "marked block of the global AGENTS.md (32 KiB budget)",
+                                "marked block of the global AGENTS.md (32 KiB budget); a repository's facts in a "
+                                "marked block of that repository's AGENTS.md",
                    source_uri="codex:",
                    source_description="Codex CLI home (memories/, AGENTS.md)"):
     """Codex CLI: memory notes when its memories feature is on, else a block of ``AGENTS.md``."""
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
         options, home, chosen, plan = self.start_plan(entries, options)
+        split = split_by_repo(chosen)
         enabled, why = memories_enabled(home)
         if enabled:
             plan.notes.append(f"mode: ad-hoc notes in {home / NOTES} because {why}")
-            self._plan_notes(plan, home, chosen, options)
+            self._plan_notes(plan, home, split.everywhere, options)
         else:
             plan.notes.append(f"mode: marked block in the global AGENTS.md because {why}")
-            self._plan_agents(plan, home, chosen, options)
+            self._plan_agents(plan, home, split.everywhere, options)
+        plan_repo_files(plan, split, options, lambda root: project_file(home, root), "Codex", PROJECT_CAP)
         plan.entries = new_entries(plan, chosen, options)
         return plan
 
@@ -249,7 +244,7 @@ class CodexHarness(Harness, name="codex",
             return []
         plan = Plan(target=self.name, root=home)
         try:
-            self._plan_agents(plan, home, select_entries(entries, options), options)
+            self._plan_agents(plan, home, split_by_repo(select_entries(entries, options)).everywhere, options)
         except CapacityExceeded as exc:
             path = home / "AGENTS.md"
             return [Capacity(str(path), "bytes", AGENTS_BUDGET, len(read_bytes(path) or b""), exc.needed)]
@@ -272,7 +267,8 @@ class CodexHarness(Harness, name="codex",
         out: list[tuple[Proposal, Capacity | None]] = []
         for p in entries:
             mark = planner.mark()
-            added = p.fingerprint not in kept and bool(select_entries([p], options))
+            # a repository's fact goes to that repository's AGENTS.md: it takes no room in the global one
+            added = p.fingerprint not in kept and bool(select_entries([p], options)) and repo_scope(p) is None
             if added:
                 planner.add(p)
             after = planner.result().encode("utf-8")
@@ -294,6 +290,28 @@ class CodexHarness(Harness, name="codex",
     def capacity_files(self, options: WriteOptions | None = None) -> list[Path]:
         home = self.memory_root(None, options)
         return [home / "AGENTS.md", home / "AGENTS.override.md", home / "config.toml"]
+
+
+def fallback_names(home: Path) -> list[str]:
+    """``project_doc_fallback_filenames`` of ``config.toml`` (names Codex also reads per folder)."""
+    try:
+        config = tomllib.loads((read_bytes(home / "config.toml") or b"").decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return []
+    names = config.get("project_doc_fallback_filenames")
+    return [n for n in names if isinstance(n, str) and n and "/" not in n] if isinstance(names, list) else []
+
+
+def project_file(home: Path, root: Path) -> tuple[Path, list[str]]:
+    """The file Codex reads at a repository's root: per folder the first non-empty of
+    ``AGENTS.override.md``, ``AGENTS.md`` and the fallback names; ``AGENTS.md`` when none is there
+    (a new ``AGENTS.md`` never shadows a file Codex reads now, since none is there)."""
+    found = first_present(root, ["AGENTS.override.md", "AGENTS.md", *fallback_names(home)])
+    if found is None:
+        return root / "AGENTS.md", []
+    if found.name != "AGENTS.md":
+        return found, [f"Codex reads {found.name} in {root} (before AGENTS.md), so the repository's block goes there"]
+    return found, []
 
 
 def codex_home() -> Path:

@@ -7,16 +7,22 @@ CLI loads as global context. The insertion logic is a port of that tool's
 goes at the end of the section (before the next ``\\n## ``); facts are flattened to one line,
 leading dashes stripped, ``<``/``>`` replaced by spaces. Text outside the section is kept.
 An update that supersedes a bullet memseed wrote is put on that bullet's line.
+
+The global file holds facts for every session only. A fact about one repository goes to the
+marked block of that repository's own context file (``projectfile``): the first name of
+``context.fileName`` (settings.json; default ``GEMINI.md``) present at the repository's root,
+else a new ``GEMINI.md`` — Gemini CLI loads it only in sessions inside that repository.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from bootstrap_app.errors import WriteError
-from bootstrap_app.fsutil import refuse_symlinks
+from bootstrap_app.fsutil import read_bytes, refuse_symlinks
 from bootstrap_app.safety.doctor import gemini_findings, sorted_findings
 from bootstrap_app.safety.doctor_checks import Finding
 from bootstrap_app.types import MemoryEntry, Proposal
@@ -32,8 +38,9 @@ from .common import (
     read_text,
     scan_entry,
 )
+from .projectfile import first_present, plan_repo_files, split_by_repo
 
-__all__ = ["HEADING", "GeminiHarness", "add_fact", "gemini_dir", "render_fact"]
+__all__ = ["HEADING", "GeminiHarness", "add_fact", "context_names", "gemini_dir", "project_file", "render_fact"]
 
 HEADING = "## Gemini Added Memories"
 
@@ -94,23 +101,54 @@ def replace_fact(current: str, old: str, new: str | None) -> str | None:
     return current[:start] + section[:at.start()] + f"- {new}" + section[at.end():] + current[end:]
 
 
+def _names_in(settings: Path) -> list[str]:
+    try:
+        data = json.loads((read_bytes(settings) or b"{}").decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return []
+    context = data.get("context") if isinstance(data, dict) else None
+    names = context.get("fileName") if isinstance(context, dict) else None
+    names = [names] if isinstance(names, str) else names
+    return [n for n in names if isinstance(n, str) and n and "/" not in n] if isinstance(names, list) else []
+
+
+def context_names(home: Path, root: Path | None = None) -> list[str]:
+    """The context file names Gemini CLI loads (``context.fileName`` of the repository's
+    ``.gemini/settings.json``, else of the user's ``settings.json``; default ``GEMINI.md``)."""
+    return ((_names_in(root / ".gemini" / "settings.json") if root is not None else [])
+            or _names_in(home / "settings.json") or ["GEMINI.md"])
+
+
+def project_file(home: Path, root: Path) -> tuple[Path, list[str]]:
+    """The context file at a repository's root that gets the block: the first configured name
+    present there, else the first configured name (a new file)."""
+    names = context_names(home, root)
+    found = first_present(root, names)
+    path = found or root / names[0]
+    return path, ([] if path.name == "GEMINI.md" else
+                  [f"Gemini CLI's context.fileName names {', '.join(names)}, so the repository's block goes "
+                   f"into {path.name}"])
+
+
 class GeminiHarness(Harness, name="gemini",
                     label="Gemini CLI",
                     home_env=("GEMINI_DIR",),
                     default_home=".gemini",
-                    entry_format=f"'- <Label>: <fact> (memseed DATE)' bullets under '{HEADING}' in GEMINI.md",
+                    entry_format=f"'- <Label>: <fact> (memseed DATE)' bullets under '{HEADING}' in GEMINI.md; a repository's facts in a marked block of that repository's GEMINI.md",
                     source_uri="gemini:",
                     source_description="Gemini CLI global memory (~/.gemini/GEMINI.md)"):
     """Gemini CLI: bullets under memseed's heading in the global ``GEMINI.md``."""
 
     def plan(self, entries: Sequence[Proposal], options: WriteOptions | None = None) -> Plan:
         options, root, chosen, plan = self.start_plan(entries, options)
+        split = split_by_repo(chosen)
+        plan_repo_files(plan, split, options, lambda repo: project_file(root, repo), "Gemini CLI")
         path = root / "GEMINI.md"
         refuse_symlinks(path, root)
         before, text = read_text(path)
         present = set(_section_bullets(text))
         after = text
-        for p in chosen:
+        for p in split.everywhere:
             fact = render_fact(p)
             scan_entry(fact, f"entry {p.id} ({p.name})")
             action, old = placement(plan, p, options, present, render_fact)
@@ -139,6 +177,9 @@ class GeminiHarness(Harness, name="gemini",
         if after != text:
             plan.files.append(FileChange(path, before, after.encode("utf-8")))
         plan.notes.append(f"bullets under '{HEADING}' in {path}")
+        if "GEMINI.md" not in context_names(root):
+            plan.notes.append(f"warning: settings.json context.fileName does not name GEMINI.md, so Gemini CLI "
+                              f"does not load {path}; add GEMINI.md to that list")
         plan.entries = new_entries(plan, chosen, options)
         return plan
 

@@ -12,6 +12,10 @@ with ``--only`` / ``--exclude``. Nothing is ever truncated or silently dropped.
 
 An update that supersedes an entry memseed wrote takes that entry's place in the file (same
 position between the delimiters, every other byte unchanged), so the agent never holds both.
+
+Both files are loaded in every session, so they hold facts for every session only. A fact about
+one repository goes to the marked block of the project context file Hermes loads in that
+repository (``projectfile``; :func:`project_file` says which).
 """
 
 from __future__ import annotations
@@ -41,9 +45,10 @@ from .base import (
     select_entries,
 )
 from .common import count_files, head_text, line_entry, one_line, read_text, scan_entry
+from .projectfile import Cap, first_present, plan_repo_files, split_by_repo
 
-__all__ = ["DELIMITER", "LIMITS", "HermesHarness", "budget_report", "hermes_home", "limits", "parse_entries",
-           "render_entry"]
+__all__ = ["DELIMITER", "LIMITS", "PROJECT_NAMES", "HermesHarness", "budget_report", "hermes_home", "limits",
+           "parse_entries", "project_file", "render_entry"]
 
 DELIMITER = "\n§\n"
 LIMITS = {"USER.md": 1375, "MEMORY.md": 2200}
@@ -85,6 +90,25 @@ def limits(home: Path) -> tuple[dict[str, int], list[str]]:
         if memory.get("memory_enabled") is False:
             notes.append("warning: memory.memory_enabled is false in config.yaml; Hermes will not load these")
     return caps, notes
+
+
+PROJECT_NAMES = (".hermes.md", "HERMES.md", "AGENTS.override.md", "AGENTS.md", "agents.md", "CLAUDE.md", "claude.md")
+"""The project context files Hermes loads, in its order; it loads only the first kind it finds
+(``.hermes.md`` up to the git root, else the ``AGENTS`` chain from the git root, else ``CLAUDE.md``)."""
+
+
+def project_file(root: Path) -> tuple[Path, list[str]]:
+    """The file Hermes loads at a repository's root: the first non-empty of :data:`PROJECT_NAMES`,
+    else a new ``AGENTS.md`` (the kind it reads before ``CLAUDE.md`` and ``.cursorrules``)."""
+    found = first_present(root, PROJECT_NAMES)
+    if found is None:
+        shadowed = [str(f) for f in (root / ".cursorrules", root / ".cursor" / "rules") if f.exists()]
+        return root / "AGENTS.md", ([f"note: once {root / 'AGENTS.md'} exists, Hermes loads it instead of "
+                                     f"{' and '.join(shadowed)}"] if shadowed else [])
+    if found.name.lower() == "claude.md":
+        return found, [f"Hermes reads {found.name} only in sessions started in {root} itself, not in its "
+                       "subfolders (an AGENTS.md there would reach them)"]
+    return found, []
 
 
 def _file_for(p: Proposal) -> str:
@@ -231,7 +255,8 @@ class HermesHarness(Harness, name="hermes",
                     home_env=("HERMES_HOME",),
                     default_home=".hermes",
                     entry_format="one compact paragraph per entry, entries joined by '\\n§\\n'; user facts in "
-                                 "USER.md (1,375 chars), the rest in MEMORY.md (2,200 chars)",
+                                 "USER.md (1,375 chars), the rest in MEMORY.md (2,200 chars); a repository's "
+                                 "facts in a marked block of its project context file (AGENTS.md)",
                     source_uri="hermes:[PROFILE]",
                     source_description="Hermes agent memories (USER.md, MEMORY.md)"):
     """Hermes agent: the capped ``USER.md`` / ``MEMORY.md`` stores of one profile."""
@@ -249,7 +274,7 @@ class HermesHarness(Harness, name="hermes",
         options = options or WriteOptions()
         _, folder = _folder(options)
         files = _current(folder)
-        layout = _layout(select_entries(entries, options), options, folder, files)
+        layout = _layout(split_by_repo(select_entries(entries, options)).everywhere, options, folder, files)
         return _capacity(layout, folder, limits(folder.parent)[0], files)
 
     def capacity_files(self, options: WriteOptions | None = None) -> list[Path]:
@@ -263,11 +288,12 @@ class HermesHarness(Harness, name="hermes",
         refuse_symlinks(folder, home)
         chosen = select_entries(entries, options)
         plan = Plan(target=self.name, root=folder, anchor=home)
-        for p in chosen:
+        split = split_by_repo(chosen)
+        for p in split.everywhere:
             scan_entry(render_entry(p), f"entry {p.id} ({p.name})")
         caps, cap_notes = limits(folder.parent)
         files = _current(folder)
-        layout = _layout(chosen, options, folder, files)
+        layout = _layout(split.everywhere, options, folder, files)
         report = _capacity(layout, folder, caps, files)
         over = [c for c in report if c.overflow]
         if over:
@@ -294,6 +320,8 @@ class HermesHarness(Harness, name="hermes",
             plan.locks.append(path.with_name(filename + ".lock"))
         plan.notes.append(f"Hermes memory folder {folder}" + (f" (profile {options.profile})"
                                                                if options.profile else ""))
+        plan_repo_files(plan, split, options, project_file, "Hermes",
+                        Cap(20_000, "chars", "Hermes keeps the head and tail of a context file over 20,000 chars"))
         plan.entries = new_entries(plan, chosen, options)
         return plan
 

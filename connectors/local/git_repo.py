@@ -30,7 +30,7 @@ from bootstrap_app.types import Item, Person, Repo, utc
 
 from ..base import ReadContext, Source
 
-__all__ = ["LANGUAGES", "GitRepoSource", "redact_url", "selected_file"]
+__all__ = ["LANGUAGES", "MEMSEED_BLOCK", "GitRepoSource", "redact_url", "selected_file", "without_memseed_block"]
 
 _MAX_FILES = 200_000
 _MAX_LISTED = 2_000
@@ -119,6 +119,17 @@ def selected_file(path: str) -> bool:
         return any(fnmatch.fnmatchcase(p.name, pat) for pat in (*_SELECT, *top)) or p.name in LOCKFILES
     return any(fnmatch.fnmatchcase(path, pat) and path.count("/") == pat.count("/") for pat in (*_SELECT_NESTED, *nested))
 
+
+
+MEMSEED_BLOCK = re.compile(r"<!-- memseed:begin -->.*?<!-- memseed:end -->\n?", re.DOTALL)
+"""memseed's marked block (``harnesses.block.BEGIN`` … ``END``) in a repository's instruction file."""
+
+
+def without_memseed_block(text: str) -> str:
+    """``text`` without the block memseed wrote into it: a repository's ``AGENTS.md`` /
+    ``GEMINI.md`` may hold the facts memseed wrote there for the agents, and reading them back as
+    what the maintainers wrote would propose memseed's own output again on every re-scan."""
+    return MEMSEED_BLOCK.sub("", text) if "<!-- memseed:begin -->" in text else text
 
 class _Git:
     def __init__(self, root: Path) -> None:
@@ -341,4 +352,4 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
                 ctx.skip(self.id, rel, f"{rel}: not UTF-8 text (byte {exc.start}); not read")
                 return "[not UTF-8]"
             text = data[:exc.start].decode("utf-8")
-        return ctx.clean(text, cap)
+        return ctx.clean(without_memseed_block(text), cap)

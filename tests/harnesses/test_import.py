@@ -8,6 +8,8 @@ moved entries, and undo puts every byte of the target back.
 from __future__ import annotations
 
 import hashlib
+import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from bootstrap_app import decisions, importing, writing
 from bootstrap_app.cli import main
 from bootstrap_app.config import load_settings
 from bootstrap_app.harnesses import get_harness
+from bootstrap_app.harnesses.block import BEGIN, END
 from bootstrap_app.store import Store
 from bootstrap_app.types import MemoryEntry
 from connectors.base import ReadContext
@@ -51,11 +54,31 @@ def _read_back(target: str, home: Path, project: Path) -> list[MemoryEntry]:
     return _entries(f"{target}:") if home_of.exists() else []
 
 
+def _repo_sections(target: str, sources: Path) -> int:
+    """Sections of memseed's block in the instruction files at the root of the copied sources'
+    folders: where Codex, Gemini CLI and Hermes get a project's facts (a Cline memory bank's)."""
+    if target not in ("codex", "gemini", "hermes"):
+        return 0
+    count = 0
+    for f in sources.rglob("*.md"):
+        text = f.read_text("utf-8", errors="replace")
+        if BEGIN in text and END in text:
+            count += len(re.findall(r"^### ", text[text.index(BEGIN):text.index(END)], re.MULTILINE))
+    return count
+
+
 @pytest.mark.realdata
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("source", SOURCES)
 def test_import_every_pair(source: str, target: str, hermetic: Path) -> None:
-    path = realdata_file("memory", *source.split("/"))
+    # a copy: a source's entries may be about its own project folder, which then gets their block
+    real = realdata_file("memory", *source.split("/"))
+    top = realdata_file("memory", *source.split("/")[:2])
+    sources = hermetic / "sources"
+    shutil.copytree(top, sources / top.name)
+    for folder in [sources, *(f for f in sources.rglob("*") if f.is_dir())]:
+        folder.chmod(0o755)  # the real-data tree is read-only; its copy takes a block like a checkout
+    path = sources / top.name / real.relative_to(top)
     project = hermetic / "code" / "app"
     project.mkdir(parents=True)
     before = _tree(hermetic)
@@ -73,7 +96,7 @@ def test_import_every_pair(source: str, target: str, hermetic: Path) -> None:
         assert all(o.reason for o in run.reported())
         assert moved > 0 and set(counts) <= {"moved", "unsafe", "duplicate", "over-cap", "not-written", "empty"}
         back = _read_back(target, hermetic, project)
-        assert len(back) - held_before == moved, counts
+        assert len(back) - held_before + _repo_sections(target, sources) == moved, counts
         assert write_id is not None
         writing.undo_write(store, write_id)
     assert _tree(hermetic) == before  # byte for byte, and no file left behind
@@ -90,7 +113,10 @@ def test_cli_import_reviews_then_writes_and_reports(hermetic: Path) -> None:
     result = runner.invoke(main, ["import", "--from", str(folder), "--to", "gemini"], input="a\na\nr\ns\ny\n")
     assert result.exit_code == 0, result.output
     assert "read 4: moved 2, reported 2 (not-approved 1, rejected 1)" in result.output
-    gemini = (hermetic / ".gemini" / "GEMINI.md").read_text("utf-8")
+    # a memory bank's facts are about its project folder: they land in that project's GEMINI.md,
+    # which Gemini CLI loads only there, not in the global one it loads everywhere
+    assert not (hermetic / ".gemini" / "GEMINI.md").exists()
+    gemini = (hermetic / "bank" / "GEMINI.md").read_text("utf-8")
     assert "Back up every token" in gemini and "Collectors" in gemini and "tokio" not in gemini
     assert "VM" not in gemini
     again = runner.invoke(main, ["import", "--from", str(folder), "--to", "gemini", "--yes"])
@@ -113,6 +139,9 @@ def test_cli_import_yes_writes_only_what_was_approved(hermetic: Path) -> None:
         decisions.approve(store, [tests_rule.proposal.id])
     second = runner.invoke(main, ["import", "--from", f"cursor:{hermetic / 'app'}", "--to", "hermes", "--yes"])
     assert second.exit_code == 0, second.output
-    memory = (hermetic / ".hermes" / "memories" / "MEMORY.md").read_text("utf-8")
+    # a project's rule goes to that project's context file (Hermes loads it only there)
+    assert not (hermetic / ".hermes" / "memories" / "MEMORY.md").exists()
+    memory = (hermetic / "app" / "AGENTS.md").read_text("utf-8")
     assert "whole suite" in memory and "small functions" not in memory
+    assert "Hermes loads it instead of" in second.output  # it says the new file shadows .cursor/rules
     assert "read 2: moved 1, reported 1 (not-approved 1)" in second.output

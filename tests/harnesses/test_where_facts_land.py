@@ -2,8 +2,9 @@
 
 The writer is checked against an independent oracle (``session_load``), never against its own
 idea of the paths: a fact about the person must be in front of the model in *every* session,
-started in any project; a fact about one repository in that repository's sessions (and, for
-Claude Code, which keeps memory per project, nowhere else).
+started in any project; a fact about one repository in that repository's sessions and nowhere
+else — for Codex, Gemini CLI and Hermes in a marked block of that repository's own instruction
+file, never in a file the agent loads in every project.
 """
 
 from __future__ import annotations
@@ -19,9 +20,19 @@ from bootstrap_app.store import Store
 from bootstrap_app.types import MemoryType
 
 from .conftest import make_proposals
-from .session_load import loaded_text
+from .session_load import EVERY_SESSION, loaded_text
 
 USER, FEEDBACK, REPO = "based in Lagos", "300 changed lines", "double-entry ledger"
+
+
+def _every_session_text(target: str, home: Path) -> str:
+    """Everything in the files ``target`` loads in every session, wherever it starts."""
+    out = []
+    for rel in EVERY_SESSION[target]:
+        place = home / rel
+        files = sorted(place.rglob("*.md")) if place.is_dir() else [place] if place.is_file() else []
+        out += [f.read_text(encoding="utf-8") for f in files]
+    return "\n".join(out)
 
 
 def _repo(home: Path, name: str) -> Path:
@@ -52,10 +63,16 @@ def test_user_facts_reach_every_session_and_repo_facts_their_repo(target: str, p
         seen = loaded_text(target, home, cwd)
         assert USER in seen, f"{target}: the user fact is not loaded in a session started in {cwd}"
     assert REPO in loaded_text(target, home, ledger / "src"), f"{target}: the repo fact misses its own repo"
-    if target == "claude-code":  # per-project memory: a repo's fact stays in that repo
-        assert REPO not in loaded_text(target, home, other), "claude-code: a repo fact leaked into another project"
+    assert REPO in loaded_text(target, home, ledger), f"{target}: the repo fact misses its repo's root"
+    for elsewhere in (other, other / "src", home, home / "code"):
+        assert REPO not in loaded_text(target, home, elsewhere), f"{target}: a repo fact leaked into {elsewhere}"
+    assert _every_session_text(target, home).count(USER) >= 1
+    assert REPO not in _every_session_text(target, home), f"{target}: a repo fact in a file loaded everywhere"
+    if target == "claude-code":
         assert FEEDBACK in loaded_text(target, home, other / "src") or project, \
             "claude-code: a fact tied to no project must reach every session when no project is named"
+    else:
+        assert FEEDBACK in loaded_text(target, home, other / "src"), f"{target}: feedback must reach every session"
 
 
 def test_the_old_home_folder_placement_is_an_explicit_choice(home: Path, store: Store,

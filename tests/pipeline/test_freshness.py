@@ -69,7 +69,7 @@ def test_npm_jest_to_pnpm_vitest_is_one_update_naming_what_it_replaces(tmp_path:
     _cli("write", "--target", "hermes")
     home = Path(os.environ["HOME"])
     claude = next((home / ".claude" / "projects").glob("*shop-web/memory"))
-    hermes = home / ".hermes" / "memories" / "MEMORY.md"
+    hermes = repo / "AGENTS.md"  # a repository's facts: its own AGENTS.md, which Hermes loads only there
     claude_before = {f.name: f.read_bytes() for f in claude.iterdir()}
     hermes_before = hermes.read_text()
     assert "npm test" in hermes_before and "npm test" in claude_before["shop-web-commands.md"].decode()
