@@ -6,6 +6,7 @@ Skips are policed by :mod:`tests.skipguard`: only the documented external things
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,30 @@ def _guarded_connect_ex(self: socket.socket, address: object) -> int:
     if not _is_loopback(address):
         raise ConnectionRefusedError(f"tests are offline: refused connection to {address!r}")
     return _real_connect_ex(self, address)  # type: ignore[arg-type]
+
+
+def _tree(root: Path) -> dict[str, tuple[int, int]]:
+    """Every file and folder under ``root``: (size, mtime in ns) by relative path."""
+    out: dict[str, tuple[int, int]] = {}
+    for path in (root, *root.rglob("*")):
+        st = path.lstat()
+        out[str(path.relative_to(root))] = (st.st_size if path.is_file() else 0, st.st_mtime_ns)
+    return out
+
+
+@pytest.fixture(scope="session", autouse=True)
+def realdata_untouched() -> Iterator[None]:
+    """The shared corpora are read, never written: the suite runs as root in CI, where the folder's
+    missing write bits protect nothing, and a test that wrote there once (an agent file scoped to a
+    memory bank's folder) changed the data every later run and every other session reads."""
+    if not REALDATA.is_dir():
+        yield
+        return
+    before = _tree(REALDATA)
+    yield
+    after = _tree(REALDATA)
+    changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+    assert changed == [], f"the test run changed {REALDATA}: {changed[:20]}"
 
 
 @pytest.fixture(autouse=True)
