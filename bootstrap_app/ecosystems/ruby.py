@@ -5,13 +5,10 @@ from __future__ import annotations
 import re
 
 from .base import Ecosystem, RepoView, Target
+from .syntax import rake_tasks
 
 __all__ = ["Ruby"]
 
-_TASK = re.compile(r"""^[ \t]*(?:task\s+:?["']?([\w:-]+)["']?|(?:RSpec::Core|RuboCop|Rake|Minitest|StandardRB?)::(?:\w+::)*"""
-                   r"""\w*Task\.new\(?[ \t]*:?["']?(\w*)["']?|task\s+default:)""", re.M)
-"""A task definition; ``*::RakeTask.new`` with no name defines its library's default task (``rubocop``,
-``spec``, ``test``), and its arguments stay on its own line (``[ \t]``): the next line's ``task`` is not its name."""
 _RUBY_VERSION = re.compile(r"""required_ruby_version\s*=?\s*\(?\s*["']([^"']{1,20})["']""")
 
 
@@ -31,20 +28,19 @@ class Ruby(Ecosystem):
     manifests = ("Gemfile", "*.gemspec", "gems.rb")
 
     def targets(self, view: RepoView) -> list[Target]:
+        """The Rakefile's tasks from Ruby's syntax tree (:func:`syntax.rake_tasks`): ``task dist: %w[…]``
+        is the task ``dist``; a task's body is its block plus the blocks of the tasks it depends on
+        (``task default: [:spec]`` runs what ``spec`` runs)."""
         path, text = view.text("Rakefile")
+        if not text:
+            return []
+        tasks = rake_tasks(text)
+        bodies = {t.name: t.body for t in tasks}
         out: list[Target] = []
-        for m in _TASK.finditer(text):
-            raw = m.group(0)
-            if "default:" in raw:
-                name = "default"
-            elif "Task.new" in raw:
-                name = m.group(2) or ("rubocop" if "RuboCop" in raw else "spec" if "RSpec" in raw else "test")
-            else:
-                name = m.group(1) or ""
-            if name:
-                line = text.count("\n", 0, m.start()) + 1
-                cmd = "bundle exec rake" if name == "default" else f"bundle exec rake {name}"
-                out.append(Target(name, cmd, raw, f"{path}:{line}"))
+        for t in tasks:
+            body = "\n".join([t.body, *(bodies.get(d, "") for d in t.deps if d != t.name)]).strip()
+            cmd = "bundle exec rake" if t.name == "default" else f"bundle exec rake {t.name}"
+            out.append(Target(t.name, cmd, body, f"{path}:{t.line}"))
         return out
 
     def prove(self, argv: list[str], view: RepoView) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from .base import Ecosystem, RepoView, Target, load_yaml
+from .syntax import make_rules
 
 __all__ = ["Just", "Make", "Nix", "PreCommit", "Scripts", "TaskRunner"]
 
@@ -20,12 +21,10 @@ class Make(Ecosystem):
     programs = frozenset({"make", "gmake"})
 
     def targets(self, view: RepoView) -> list[Target]:
+        """Every named target of the Makefile's rules, read by Make's grammar (:func:`syntax.make_rules`)."""
         path, text = next(((p, view.files[p]) for p in self.detect if p in view.files), ("", ""))
-        out = []
-        for m in re.finditer(r"^([A-Za-z0-9][\w./-]*(?:\s+[A-Za-z0-9][\w./-]*)*)\s*:(?!=)", text, re.M):
-            line = text.count("\n", 0, m.start()) + 1
-            out += [Target(t, f"make {t}", "", f"{path}:{line}") for t in m.group(1).split()]
-        return out
+        return [Target(t, f"make {t}", rule.recipe, f"{path}:{rule.line}") for rule in make_rules(text) if text
+                for t in rule.targets if t[0].isalnum() and "$" not in t]
 
     def prove(self, argv: list[str], view: RepoView) -> str:
         if not argv or argv[0] not in self.programs:

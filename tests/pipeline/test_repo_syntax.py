@@ -1,0 +1,91 @@
+"""Task files read through their language's grammar: shapes a pattern over the text misread.
+
+Each case is a generated repository (real ``git``, read back through the git source) or the
+ecosystem module on the file itself; every expectation is a task name, a dependency or a
+command the syntax decides.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bootstrap_app.ecosystems import RepoView
+from bootstrap_app.ecosystems.ruby import Ruby
+from bootstrap_app.ecosystems.runners import Make
+from bootstrap_app.ecosystems.syntax import make_rules, rake_tasks
+
+from .gitrepo import facts_of
+
+_RAKEFILE = """require "rspec/core/rake_task"
+RSpec::Core::RakeTask.new(:spec)
+
+desc "Build the gem and its docs"
+task dist: %w[clean doc]
+
+task doc: :yard
+task :default => [:spec]
+
+namespace :release do
+  desc "Tag the release"
+  task :tag, [:version] => :dist do
+    sh "git tag"
+  end
+end
+"""
+
+
+def test_ruby_keyword_syntax_names_the_task_without_its_colon() -> None:
+    tasks = {t.name: t for t in rake_tasks(_RAKEFILE)}
+    assert set(tasks) == {"spec", "dist", "doc", "default", "release:tag"}
+    assert tasks["dist"].deps == ("clean", "doc") and tasks["dist"].desc == "Build the gem and its docs"
+    assert tasks["release:tag"].deps == ("dist",) and tasks["release:tag"].line == 12
+    view = RepoView.of({"Rakefile": _RAKEFILE, "Gemfile": "gem 'rake'\n"})
+    commands = {t.command for t in Ruby().targets(view)}
+    assert "bundle exec rake dist" in commands and "bundle exec rake doc" in commands
+    assert not any(c.endswith(":") for c in commands)
+    assert Ruby().prove(["bundle", "exec", "rake", "dist"], view) == "Rakefile:5"
+    assert Ruby().prove(["bundle", "exec", "rake", "dist:"], view) == ""
+
+
+def test_a_rake_default_task_runs_what_its_dependencies_run(tmp_path: Path) -> None:
+    facts = facts_of(tmp_path, {"Rakefile": _RAKEFILE, "Gemfile": "source 'https://rubygems.org'\ngem 'rspec'\n",
+                                "lib/x.rb": "module X; end\n"})
+    assert facts.commands["test"][0] in ("bundle exec rake", "bundle exec rake spec")
+    assert not any(cmd.endswith(":") for cmd, _where in facts.commands.values())
+
+
+_MAKEFILE = """GO ?= go
+.PHONY: test lint
+test: build ## run the tests
+\t$(GO) test ./... \\
+\t  -race
+ifeq ($(CI),)
+vet lint: ## style
+\tgolangci-lint run
+endif
+typing:
+ifeq ($(STRICT),1)
+\tmypy --strict .
+endif
+%.o: %.c
+\tcc -c $<
+"""
+
+
+def test_make_rules_inside_conditionals_and_continued_recipes() -> None:
+    rules = {r.targets: r for r in make_rules(_MAKEFILE)}
+    assert rules[("test",)].recipe == "$(GO) test ./... -race" and rules[("test",)].desc == "run the tests"
+    assert rules[("vet", "lint")].line == 7 and rules[("vet", "lint")].desc == "style"
+    assert rules[("typing",)].recipe == "mypy --strict ."
+    assert not any("%" in t for r in rules for t in r)
+    view = RepoView.of({"Makefile": _MAKEFILE})
+    assert Make().prove(["make", "lint"], view) == "Makefile:7"
+    assert Make().prove(["make", "%.o"], view) == ""
+
+
+def test_every_target_of_a_rule_and_a_recipe_under_a_conditional_are_read(tmp_path: Path) -> None:
+    facts = facts_of(tmp_path, {"Makefile": _MAKEFILE, "go.mod": "module example.org/x\n\ngo 1.22\n",
+                                "x.go": "package x\n"})
+    assert facts.commands["lint"][0] == "make lint"  # the second target of `vet lint:`
+    assert facts.commands["test"][0] == "make test"
+    assert facts.commands["typecheck"][0] == "make typing"  # its recipe runs mypy, under an `ifeq`
