@@ -102,6 +102,10 @@ _AUTOMAKE_TESTS = re.compile(r"^\s*(?:TESTS|(?:\w+_)?check_(?:PROGRAMS|SCRIPTS|L
 ``check_PROGRAMS`` / ``check_SCRIPTS`` or a ``check-local`` rule, ``make check`` only rebuilds."""
 
 
+_BOOTSTRAP_SCRIPTS = ("autogen.sh", "bootstrap", "bootstrap.sh", "autogen")
+"""The scripts autotools projects keep to generate ``configure`` (they run ``autoreconf`` and friends)."""
+
+
 class Autotools(Ecosystem):
     name = "autotools"
     label = "autotools"
@@ -138,8 +142,16 @@ class Autotools(Ecosystem):
             return (m.group(1).upper().replace("GNU", "GNU "),) if m.group(1).startswith("gnu") else (m.group(1).upper(),)
         return ()
 
+    def makers(self, path: str, view: RepoView) -> tuple[str, ...]:
+        """``configure`` is generated from ``configure.ac`` (unless the repository tracks it): by the
+        project's bootstrap script when it keeps one, else by ``autoreconf``."""
+        if path != "configure" or view.has("configure") or not (view.has("configure.ac") or view.has("configure.in")):
+            return ()
+        return (*(s for s in _BOOTSTRAP_SCRIPTS if view.has(s)), "autoreconf")
+
     def defaults(self, view: RepoView) -> dict[str, str]:
-        boot = "./autogen.sh && " if view.has("autogen.sh") else ""
+        makers = self.makers("configure", view)
+        boot = "" if not makers else "autoreconf -fi && " if makers[0] == "autoreconf" else f"./{makers[0]} && "
         out = {"build": f"{boot}./configure && make"}
         if self.tests(view):
             out["test"] = "make check"

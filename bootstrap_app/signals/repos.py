@@ -46,6 +46,7 @@ from .repo_conventions import (
 )
 from .repo_declared import code_styles, suite_dependencies
 from .repo_docs import DocCommand, doc_commands, doc_sections
+from .repo_prereqs import completed
 from .repo_rules import ALERT, DocRule, contributor_rules, guide_topics
 from .repo_tasks import Task, ci_lines, ci_tasks, declared_tasks, reruns, special_purpose, task_of
 from .repo_tools import KIND_ORDER, kind_of_name, kind_of_tools, safe_name, safe_path, tools_in
@@ -157,9 +158,20 @@ class RepoFacts:
         return self.owner_commits / self.commits if self.commits else 0.0
 
 
+def _same_build(chosen: str, other: str, ecosystems: tuple[Ecosystem, ...]) -> bool:
+    """``cmake -B build`` in CI beside a chosen ``./configure``: both claimed by build systems, and by
+    no build system in common — the other build of the same repository, whose tools are not the
+    chosen command's. A command no ecosystem claims (an action, a script) may be either."""
+    def claims(command: str) -> set[str]:
+        return {e.name for part in command.split("&&") if (argv := part.split()) for e in ecosystems
+                if argv[0] in e.programs}
+    mine, theirs = claims(chosen), claims(other)
+    return not mine or not theirs or bool(mine & theirs)
+
+
 def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], languages: tuple[str, ...], pm: str,
             formatters: tuple[str, ...] = (), documented: tuple[Task, ...] = (),
-            ecosystem_defaults: dict[str, tuple[str, str]] | None = None,
+            ecosystem_defaults: dict[str, tuple[str, str]] | None = None, ecosystems: tuple[Ecosystem, ...] = (),
             ) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, ...]], dict[str, str], dict[str, str]]:
     """Per kind: the command (and where), the tools behind it, CI's own line when different, and
     the single command a task runs. The maintainers' documented command comes first (a narrow
@@ -210,7 +222,8 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
         if kind == "setup" and commands[kind][1] == "language default":
             commands[kind] = (commands[kind][0], "package manager")
         for t in on_ci:
-            found += [x for x in t.tools if x not in found]
+            if _same_build(commands[kind][0], t.command, ecosystems):
+                found += [x for x in t.tools if x not in found]
         chosen = (commands[kind][0], runs.get(kind, ""))
         ci_line = next((t.command for t in on_ci if t.command and t.command not in chosen
                         and not reruns(t.command, tasks, chosen)), "")
@@ -357,7 +370,8 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     configured = config_tools(listed, pyproject, files.get(".pre-commit-config.yaml", ""), pkg)
     configured = tuple(dict.fromkeys([*configured, *(t for e in own for t in e.configured(view))]))
     docs = contributor_docs(files, listed)
-    documented = tuple(_doc_task(d) for d in doc_commands(docs, view, ecosystems, ci_lines(files)))
+    documented = completed(tuple(_doc_task(d) for d in doc_commands(docs, view, ecosystems, ci_lines(files))),
+                           dict(docs), view, ecosystems)
     # the contributor guides themselves (with none, the README's sections about working on the code
     # and its alerts stand in for one), then what the maintainers wrote for agents
     own_guide = any(_DOC_NAMES.match(p) for p, _ in docs)
@@ -365,7 +379,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                   or (not own_guide and p.lower().startswith("readme"))]
     defaults = {k: (cmd, f"{e.label} default") for e in reversed(own) for k, cmd in e.defaults(view).items()}
     commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files),
-                                             documented, defaults)
+                                             documented, defaults, ecosystems)
     doc_kinds = {k for k, (_c, where) in commands.items() if ".md:" in where or ".rst:" in where or ".txt:" in where}
     also = {k: alts for k in commands
             if (alts := tuple(dict.fromkeys(t.command for t in (*documented, *([] if k in doc_kinds else tasks))
