@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .base import Ecosystem, RepoView, Target
-from .syntax import rake_tasks
+from .syntax import gemfile_gems, rake_tasks
 
 __all__ = ["Ruby"]
 
@@ -78,8 +78,25 @@ class Ruby(Ecosystem):
         names = {t.name for t in self.targets(view)}
         if "default" in names or "spec" in names or "test" in names:
             out["test"] = "bundle exec rake" if "default" in names else f"bundle exec rake {'spec' if 'spec' in names else 'test'}"
-        if self.declares("rubocop", view) or view.has(".rubocop.yml"):
+        if self.installed("rubocop", view):
             out["lint"] = "bundle exec rubocop"
-        elif self.declares("standard", view):
+        elif self.installed("standard", view):
             out["lint"] = "bundle exec standardrb"
         return out
+
+    def installed(self, gem: str, view: RepoView) -> bool:
+        """``bundle exec GEM`` works after the proposed ``bundle install``: the Gemfile declares the gem
+        outside every ``optional: true`` group (or through the gemspec it loads), or a CI workflow runs
+        it (CI installs the group it needs). A ``.rubocop.yml`` alone installs nothing."""
+        path, text = view.text("Gemfile")
+        if not path:
+            return False
+        gems = [g for g in gemfile_gems(text) if g.name == gem]
+        if any(not g.optional for g in gems):
+            return True
+        if not gems and re.search(r"^\s*gemspec\b", text, re.M) and any(
+                view.cite(p, rf"""dependency\s*\(?\s*["']{re.escape(gem)}["']""") for p in view.matching("*.gemspec")):
+            return True
+        program = "standardrb" if gem == "standard" else gem
+        return any(re.search(rf"(?<![\w-]){re.escape(program)}(?![\w-])", t) for p, t in view.files.items()
+                   if p.startswith(".github/workflows/") or p == ".gitlab-ci.yml")

@@ -24,7 +24,7 @@ import tree_sitter_bash
 import tree_sitter_make
 import tree_sitter_ruby
 
-__all__ = ["MakeRule", "RakeTask", "make_rules", "make_variables", "rake_tasks", "shell_commands"]
+__all__ = ["Gem", "MakeRule", "RakeTask", "gemfile_gems", "make_rules", "make_variables", "rake_tasks", "shell_commands"]
 
 
 @functools.cache
@@ -144,6 +144,51 @@ def rake_tasks(text: str) -> list[RakeTask]:
             desc = ""
 
     visit(_root("ruby", text), "")
+    return out
+
+
+@dataclass(frozen=True)
+class Gem:
+    """A ``gem`` a Gemfile declares: its name, its groups, whether a group it sits in is
+    ``optional: true`` (``bundle install`` leaves it out unless asked), and its line."""
+
+    name: str
+    groups: tuple[str, ...]
+    optional: bool
+    line: int
+
+
+def _option(args: list[tuple[str, tree_sitter.Node]], key: str) -> tree_sitter.Node | None:
+    for kind, arg in args:
+        k = arg.child_by_field_name("key") if kind == "pair" else None
+        if k is not None and _ruby_name(k) == key:
+            return arg.child_by_field_name("value")
+    return None
+
+
+def gemfile_gems(text: str) -> list[Gem]:
+    """Every ``gem`` of a Gemfile with the groups around it (``group :lint, optional: true do … end``)
+    and its own ``group:`` option."""
+    out: list[Gem] = []
+
+    def visit(node: tree_sitter.Node, groups: tuple[str, ...], optional: bool) -> None:
+        for child in node.named_children:
+            if child.type != "call":
+                visit(child, groups, optional)
+                continue
+            receiver, method, args, block = _call_parts(child)
+            if not receiver and method == "gem" and args and (name := _ruby_name(args[0][1])):
+                own = _option(args, "group") or _option(args, "groups")
+                out.append(Gem(name, groups + (_ruby_names(own) if own is not None else ()), optional,
+                               child.start_point[0] + 1))
+            elif not receiver and method == "group" and block is not None:
+                flag = _option(args, "optional")
+                names = tuple(n for kind, a in args if kind != "pair" for n in _ruby_names(a))
+                visit(block, groups + names, optional or (flag is not None and flag.type == "true"))
+            else:
+                visit(child, groups, optional)
+
+    visit(_root("ruby", text), (), False)
     return out
 
 

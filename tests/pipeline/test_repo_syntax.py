@@ -89,3 +89,26 @@ def test_every_target_of_a_rule_and_a_recipe_under_a_conditional_are_read(tmp_pa
     assert facts.commands["lint"][0] == "make lint"  # the second target of `vet lint:`
     assert facts.commands["test"][0] == "make test"
     assert facts.commands["typecheck"][0] == "make typing"  # its recipe runs mypy, under an `ifeq`
+
+
+_OPTIONAL_LINT = """source "https://rubygems.org"
+gemspec
+
+group :lint, optional: true do
+  gem "rubocop", require: false
+end
+"""
+_GEMSPEC = 'Gem::Specification.new do |spec|\n  spec.name = "x"\n  spec.add_development_dependency "rspec"\nend\n'
+
+
+def test_a_linter_in_an_optional_gemfile_group_is_no_default_lint(tmp_path: Path) -> None:
+    files: dict[str, str | bytes] = {"Gemfile": _OPTIONAL_LINT, "x.gemspec": _GEMSPEC, ".rubocop.yml": "AllCops:\n  NewCops: enable\n",
+                                     "lib/x.rb": "module X; end\n"}
+    facts = facts_of(tmp_path / "optional", files)
+    assert "lint" not in facts.commands  # `bundle install` leaves the optional group out; no CI job runs it
+    ci = "on: [push]\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: bundle exec rubocop\n"
+    facts = facts_of(tmp_path / "ci", {**files, ".github/workflows/lint.yml": ci})
+    assert facts.commands["lint"][0] == "bundle exec rubocop"
+    plain = _OPTIONAL_LINT.replace("group :lint, optional: true do", "group :development do")
+    facts = facts_of(tmp_path / "plain", {**files, "Gemfile": plain})
+    assert facts.commands["lint"][0] == "bundle exec rubocop"
