@@ -21,15 +21,20 @@ from typing import Any
 
 import tree_sitter
 import tree_sitter_bash
+import tree_sitter_cmake
+import tree_sitter_groovy
+import tree_sitter_kotlin
 import tree_sitter_make
 import tree_sitter_ruby
 
-__all__ = ["Gem", "MakeRule", "RakeTask", "gemfile_gems", "make_rules", "make_variables", "rake_tasks", "shell_commands"]
+__all__ = ["CMakeCommand", "Gem", "MakeRule", "RakeTask", "cmake_commands", "gemfile_gems", "gradle_tasks", "make_rules",
+           "make_variables", "rake_tasks", "shell_commands"]
 
 
 @functools.cache
 def _parser(grammar: str) -> tree_sitter.Parser:
-    module: Any = {"ruby": tree_sitter_ruby, "make": tree_sitter_make, "bash": tree_sitter_bash}[grammar]
+    module: Any = {"ruby": tree_sitter_ruby, "make": tree_sitter_make, "bash": tree_sitter_bash, "cmake": tree_sitter_cmake,
+                   "kotlin": tree_sitter_kotlin, "groovy": tree_sitter_groovy}[grammar]
     return tree_sitter.Parser(tree_sitter.Language(module.language()))
 
 
@@ -257,4 +262,82 @@ def shell_commands(text: str) -> list[tuple[str, int]]:
     for node in _walk(_root("bash", text)):
         if node.type == "command":
             out.append((" ".join(_text(node).replace("\\\n", " ").split()), node.start_point[0] + 1))
+    return out
+
+
+# -- Gradle (Kotlin and Groovy build scripts) ------------------------------------------------------
+
+_REGISTERS = frozenset({"register", "create", "registering", "creating", "task"})
+
+
+def _string_value(node: tree_sitter.Node) -> str:
+    """The text of a plain string literal (``"x"``, ``'x'``), ``""`` for anything else (templates too)."""
+    raw = _text(node)
+    if node.type in ("string_literal", "character_literal", "string") and len(raw) >= 2 and raw[0] in "\"'" \
+            and raw[-1] == raw[0] and "$" not in raw:
+        return raw[1:-1]
+    return ""
+
+
+def _first_argument(node: tree_sitter.Node | None) -> tree_sitter.Node | None:
+    while node is not None and node.type in ("value_arguments", "value_argument", "argument_list"):
+        node = node.named_children[0] if node.named_children else None
+    return node
+
+
+def gradle_tasks(text: str, kotlin: bool) -> list[tuple[str, int]]:
+    """(name, line) of every task a build script registers: ``tasks.register("x")``,
+    ``tasks.register<Exec>("x")``, ``val x by tasks.registering``, ``task x { }``, ``task("x")``.
+    A comment or a string that only mentions ``register`` declares nothing."""
+    out: list[tuple[str, int]] = []
+    for node in _walk(_root("kotlin" if kotlin else "groovy", text)):
+        line = node.start_point[0] + 1
+        if kotlin and node.type == "property_declaration":
+            delegate = next((c for c in node.named_children if c.type == "property_delegate"), None)
+            var = next((c for c in node.named_children if c.type == "variable_declaration"), None)
+            if delegate is not None and var is not None and _registering(_text(delegate)):
+                out.append((_text(var.named_children[0]) if var.named_children else "", line))
+        elif kotlin and node.type == "call_expression":
+            callee = node.named_children[0] if node.named_children else None
+            method = _text(callee.named_children[-1]) if callee is not None and callee.type == "navigation_expression" \
+                and callee.named_children else _text(callee) if callee is not None and callee.type == "identifier" else ""
+            args = next((c for c in node.named_children if c.type == "value_arguments"), None)
+            if method in _REGISTERS and (arg := _first_argument(args)) is not None and (name := _string_value(arg)):
+                out.append((name, line))
+        elif not kotlin and node.type in ("juxt_function_call", "method_invocation"):
+            names = [c for c in node.named_children if c.type == "identifier"]
+            args = next((c for c in node.named_children if c.type == "argument_list"), None)
+            if names and _text(names[-1]) in _REGISTERS and (arg := _first_argument(args)) is not None:
+                name = _text(arg) if arg.type == "identifier" and _text(names[-1]) == "task" else _string_value(arg)
+                if name:
+                    out.append((name, line))
+    return [(n, ln) for n, ln in out if n]
+
+
+def _registering(delegate: str) -> bool:
+    """``by tasks.registering`` / ``by tasks.creating``: the property's name is the task's."""
+    return "".join(delegate.split()).removeprefix("by").startswith(("tasks.registering", "tasks.creating"))
+
+
+# -- CMake -----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CMakeCommand:
+    """One CMake command invocation: its name (lower case: CMake's are case-insensitive), its
+    plain arguments, and its line."""
+
+    name: str
+    args: tuple[str, ...]
+    line: int
+
+
+def cmake_commands(text: str) -> list[CMakeCommand]:
+    """Every command a CMakeLists.txt invokes, those inside ``if()``/``foreach()`` bodies too;
+    commented-out ones are comments in the tree and never appear."""
+    out: list[CMakeCommand] = []
+    for node in _walk(_root("cmake", text)):
+        if node.type == "normal_command" and node.named_children:
+            args = next((c for c in node.named_children if c.type == "argument_list"), None)
+            values = tuple(_text(a).strip('"') for a in (args.named_children if args else []) if a.type == "argument")
+            out.append(CMakeCommand(_text(node.named_children[0]).lower(), values, node.start_point[0] + 1))
     return out

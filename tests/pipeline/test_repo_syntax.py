@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bootstrap_app.ecosystems import RepoView
+from bootstrap_app.ecosystems.jvm import Gradle
+from bootstrap_app.ecosystems.native import CMake
 from bootstrap_app.ecosystems.ruby import Ruby
 from bootstrap_app.ecosystems.runners import Make
 from bootstrap_app.ecosystems.syntax import make_rules, rake_tasks
@@ -112,3 +114,25 @@ def test_a_linter_in_an_optional_gemfile_group_is_no_default_lint(tmp_path: Path
     plain = _OPTIONAL_LINT.replace("group :lint, optional: true do", "group :development do")
     facts = facts_of(tmp_path / "plain", {**files, "Gemfile": plain})
     assert facts.commands["lint"][0] == "bundle exec rubocop"
+
+
+def test_gradle_tasks_come_from_the_build_scripts_syntax() -> None:
+    kts = ('// tasks.register("publishDocs") is done by CI\n'
+           'val preparePR by tasks.registering { dependsOn("check") }\n'
+           'tasks.register<Exec>("lintDocs") { commandLine("vale", "docs") }\n')
+    groovy = "// task publishDocs\ntask preparePR(type: Exec) { dependsOn 'check' }\ntasks.register('lintDocs') { }\n"
+    for path, text in (("build.gradle.kts", kts), ("build.gradle", groovy)):
+        view = RepoView.of({path: text, "gradlew": "#!/bin/sh\n", "settings.gradle": "rootProject.name = 'x'\n"})
+        assert Gradle().prove(["./gradlew", "preparePR"], view) == "gradlew:1", path
+        assert Gradle().prove(["./gradlew", "lintDocs"], view) == "gradlew:1", path
+        assert Gradle().prove(["./gradlew", "publishDocs"], view) == "", path  # only a comment names it
+
+
+def test_cmake_targets_come_from_commands_not_comments() -> None:
+    lists = ("cmake_minimum_required(VERSION 3.16)\nproject(x C)\n# add_custom_target(docs COMMAND doxygen)\n"
+             "if(BUILD_LINT)\n  ADD_CUSTOM_TARGET(lint COMMAND clang-tidy)\nendif()\nadd_subdirectory(tests)\n")
+    view = RepoView.of({"CMakeLists.txt": lists, "tests/CMakeLists.txt": "enable_testing()\nadd_test(NAME t COMMAND t)\n"})
+    assert CMake().prove(["make", "lint"], view) == "CMakeLists.txt:5"
+    assert CMake().prove(["make", "docs"], view) == ""  # commented out
+    assert CMake().prove(["ctest"], view) == "tests/CMakeLists.txt:1"
+    assert CMake().defaults(view)["test"] == "ctest --test-dir build"
