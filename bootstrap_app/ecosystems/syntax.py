@@ -21,20 +21,22 @@ from typing import Any
 
 import tree_sitter
 import tree_sitter_bash
+import tree_sitter_c_sharp
 import tree_sitter_cmake
 import tree_sitter_groovy
 import tree_sitter_kotlin
 import tree_sitter_make
 import tree_sitter_ruby
 
-__all__ = ["CMakeCommand", "Gem", "MakeRule", "RakeTask", "cmake_commands", "gemfile_gems", "gradle_tasks", "make_rules",
+__all__ = ["CMakeCommand", "CakeScript", "Gem", "MakeRule", "RakeTask", "cake_script", "cmake_commands", "gemfile_gems", "gradle_tasks", "make_rules",
            "make_variables", "rake_tasks", "shell_commands"]
 
 
 @functools.cache
 def _parser(grammar: str) -> tree_sitter.Parser:
     module: Any = {"ruby": tree_sitter_ruby, "make": tree_sitter_make, "bash": tree_sitter_bash, "cmake": tree_sitter_cmake,
-                   "kotlin": tree_sitter_kotlin, "groovy": tree_sitter_groovy}[grammar]
+                   "kotlin": tree_sitter_kotlin, "groovy": tree_sitter_groovy,
+                   "c_sharp": tree_sitter_c_sharp}[grammar]
     return tree_sitter.Parser(tree_sitter.Language(module.language()))
 
 
@@ -341,3 +343,52 @@ def cmake_commands(text: str) -> list[CMakeCommand]:
             values = tuple(_text(a).strip('"') for a in (args.named_children if args else []) if a.type == "argument")
             out.append(CMakeCommand(_text(node.named_children[0]).lower(), values, node.start_point[0] + 1))
     return out
+
+
+# -- Cake (build.cake, C# script) ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CakeScript:
+    """The tasks of a Cake build script (each a :class:`RakeTask`-shaped record: name, the tasks it
+    ``IsDependentOn``, its ``Description``, its statement, its line) and the target run by default
+    (``Argument("target", "Default")``)."""
+
+    tasks: tuple[RakeTask, ...]
+    default: str
+
+
+def _csharp_string(node: tree_sitter.Node | None) -> str:
+    if node is None or node.type != "argument" or not node.named_children:
+        return ""
+    lit = node.named_children[0]
+    parts = [c for c in lit.named_children if c.type == "string_literal_content"]
+    return _text(parts[0]) if lit.type == "string_literal" and len(parts) == 1 else ""
+
+
+def _csharp_call(node: tree_sitter.Node) -> tuple[str, list[tree_sitter.Node]]:
+    """(called name, arguments) of an invocation: ``Task("x")`` -> ("Task", …), ``t.IsDependentOn("y")`` -> ("IsDependentOn", …)."""
+    fn = node.child_by_field_name("function")
+    args = node.child_by_field_name("arguments")
+    name = _text(fn.child_by_field_name("name") if fn is not None and fn.type == "member_access_expression" else fn)
+    return name, [a for a in (args.named_children if args is not None else []) if a.type == "argument"]
+
+
+def cake_script(text: str) -> CakeScript:
+    """Cake's tasks from the C# grammar. Cake's own directives (``#addin``, ``#tool``, ``#load``) are
+    resolved by Cake before the C# compiler sees the script, so they are blanked (lines kept) first."""
+    source = "\n".join("" if ln.lstrip().startswith("#") else ln for ln in text.splitlines())
+    tasks: list[RakeTask] = []
+    default = ""
+    for stmt in _walk(_root("c_sharp", source)):
+        if stmt.type != "expression_statement" and stmt.type != "local_declaration_statement":
+            continue
+        calls = [_csharp_call(n) for n in _walk(stmt) if n.type == "invocation_expression"]
+        for name, args in calls:
+            if name == "Argument" and len(args) == 2 and _csharp_string(args[0]).lower() == "target":
+                default = _csharp_string(args[1]) or default
+        own = [(n, a) for n, a in calls if n == "Task" and len(a) == 1 and _csharp_string(a[0])]
+        if stmt.type == "expression_statement" and own:
+            deps = tuple(d for n, a in calls if n == "IsDependentOn" and a and (d := _csharp_string(a[0])))
+            desc = next((_csharp_string(a[0]) for n, a in calls if n == "Description" and a), "")
+            tasks.append(RakeTask(_csharp_string(own[-1][1][0]), deps, desc, _text(stmt), stmt.start_point[0] + 1))
+    return CakeScript(tuple(tasks), default)

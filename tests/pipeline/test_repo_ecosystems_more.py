@@ -1,0 +1,55 @@
+""".NET with Cake, Swift's commit template and format check, a Gradle project's linked commit convention.
+
+Each a generated repository (real ``git``, read back through the git source) of a shape many
+projects share; every expectation is what the repository's own files state.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .gitrepo import facts_of
+
+_CAKE = """#addin nuget:?package=Cake.Git&version=4.0.0
+var target = Argument("target", "Default");
+
+// Task("Publish") runs in the release workflow only
+Task("Clean").Does(() => CleanDirectories("./artifacts"));
+
+Task("Build")
+    .Description("Compile the solution")
+    .IsDependentOn("Clean")
+    .Does(() => DotNetBuild("./Acme.sln"));
+
+Task("Test").IsDependentOn("Build").Does(() => DotNetTest("./Acme.sln"));
+
+Task("Default").IsDependentOn("Test");
+
+RunTarget(target);
+"""
+_DOTNET = {
+    "Acme.sln": "Microsoft Visual Studio Solution File, Format Version 12.00\n",
+    "src/Acme/Acme.csproj": '<Project Sdk="Microsoft.NET.Sdk">\n  <PropertyGroup>\n    <TargetFramework>net8.0</TargetFramework>\n'
+                            '  </PropertyGroup>\n  <ItemGroup>\n    <PackageReference Include="Serilog" />\n  </ItemGroup>\n</Project>\n',
+    "Directory.Packages.props": "<Project>\n  <PropertyGroup>\n    <ManagePackageVersionsCentrally>true</ManagePackageVersionsCentrally>\n"
+                                '  </PropertyGroup>\n  <ItemGroup>\n    <PackageVersion Include="Serilog" Version="4.0.0" />\n'
+                                "  </ItemGroup>\n</Project>\n",
+    "build.cake": _CAKE,
+    "src/Acme/Thing.cs": "namespace Acme; public class Thing { }\n",
+}
+
+
+def test_a_cake_build_runs_through_its_bootstrapper(tmp_path: Path) -> None:
+    facts = facts_of(tmp_path, {**_DOTNET, "build.sh": "#!/bin/sh\ndotnet tool restore\ndotnet cake \"$@\"\n"})
+    assert facts.commands["build"] == ("./build.sh --target=Build", "build.cake")
+    assert facts.commands["test"] == ("./build.sh --target=Test", "build.cake")
+    assert any(s.startswith("central package management") and "Directory.Packages.props:3" in s for s in facts.settings)
+
+
+def test_a_cake_tool_from_the_tool_manifest_is_restored_first(tmp_path: Path) -> None:
+    manifest = '{"version": 1, "isRoot": true, "tools": {"cake.tool": {"version": "4.0.0", "commands": ["dotnet-cake"]}}}\n'
+    facts = facts_of(tmp_path, {**_DOTNET, ".config/dotnet-tools.json": manifest})
+    assert facts.commands["build"][0] == "dotnet tool restore && dotnet cake --target=Build"
+    # without a bootstrapper or the tool in the manifest nothing the setup installs runs Cake
+    facts = facts_of(tmp_path / "bare", _DOTNET)
+    assert "cake" not in facts.commands["build"][0]
