@@ -30,6 +30,7 @@ from .repo_conventions import changelog as changelog_file
 from .repo_conventions import (
     ci_toolchains,
     commit_convention,
+    commit_template,
     config_tools,
     contributor_guides,
     golangci_formatters,
@@ -136,6 +137,9 @@ class RepoFacts:
     changelog: str = ""
     commit_convention: str = ""
     """How the commit convention is known (a config file, or the share of conventional subjects)."""
+    commit_template: tuple[str, str] = ("", "")
+    """(the tracked commit-message template, ``file:line``) the contributor guide has set up with
+    ``git config commit.template``."""
     signoff: str = ""
     """"DCO" or "CLA" when contributors must sign off / sign an agreement."""
     release: tuple[str, ...] = ()
@@ -408,6 +412,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     title = next((m.group(1).strip() for m in [re.search(r"^#\s+(.+)$", readme, re.M)] if m), "")
     subjects = repo.recent_subjects
     convention, share = commit_convention(files, listed, pkg, pyproject, subjects)
+    template = commit_template(files, listed)
     owner_commits = 0
     in_codeowners = False
     if owner is not None:
@@ -431,7 +436,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     cites = repo_cites(repo, ref, commands=commands, ci_commands=ci_cmds, package_commands=per_package,
                        rules=[(r.where, r.topic) for r in rules], guide_topics=topics, facts=cited_facts(
                            guides, convention, _PR_RULE if _PR_RULE.search(contributing) else None,
-                           signoff(files, listed), bool(versions)))
+                           signoff(files, listed), bool(versions), bool(template[0])))
     said = purpose(readme, (repo.name, title))
     stated = _declared_purpose(view, ecosystems, said)
     return RepoFacts(name=repo.name, path=repo.path, purpose=said or stated[0],
@@ -445,7 +450,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                      min_versions=versions, styles=code_styles(files), suite_deps=suite_dependencies(files),
                      settings=tuple(dict.fromkeys(s for e in own for s in e.settings(view)))[:6],
                      changelog=changelog_file(listed),
-                     commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
+                     commit_convention=convention, commit_template=template, signoff=signoff(files, listed), release=release[:5],
                      packages=packages, members=members, guides=guides, package_commands=per_package,
                      rules=rules, guide_topics=topics, configured=configured, cites=cites)
 

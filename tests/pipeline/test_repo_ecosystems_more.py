@@ -53,3 +53,46 @@ def test_a_cake_tool_from_the_tool_manifest_is_restored_first(tmp_path: Path) ->
     # without a bootstrapper or the tool in the manifest nothing the setup installs runs Cake
     facts = facts_of(tmp_path / "bare", _DOTNET)
     assert "cake" not in facts.commands["build"][0]
+
+
+_SWIFT = {
+    "Package.swift": '// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: "Kit", targets: [.target(name: "Kit")])\n',
+    "Sources/Kit/Kit.swift": "public struct Kit {}\n",
+    ".swift-format": '{"version": 1}\n',
+    ".git-commit-template": "# Subject: imperative, at most 50 characters\n",
+    "CONTRIBUTING.md": "# Contributing\n\n## Commit messages\n\nSet up the commit message template once:\n\n"
+                       "```\ngit config commit.template .git-commit-template\n```\n",
+}
+
+
+def test_the_commit_template_the_guide_sets_up_is_a_rule(tmp_path: Path) -> None:
+    from bootstrap_app.extract.heuristic import heuristic_proposals
+    from bootstrap_app.identity import IdentityCollector
+    from bootstrap_app.signals import SignalBuilder
+
+    from .gitrepo import build, read
+
+    facts = facts_of(tmp_path / "a", _SWIFT)
+    assert facts.commit_template == (".git-commit-template", "CONTRIBUTING.md:8")
+    assert [r.ref for r in facts.cites["commit-template"]] == ["CONTRIBUTING.md:8"]
+    snapshot, _ = read(build(tmp_path / "b", dict(_SWIFT)))  # type: ignore[arg-type]
+    builder = SignalBuilder(known_owners=("dana@example.org",))
+    collector = IdentityCollector(explicit=("dana@example.org",))
+    collector.observe(snapshot)
+    builder.observe(snapshot)
+    proposals = {p.name: p for p in heuristic_proposals(builder.build(collector.resolve()))}
+    rule = next(p for name, p in proposals.items() if name.endswith("-commit-template"))
+    assert "git config commit.template .git-commit-template" in rule.body
+    # a template the tree does not hold is no rule: the command would fail
+    missing = {k: v for k, v in _SWIFT.items() if k != ".git-commit-template"}
+    assert facts_of(tmp_path / "c", missing).commit_template == ("", "")
+
+
+def test_a_guide_linking_the_conventional_commits_spec_names_the_convention(tmp_path: Path) -> None:
+    guide = ("# Contributing\n\nWe build with `./gradlew build`.\n\nCommit messages follow the "
+             "[Conventional Commits](https://www.conventionalcommits.org/en/v1.0.0/) specification.\n")
+    facts = facts_of(tmp_path, {"settings.gradle": "rootProject.name = 'x'\n", "build.gradle": "plugins { id 'java' }\n",
+                                "gradlew": "#!/bin/sh\n", "CONTRIBUTING.md": guide,
+                                "src/main/java/X.java": "class X {}\n"})
+    assert facts.commit_convention == "linked from CONTRIBUTING.md:5"
+    assert [r.ref for r in facts.cites["commit-convention"]] == ["CONTRIBUTING.md:5"]
