@@ -29,7 +29,8 @@ import tree_sitter_make
 import tree_sitter_ruby
 
 __all__ = ["CMakeCommand", "CakeScript", "Gem", "MakeRule", "RakeTask", "cake_script", "cmake_commands", "gemfile_gems", "gradle_tasks", "make_rules",
-           "make_variables", "rake_tasks", "shell_commands"]
+           "make_variables", "rake_tasks", "script_needs_an_argument",
+           "shell_commands"]
 
 
 @functools.cache
@@ -265,6 +266,36 @@ def shell_commands(text: str) -> list[tuple[str, int]]:
         if node.type == "command":
             out.append((" ".join(_text(node).replace("\\\n", " ").split()), node.start_point[0] + 1))
     return out
+
+
+def _nounset(node: tree_sitter.Node) -> bool:
+    """``set -u`` / ``set -euo pipefail`` / ``set -o nounset``: an unset variable stops the script."""
+    words = [_text(c) for c in node.named_children if c.type == "word"]
+    return _text(node.child_by_field_name("name")) == "set" and any(
+        (w.startswith("-") and not w.startswith("--") and "u" in w[1:]) or (w == "nounset" and "-o" in words) for w in words)
+
+
+def script_needs_an_argument(text: str) -> bool:
+    """A shell script under ``set -u`` whose own body (not a function's) reads ``$1`` with no
+    default (``$1``, ``${1}``; ``${1:-x}`` has one): run bare it stops at once."""
+    root = _root("bash", text)
+    strict = False
+    reads_first = False
+
+    def visit(node: tree_sitter.Node) -> None:
+        nonlocal strict, reads_first
+        for child in node.named_children:
+            if child.type == "function_definition":
+                continue  # a function's $1 is its own argument
+            if child.type == "command" and _nounset(child):
+                strict = True
+            if child.type in ("simple_expansion", "expansion") and [c.type for c in child.named_children] == ["variable_name"] \
+                    and _text(child.named_children[0]) == "1":
+                reads_first = True
+            visit(child)
+
+    visit(root)
+    return strict and reads_first
 
 
 # -- Gradle (Kotlin and Groovy build scripts) ------------------------------------------------------

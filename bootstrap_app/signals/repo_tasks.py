@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bootstrap_app.ecosystems.base import load_json, load_toml, load_yaml
-from bootstrap_app.ecosystems.syntax import make_rules, make_variables
+from bootstrap_app.ecosystems.syntax import make_rules, make_variables, script_needs_an_argument
 from bootstrap_app.safety.dangerous import find_dangerous
 
 from .repo_tools import kind_of_name, kind_of_tools, runnable, safe_name, safe_path, tools_in
@@ -265,16 +265,10 @@ def _script_files(files: dict[str, str]) -> list[Task]:
     return out
 
 
-_NOUNSET = re.compile(r"^\s*set\s+(?:-[a-z]*u[a-z]*\b|-o\s+nounset\b)", re.M)
-_FIRST_ARG = re.compile(r"^(?!function\b)(?![^\n]*\(\)\s*\{)\S[^\n]*\$(?:1\b|\{1\})", re.M)
-"""``$1`` on an unindented line that defines no function: the script's own first argument (an
-indented ``$1`` is usually a function's)."""
-
-
 def _needs_an_argument(text: str) -> bool:
-    """A shell script under ``set -u`` that reads ``$1`` with no default fails when run without one."""
-    return bool(text.startswith("#!") and "sh" in text.split("\n", 1)[0] and _NOUNSET.search(text)
-                and _FIRST_ARG.search(text))
+    """A shell script (``#!…sh``) under ``set -u`` that reads ``$1`` with no default fails when run
+    without one; read by the Bash grammar (:func:`syntax.script_needs_an_argument`)."""
+    return bool(text.startswith("#!") and "sh" in text.split("\n", 1)[0] and script_needs_an_argument(text))
 
 
 def declared_tasks(files: dict[str, str], runner: str, pkg: dict[str, Any]) -> list[Task]:

@@ -136,3 +136,13 @@ def test_cmake_targets_come_from_commands_not_comments() -> None:
     assert CMake().prove(["make", "docs"], view) == ""  # commented out
     assert CMake().prove(["ctest"], view) == "tests/CMakeLists.txt:1"
     assert CMake().defaults(view)["test"] == "ctest --test-dir build"
+
+
+def test_a_scripts_own_first_argument_is_read_from_the_bash_syntax_tree() -> None:
+    from bootstrap_app.signals.repo_tasks import declared_tasks
+
+    # a comment that mentions $1 reads nothing; a `case "$1"` inside an if block is the script's own
+    commented = "#!/bin/bash\nset -euo pipefail\n# usage: scripts/test.sh  (pass $1 to pick a suite)\npytest -q\n"
+    nested = "#!/bin/bash\nset -u\nif true; then\n  case \"$1\" in\n    *) pytest ;;\n  esac\nfi\n"
+    assert [t.command for t in declared_tasks({"scripts/test.sh": commented}, "npm", {})] == ["scripts/test.sh"]
+    assert declared_tasks({"scripts/test.sh": nested}, "npm", {}) == []
