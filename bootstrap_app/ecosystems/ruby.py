@@ -43,6 +43,10 @@ class Ruby(Ecosystem):
             out.append(Target(t.name, cmd, body, f"{path}:{t.line}"))
         return out
 
+    def needs(self, argv: list[str]) -> tuple[str, ...]:
+        """``bundle install --frozen`` / ``--deployment`` refuse to run without ``Gemfile.lock``."""
+        return ("Gemfile.lock",) if argv[:2] == ["bundle", "install"] and {"--frozen", "--deployment"} & set(argv) else ()
+
     def prove(self, argv: list[str], view: RepoView) -> str:
         words = argv[2:] if argv[:2] == ["bundle", "exec"] else argv
         if not words:

@@ -7,7 +7,9 @@ checked against the tracked tree: a tracked file, or one an earlier part of the 
 makes, is fine; an untracked one gets the step that makes it put in front, spelt as the
 repository's docs spell it (the nearest plain command before it in the same doc that runs one
 of the makers the ecosystem names, see :meth:`Ecosystem.makers`), else the maker's own plain
-form. A command that starts with a file nothing makes is not proposed at all: it cannot be
+form. A command that installs exactly a lockfile the repository does not track (``npm ci``,
+``uv sync --locked``, see :meth:`Ecosystem.needs`) is not proposed either: it stops at once.
+A command that starts with a file nothing makes is not proposed at all: it cannot be
 proven (a later part may run what an earlier part builds, ``cmake --build build && build/tests``).
 """
 
@@ -67,6 +69,9 @@ def with_prerequisites(task: Task, docs: dict[str, str], view: RepoView, ecosyst
     out: list[str] = []
     changed = False
     for part in (p.strip() for p in task.command.split("&&")):
+        locks = tuple(dict.fromkeys(n for e in ecosystems for n in e.needs(part.split())))
+        if locks and not any(lock in view.listed for lock in locks):
+            return None  # `npm ci` with no package-lock.json tracked stops at once
         path = runs_file(part.split())
         if path and path not in view.listed:
             makers = tuple(dict.fromkeys(m for e in ecosystems for m in e.makers(path, view)))

@@ -69,3 +69,13 @@ def test_the_file_a_command_runs() -> None:
     assert runs_file(["./configure", "--enable-x"]) == "configure"
     assert runs_file(["sh", "autogen.sh"]) == "autogen.sh"
     assert runs_file(["make", "check"]) == "" and runs_file(["cd", "build"]) == ""
+
+
+def test_a_documented_locked_install_needs_its_lockfile_tracked(tmp_path: Path) -> None:
+    guide = "# Contributing\n\n## Setup\n\nInstall the dependencies:\n\n```\nnpm ci\n```\n\nRun the tests with `npm test`.\n"
+    pkg = '{"name": "x", "scripts": {"test": "vitest run"}, "devDependencies": {"vitest": "^2.0.0"}}\n'
+    files: dict[str, str | bytes] = {"package.json": pkg, "CONTRIBUTING.md": guide, "index.js": "export {};\n"}
+    unlocked = facts_of(tmp_path / "unlocked", files)
+    assert unlocked.commands.get("setup", ("",))[0] != "npm ci"  # no package-lock.json: `npm ci` stops at once
+    locked = facts_of(tmp_path / "locked", {**files, "package-lock.json": '{"lockfileVersion": 3}\n'})
+    assert locked.commands["setup"][0] == "npm ci"
