@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .base import Ecosystem, RepoView, Target, load_json
-from .syntax import cake_script
+from .buildscripts import cake_script
 
 __all__ = ["DotNet"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .base import Ecosystem, RepoView, load_toml
-from .syntax import gradle_tasks
+from .buildscripts import gradle_tasks
 
 __all__ = ["Gradle", "Maven"]
 

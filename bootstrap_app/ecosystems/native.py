@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .base import Ecosystem, RepoView, load_json
-from .syntax import cmake_commands
+from .buildscripts import cmake_commands
 
 __all__ = ["Autotools", "CMake", "Meson"]
 

@@ -37,6 +37,10 @@ class Make(Ecosystem):
 
 
 class Just(Ecosystem):
+    """``just`` recipes. No grammar for justfiles is published as a Python wheel (the tree-sitter one
+    is not packaged), so a recipe header is matched by one small pattern: a name at the start of a
+    line, its parameters, then ``:``."""
+
     name = "just"
     label = "just"
     detect = ("justfile", "Justfile", ".justfile")

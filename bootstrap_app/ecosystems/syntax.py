@@ -9,50 +9,52 @@ by their languages' communities and published as wheels, so each reader below wa
 and only decides which nodes are tasks.
 
 Each reader returns plain records (name, dependencies, description, body, line); the ecosystem
-modules build commands from them in their fixed shapes.
+modules build commands from them in their fixed shapes. This module holds the parser plumbing and
+the Ruby (Rakefile, Gemfile), Make and shell readers; :mod:`.buildscripts` the Gradle, CMake, Cake
+and mix ones.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import tree_sitter
-import tree_sitter_bash
-import tree_sitter_c_sharp
-import tree_sitter_cmake
-import tree_sitter_groovy
-import tree_sitter_kotlin
-import tree_sitter_make
-import tree_sitter_ruby
 
-__all__ = ["CMakeCommand", "CakeScript", "Gem", "MakeRule", "RakeTask", "cake_script", "cmake_commands", "gemfile_gems", "gradle_tasks", "make_rules",
-           "make_variables", "rake_tasks", "script_needs_an_argument",
-           "shell_commands"]
+__all__ = ["Gem", "MakeRule", "RakeTask", "gemfile_gems", "make_rules", "make_variables", "parse", "rake_tasks",
+           "script_needs_an_argument", "shell_commands", "text_of", "walk"]
+
+
+_GRAMMARS = frozenset({"ruby", "make", "bash", "cmake", "kotlin", "groovy", "c_sharp", "elixir"})
+"""The grammar wheels the project depends on (pyproject.toml), each ``tree_sitter_<name>``."""
 
 
 @functools.cache
 def _parser(grammar: str) -> tree_sitter.Parser:
-    module: Any = {"ruby": tree_sitter_ruby, "make": tree_sitter_make, "bash": tree_sitter_bash, "cmake": tree_sitter_cmake,
-                   "kotlin": tree_sitter_kotlin, "groovy": tree_sitter_groovy,
-                   "c_sharp": tree_sitter_c_sharp}[grammar]
+    if grammar not in _GRAMMARS:
+        raise ValueError(f"no tree-sitter grammar {grammar!r} among the project's dependencies")
+    module: Any = importlib.import_module(f"tree_sitter_{grammar}")
     return tree_sitter.Parser(tree_sitter.Language(module.language()))
 
 
-def _root(grammar: str, text: str) -> tree_sitter.Node:
+def parse(grammar: str, text: str) -> tree_sitter.Node:
+    """The syntax tree of ``text`` in ``grammar`` (the ``tree_sitter_<grammar>`` wheel: ``ruby``,
+    ``make``, ``bash``, ``cmake``, ``kotlin``, ``groovy``, ``c_sharp``, ``elixir``). A syntax error
+    leaves an ``ERROR`` node where it is; the rest of the tree is read as usual."""
     return _parser(grammar).parse(text.encode("utf-8", "replace")).root_node
 
 
-def _text(node: tree_sitter.Node | None) -> str:
+def text_of(node: tree_sitter.Node | None) -> str:
     return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
 
 
-def _walk(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+def walk(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
     yield node
     for child in node.named_children:
-        yield from _walk(child)
+        yield from walk(child)
 
 
 # -- Ruby: Rakefile --------------------------------------------------------------------------------
@@ -78,10 +80,10 @@ defines ``spec``, ``Rake::TestTask.new`` defines ``test``)."""
 def _ruby_name(node: tree_sitter.Node) -> str:
     """The task name a symbol, a string or a keyword key spells (``:spec``, ``"spec"``, ``spec:``)."""
     if node.type in ("simple_symbol", "hash_key_symbol"):
-        return _text(node).lstrip(":").removesuffix(":")
+        return text_of(node).lstrip(":").removesuffix(":")
     if node.type in ("string", "delimited_symbol", "bare_string", "bare_symbol"):
         parts = [c for c in node.named_children if c.type == "string_content"]
-        return _text(parts[0]) if len(parts) == 1 and len(node.named_children) == 1 else ""
+        return text_of(parts[0]) if len(parts) == 1 and len(node.named_children) == 1 else ""
     return ""
 
 
@@ -94,8 +96,8 @@ def _ruby_names(node: tree_sitter.Node) -> tuple[str, ...]:
 
 def _call_parts(node: tree_sitter.Node) -> tuple[str, str, list[tuple[str, tree_sitter.Node]], tree_sitter.Node | None]:
     """(receiver, method, arguments, block) of a Ruby call, the arguments as (kind, node)."""
-    receiver = _text(node.child_by_field_name("receiver"))
-    method = _text(node.child_by_field_name("method"))
+    receiver = text_of(node.child_by_field_name("receiver"))
+    method = text_of(node.child_by_field_name("method"))
     args = node.child_by_field_name("arguments")
     block = node.child_by_field_name("block")
     return receiver, method, [(a.type, a) for a in (args.named_children if args else [])], block
@@ -133,12 +135,12 @@ def rake_tasks(text: str) -> list[RakeTask]:
             receiver, method, args, block = _call_parts(child)
             line = child.start_point[0] + 1
             if not receiver and method == "desc" and args:
-                desc = " ".join(_text(args[0][1]).strip("\"'").split())[:200]
+                desc = " ".join(text_of(args[0][1]).strip("\"'").split())[:200]
                 continue
             if not receiver and method in ("task", "multitask") and args:
                 name, deps = _rake_declared(args)
                 if name:
-                    out.append(RakeTask(prefix + name, deps, desc, _text(block), line))
+                    out.append(RakeTask(prefix + name, deps, desc, text_of(block), line))
             elif not receiver and method == "namespace" and args and block is not None:
                 inner = _ruby_name(args[0][1])
                 if inner:
@@ -146,12 +148,12 @@ def rake_tasks(text: str) -> list[RakeTask]:
             elif method == "new" and receiver.split("::")[-1].endswith("Task") and receiver.split("::")[0] in _RAKE_LIBRARY_TASKS:
                 name = next((n for kind, a in args if kind != "pair" and (n := _ruby_name(a))), "")
                 name = name or _RAKE_LIBRARY_TASKS[receiver.split("::")[0]]
-                out.append(RakeTask(prefix + name, (), desc, _text(child), line))
+                out.append(RakeTask(prefix + name, (), desc, text_of(child), line))
             else:
                 visit(child, prefix)
             desc = ""
 
-    visit(_root("ruby", text), "")
+    visit(parse("ruby", text), "")
     return out
 
 
@@ -196,7 +198,7 @@ def gemfile_gems(text: str) -> list[Gem]:
             else:
                 visit(child, groups, optional)
 
-    visit(_root("ruby", text), (), False)
+    visit(parse("ruby", text), (), False)
     return out
 
 
@@ -217,20 +219,20 @@ class MakeRule:
 def make_rules(text: str) -> list[MakeRule]:
     """Every rule of a Makefile, including those inside conditionals; pattern rules (``%.o``) left out."""
     out: list[MakeRule] = []
-    for node in _walk(_root("make", text)):
+    for node in walk(parse("make", text)):
         if node.type != "rule":
             continue
         targets = next((c for c in node.named_children if c.type == "targets"), None)
-        names = tuple(_text(w) for w in (targets.named_children if targets else []) if w.type == "word")
+        names = tuple(text_of(w) for w in (targets.named_children if targets else []) if w.type == "word")
         names = tuple(n for n in names if "%" not in n)
         if not names:
             continue
         prereqs = next((c for c in node.named_children if c.type == "prerequisites"), None)
-        deps = tuple(_text(w) for w in (prereqs.named_children if prereqs else []) if w.type == "word")
+        deps = tuple(text_of(w) for w in (prereqs.named_children if prereqs else []) if w.type == "word")
         comment = next((c for c in node.named_children if c.type == "comment"), None)
         recipe = next((c for c in node.named_children if c.type == "recipe"), None)
-        lines = [" ".join(_text(r).replace("\\\n", " ").split()) for r in _recipe_lines(recipe)]
-        out.append(MakeRule(names, deps, _text(comment).lstrip("#").strip()[:200], "\n".join(lines),
+        lines = [" ".join(text_of(r).replace("\\\n", " ").split()) for r in _recipe_lines(recipe)]
+        out.append(MakeRule(names, deps, text_of(comment).lstrip("#").strip()[:200], "\n".join(lines),
                             node.start_point[0] + 1))
     return out
 
@@ -247,12 +249,12 @@ def _recipe_lines(node: tree_sitter.Node | None) -> Iterator[tree_sitter.Node]:
 def make_variables(text: str) -> dict[str, str]:
     """``NAME = value`` / ``:=`` / ``?=`` assignments (the first one wins, as a newcomer's defaults)."""
     out: dict[str, str] = {}
-    for node in _walk(_root("make", text)):
+    for node in walk(parse("make", text)):
         if node.type == "variable_assignment":
-            name = _text(node.child_by_field_name("name") or (node.named_children[0] if node.named_children else None))
+            name = text_of(node.child_by_field_name("name") or (node.named_children[0] if node.named_children else None))
             value = next((c for c in node.named_children if c.type == "text"), None)
             if name and name not in out:
-                out[name] = " ".join(_text(value).replace("\\\n", " ").split())
+                out[name] = " ".join(text_of(value).replace("\\\n", " ").split())
     return out
 
 
@@ -262,23 +264,23 @@ def shell_commands(text: str) -> list[tuple[str, int]]:
     """(command line, line number) of every simple command a shell script or a doc's code block runs,
     in order — ``a && b`` is two commands; compound statements are entered, heredocs and strings are not."""
     out: list[tuple[str, int]] = []
-    for node in _walk(_root("bash", text)):
+    for node in walk(parse("bash", text)):
         if node.type == "command":
-            out.append((" ".join(_text(node).replace("\\\n", " ").split()), node.start_point[0] + 1))
+            out.append((" ".join(text_of(node).replace("\\\n", " ").split()), node.start_point[0] + 1))
     return out
 
 
 def _nounset(node: tree_sitter.Node) -> bool:
     """``set -u`` / ``set -euo pipefail`` / ``set -o nounset``: an unset variable stops the script."""
-    words = [_text(c) for c in node.named_children if c.type == "word"]
-    return _text(node.child_by_field_name("name")) == "set" and any(
+    words = [text_of(c) for c in node.named_children if c.type == "word"]
+    return text_of(node.child_by_field_name("name")) == "set" and any(
         (w.startswith("-") and not w.startswith("--") and "u" in w[1:]) or (w == "nounset" and "-o" in words) for w in words)
 
 
 def script_needs_an_argument(text: str) -> bool:
     """A shell script under ``set -u`` whose own body (not a function's) reads ``$1`` with no
     default (``$1``, ``${1}``; ``${1:-x}`` has one): run bare it stops at once."""
-    root = _root("bash", text)
+    root = parse("bash", text)
     strict = False
     reads_first = False
 
@@ -290,136 +292,9 @@ def script_needs_an_argument(text: str) -> bool:
             if child.type == "command" and _nounset(child):
                 strict = True
             if child.type in ("simple_expansion", "expansion") and [c.type for c in child.named_children] == ["variable_name"] \
-                    and _text(child.named_children[0]) == "1":
+                    and text_of(child.named_children[0]) == "1":
                 reads_first = True
             visit(child)
 
     visit(root)
     return strict and reads_first
-
-
-# -- Gradle (Kotlin and Groovy build scripts) ------------------------------------------------------
-
-_REGISTERS = frozenset({"register", "create", "registering", "creating", "task"})
-
-
-def _string_value(node: tree_sitter.Node) -> str:
-    """The text of a plain string literal (``"x"``, ``'x'``), ``""`` for anything else (templates too)."""
-    raw = _text(node)
-    if node.type in ("string_literal", "character_literal", "string") and len(raw) >= 2 and raw[0] in "\"'" \
-            and raw[-1] == raw[0] and "$" not in raw:
-        return raw[1:-1]
-    return ""
-
-
-def _first_argument(node: tree_sitter.Node | None) -> tree_sitter.Node | None:
-    while node is not None and node.type in ("value_arguments", "value_argument", "argument_list"):
-        node = node.named_children[0] if node.named_children else None
-    return node
-
-
-def gradle_tasks(text: str, kotlin: bool) -> list[tuple[str, int]]:
-    """(name, line) of every task a build script registers: ``tasks.register("x")``,
-    ``tasks.register<Exec>("x")``, ``val x by tasks.registering``, ``task x { }``, ``task("x")``.
-    A comment or a string that only mentions ``register`` declares nothing."""
-    out: list[tuple[str, int]] = []
-    for node in _walk(_root("kotlin" if kotlin else "groovy", text)):
-        line = node.start_point[0] + 1
-        if kotlin and node.type == "property_declaration":
-            delegate = next((c for c in node.named_children if c.type == "property_delegate"), None)
-            var = next((c for c in node.named_children if c.type == "variable_declaration"), None)
-            if delegate is not None and var is not None and _registering(_text(delegate)):
-                out.append((_text(var.named_children[0]) if var.named_children else "", line))
-        elif kotlin and node.type == "call_expression":
-            callee = node.named_children[0] if node.named_children else None
-            method = _text(callee.named_children[-1]) if callee is not None and callee.type == "navigation_expression" \
-                and callee.named_children else _text(callee) if callee is not None and callee.type == "identifier" else ""
-            args = next((c for c in node.named_children if c.type == "value_arguments"), None)
-            if method in _REGISTERS and (arg := _first_argument(args)) is not None and (name := _string_value(arg)):
-                out.append((name, line))
-        elif not kotlin and node.type in ("juxt_function_call", "method_invocation"):
-            names = [c for c in node.named_children if c.type == "identifier"]
-            args = next((c for c in node.named_children if c.type == "argument_list"), None)
-            if names and _text(names[-1]) in _REGISTERS and (arg := _first_argument(args)) is not None:
-                name = _text(arg) if arg.type == "identifier" and _text(names[-1]) == "task" else _string_value(arg)
-                if name:
-                    out.append((name, line))
-    return [(n, ln) for n, ln in out if n]
-
-
-def _registering(delegate: str) -> bool:
-    """``by tasks.registering`` / ``by tasks.creating``: the property's name is the task's."""
-    return "".join(delegate.split()).removeprefix("by").startswith(("tasks.registering", "tasks.creating"))
-
-
-# -- CMake -----------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class CMakeCommand:
-    """One CMake command invocation: its name (lower case: CMake's are case-insensitive), its
-    plain arguments, and its line."""
-
-    name: str
-    args: tuple[str, ...]
-    line: int
-
-
-def cmake_commands(text: str) -> list[CMakeCommand]:
-    """Every command a CMakeLists.txt invokes, those inside ``if()``/``foreach()`` bodies too;
-    commented-out ones are comments in the tree and never appear."""
-    out: list[CMakeCommand] = []
-    for node in _walk(_root("cmake", text)):
-        if node.type == "normal_command" and node.named_children:
-            args = next((c for c in node.named_children if c.type == "argument_list"), None)
-            values = tuple(_text(a).strip('"') for a in (args.named_children if args else []) if a.type == "argument")
-            out.append(CMakeCommand(_text(node.named_children[0]).lower(), values, node.start_point[0] + 1))
-    return out
-
-
-# -- Cake (build.cake, C# script) ------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class CakeScript:
-    """The tasks of a Cake build script (each a :class:`RakeTask`-shaped record: name, the tasks it
-    ``IsDependentOn``, its ``Description``, its statement, its line) and the target run by default
-    (``Argument("target", "Default")``)."""
-
-    tasks: tuple[RakeTask, ...]
-    default: str
-
-
-def _csharp_string(node: tree_sitter.Node | None) -> str:
-    if node is None or node.type != "argument" or not node.named_children:
-        return ""
-    lit = node.named_children[0]
-    parts = [c for c in lit.named_children if c.type == "string_literal_content"]
-    return _text(parts[0]) if lit.type == "string_literal" and len(parts) == 1 else ""
-
-
-def _csharp_call(node: tree_sitter.Node) -> tuple[str, list[tree_sitter.Node]]:
-    """(called name, arguments) of an invocation: ``Task("x")`` -> ("Task", …), ``t.IsDependentOn("y")`` -> ("IsDependentOn", …)."""
-    fn = node.child_by_field_name("function")
-    args = node.child_by_field_name("arguments")
-    name = _text(fn.child_by_field_name("name") if fn is not None and fn.type == "member_access_expression" else fn)
-    return name, [a for a in (args.named_children if args is not None else []) if a.type == "argument"]
-
-
-def cake_script(text: str) -> CakeScript:
-    """Cake's tasks from the C# grammar. Cake's own directives (``#addin``, ``#tool``, ``#load``) are
-    resolved by Cake before the C# compiler sees the script, so they are blanked (lines kept) first."""
-    source = "\n".join("" if ln.lstrip().startswith("#") else ln for ln in text.splitlines())
-    tasks: list[RakeTask] = []
-    default = ""
-    for stmt in _walk(_root("c_sharp", source)):
-        if stmt.type != "expression_statement" and stmt.type != "local_declaration_statement":
-            continue
-        calls = [_csharp_call(n) for n in _walk(stmt) if n.type == "invocation_expression"]
-        for name, args in calls:
-            if name == "Argument" and len(args) == 2 and _csharp_string(args[0]).lower() == "target":
-                default = _csharp_string(args[1]) or default
-        own = [(n, a) for n, a in calls if n == "Task" and len(a) == 1 and _csharp_string(a[0])]
-        if stmt.type == "expression_statement" and own:
-            deps = tuple(d for n, a in calls if n == "IsDependentOn" and a and (d := _csharp_string(a[0])))
-            desc = next((_csharp_string(a[0]) for n, a in calls if n == "Description" and a), "")
-            tasks.append(RakeTask(_csharp_string(own[-1][1][0]), deps, desc, _text(stmt), stmt.start_point[0] + 1))
-    return CakeScript(tuple(tasks), default)

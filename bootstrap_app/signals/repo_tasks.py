@@ -122,6 +122,7 @@ def _makefile(text: str) -> list[Task]:
 
 
 def _justfile(text: str) -> list[Task]:
+    """A justfile's recipes by a small pattern: no justfile grammar is published as a Python wheel."""
     out: list[Task] = []
     for m in re.finditer(r"^(@?[A-Za-z_][\w-]*)(?:\s+[^:\n=]*)?:(?!=)[^\n]*\n((?:[ \t]+[^\n]*\n?)*)", text, re.M):
         name = m.group(1).lstrip("@")

@@ -146,3 +146,35 @@ def test_a_scripts_own_first_argument_is_read_from_the_bash_syntax_tree() -> Non
     nested = "#!/bin/bash\nset -u\nif true; then\n  case \"$1\" in\n    *) pytest ;;\n  esac\nfi\n"
     assert [t.command for t in declared_tasks({"scripts/test.sh": commented}, "npm", {})] == ["scripts/test.sh"]
     assert declared_tasks({"scripts/test.sh": nested}, "npm", {}) == []
+
+
+_MIX = """defmodule Kit.MixProject do
+  use Mix.Project
+
+  def project, do: [app: :kit, version: "0.1.0", deps: deps(), aliases: aliases()]
+
+  defp deps, do: [{:credo, "~> 1.7", only: [:dev, :test], runtime: false}]
+
+  defp aliases do
+    [
+      setup: ["deps.get"],
+      quality: [
+        "format --check-formatted",
+        "credo --strict"
+      ]
+    ]
+  end
+end
+"""
+
+
+def test_mix_aliases_come_whole_from_the_elixir_syntax_tree(tmp_path: Path) -> None:
+    from bootstrap_app.ecosystems.elixir import Elixir
+
+    view = RepoView.of({"mix.exs": _MIX})
+    assert {t.name: t.where for t in Elixir().targets(view)} == {"setup": "mix.exs:10", "quality": "mix.exs:11"}
+    short = RepoView.of({"mix.exs": 'defmodule K do\n  defp aliases, do: [lint: ["credo --strict"]]\nend\n'})
+    assert Elixir().prove(["mix", "lint"], short) == "mix.exs:2"
+    # the alias's list runs over several lines: `credo` on its third line makes it the lint command
+    facts = facts_of(tmp_path, {"mix.exs": _MIX, "lib/kit.ex": "defmodule Kit do\nend\n"})
+    assert facts.commands["lint"][0] == "mix quality"
