@@ -370,7 +370,9 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     tasks = declared_tasks(files, runner, pkg) + [
         t for e in own for target in e.targets(view)
         if (t := task_of(target.name, target.command, target.body, target.where.split(":")[0]))]
-    ci_steps = [t for t in ci_tasks(files, tasks) if _of_the_code(t.command, ecosystems, languages)]
+    # a CI step that runs a generated file (`./configure`) comes with the step that makes it, as a doc's does
+    ci_steps = list(completed(tuple(t for t in ci_tasks(files, tasks) if _of_the_code(t.command, ecosystems, languages)),
+                              {}, view, ecosystems))
     configured = config_tools(listed, pyproject, files.get(".pre-commit-config.yaml", ""), pkg)
     configured = tuple(dict.fromkeys([*configured, *(t for e in own for t in e.configured(view))]))
     docs = contributor_docs(files, listed)

@@ -79,3 +79,10 @@ def test_a_documented_locked_install_needs_its_lockfile_tracked(tmp_path: Path) 
     assert unlocked.commands.get("setup", ("",))[0] != "npm ci"  # no package-lock.json: `npm ci` stops at once
     locked = facts_of(tmp_path / "locked", {**files, "package-lock.json": '{"lockfileVersion": 3}\n'})
     assert locked.commands["setup"][0] == "npm ci"
+
+
+def test_a_ci_step_running_configure_comes_behind_the_bootstrap_script(tmp_path: Path) -> None:
+    ci = ("on: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ./autogen.sh\n"
+          "      - name: Build\n        run: ./configure\n")
+    facts = facts_of(tmp_path, {**_AUTOTOOLS, "autogen.sh": "#!/bin/sh\nautoreconf -fi\n", ".github/workflows/ci.yml": ci})
+    assert facts.commands["build"][0].startswith("./autogen.sh && ./configure")
