@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .base import Ecosystem, RepoView, Target, load_yaml
-from .syntax import make_rules
+from .syntax import make_rules, make_variables
 
 __all__ = ["Just", "Make", "Nix", "PreCommit", "Scripts", "TaskRunner"]
 
@@ -31,8 +31,10 @@ class Make(Ecosystem):
             return ""
         names = [a for a in argv[1:] if not a.startswith("-") and "=" not in a]
         known = {t.name: t.where for t in self.targets(view)}
-        if not names:
-            return next(iter(known.values()), "")
+        if not names:  # the default goal: `.DEFAULT_GOAL := x`, else the first target
+            text = next((view.files[p] for p in self.detect if p in view.files), "")
+            goal = make_variables(text).get(".DEFAULT_GOAL", "") if text else ""
+            return known.get(goal, "") if goal else next(iter(known.values()), "")
         return known[names[0]] if all(n in known for n in names) else ""
 
 

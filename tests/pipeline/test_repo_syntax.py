@@ -178,3 +178,11 @@ def test_mix_aliases_come_whole_from_the_elixir_syntax_tree(tmp_path: Path) -> N
     # the alias's list runs over several lines: `credo` on its third line makes it the lint command
     facts = facts_of(tmp_path, {"mix.exs": _MIX, "lib/kit.ex": "defmodule Kit do\nend\n"})
     assert facts.commands["lint"][0] == "mix quality"
+
+
+def test_bare_make_is_proven_by_the_default_goal() -> None:
+    mk = "build:\n\tcc -o x x.c\n\n.DEFAULT_GOAL := help\n\nhelp: ## list the targets\n\t@grep '##' Makefile\n"
+    assert Make().prove(["make"], RepoView.of({"Makefile": mk})) == "Makefile:6"
+    assert Make().prove(["make"], RepoView.of({"Makefile": ".PHONY: all\nall:\n\tcc x.c\n"})) == "Makefile:2"
+    missing = RepoView.of({"Makefile": ".DEFAULT_GOAL := gone\nbuild:\n\tcc x.c\n"})
+    assert Make().prove(["make"], missing) == ""  # the goal it names is no target
