@@ -182,7 +182,7 @@ class Ecosystem:
     def makers(self, path: str, view: RepoView) -> tuple[str, ...]:
         """What generates ``path``, a file this ecosystem's commands run that the repository does not
         track (``configure`` is made from ``configure.ac`` by ``autogen.sh`` or ``autoreconf``): the
-        scripts (tracked paths) and programs, the repository's own script first; ``()`` when this
+        scripts (tracked paths) and program commands (``autoreconf -fi``), the repository's own script first; ``()`` when this
         ecosystem makes no such file. A command that runs ``path`` is proposed only behind one of them."""
         return ()
 

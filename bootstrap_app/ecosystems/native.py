@@ -149,11 +149,11 @@ class Autotools(Ecosystem):
         project's bootstrap script when it keeps one, else by ``autoreconf``."""
         if path != "configure" or view.has("configure") or not (view.has("configure.ac") or view.has("configure.in")):
             return ()
-        return (*(s for s in _BOOTSTRAP_SCRIPTS if view.has(s)), "autoreconf")
+        return (*(s for s in _BOOTSTRAP_SCRIPTS if view.has(s)), "autoreconf -fi")
 
     def defaults(self, view: RepoView) -> dict[str, str]:
         makers = self.makers("configure", view)
-        boot = "" if not makers else "autoreconf -fi && " if makers[0] == "autoreconf" else f"./{makers[0]} && "
+        boot = "" if not makers else f"{makers[0]} && " if makers[0].startswith("autoreconf") else f"./{makers[0]} && "
         out = {"build": f"{boot}./configure && make"}
         if self.tests(view):
             out["test"] = "make check"

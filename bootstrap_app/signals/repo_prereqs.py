@@ -43,8 +43,9 @@ def runs_file(argv: list[str]) -> str:
 
 
 def _makes(step: str, makers: tuple[str, ...]) -> bool:
+    """``step`` runs one of ``makers``: a script by its path (``sh autogen.sh``) or a program (``autoreconf -i``)."""
     argv = step.split()
-    return bool(argv) and (runs_file(argv) in makers or argv[0] in makers)
+    return bool(argv) and any(runs_file(argv) == m or argv[0] == m.split()[0] for m in makers)
 
 
 def _doc_step(docs: dict[str, str], where: str, makers: tuple[str, ...]) -> str:
@@ -60,8 +61,9 @@ def _doc_step(docs: dict[str, str], where: str, makers: tuple[str, ...]) -> str:
     return ""
 
 
-def _plain_step(maker: str) -> str:
-    return "autoreconf -fi" if maker == "autoreconf" else f"./{maker}" if "." in maker or "/" not in maker else maker
+def _plain_step(maker: str, view: RepoView) -> str:
+    """A maker as a command: a tracked script run by its path, else the program's own command."""
+    return f"./{maker}" if maker in view.listed else maker
 
 
 def with_prerequisites(task: Task, docs: dict[str, str], view: RepoView, ecosystems: tuple[Ecosystem, ...]) -> Task | None:
@@ -81,7 +83,7 @@ def with_prerequisites(task: Task, docs: dict[str, str], view: RepoView, ecosyst
                 out.append(part)
                 continue
             if not any(_makes(prev, makers) for prev in out):
-                out.append(_doc_step(docs, task.source, makers) or _plain_step(makers[0]))
+                out.append(_doc_step(docs, task.source, makers) or _plain_step(makers[0], view))
                 changed = True
         out.append(part)
     return dataclasses.replace(task, command=" && ".join(out)) if changed else task
