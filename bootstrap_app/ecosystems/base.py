@@ -173,6 +173,19 @@ class Ecosystem:
         """Tools its config files or manifests declare (``rubocop`` for ``.rubocop.yml``)."""
         return ()
 
+    def needs(self, argv: list[str]) -> tuple[str, ...]:
+        """The generated files ``argv`` refuses to run without, any one of them enough (``npm ci``
+        needs ``package-lock.json`` or ``npm-shrinkwrap.json``); ``()`` when it needs none. A
+        command whose lockfile the repository does not track fails, so it is not proposed."""
+        return ()
+
+    def makers(self, path: str, view: RepoView) -> tuple[str, ...]:
+        """What generates ``path``, a file this ecosystem's commands run that the repository does not
+        track (``configure`` is made from ``configure.ac`` by ``autogen.sh`` or ``autoreconf``): the
+        scripts (tracked paths) and program commands (``autoreconf -fi``), the repository's own script first; ``()`` when this
+        ecosystem makes no such file. A command that runs ``path`` is proposed only behind one of them."""
+        return ()
+
     def prove(self, argv: list[str], view: RepoView) -> str:
         """``file:line`` proving ``argv`` runs something this repository has, else ``""``.
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 
 from .base import Ecosystem, RepoView, Target
+from .buildscripts import mix_aliases
 
 __all__ = ["Elixir"]
 
-_ALIAS = re.compile(r'^\s*"?([a-z][\w.]*)"?\s*:\s*(?:\[|"|&|fn)', re.M)
 _MIX_BUILTINS = frozenset({"test", "compile", "deps.get", "deps.compile", "deps.update", "format", "run", "docs",
                            "hex.publish", "clean", "", "xref", "release", "deps.unlock", "help", "escript.build"})
 _DEP_TASKS = {"credo": "credo", "dialyzer": "dialyxir", "docs": "ex_doc", "coveralls": "excoveralls",
@@ -29,15 +29,9 @@ class Elixir(Ecosystem):
     manifests = ("mix.exs",)
 
     def targets(self, view: RepoView) -> list[Target]:
-        text = view.files.get("mix.exs", "")
-        m = re.search(r"defp?\s+aliases\b[^\n]*\n(.*?)^\s*end\b", text, re.S | re.M)
-        if not m:
-            return []
-        out = []
-        for a in _ALIAS.finditer(m.group(1)):
-            line = text.count("\n", 0, m.start(1) + a.start()) + 1
-            out.append(Target(a.group(1), f"mix {a.group(1)}", a.group(0), f"mix.exs:{line}"))
-        return out
+        """The aliases ``mix.exs`` defines, read by the Elixir grammar (:func:`syntax.mix_aliases`)."""
+        return [Target(name, f"mix {name}", body, f"mix.exs:{line}")
+                for name, body, line in mix_aliases(view.files.get("mix.exs", ""))]
 
     def prove(self, argv: list[str], view: RepoView) -> str:
         if not argv or argv[0] != "mix" or not view.has("mix.exs"):

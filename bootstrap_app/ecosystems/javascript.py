@@ -36,6 +36,17 @@ class Node(Ecosystem):
         return [Target(n, f"npm run {n}", body, view.cite_key("package.json", "scripts", n))
                 for n, body in _scripts(view).items()]
 
+    def needs(self, argv: list[str]) -> tuple[str, ...]:
+        """``npm ci`` and a frozen/immutable install install exactly the lockfile: without it they stop."""
+        if argv[:2] == ["npm", "ci"]:
+            return ("package-lock.json", "npm-shrinkwrap.json")
+        frozen = {"--frozen-lockfile", "--immutable"} & set(argv)
+        if frozen and argv[:1] == ["yarn"]:
+            return ("yarn.lock",)
+        if frozen and argv[:2] in (["pnpm", "install"], ["pnpm", "i"]):
+            return ("pnpm-lock.yaml",)
+        return ()
+
     def prove(self, argv: list[str], view: RepoView) -> str:
         if not argv or argv[0] not in self.programs or not view.has("package.json"):
             return ""

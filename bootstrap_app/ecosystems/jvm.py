@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from .base import Ecosystem, RepoView, load_toml
+from .buildscripts import gradle_tasks
 
 __all__ = ["Gradle", "Maven"]
 
@@ -60,8 +61,9 @@ class Gradle(Ecosystem):
         return base
 
     def _declares_task(self, task: str, view: RepoView) -> bool:
-        rx = rf"""(?:register|task|create)\s*(?:<[^>]*>)?\s*\(?\s*["']?{re.escape(task)}["']?"""
-        return any(view.cite(p, rx) for pattern in self.manifests for p in view.matching(pattern))
+        """A build script registers ``task``, read by the Kotlin or Groovy grammar (:func:`syntax.gradle_tasks`)."""
+        return any(name == task for pattern in ("build.gradle*", "*/build.gradle*") for p in view.matching(pattern)
+                   for name, _line in gradle_tasks(view.files.get(p, ""), kotlin=p.endswith(".kts")))
 
     def versions(self, view: RepoView) -> tuple[str, ...]:
         """The JDK toolchain and the Java release the root build states (a version catalog entry resolved)."""

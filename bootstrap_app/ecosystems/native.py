@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from .base import Ecosystem, RepoView, load_json
+from .buildscripts import cmake_commands
 
 __all__ = ["Autotools", "CMake", "Meson"]
 
@@ -35,10 +36,12 @@ class CMake(Ecosystem):
         lists = [p for p in sorted(view.files) if p == "CMakeLists.txt" or p.endswith("/CMakeLists.txt")]
         if target in ("", "all", "install", "clean"):
             return view.cite("CMakeLists.txt")
-        if target == "test":
-            return next((w for p in lists if (w := view.cite(p, r"^\s*(?:enable_testing|add_test)\b", re.M | re.I))), "")
-        rx = rf"add_custom_target\s*\(\s*{re.escape(target)}\b"
-        return next((w for p in lists if (w := view.cite(p, rx, re.M | re.I))), "")
+        for p in lists:
+            for c in cmake_commands(view.files.get(p, "")):
+                if (c.name in ("enable_testing", "add_test") if target == "test"
+                        else c.name == "add_custom_target" and c.args[:1] == (target,)):
+                    return f"{p}:{c.line}"
+        return ""
 
     def prove(self, argv: list[str], view: RepoView) -> str:
         if not argv or argv[0] not in self.programs or not view.has("CMakeLists.txt"):
@@ -53,8 +56,7 @@ class CMake(Ecosystem):
         preset = next((a.split("=", 1)[1] for a in argv if a.startswith("--preset=")), None)
         if preset is not None:
             return self.presets(view).get(preset, "")
-        return view.cite("CMakeLists.txt", r"^\s*enable_testing|^\s*add_test", re.M | re.I) if argv[0] == "ctest" \
-            else view.cite("CMakeLists.txt")
+        return self._generated("test", view) if argv[0] == "ctest" else view.cite("CMakeLists.txt")
 
     def versions(self, view: RepoView) -> tuple[str, ...]:
         text = view.files.get("CMakeLists.txt", "")
@@ -73,7 +75,7 @@ class CMake(Ecosystem):
 
     def defaults(self, view: RepoView) -> dict[str, str]:
         out = {"build": "cmake -B build && cmake --build build"}
-        if view.cite("CMakeLists.txt", r"^\s*(?:enable_testing|add_test)", re.M | re.I):
+        if self._generated("test", view):
             out["test"] = "ctest --test-dir build"
         return out
 
@@ -100,6 +102,10 @@ _AUTOMAKE_TESTS = re.compile(r"^\s*(?:TESTS|(?:\w+_)?check_(?:PROGRAMS|SCRIPTS|L
                              re.M)
 """What gives automake's ``check`` target something to run: without a ``TESTS`` list, a
 ``check_PROGRAMS`` / ``check_SCRIPTS`` or a ``check-local`` rule, ``make check`` only rebuilds."""
+
+
+_BOOTSTRAP_SCRIPTS = ("autogen.sh", "bootstrap", "bootstrap.sh", "autogen")
+"""The scripts autotools projects keep to generate ``configure`` (they run ``autoreconf`` and friends)."""
 
 
 class Autotools(Ecosystem):
@@ -138,8 +144,16 @@ class Autotools(Ecosystem):
             return (m.group(1).upper().replace("GNU", "GNU "),) if m.group(1).startswith("gnu") else (m.group(1).upper(),)
         return ()
 
+    def makers(self, path: str, view: RepoView) -> tuple[str, ...]:
+        """``configure`` is generated from ``configure.ac`` (unless the repository tracks it): by the
+        project's bootstrap script when it keeps one, else by ``autoreconf``."""
+        if path != "configure" or view.has("configure") or not (view.has("configure.ac") or view.has("configure.in")):
+            return ()
+        return (*(s for s in _BOOTSTRAP_SCRIPTS if view.has(s)), "autoreconf -fi")
+
     def defaults(self, view: RepoView) -> dict[str, str]:
-        boot = "./autogen.sh && " if view.has("autogen.sh") else ""
+        makers = self.makers("configure", view)
+        boot = "" if not makers else f"{makers[0]} && " if makers[0].startswith("autoreconf") else f"./{makers[0]} && "
         out = {"build": f"{boot}./configure && make"}
         if self.tests(view):
             out["test"] = "make check"

@@ -62,6 +62,14 @@ class Python(Ecosystem):
                 out.append(Target(node.name, f"nox -s {node.name}", "", f"noxfile.py:{node.lineno}"))
         return out
 
+    def needs(self, argv: list[str]) -> tuple[str, ...]:
+        """``uv sync --locked``/``--frozen``, ``pdm sync`` and ``pdm install --frozen-lockfile`` install the lockfile as it is."""
+        if argv[:2] == ["uv", "sync"] and {"--locked", "--frozen"} & set(argv):
+            return ("uv.lock",)
+        if argv[:2] == ["pdm", "sync"] or (argv[:2] == ["pdm", "install"] and "--frozen-lockfile" in argv):
+            return ("pdm.lock",)
+        return ()
+
     def prove(self, argv: list[str], view: RepoView) -> str:
         if len(argv) >= 3 and _RUNNERS.get(argv[0]) == argv[1]:
             own = next((t.where for t in self.targets(view) if t.command == " ".join(argv[:3])), "")

@@ -5,13 +5,10 @@ from __future__ import annotations
 import re
 
 from .base import Ecosystem, RepoView, Target
+from .syntax import gemfile_gems, rake_tasks
 
 __all__ = ["Ruby"]
 
-_TASK = re.compile(r"""^[ \t]*(?:task\s+:?["']?([\w:-]+)["']?|(?:RSpec::Core|RuboCop|Rake|Minitest|StandardRB?)::(?:\w+::)*"""
-                   r"""\w*Task\.new\(?[ \t]*:?["']?(\w*)["']?|task\s+default:)""", re.M)
-"""A task definition; ``*::RakeTask.new`` with no name defines its library's default task (``rubocop``,
-``spec``, ``test``), and its arguments stay on its own line (``[ \t]``): the next line's ``task`` is not its name."""
 _RUBY_VERSION = re.compile(r"""required_ruby_version\s*=?\s*\(?\s*["']([^"']{1,20})["']""")
 
 
@@ -31,21 +28,24 @@ class Ruby(Ecosystem):
     manifests = ("Gemfile", "*.gemspec", "gems.rb")
 
     def targets(self, view: RepoView) -> list[Target]:
+        """The Rakefile's tasks from Ruby's syntax tree (:func:`syntax.rake_tasks`): ``task dist: %w[…]``
+        is the task ``dist``; a task's body is its block plus the blocks of the tasks it depends on
+        (``task default: [:spec]`` runs what ``spec`` runs)."""
         path, text = view.text("Rakefile")
+        if not text:
+            return []
+        tasks = rake_tasks(text)
+        bodies = {t.name: t.body for t in tasks}
         out: list[Target] = []
-        for m in _TASK.finditer(text):
-            raw = m.group(0)
-            if "default:" in raw:
-                name = "default"
-            elif "Task.new" in raw:
-                name = m.group(2) or ("rubocop" if "RuboCop" in raw else "spec" if "RSpec" in raw else "test")
-            else:
-                name = m.group(1) or ""
-            if name:
-                line = text.count("\n", 0, m.start()) + 1
-                cmd = "bundle exec rake" if name == "default" else f"bundle exec rake {name}"
-                out.append(Target(name, cmd, raw, f"{path}:{line}"))
+        for t in tasks:
+            body = "\n".join([t.body, *(bodies.get(d, "") for d in t.deps if d != t.name)]).strip()
+            cmd = "bundle exec rake" if t.name == "default" else f"bundle exec rake {t.name}"
+            out.append(Target(t.name, cmd, body, f"{path}:{t.line}"))
         return out
+
+    def needs(self, argv: list[str]) -> tuple[str, ...]:
+        """``bundle install --frozen`` / ``--deployment`` refuse to run without ``Gemfile.lock``."""
+        return ("Gemfile.lock",) if argv[:2] == ["bundle", "install"] and {"--frozen", "--deployment"} & set(argv) else ()
 
     def prove(self, argv: list[str], view: RepoView) -> str:
         words = argv[2:] if argv[:2] == ["bundle", "exec"] else argv
@@ -82,8 +82,25 @@ class Ruby(Ecosystem):
         names = {t.name for t in self.targets(view)}
         if "default" in names or "spec" in names or "test" in names:
             out["test"] = "bundle exec rake" if "default" in names else f"bundle exec rake {'spec' if 'spec' in names else 'test'}"
-        if self.declares("rubocop", view) or view.has(".rubocop.yml"):
+        if self.installed("rubocop", view):
             out["lint"] = "bundle exec rubocop"
-        elif self.declares("standard", view):
+        elif self.installed("standard", view):
             out["lint"] = "bundle exec standardrb"
         return out
+
+    def installed(self, gem: str, view: RepoView) -> bool:
+        """``bundle exec GEM`` works after the proposed ``bundle install``: the Gemfile declares the gem
+        outside every ``optional: true`` group (or through the gemspec it loads), or a CI workflow runs
+        it (CI installs the group it needs). A ``.rubocop.yml`` alone installs nothing."""
+        path, text = view.text("Gemfile")
+        if not path:
+            return False
+        gems = [g for g in gemfile_gems(text) if g.name == gem]
+        if any(not g.optional for g in gems):
+            return True
+        if not gems and re.search(r"^\s*gemspec\b", text, re.M) and any(
+                view.cite(p, rf"""dependency\s*\(?\s*["']{re.escape(gem)}["']""") for p in view.matching("*.gemspec")):
+            return True
+        program = "standardrb" if gem == "standard" else gem
+        return any(re.search(rf"(?<![\w-]){re.escape(program)}(?![\w-])", t) for p, t in view.files.items()
+                   if p.startswith(".github/workflows/") or p == ".gitlab-ci.yml")

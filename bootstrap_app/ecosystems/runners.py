@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from .base import Ecosystem, RepoView, Target, load_yaml
+from .syntax import make_rules, make_variables
 
 __all__ = ["Just", "Make", "Nix", "PreCommit", "Scripts", "TaskRunner"]
 
@@ -20,24 +21,28 @@ class Make(Ecosystem):
     programs = frozenset({"make", "gmake"})
 
     def targets(self, view: RepoView) -> list[Target]:
+        """Every named target of the Makefile's rules, read by Make's grammar (:func:`syntax.make_rules`)."""
         path, text = next(((p, view.files[p]) for p in self.detect if p in view.files), ("", ""))
-        out = []
-        for m in re.finditer(r"^([A-Za-z0-9][\w./-]*(?:\s+[A-Za-z0-9][\w./-]*)*)\s*:(?!=)", text, re.M):
-            line = text.count("\n", 0, m.start()) + 1
-            out += [Target(t, f"make {t}", "", f"{path}:{line}") for t in m.group(1).split()]
-        return out
+        return [Target(t, f"make {t}", rule.recipe, f"{path}:{rule.line}") for rule in make_rules(text) if text
+                for t in rule.targets if t[0].isalnum() and "$" not in t]
 
     def prove(self, argv: list[str], view: RepoView) -> str:
         if not argv or argv[0] not in self.programs:
             return ""
         names = [a for a in argv[1:] if not a.startswith("-") and "=" not in a]
         known = {t.name: t.where for t in self.targets(view)}
-        if not names:
-            return next(iter(known.values()), "")
+        if not names:  # the default goal: `.DEFAULT_GOAL := x`, else the first target
+            text = next((view.files[p] for p in self.detect if p in view.files), "")
+            goal = make_variables(text).get(".DEFAULT_GOAL", "") if text else ""
+            return known.get(goal, "") if goal else next(iter(known.values()), "")
         return known[names[0]] if all(n in known for n in names) else ""
 
 
 class Just(Ecosystem):
+    """``just`` recipes. No grammar for justfiles is published as a Python wheel (the tree-sitter one
+    is not packaged), so a recipe header is matched by one small pattern: a name at the start of a
+    line, its parameters, then ``:``."""
+
     name = "just"
     label = "just"
     detect = ("justfile", "Justfile", ".justfile")

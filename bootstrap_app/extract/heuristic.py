@@ -228,6 +228,15 @@ def _repo(s: Signals, f: RepoFacts) -> list[Proposal | None]:
             why=f"the repository says so ({f.commit_convention}){by}",
             how="use the same prefix style for every commit you propose in this repo.",
             confidence=0.55 + 0.3 * max(f.conventional_share, 0.8)))
+    if f.commit_template[0]:
+        path, where = f.commit_template
+        out.append(_repo_rule(
+            s, f, ("commit-template", "commit-template", path),
+            f"{f.name}: commit messages start from its template `{path}`",
+            f"In {f.name}, write commit messages from the template `{path}` (set up once with "
+            f"`git config commit.template {path}`).",
+            why=f"the contributor guide sets it up ({where}).",
+            how="run that `git config` once in the checkout, then fill the template in for every commit."))
     if f.pr_rule and f.default_branch:
         out.append(_repo_rule(
             s, f, ("pull-requests-only", "branch-policy", f.default_branch),

@@ -136,7 +136,7 @@ def repo_cites(repo: Repo, base: Ref, *, commands: dict[str, tuple[str, str]], c
 
 
 def cited_facts(guides: tuple[str, ...], convention: str, pr_rule: re.Pattern[str] | None, sign: str,
-                versions: bool) -> list[tuple[str, str, re.Pattern[str] | str, tuple[str, ...]]]:
+                versions: bool, template: bool = False) -> list[tuple[str, str, re.Pattern[str] | str, tuple[str, ...]]]:
     """(topic, what the line states, its pattern, the files to look in) for :func:`repo_cites`: the
     lines that state a repository's minimum versions, pull-request rule, sign-off and commit convention."""
     manifests = ("pyproject.toml", "Cargo.toml", "go.mod", "package.json", ".python-version", ".nvmrc")
@@ -155,5 +155,8 @@ def cited_facts(guides: tuple[str, ...], convention: str, pr_rule: re.Pattern[st
         out.append(("commit-convention", "configures the commit convention", r"\S", config))
         out.append(("commit-convention", "configures the commit convention", r"(?i)commitlint|commitizen",
                     ("package.json", "pyproject.toml")))
+        out.append(("commit-convention", "links the commit convention", r"(?i)conventionalcommits\.org", guides))
+    if template:
+        out.append(("commit-template", "sets up the commit-message template", r"commit\.template", guides))
     return out
 

@@ -25,6 +25,7 @@ __all__ = [
     "changelog",
     "ci_toolchains",
     "commit_convention",
+    "commit_template",
     "config_tools",
     "contributor_guides",
     "golangci_formatters",
@@ -198,9 +199,39 @@ def commit_convention(files: dict[str, str], listed: set[str], pkg: dict[str, An
         return f"commitlint/commitizen config `{sorted(configs)[0]}`", share
     if "commitlint" in pkg or "commitizen" in (pkg.get("config") or {}) or "commitizen" in tool:
         return "commitlint/commitizen config in the manifest", share
+    if linked := _linked_convention(files):
+        return linked, share
     if len(subjects) >= 10 and share >= 0.8:
         return f"{round(100 * share)}% of the last {len(subjects)} commit subjects", share
     return "", share
+
+
+_CONVENTION_LINK = re.compile(r"\]\(\s*<?https?://(?:www\.)?conventionalcommits\.org[^)\s]*|<https?://(?:www\.)?conventionalcommits\.org"
+                              r"|`?https?://(?:www\.)?conventionalcommits\.org|<\s*https?://(?:www\.)?conventionalcommits\.org", re.I)
+"""A link to the Conventional Commits specification (Markdown, reST or AsciiDoc, or a bare URL)."""
+
+
+def _linked_convention(files: dict[str, str]) -> str:
+    """``linked from CONTRIBUTING.md:12`` when a contributor guide links the Conventional Commits
+    specification: the maintainers name the convention by pointing at it."""
+    for path in sorted(p for p in files if _GUIDES.match(p)):
+        if m := _CONVENTION_LINK.search(files[path]):
+            return f"linked from {path}:{files[path].count(chr(10), 0, m.start()) + 1}"
+    return ""
+
+
+_TEMPLATE = re.compile(r"git\s+config\s+(?:--(?:local|global)\s+)?commit\.template\s+[\"']?([\w./-]{1,120})")
+
+
+def commit_template(files: dict[str, str], listed: set[str]) -> tuple[str, str]:
+    """(the tracked commit-message template, ``file:line``) a contributor guide sets up with
+    ``git config commit.template PATH``, else ``("", "")``: every commit message starts from it."""
+    for path in sorted(p for p in files if _GUIDES.match(p)):
+        for m in _TEMPLATE.finditer(files[path]):
+            template = m.group(1).removeprefix("./")
+            if template in listed and safe_path(template):
+                return template, f"{path}:{files[path].count(chr(10), 0, m.start()) + 1}"
+    return "", ""
 
 
 _DCO = re.compile(r"developer certificate of origin|\bDCO\b|signed-off-by|git commit -s\b|--signoff", re.I)

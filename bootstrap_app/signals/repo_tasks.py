@@ -1,8 +1,8 @@
 """Task runners and CI steps -> :class:`Task` records: a command built by us and the tools behind it.
 
 Every runner a project may declare its workflow in is read with a real parser (``json``,
-``tomllib``, ``yaml``, ``configparser``, ``ast``; Makefiles and justfiles have no library, so a
-small line parser), and each task becomes ``make lint`` / ``pnpm test`` / ``tox -e lint`` … with
+``tomllib``, ``yaml``, ``configparser``, ``ast``, Make's tree-sitter grammar; justfiles have no
+parser published for Python, so a small line pattern), and each task becomes ``make lint`` / ``pnpm test`` / ``tox -e lint`` … with
 the tools found in its body (``make lint`` -> golangci-lint). CI steps are kept only when their
 line is runnable at the repository root (see :func:`repo_tools.runnable`); a step is classified
 by the tool it runs or by its own ``name:``, never by its position in the job.
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bootstrap_app.ecosystems.base import load_json, load_toml, load_yaml
+from bootstrap_app.ecosystems.syntax import make_rules, make_variables, script_needs_an_argument
 from bootstrap_app.safety.dangerous import find_dangerous
 
 from .repo_tools import kind_of_name, kind_of_tools, runnable, safe_name, safe_path, tools_in
@@ -84,13 +85,6 @@ def task_of(name: str, command: str, body: str, source: str) -> Task | None:
 
 # -- Makefile / justfile ---------------------------------------------------------------------------
 
-_MAKE_VAR = re.compile(r"^([A-Za-z_][\w]*)\s*(?:\?|:|::)?=\s*(.*)$", re.M)
-
-
-def _make_vars(text: str) -> dict[str, str]:
-    return {m.group(1): m.group(2).strip() for m in _MAKE_VAR.finditer(text)}
-
-
 def _expand(body: str, variables: dict[str, str]) -> str:
     for _ in range(2):
         body = re.sub(r"\$[({]([A-Za-z_]\w*)[)}]", lambda m: variables.get(m.group(1), " "), body)
@@ -98,14 +92,16 @@ def _expand(body: str, variables: dict[str, str]) -> str:
 
 
 def _makefile(text: str) -> list[Task]:
-    text = text.replace("\\\n", " ")
-    variables = _make_vars(text)
-    rules: dict[str, tuple[list[str], str]] = {}
+    """The Makefile's rules from its syntax tree (:func:`syntax.make_rules`): every target of a
+    multi-target rule, rules inside ``ifeq``/``ifdef``, recipes continued with ``\\``."""
+    variables = make_variables(text)
+    rules: dict[str, tuple[tuple[str, ...], str]] = {}
     raw: dict[str, str] = {}
-    for m in re.finditer(r"^([A-Za-z][\w.-]*)\s*:(?!=)([^\n]*)\n((?:\t[^\n]*\n?|#[^\n]*\n?)*)", text, re.M):
-        body = _expand("\n".join(ln for ln in m.group(3).splitlines() if ln.startswith("\t")), variables)
-        rules.setdefault(m.group(1), (m.group(2).split("#")[0].split(), body))
-        raw.setdefault(m.group(1), m.group(3))
+    for rule in make_rules(text):
+        for target in rule.targets:
+            if target[0].isalpha() and "$" not in target:  # `.PHONY`, `$(BIN)/x`: no task a person names
+                rules.setdefault(target, (rule.prereqs, _expand(rule.recipe, variables)))
+                raw.setdefault(target, rule.recipe)
     out: list[Task] = []
     for target, (prereqs, body) in rules.items():
         # `test: lint typecheck unit` runs those targets first: their tools are this target's too
@@ -126,6 +122,7 @@ def _makefile(text: str) -> list[Task]:
 
 
 def _justfile(text: str) -> list[Task]:
+    """A justfile's recipes by a small pattern: no justfile grammar is published as a Python wheel."""
     out: list[Task] = []
     for m in re.finditer(r"^(@?[A-Za-z_][\w-]*)(?:\s+[^:\n=]*)?:(?!=)[^\n]*\n((?:[ \t]+[^\n]*\n?)*)", text, re.M):
         name = m.group(1).lstrip("@")
@@ -269,16 +266,10 @@ def _script_files(files: dict[str, str]) -> list[Task]:
     return out
 
 
-_NOUNSET = re.compile(r"^\s*set\s+(?:-[a-z]*u[a-z]*\b|-o\s+nounset\b)", re.M)
-_FIRST_ARG = re.compile(r"^(?!function\b)(?![^\n]*\(\)\s*\{)\S[^\n]*\$(?:1\b|\{1\})", re.M)
-"""``$1`` on an unindented line that defines no function: the script's own first argument (an
-indented ``$1`` is usually a function's)."""
-
-
 def _needs_an_argument(text: str) -> bool:
-    """A shell script under ``set -u`` that reads ``$1`` with no default fails when run without one."""
-    return bool(text.startswith("#!") and "sh" in text.split("\n", 1)[0] and _NOUNSET.search(text)
-                and _FIRST_ARG.search(text))
+    """A shell script (``#!…sh``) under ``set -u`` that reads ``$1`` with no default fails when run
+    without one; read by the Bash grammar (:func:`syntax.script_needs_an_argument`)."""
+    return bool(text.startswith("#!") and "sh" in text.split("\n", 1)[0] and script_needs_an_argument(text))
 
 
 def declared_tasks(files: dict[str, str], runner: str, pkg: dict[str, Any]) -> list[Task]:

@@ -30,6 +30,7 @@ from .repo_conventions import changelog as changelog_file
 from .repo_conventions import (
     ci_toolchains,
     commit_convention,
+    commit_template,
     config_tools,
     contributor_guides,
     golangci_formatters,
@@ -46,6 +47,7 @@ from .repo_conventions import (
 )
 from .repo_declared import code_styles, suite_dependencies
 from .repo_docs import DocCommand, doc_commands, doc_sections
+from .repo_prereqs import completed
 from .repo_rules import ALERT, DocRule, contributor_rules, guide_topics
 from .repo_tasks import Task, ci_lines, ci_tasks, declared_tasks, reruns, special_purpose, task_of
 from .repo_tools import KIND_ORDER, kind_of_name, kind_of_tools, safe_name, safe_path, tools_in
@@ -135,6 +137,9 @@ class RepoFacts:
     changelog: str = ""
     commit_convention: str = ""
     """How the commit convention is known (a config file, or the share of conventional subjects)."""
+    commit_template: tuple[str, str] = ("", "")
+    """(the tracked commit-message template, ``file:line``) the contributor guide has set up with
+    ``git config commit.template``."""
     signoff: str = ""
     """"DCO" or "CLA" when contributors must sign off / sign an agreement."""
     release: tuple[str, ...] = ()
@@ -157,9 +162,20 @@ class RepoFacts:
         return self.owner_commits / self.commits if self.commits else 0.0
 
 
+def _same_build(chosen: str, other: str, ecosystems: tuple[Ecosystem, ...]) -> bool:
+    """``cmake -B build`` in CI beside a chosen ``./configure``: both claimed by build systems, and by
+    no build system in common — the other build of the same repository, whose tools are not the
+    chosen command's. A command no ecosystem claims (an action, a script) may be either."""
+    def claims(command: str) -> set[str]:
+        return {e.name for part in command.split("&&") if (argv := part.split()) for e in ecosystems
+                if argv[0] in e.programs}
+    mine, theirs = claims(chosen), claims(other)
+    return not mine or not theirs or bool(mine & theirs)
+
+
 def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], languages: tuple[str, ...], pm: str,
             formatters: tuple[str, ...] = (), documented: tuple[Task, ...] = (),
-            ecosystem_defaults: dict[str, tuple[str, str]] | None = None,
+            ecosystem_defaults: dict[str, tuple[str, str]] | None = None, ecosystems: tuple[Ecosystem, ...] = (),
             ) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, ...]], dict[str, str], dict[str, str]]:
     """Per kind: the command (and where), the tools behind it, CI's own line when different, and
     the single command a task runs. The maintainers' documented command comes first (a narrow
@@ -210,7 +226,8 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
         if kind == "setup" and commands[kind][1] == "language default":
             commands[kind] = (commands[kind][0], "package manager")
         for t in on_ci:
-            found += [x for x in t.tools if x not in found]
+            if _same_build(commands[kind][0], t.command, ecosystems):
+                found += [x for x in t.tools if x not in found]
         chosen = (commands[kind][0], runs.get(kind, ""))
         ci_line = next((t.command for t in on_ci if t.command and t.command not in chosen
                         and not reruns(t.command, tasks, chosen)), "")
@@ -353,11 +370,14 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     tasks = declared_tasks(files, runner, pkg) + [
         t for e in own for target in e.targets(view)
         if (t := task_of(target.name, target.command, target.body, target.where.split(":")[0]))]
-    ci_steps = [t for t in ci_tasks(files, tasks) if _of_the_code(t.command, ecosystems, languages)]
+    # a CI step that runs a generated file (`./configure`) comes with the step that makes it, as a doc's does
+    ci_steps = list(completed(tuple(t for t in ci_tasks(files, tasks) if _of_the_code(t.command, ecosystems, languages)),
+                              {}, view, ecosystems))
     configured = config_tools(listed, pyproject, files.get(".pre-commit-config.yaml", ""), pkg)
     configured = tuple(dict.fromkeys([*configured, *(t for e in own for t in e.configured(view))]))
     docs = contributor_docs(files, listed)
-    documented = tuple(_doc_task(d) for d in doc_commands(docs, view, ecosystems, ci_lines(files)))
+    documented = completed(tuple(_doc_task(d) for d in doc_commands(docs, view, ecosystems, ci_lines(files))),
+                           dict(docs), view, ecosystems)
     # the contributor guides themselves (with none, the README's sections about working on the code
     # and its alerts stand in for one), then what the maintainers wrote for agents
     own_guide = any(_DOC_NAMES.match(p) for p, _ in docs)
@@ -365,7 +385,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                   or (not own_guide and p.lower().startswith("readme"))]
     defaults = {k: (cmd, f"{e.label} default") for e in reversed(own) for k, cmd in e.defaults(view).items()}
     commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files),
-                                             documented, defaults)
+                                             documented, defaults, ecosystems)
     doc_kinds = {k for k, (_c, where) in commands.items() if ".md:" in where or ".rst:" in where or ".txt:" in where}
     also = {k: alts for k in commands
             if (alts := tuple(dict.fromkeys(t.command for t in (*documented, *([] if k in doc_kinds else tasks))
@@ -394,6 +414,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     title = next((m.group(1).strip() for m in [re.search(r"^#\s+(.+)$", readme, re.M)] if m), "")
     subjects = repo.recent_subjects
     convention, share = commit_convention(files, listed, pkg, pyproject, subjects)
+    template = commit_template(files, listed)
     owner_commits = 0
     in_codeowners = False
     if owner is not None:
@@ -417,7 +438,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     cites = repo_cites(repo, ref, commands=commands, ci_commands=ci_cmds, package_commands=per_package,
                        rules=[(r.where, r.topic) for r in rules], guide_topics=topics, facts=cited_facts(
                            guides, convention, _PR_RULE if _PR_RULE.search(contributing) else None,
-                           signoff(files, listed), bool(versions)))
+                           signoff(files, listed), bool(versions), bool(template[0])))
     said = purpose(readme, (repo.name, title))
     stated = _declared_purpose(view, ecosystems, said)
     return RepoFacts(name=repo.name, path=repo.path, purpose=said or stated[0],
@@ -431,7 +452,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                      min_versions=versions, styles=code_styles(files), suite_deps=suite_dependencies(files),
                      settings=tuple(dict.fromkeys(s for e in own for s in e.settings(view)))[:6],
                      changelog=changelog_file(listed),
-                     commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
+                     commit_convention=convention, commit_template=template, signoff=signoff(files, listed), release=release[:5],
                      packages=packages, members=members, guides=guides, package_commands=per_package,
                      rules=rules, guide_topics=topics, configured=configured, cites=cites)
 
