@@ -14,6 +14,7 @@ import posixpath
 import re
 from typing import Any
 
+from bootstrap_app.ecosystems.guides import is_guide_path
 from bootstrap_app.safety.injection import scan_text
 from bootstrap_app.safety.provenance import describes_subject, instruction_reasons
 
@@ -155,6 +156,12 @@ def changelog(listed: set[str]) -> str:
 def contributor_guides(listed: set[str]) -> tuple[str, ...]:
     """CONTRIBUTING / AGENTS.md / CLAUDE.md / PR templates the maintainers wrote (paths only)."""
     found = [p for p in listed if _GUIDES.match(p) and safe_path(p)]
+    # a contributing guide in another markup (CONTRIBUTING.adoc) or in a docs site's sources
+    # (website/docs/contributing.md) when none sits where GitHub looks
+    if not any("contributing" in p.lower() for p in found):
+        found += sorted((p for p in listed if is_guide_path(p) and safe_path(p)
+                         and p.rsplit("/", 1)[-1].lower().startswith("contributing")),
+                        key=lambda p: (p.count("/"), p.lower()))[:1]
     found += [p for p in listed if p.lower().startswith(".github/pull_request_template/") and safe_path(p)][:1]
     return tuple(sorted(found, key=lambda p: (p.count("/"), p.lower())))
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from bootstrap_app.ecosystems import Ecosystem, RepoView, detected
 from bootstrap_app.ecosystems.base import load_json, load_toml
+from bootstrap_app.ecosystems.guides import about_working, as_markdown, is_guide_path, pointed_docs
 from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.types import Item, Person, Repo
 
@@ -236,6 +237,11 @@ _README_SECTIONS = re.compile(r"build|test|develop|contribut|hack|lint|format|co
 _NOT_FOR_CONTRIBUTORS = re.compile(r"bench|release|publish|deploy|usage|example", re.I)
 
 
+def _is_guide(path: str) -> bool:
+    """A contributor guide by its name and place (any markup, a docs site's sources too)."""
+    return bool(_DOC_NAMES.match(path)) or is_guide_path(path)
+
+
 def _readme_rank(path: str) -> tuple[int, int, str]:
     """README.md / README before README-ZH.md or README.ja.md (a translation is not the project's own)."""
     stem = path.rsplit("/", 1)[-1].split(".")[0].lower()
@@ -283,12 +289,21 @@ def _of_the_code(command: str, ecosystems: tuple[Ecosystem, ...], languages: tup
 
 def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str, str]]:
     """(path, text) of the docs that tell a contributor how to work, most authoritative first:
-    CONTRIBUTING / HACKING / DEVELOPING (root, .github/, docs/), the README's sections about
-    building, testing and developing (other lines blanked, so line numbers stay true), then
-    agent instruction files."""
-    guides = sorted((p for p in files if _DOC_NAMES.match(p) and safe_path(p)),
+    CONTRIBUTING / HACKING / DEVELOPING (root, .github/, docs/, a docs site's sources, any markup),
+    the docs those, the README or the agent files point to (and the pages of a pointed-to index),
+    the README's sections about building, testing and developing (other lines blanked, so line
+    numbers stay true), then agent instruction files — all as Markdown, line for line."""
+    guides = sorted((p for p in files if _is_guide(p) and safe_path(p)),
                     key=lambda p: (not p.lower().split("/")[-1].startswith("contributing"), p.count("/"), p.lower()))
     out = [(p, files[p]) for p in guides]
+    # what a guide, the README or an agent file points to ("see the development docs at …") is read next
+    pointing = [*guides, *(p for p in sorted(files, key=_readme_rank) if "/" not in p and p.lower().startswith("readme")),
+                *(p for p in _AGENT_DOCS if p in files)]
+    pointed = [d for p in pointing for d in pointed_docs(p, files[p], listed)
+               if d in files and safe_path(d) and d not in guides and (p in guides or p in _AGENT_DOCS or about_working(d))]
+    pointed += [d for p in pointed for d in pointed_docs(p, files[p], listed)  # the pages of a pointed-to index
+                if d in files and safe_path(d) and d not in guides and d not in pointed]
+    out += [(d, files[d]) for d in dict.fromkeys(pointed)]
     readme = next((p for p in sorted(files, key=_readme_rank) if "/" not in p and p.lower().startswith("readme")), "")
     if readme:
         lines = files[readme].splitlines()
@@ -307,7 +322,8 @@ def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str,
     agents = [p for p in _AGENT_DOCS if p in files]
     # CLAUDE.md is often AGENTS.md again (a symlink or a copy): read the same words once
     out += [(p, files[p]) for i, p in enumerate(agents) if files[p] not in [files[q] for q in agents[:i]]]
-    return out
+    # AsciiDoc, Org and POD guides are read as the Markdown they say, line for line
+    return [(p, as_markdown(p, t)) for p, t in out]
 
 
 def _doc_task(d: DocCommand) -> Task:
@@ -360,8 +376,12 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     documented = tuple(_doc_task(d) for d in doc_commands(docs, view, ecosystems, ci_lines(files)))
     # the contributor guides themselves (with none, the README's sections about working on the code
     # and its alerts stand in for one), then what the maintainers wrote for agents
-    own_guide = any(_DOC_NAMES.match(p) for p, _ in docs)
-    guide_docs = [(p, t) for p, t in docs if _DOC_NAMES.match(p) or p in _AGENT_DOCS
+    # a guide that sends its reader to the README ("see the readme for the workflow") makes the
+    # README's sections about working on the code part of the guide
+    own_guide = any(_is_guide(p) for p, _ in docs) and not any(
+        d.lower().startswith("readme") for p, _ in docs if _is_guide(p) for d in pointed_docs(p, files[p], listed,
+                                                                                                 own_roles=True))
+    guide_docs = [(p, t) for p, t in docs if _is_guide(p) or p in _AGENT_DOCS or not p.lower().startswith("readme")
                   or (not own_guide and p.lower().startswith("readme"))]
     defaults = {k: (cmd, f"{e.label} default") for e in reversed(own) for k, cmd in e.defaults(view).items()}
     commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files),

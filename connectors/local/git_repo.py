@@ -25,6 +25,7 @@ from functools import cache
 from pathlib import Path, PurePosixPath
 
 from bootstrap_app.ecosystems import read_globs
+from bootstrap_app.ecosystems.guides import about_working, is_guide_path, pointed_docs
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Person, Repo, utc
 
@@ -41,6 +42,9 @@ _MAX_MANIFEST_CHARS = 256_000
 _MAX_GUIDE_CHARS = 64_000
 """Contributor guides and agent files are read further than other prose: their rules and commands
 are what a newcomer needs, and a thorough AGENTS.md passes 16 kB."""
+_MAX_POINTED = 6
+"""Docs read because a guide points to them: a few, so a README linking every page of its site
+does not pull the whole site in."""
 _MAX_DOC_BYTES = 1_000_000
 """A prose file larger than this (a generated README, a dump named like a doc) is skipped, with
 its reason, rather than read in part: its first 16 kB would stand for a document nobody wrote
@@ -106,9 +110,8 @@ def selected_file(path: str) -> bool:
     if any(low == f"{d}pull_request_template.md" or any(low in (f"{d}{n}", f"{d}{n}.md", f"{d}{n}.rst", f"{d}{n}.txt")
                                                          for n in _GUIDE_NAMES) for d in _GUIDE_DIRS):
         return True
-    # a docs site's section folder: docs/dev/contributing.rst
-    if len(p.parts) == 3 and p.parts[0] in ("docs", "doc") and p.stem.lower() in _GUIDE_NAMES \
-            and p.suffix.lower() in (".md", ".rst", ".txt"):
+    # a guide in any markup, or in a docs site's sources: docs/dev/contributing.rst, website/src/docs/contributing.md
+    if is_guide_path(path):
         return True
     # the "scripts to rule them all" convention: scripts/test, scripts/lint.sh, …
     if len(p.parts) == 2 and any(low.startswith(d) for d in _SCRIPT_DIRS) and not p.name.startswith(".") \
@@ -263,6 +266,12 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
         files: dict[str, str] = {}
         for rel in chosen:
             files[rel] = self._read_file(root, rel, ctx)
+        pointed: tuple[str, ...] = ()
+        for _hop in range(2):  # a guide's pointer, then the pages of the index it points to
+            hop = self._pointed(files, listed, pointed)[:_MAX_POINTED - len(pointed)]
+            for rel in hop:
+                files[rel] = self._read_file(root, rel, ctx)
+            pointed += tuple(hop)
         count = int(git.run("rev-list", "--count", "HEAD") or 0) if head else 0
         authors: list[tuple[str, str, int]] = []
         subjects: list[str] = []
@@ -303,6 +312,21 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
             last_commit=last,
             git_user_email=git.run("config", "user.email").lower(),
         )
+
+    @staticmethod
+    def _pointed(files: dict[str, str], listed: list[str], read: tuple[str, ...] = ()) -> list[str]:
+        """The tracked docs the guides, the README and the agent files point to ("see the README",
+        a link, a docs-site URL of a file the repository holds) and that were not read yet: the
+        maintainers made them part of what a contributor reads. At most :data:`_MAX_POINTED`."""
+        out: list[str] = []
+        pointing = [p for p in files if is_guide_path(p) or ("/" not in p and p.lower().startswith("readme"))
+                    or PurePosixPath(p).stem.lower() in ("agents", "claude", "gemini", "copilot-instructions")
+                    or p in read]
+        for rel in pointing:
+            readme = rel.lower().startswith("readme")  # a README links user docs too: only those about working
+            out += [d for d in pointed_docs(rel, files[rel], listed) if d not in files and d not in out
+                    and (not readme or about_working(d))]
+        return out[:_MAX_POINTED]
 
     def _read_file(self, root: Path, rel: str, ctx: ReadContext) -> str:
         if PurePosixPath(rel).name in LOCKFILES:
