@@ -31,7 +31,7 @@ _PROMPT = re.compile(r"^(?:\$|%|>|PS>|PS [^>]*>|❯)\s+")
 # `nix run .#format`; a pip requirement may end in its extras (`.[dev]`, `pkg[a,b]`: PEP 508 grammar)
 _TOKEN = re.compile(r"^[A-Za-z0-9_./:=@+,%^~\-][A-Za-z0-9_./:=@+,%^~\-#]*(?:\[[A-Za-z0-9_.,-]+\])?$")
 _FILTERS = frozenset({"-p", "--package", "--features", "-F", "-k", "--filter", "testOnly", "-run", "--tests",
-                      "--test"})
+                      "--test", "--module", "--suite", "--case", "--group", "--app"})
 _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("typecheck", re.compile(r"\btype[- ]?check|\bstatic (?:type )?analysis|\btyping\b", re.I)),
     ("format", re.compile(r"\bformat(?:ting|ter|s)?\b|\bcode style\b|\bstyle guide\b|\bre-?format", re.I)),
@@ -302,7 +302,7 @@ def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[
             proof = prove(cmd, view, ecosystems, ci_lines)
             if proof:
                 seen.add(cmd)
-                narrow = bool(_FILTERS & set(cmd.split())) or any(w.endswith((".rs", ".py", ".ts", ".go", ".rb"))
+                narrow = bool(_FILTERS & {w.split("=", 1)[0] for w in cmd.split()}) or any(w.endswith((".rs", ".py", ".ts", ".go", ".rb"))
                                                                   for w in cmd.split()[1:]) or _installs_a_package(cmd)
                 out.append(DocCommand(kind, cmd, f"{path}:{c.line}", proof, narrow))
     return out

@@ -88,7 +88,7 @@ LANGUAGES = {
     ".cs": "C#", ".swift": "Swift", ".m": "Objective-C", ".sh": "Shell", ".bash": "Shell", ".zsh": "Shell",
     ".sql": "SQL", ".r": "R", ".jl": "Julia", ".lua": "Lua", ".dart": "Dart", ".ex": "Elixir",
     ".exs": "Elixir", ".erl": "Erlang", ".hs": "Haskell", ".ml": "OCaml", ".clj": "Clojure", ".vue": "Vue",
-    ".svelte": "Svelte", ".tf": "Terraform", ".zig": "Zig", ".nim": "Nim", ".pl": "Perl", ".ps1": "PowerShell",
+    ".svelte": "Svelte", ".tf": "Terraform", ".zig": "Zig", ".nim": "Nim", ".pl": "Perl", ".pm": "Perl", ".cr": "Crystal", ".bzl": "Starlark", ".hrl": "Erlang", ".ps1": "PowerShell",
     ".html": "HTML", ".css": "CSS", ".scss": "SCSS", ".md": "Markdown", ".rst": "reStructuredText",
     ".yml": "YAML", ".yaml": "YAML", ".toml": "TOML", ".json": "JSON",
 }
