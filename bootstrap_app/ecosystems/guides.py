@@ -46,7 +46,7 @@ def is_doc_path(path: str) -> bool:
     return _split(path)[2] in DOC_SUFFIXES
 
 
-_WORKING = re.compile(r"contribut|develop|hacking|build|getting|setup|testing|style|convention|guideline", re.I)
+_WORKING = re.compile(r"contribut|develop|hacking|building|testing|style|convention|guideline", re.I)
 
 
 def about_working(path: str) -> bool:

@@ -88,7 +88,9 @@ def min_versions(files: dict[str, str], pkg: dict[str, Any], pyproject: dict[str
     if (v := _version(project.get("requires-python", ""))) or (v := _version(poetry_python)) or (v := _version(files.get(".python-version", "").strip().splitlines()[0] if files.get(".python-version") else "")):
         out.append(f"Python {v}")
     engines = pkg.get("engines", {}) if isinstance(pkg.get("engines"), dict) else {}
-    if (v := _version(engines.get("node", ""))) or (v := _version(files.get(".nvmrc", "").strip().lstrip("v"))):
+    volta = pkg.get("volta", {}) if isinstance(pkg.get("volta"), dict) else {}  # the Node version Volta pins
+    if (v := _version(engines.get("node", ""))) or (v := _version(files.get(".nvmrc", "").strip().lstrip("v"))) \
+            or (v := _version(str(volta.get("node", "")))):
         out.append(f"Node {v}")
     return tuple(out)
 
@@ -122,16 +124,30 @@ _SAME = {"JDK": "Java", "Node.js": "Node", "Erlang/OTP": "OTP"}
 """Another name a stated version goes by (``JDK 17 (toolchain)`` states the Java version)."""
 
 
-def ci_toolchains(files: dict[str, str], stated: tuple[str, ...] = ()) -> tuple[str, ...]:
+_OTHER_JOB = re.compile(r"man-?page|\bdocs?\b|documentation|website|\bsite\b|\bpages\b|schema|release|publish|deploy|bench",
+                        re.I)
+
+
+def ci_toolchains(files: dict[str, str], stated: tuple[str, ...] = (), chosen: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The toolchain a workflow's setup step pins (``actions/setup-java`` with ``java-version: 11``)
     as ``Java 11 (CI: file:line)``, for a language no manifest states a version of (``stated``); a
-    matrix placeholder (``${{ matrix.go }}``) or a list pins nothing."""
+    matrix placeholder (``${{ matrix.go }}``) or a list pins nothing. With the project's ``chosen``
+    commands, only a job that runs one of their programs counts: a job that builds the manpage or
+    lints a schema pins the toolchain of that job, not the project's floor."""
     out: list[str] = []
+    programs = {c.split()[0] for c in chosen if c.split()}
     for path in sorted(p for p in files if p.startswith(".github/workflows/") and p.endswith((".yml", ".yaml"))):
         data = load_yaml(files[path])
         jobs = data.get("jobs") if isinstance(data, dict) else None
-        for job in (jobs.values() if isinstance(jobs, dict) else ()):
+        for key, job in (jobs.items() if isinstance(jobs, dict) else ()):
             steps = job.get("steps") if isinstance(job, dict) else None
+            name = f"{path.rsplit('/', 1)[-1]} {key} {job.get('name', '') if isinstance(job, dict) else ''}"
+            if _OTHER_JOB.search(name):
+                continue  # a manpage, docs-site or schema job pins that job's toolchain
+            runs = [line.strip().split()[0] for step in (steps if isinstance(steps, list) else ())
+                    if isinstance(step, dict) for line in str(step.get("run", "")).splitlines() if line.strip()]
+            if programs and not programs & set(runs):
+                continue
             for step in (steps if isinstance(steps, list) else ()):
                 uses = str(step.get("uses", "")) if isinstance(step, dict) else ""
                 given = step.get("with") if isinstance(step, dict) and "/setup-" in uses else None

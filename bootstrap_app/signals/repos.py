@@ -46,7 +46,7 @@ from .repo_conventions import (
     workspace_packages,
 )
 from .repo_declared import code_styles, suite_dependencies
-from .repo_docs import DocCommand, doc_commands, doc_sections
+from .repo_docs import DocCommand, build_sequence, doc_commands, doc_sections, is_step_only
 from .repo_rules import ALERT, DocRule, contributor_rules, guide_topics
 from .repo_tasks import Task, ci_lines, ci_tasks, declared_tasks, reruns, special_purpose, task_of
 from .repo_tools import KIND_ORDER, kind_of_name, kind_of_tools, safe_name, safe_path, tools_in
@@ -123,6 +123,10 @@ class RepoFacts:
     ci_commands: dict[str, str] = field(default_factory=dict)
     """kind -> what CI runs for it when that differs from ``commands[kind]``."""
     also: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    build_steps: tuple[str, ...] = ()
+    """The docs' build-from-source steps, whole and in their order (``git submodule update --init``,
+    ``autoreconf -i``, ``./configure``, ``make``, ``make check``), each proven; see :func:`build_sequence`."""
+    build_steps_where: str = ""
     """kind -> other declared tasks of that kind (``make vet`` beside ``make lint``)."""
     runs: dict[str, str] = field(default_factory=dict)
     """kind -> the one command behind a task (``make format`` -> ``uv run ruff format .``), when it is one."""
@@ -309,8 +313,18 @@ def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str,
         lines = files[readme].splitlines()
         keep = [False] * len(lines)
         sections = doc_sections(files[readme])
+
+        def level(line: int) -> int:
+            return len(m.group(1)) if (m := re.match(r"^(#{1,6})\s", lines[line - 1].strip())) else 1
+
         for i, (line, heading) in enumerate(sections):
-            end = sections[i + 1][0] - 1 if i + 1 < len(sections) else len(lines)
+            # a section runs to the next heading of its level or above when it has one or two
+            # subsections — the parts of one procedure ("Building from source": "Dependencies",
+            # "Instructions"); three or more are alternatives (one per platform), read only when
+            # their own heading says they are about working on the code
+            nxt = next((n - 1 for n, _ in sections[i + 1:] if level(n) <= level(line)), len(lines))
+            subs = [n for n, _ in sections[i + 1:] if n <= nxt and level(n) == level(line) + 1]
+            end = nxt if len(subs) <= 2 else sections[i + 1][0] - 1 if i + 1 < len(sections) else len(lines)
             if _README_SECTIONS.search(heading) and not _NOT_FOR_CONTRIBUTORS.search(heading):
                 for n in range(line - 1, end):
                     keep[n] = True
@@ -373,7 +387,9 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     configured = config_tools(listed, pyproject, files.get(".pre-commit-config.yaml", ""), pkg)
     configured = tuple(dict.fromkeys([*configured, *(t for e in own for t in e.configured(view))]))
     docs = contributor_docs(files, listed)
-    documented = tuple(_doc_task(d) for d in doc_commands(docs, view, ecosystems, ci_lines(files)))
+    found_in_docs = doc_commands(docs, view, ecosystems, ci_lines(files))
+    steps, steps_where = build_sequence(found_in_docs)
+    documented = tuple(_doc_task(d) for d in found_in_docs if not is_step_only(d.command))
     # the contributor guides themselves (with none, the README's sections about working on the code
     # and its alerts stand in for one), then what the maintainers wrote for agents
     # a guide that sends its reader to the README ("see the readme for the workflow") makes the
@@ -433,7 +449,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     topics = guide_topics(guide_docs)
     versions = tuple(dict.fromkeys([*min_versions(files, pkg, pyproject), *(v for e in own for v in e.versions(view)),
                                     *prose_versions(docs)]))
-    versions += ci_toolchains(files, versions)
+    versions += ci_toolchains(files, versions, tuple(c for c, _w in commands.values()) + tuple(ci_cmds.values()))
     cites = repo_cites(repo, ref, commands=commands, ci_commands=ci_cmds, package_commands=per_package,
                        rules=[(r.where, r.topic) for r in rules], guide_topics=topics, facts=cited_facts(
                            guides, convention, _PR_RULE if _PR_RULE.search(contributing) else None,
@@ -453,7 +469,8 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                      changelog=changelog_file(listed),
                      commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
                      packages=packages, members=members, guides=guides, package_commands=per_package,
-                     rules=rules, guide_topics=topics, configured=configured, cites=cites)
+                     rules=rules, guide_topics=topics, configured=configured, cites=cites,
+                     build_steps=steps, build_steps_where=steps_where)
 
 
 @dataclass

@@ -1,0 +1,167 @@
+"""Documented steps read as the doc orders and scopes them, in repositories built with ``git``.
+
+Shapes the second held-out set met: build-from-source steps under a README section whose
+subsections are "Dependencies" and "Instructions" (kept whole and in order, submodules first,
+whether or not CI runs them all); an agent file whose commands run through a version manager
+(``fvm flutter test``) or in a folder its comment names (``# in packages/core``); one command per
+platform in sibling sections (legs, not the build); a block comment saying the commands under it
+test "a specific package"; a listing flag; a CI reporter flag; a Node version Volta pins; a
+toolchain a manpage job pins.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bootstrap_app.signals.repo_docs import _candidates
+from bootstrap_app.signals.repo_tools import runnable
+
+from .gitrepo import facts_of
+
+_AUTOTOOLS = {"configure.ac": "AC_INIT([tool], [1.0])\nAC_PROG_CC\n",
+              "Makefile.am": "bin_PROGRAMS = tool\nTESTS = tests/run.sh\n", ".gitmodules": "[submodule \"vendor/lib\"]\n",
+              "src/tool.c": "int main(void) { return 0; }\n", "tests/run.sh": "#!/bin/sh\n"}
+_README = """# tool
+
+A small tool.
+
+## Installation
+
+### Building from source
+
+#### Dependencies
+
+- autoconf
+- automake
+
+#### Instructions
+
+```console
+git submodule update --init    # if building from git
+autoreconf -i                  # if building from git
+./configure --with-lib=builtin
+make -j8
+make check
+sudo make install
+```
+
+Build a statically linked version:
+
+```console
+make LDFLAGS=-all-static
+```
+"""
+_MANPAGE = """name: Manpage
+on: push
+jobs:
+  manpage:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/setup-python@v5
+        with:
+          python-version: '3.11'
+      - run: autoreconf -i
+      - run: make jq.1.prebuilt
+"""
+
+
+def test_build_from_source_steps_are_kept_whole_and_in_order(tmp_path: Path) -> None:
+    f = facts_of(tmp_path, {**_AUTOTOOLS, "README.md": _README, ".github/workflows/manpage.yml": _MANPAGE})
+    assert f.build_steps == ("git submodule update --init", "autoreconf -i", "./configure --with-lib=builtin",
+                             "make -j8", "make check")
+    assert f.build_steps_where == "README.md:17"
+    assert f.commands["test"][0] == "make check"
+    # a variant build is not the build, and a manpage job's Python is not the project's floor
+    assert not any("LDFLAGS" in c for alts in f.also.values() for c in alts)
+    assert not any(v.startswith("Python") for v in f.min_versions)
+
+
+_AGENTS = """# AGENTS.md
+
+## Commands
+
+Run from the repository root.
+
+```bash
+fvm flutter pub get
+fvm flutter run
+```
+
+Checks (what CI runs):
+
+```bash
+fvm flutter analyze
+fvm flutter test
+```
+
+Rust:
+
+```bash
+cargo test --features full       # in packages/core — see below
+```
+"""
+
+
+def test_an_agent_files_commands_through_a_version_manager_and_in_a_named_folder(tmp_path: Path) -> None:
+    files = {"AGENTS.md": _AGENTS, ".fvmrc": json.dumps({"flutter": "3.41.9"}),
+             "pubspec.yaml": "name: app\nenvironment:\n  sdk: ^3.5.0\n", "lib/main.dart": "void main() {}\n",
+             "Cargo.toml": "[workspace]\nmembers = [\"packages/core\"]\n",
+             "packages/core/Cargo.toml": "[package]\nname = \"core\"\nversion = \"0.1.0\"\n[features]\nfull = []\n",
+             "packages/core/src/lib.rs": "\n"}
+    f = facts_of(tmp_path, files)
+    assert f.commands["test"][0] == "fvm flutter test" and f.commands["lint"][0] == "fvm flutter analyze"
+    every = {c for c, _ in f.commands.values()} | {c for alts in f.also.values() for c in alts}
+    assert "fvm flutter run" not in every and "flutter run" not in every  # launching the app is not a check
+    without = facts_of(tmp_path / "bare", {k: v for k, v in files.items() if k != ".fvmrc"})
+    assert "fvm flutter test" not in {c for c, _ in without.commands.values()}  # no pin file: fvm is unknown
+    # the comment names the folder the command runs in
+    assert "cd packages/core && cargo test --features full" in [
+        c.text for c in _candidates(_AGENTS, frozenset({"packages", "packages/core"}))]
+
+
+_PLATFORMS = """# app
+
+## Building
+
+### Android
+
+```bash
+flutter build apk
+```
+
+### iOS
+
+```bash
+flutter build ipa
+```
+
+### macOS
+
+```bash
+flutter build macos
+```
+"""
+
+
+def test_one_command_per_platform_and_a_specific_package_are_not_the_build_or_the_tests(tmp_path: Path) -> None:
+    guide = ("# Contributing\n\n### Run Unit Tests\n\n```sh\n# Run all unit tests\nnpm test\n\n"
+             "# Test a specific project or package\nnpx nx test core\n```\n\n"
+             "## Building\n\n### Android\n\n```sh\nflutter build apk\n```\n\n### iOS\n\n```sh\nflutter build ipa\n```\n\n"
+             "### macOS\n\n```sh\nflutter build macos\n```\n\nList the tasks with `npm run --list`.\n")
+    pkg = {"name": "w", "scripts": {"test": "vitest run", "build": "tsc"}, "devDependencies": {"nx": "^20"}}
+    f = facts_of(tmp_path, {"CONTRIBUTING.md": guide, "package.json": json.dumps(pkg, indent=2),
+                            "pubspec.yaml": "name: app\n", "README.md": _PLATFORMS})
+    every = {c for c, _ in f.commands.values()} | {c for alts in f.also.values() for c in alts}
+    assert f.commands["test"][0] == "npm test"
+    assert not any(c.startswith("flutter build") for c in every), every
+    assert "npx nx test core" not in every and not any("--list" in c for c in every)
+
+
+def test_ci_reporters_are_dropped_and_volta_pins_node(tmp_path: Path) -> None:
+    assert runnable("prove --merge --formatter TAP::Formatter::GitHubActions -l t") == "prove --merge -l t"
+    assert runnable("mocha --reporter=junit test") == "mocha test"
+    assert runnable("mocha --reporter spec test") == "mocha --reporter spec test"  # a person's reporter stays
+    pkg = {"name": "w", "scripts": {"test": "vitest run"}, "volta": {"node": "22.13.0"}}
+    f = facts_of(tmp_path, {"package.json": json.dumps(pkg)})
+    assert "Node 22.13.0" in f.min_versions
