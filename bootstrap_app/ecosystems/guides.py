@@ -136,7 +136,8 @@ def as_markdown(path: str, text: str) -> str:
     """``text`` in the Markdown the doc readers parse, line for line (a citation ``file:line`` stays
     true): AsciiDoc (``== Title``, ``[source,sh]`` + ``----`` blocks), Org (``* Title``,
     ``#+begin_src``, ``~code~``) and POD (``=head2 Title``, ``C<code>``, indented verbatim) become
-    their Markdown equivalents; Markdown, reStructuredText and plain text are returned as they are."""
+    their Markdown equivalents; in plain text a quoted command after "type" or "run" becomes code;
+    Markdown and reStructuredText are returned as they are."""
     suffix = _split(path)[2]
     lines = text.splitlines()
     # a docs site's front matter (`---` … `---` opening the page: title, layout) is the site's metadata
@@ -151,6 +152,8 @@ def as_markdown(path: str, text: str) -> str:
         return "\n".join(_from_org(lines))
     if suffix == ".pod":
         return "\n".join(_from_pod(lines))
+    if suffix in ("", ".txt"):  # plain text quotes what to type: `Type "make" in this directory`
+        return re.sub(r"\b((?:[Tt]ype|[Rr]un|[Ee]nter)\s+)\"([^\"\n]{1,60})\"", r"\1`\2`", text)
     return text
 
 

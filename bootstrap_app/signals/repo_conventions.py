@@ -97,8 +97,9 @@ def min_versions(files: dict[str, str], pkg: dict[str, Any], pyproject: dict[str
 
 _PROSE_VERSION = re.compile(
     r"\b(JDK|Java|Rust|Go|Python|Node(?:\.js)?|Ruby|Elixir|Erlang(?:/OTP)?|PHP|\.NET(?: SDK)?|Swift|Dart|Flutter|GHC"
-    r"|OCaml|Zig|CMake|Xcode|Kotlin|Scala)\s+v?(\d+(?:\.\d+){0,2})(\+|\s+or\s+(?:newer|later|higher|above|greater))?"
+    r"|OCaml|Zig|CMake|Xcode|Kotlin|Scala|Lua|Julia|Perl|Crystal|Nim|Bazel)\s+v?(\d+(?:\.\d+){0,2})(\+|\s+or\s+(?:newer|later|higher|above|greater))?"
     r"(?![\w.])")
+_REQ_HEADING = re.compile(r"\b(?:requirements?|prerequisites?|dependencies)\b", re.I)
 _REQUIRES = re.compile(r"\b(?:requires?|required|needs?|needed|must|minimum|at least)\b", re.I)
 
 
@@ -108,12 +109,19 @@ def prose_versions(docs: list[tuple[str, str]]) -> tuple[str, ...]:
     cited ``file:line`` — a version named in passing, with no requirement word on its line, is not one."""
     out: list[str] = []
     for path, text in docs:
+        heading = ""
         for n, line in enumerate(text.splitlines(), 1):
-            if not _REQUIRES.search(line) or line.lstrip().startswith(("$", "```", "    ")):
+            if m := re.match(r"^#{1,6}\s+(.*)$", line):
+                heading = m.group(1)
+            # a list item under "Requirements" / "Prerequisites" states one ("- Erlang/OTP 27+")
+            listed = bool(re.match(r"^\s*[-*+]\s", line)) and bool(_REQ_HEADING.search(heading))
+            if not (_REQUIRES.search(line) or listed) or line.lstrip().startswith(("$", "```", "    ")):
                 continue
             if m := _PROSE_VERSION.search(line):  # the first one: "…, JDK 21 is recommended" is no floor
                 floor = " or newer" if m.group(3) else ""
-                out.append(f"{m.group(1)} {m.group(2)}{floor} ({path}:{n})")
+                stated = f"{m.group(1)} {m.group(2)}{floor}"
+                if not any(o.startswith(stated + " (") for o in out):  # the same floor in a second doc
+                    out.append(f"{stated} ({path}:{n})")
     return tuple(dict.fromkeys(out))[:4]
 
 

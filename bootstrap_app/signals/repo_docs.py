@@ -277,6 +277,9 @@ def prove(command: str, view: RepoView, ecosystems: tuple[Ecosystem, ...], ci_li
         if argv[:3] == ["git", "submodule", "update"] and view.has(".gitmodules"):
             proofs.append(view.cite(".gitmodules"))
             continue
+        if argv[1:] == ["install"] and _pinned_by(argv[0], view):
+            proofs.append(next(view.cite(f) for f in _PINNERS[argv[0]] if view.has(f)))
+            continue  # `mise install`: the toolchains the pin file lists
         if len(argv) >= 2 and _pinned_by(argv[0], view):
             argv = argv[1:]  # `fvm flutter test` is `flutter test` on the SDK the repository pins
         where = next((w for e in ecosystems if (w := e.prove(argv, view))), "") or ci_lines.get(" ".join(argv), "")
@@ -327,9 +330,10 @@ def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[
                 cmd = names[cmd]  # "Please run `preparePR`": the one declared task of that name
             # the program: the first word after any `mkdir build && cd build &&`
             first = next((part.split()[1] if len(part.split()) > 1 and _pinned_by(part.split()[0], view)
-                          else part.split()[0] for part in cmd.split(" && ") if part.split()[0] not in ("mkdir", "cd")),
-                         "") if cmd else ""
+                          and part.split()[1] != "install" else part.split()[0]
+                          for part in cmd.split(" && ") if part.split()[0] not in ("mkdir", "cd")), "") if cmd else ""
             if not cmd or cmd in seen or (first not in _PROGRAMS and "/" not in first and first != "git"
+                                           and not _pinned_by(first, view)
                                            and not any(first in e.programs for e in ecosystems)):
                 continue
             if c.inline and " " not in cmd and not _RUN_VERB.search(c.context):

@@ -328,6 +328,8 @@ def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str,
             if _README_SECTIONS.search(heading) and not _NOT_FOR_CONTRIBUTORS.search(heading):
                 for n in range(line - 1, end):
                     keep[n] = True
+        if not sections:  # a plain-text README has no sections: it is read whole
+            keep = [True] * len(lines)
         in_alert = False  # a GitHub alert (`> [!NOTE]`) is a notice to every reader, contributors too
         for n, text in enumerate(lines):
             in_alert = bool(ALERT.match(text.strip())) or (in_alert and text.lstrip().startswith(">"))

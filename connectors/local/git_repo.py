@@ -348,8 +348,9 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
                 ctx.skip(self.id, rel, f"{rel}: {path.stat().st_size:,} bytes, larger than {_MAX_DOC_BYTES:,}; not read")
                 return "[too large]"
             with open(path, "rb") as f:
+                # the README is often the contributor guide too: its "Building" section sits past 16 kB
                 guide = PurePosixPath(rel).stem.lower() in (*_GUIDE_NAMES, "agents", "claude", "gemini",
-                                                            "copilot-instructions")
+                                                            "copilot-instructions", "readme") or is_guide_path(rel)
                 cap = _MAX_MANIFEST_CHARS if manifest else _MAX_GUIDE_CHARS if guide else _MAX_FILE_CHARS
                 data = f.read(cap * 4)
         except OSError as exc:

@@ -165,3 +165,26 @@ def test_ci_reporters_are_dropped_and_volta_pins_node(tmp_path: Path) -> None:
     pkg = {"name": "w", "scripts": {"test": "vitest run"}, "volta": {"node": "22.13.0"}}
     f = facts_of(tmp_path, {"package.json": json.dumps(pkg)})
     assert "Node 22.13.0" in f.min_versions
+
+
+def test_a_plain_text_readme_a_long_readme_and_a_requirements_list(tmp_path: Path) -> None:
+    readme = ("tool 1.0 by A. Author\n\nThis version is portable across Unix systems.\n\n"
+              'Type "make" in this directory to build the "tool" executable.\n')
+    f = facts_of(tmp_path, {"README": readme, "Makefile": "tool: tool.c\n\tcc -o tool tool.c\n\ntest: tool\n\t./tool -t\n",
+                            "tool.c": "int main(void) { return 0; }\n"})
+    assert f.commands["build"][0] == "make" and f.commands["build"][1].startswith("README:5")
+    # the README's "Building" section sits past 16 kB; a requirements list states the floor without a verb
+    long = "# lib\n\n" + "Lorem ipsum dolor sit amet.\n\n" * 800 + "## Building\n\nThe project requires JDK 8 to build.\n"
+    guide = "# Contributing\n\n### Requirements\n\n- Erlang/OTP 27+\n- rebar3\n"
+    g = facts_of(tmp_path / "long", {"README.md": long, "CONTRIBUTING.md": guide, "DEVELOPMENT.md": guide,
+                                     "build.gradle.kts": "plugins { java }\n"})
+    assert any(v.startswith("JDK 8 (README.md:") for v in g.min_versions), g.min_versions
+    assert [v for v in g.min_versions if v.startswith("Erlang/OTP 27 or newer")] == [
+        "Erlang/OTP 27 or newer (CONTRIBUTING.md:5)"]  # once, though two docs say it
+
+
+def test_a_version_managers_install_is_the_setup(tmp_path: Path) -> None:
+    guide = "# Contributing\n\n## Setup\n\nFrom the repository root, run:\n\n```shell\nmise install\n```\n"
+    f = facts_of(tmp_path, {"CONTRIBUTING.md": guide, "mise.toml": '[tools]\ngo = "1.24"\n',
+                            "go.mod": "module example.org/x\n\ngo 1.24\n", "x.go": "package x\n"})
+    assert f.commands["setup"][0] == "mise install"
