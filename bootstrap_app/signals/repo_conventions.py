@@ -78,6 +78,8 @@ def min_versions(files: dict[str, str], pkg: dict[str, Any], pyproject: dict[str
     rust = rust if isinstance(rust, str) else workspace.get("rust-version") if isinstance(workspace, dict) else None
     if v := _version(rust):
         out.append(f"Rust {v}")
+    elif m := re.search(r"""^\s*channel\s*=\s*["'](\d+\.\d+(?:\.\d+)?)["']""", files.get("rust-toolchain.toml", ""), re.M):
+        out.append(f"Rust {m.group(1)} (rust-toolchain.toml)")  # the toolchain the repository pins, when a number
     if m := re.search(r"^go\s+(\d+\.\d+(?:\.\d+)?)\s*$", files.get("go.mod", ""), re.M):
         out.append(f"Go {m.group(1)}")
     project = pyproject.get("project", {}) if isinstance(pyproject.get("project"), dict) else {}
@@ -92,6 +94,9 @@ def min_versions(files: dict[str, str], pkg: dict[str, Any], pyproject: dict[str
     if (v := _version(engines.get("node", ""))) or (v := _version(files.get(".nvmrc", "").strip().lstrip("v"))) \
             or (v := _version(str(volta.get("node", "")))):
         out.append(f"Node {v}")
+    fvm = load_json(files.get(".fvmrc", "")) if ".fvmrc" in files else {}  # the Flutter SDK fvm pins
+    if isinstance(fvm.get("flutter"), str) and (v := _version(fvm["flutter"])):
+        out.append(f"Flutter {v} (.fvmrc)")
     return tuple(out)
 
 

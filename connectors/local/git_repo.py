@@ -63,7 +63,7 @@ _SELECT = (
     "GNUmakefile", "justfile", "Justfile", "Taskfile*", "tox.ini", "noxfile.py", ".pre-commit-config.yaml",
     "ruff.toml", ".ruff.toml", "mypy.ini", ".editorconfig", ".eslintrc*", "eslint.config.*", ".prettierrc*",
     "prettier.config.*", "tsconfig.json", "Dockerfile", "docker-compose*", "compose.y*ml", ".gitlab-ci.yml",
-    "README*", "CODEOWNERS", "AGENTS.md", "CLAUDE.md", "GEMINI.md", ".nvmrc", ".python-version",
+    "README*", "CODEOWNERS", "AGENTS.md", "CLAUDE.md", "GEMINI.md", ".nvmrc", ".python-version", ".fvmrc",
     ".tool-versions", "rust-toolchain*", "pnpm-workspace.yaml", "go.work", ".golangci.*", ".commitlintrc*",
     "commitlint.config.*", ".czrc", ".cz.*", "cz.toml", "lerna.json", "nx.json", "turbo.json",
 )

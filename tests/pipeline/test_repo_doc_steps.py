@@ -188,3 +188,10 @@ def test_a_version_managers_install_is_the_setup(tmp_path: Path) -> None:
     f = facts_of(tmp_path, {"CONTRIBUTING.md": guide, "mise.toml": '[tools]\ngo = "1.24"\n',
                             "go.mod": "module example.org/x\n\ngo 1.24\n", "x.go": "package x\n"})
     assert f.commands["setup"][0] == "mise install"
+
+
+def test_pinned_toolchains_state_their_version(tmp_path: Path) -> None:
+    f = facts_of(tmp_path, {".fvmrc": json.dumps({"flutter": "3.41.9"}), "pubspec.yaml": "name: app\n",
+                            "rust-toolchain.toml": '[toolchain]\nchannel = "1.97.1"\n',
+                            "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\n'})
+    assert "Flutter 3.41.9 (.fvmrc)" in f.min_versions and "Rust 1.97.1 (rust-toolchain.toml)" in f.min_versions
