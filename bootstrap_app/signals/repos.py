@@ -456,7 +456,9 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                        rules=[(r.where, r.topic) for r in rules], guide_topics=topics, facts=cited_facts(
                            guides, convention, _PR_RULE if _PR_RULE.search(contributing) else None,
                            signoff(files, listed), bool(versions)))
-    said = purpose(readme, (repo.name, title))
+    # what the project is, the README says at its top: the opening 16 kB (the README is read further
+    # for its contributor sections, not for a description found deep among them)
+    said = purpose(readme[:16_000], (repo.name, title))
     stated = _declared_purpose(view, ecosystems, said)
     return RepoFacts(name=repo.name, path=repo.path, purpose=said or stated[0],
                      declared=stated if said else ("", ""),
