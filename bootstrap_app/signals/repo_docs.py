@@ -62,6 +62,8 @@ class DocCommand:
     """It runs a part of the suite (one package, a feature, a filter): never "the tests" if a whole one exists."""
     block: int = 0
     """The line opening the code block it is written in (0: inline), so the steps of one block stay together."""
+    variant: bool = False
+    """It builds a variant (one target, one platform, a make-variable override): never the project's command."""
 
 
 @dataclass(frozen=True)
@@ -348,10 +350,11 @@ def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[
                 seen.add(cmd)
                 narrow = bool(_FILTERS & {w.split("=", 1)[0] for w in cmd.split()}) or any(w.endswith((".rs", ".py", ".ts", ".go", ".rb", ".dart", ".kt", ".swift", ".exs", ".cr", ".jl", ".lua", ".t"))
                                                                   for w in cmd.split()[1:]) or _installs_a_package(cmd)
-                # a make-variable override (`make LDFLAGS=-all-static`) builds a variant, not the project
-                narrow = narrow or any(re.match(r"^[A-Z][A-Z0-9_]*=", w) for w in cmd.split()[1:]) \
-                    or bool(_ONE_THING.search(c.context))  # "# Test a specific project or package"
-                out.append(DocCommand(kind, cmd, f"{path}:{c.line}", proof, narrow, c.block))
+                narrow = narrow or bool(_ONE_THING.search(c.context))  # "# Test a specific project or package"
+                # a make-variable override (`make LDFLAGS=-all-static`) or one target builds a variant
+                variant = any(re.match(r"^[A-Z][A-Z0-9_]*=", w) or w.split("=", 1)[0] == "--target"
+                              for w in cmd.split()[1:])
+                out.append(DocCommand(kind, cmd, f"{path}:{c.line}", proof, narrow or variant, c.block, variant))
     return _legs_narrow(out)
 
 
@@ -367,7 +370,7 @@ def _legs_narrow(found: list[DocCommand]) -> list[DocCommand]:
                 and words[1] != "run":
             groups.setdefault(" ".join(words[:-1]), []).append(d)
     legs = {id(d) for g in groups.values() if len({d.block for d in g}) >= 3 for d in g}
-    return [DocCommand(d.kind, d.command, d.where, d.proof, True, d.block) if id(d) in legs else d for d in found]
+    return [DocCommand(d.kind, d.command, d.where, d.proof, True, d.block, True) if id(d) in legs else d for d in found]
 
 
 def build_sequence(found: list[DocCommand]) -> tuple[tuple[str, ...], str]:

@@ -181,11 +181,11 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
         on_ci = [t for t in ci if t.kind == kind and not special_purpose(t.command, kind)]
         own = [t for t in tasks if t.kind == kind and not special_purpose(t.command, kind)]
         doc = [t for t in documented if t.kind == kind and not special_purpose(t.command, kind)]
-        pick = next((t for t in doc if t.name != "narrow"), None) \
+        pick = next((t for t in doc if t.name not in ("narrow", "variant")), None) \
             or next((t for t in own if t.name.lower() in _CANONICAL[kind]), None) \
             or next((t for t in on_ci if t.command), None) \
             or next(iter(own), None) \
-            or next((t for t in doc if kind != "setup"), None)
+            or next((t for t in doc if kind != "setup" and t.name != "variant"), None)
         found: list[str] = []
         if pick is not None:
             commands[kind] = (pick.command, pick.source)
@@ -344,7 +344,7 @@ def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str,
 
 def _doc_task(d: DocCommand) -> Task:
     return Task(d.kind, d.command, tuple(tools_in(d.command))[:3], f"{d.where}; {d.proof}",
-                "narrow" if d.narrow else "doc")
+                "variant" if d.variant else "narrow" if d.narrow else "doc")
 
 
 def _declared_purpose(view: RepoView, ecosystems: tuple[Ecosystem, ...], said: str) -> tuple[str, str]:
@@ -407,7 +407,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     doc_kinds = {k for k, (_c, where) in commands.items() if ".md:" in where or ".rst:" in where or ".txt:" in where}
     also = {k: alts for k in commands
             if (alts := tuple(dict.fromkeys(t.command for t in (*documented, *([] if k in doc_kinds else tasks))
-                                            if t.kind == k and t.name != "narrow" and not _leg_of(t.command, commands[k][0])
+                                            if t.kind == k and t.name not in ("narrow", "variant") and not _leg_of(t.command, commands[k][0])
                                             and not special_purpose(t.command, k)
                                             and t.command not in (commands[k][0], ci_cmds.get(k))
                                             and not reruns(t.command, tasks, (commands[k][0], runs.get(k, "")))))[:3])}

@@ -195,3 +195,12 @@ def test_pinned_toolchains_state_their_version(tmp_path: Path) -> None:
                             "rust-toolchain.toml": '[toolchain]\nchannel = "1.97.1"\n',
                             "Cargo.toml": '[package]\nname = "x"\nversion = "0.1.0"\n'})
     assert "Flutter 3.41.9 (.fvmrc)" in f.min_versions and "Rust 1.97.1 (rust-toolchain.toml)" in f.min_versions
+
+
+def test_a_one_target_build_is_a_variant_never_the_build(tmp_path: Path) -> None:
+    readme = ("# tool\n\nA tool.\n\n## Building\n\nA fully static executable:\n\n```\n"
+              "$ rustup target add x86_64-unknown-linux-musl\n$ cargo build --release --target x86_64-unknown-linux-musl\n```\n")
+    f = facts_of(tmp_path, {"README.md": readme, "Cargo.toml": '[package]\nname = "tool"\nversion = "0.1.0"\n',
+                            "src/main.rs": "fn main() {}\n"})
+    every = {c for c, _ in f.commands.values()} | {c for alts in f.also.values() for c in alts}
+    assert not any("--target" in c for c in every), every
