@@ -104,6 +104,7 @@ _PROSE_VERSION = re.compile(
     r"\b(JDK|Java|Rust|Go|Python|Node(?:\.js)?|Ruby|Elixir|Erlang(?:/OTP)?|PHP|\.NET(?: SDK)?|Swift|Dart|Flutter|GHC"
     r"|OCaml|Zig|CMake|Xcode|Kotlin|Scala|Lua|Julia|Perl|Crystal|Nim|Bazel)\s+v?(\d+(?:\.\d+){0,2})(\+|\s+or\s+(?:newer|later|higher|above|greater))?"
     r"(?![\w.])")
+_REQUIRES_OR_USE = re.compile(r"\b(?:we use|we follow|use|follow|must|should|required|requires?|adhere)\b", re.I)
 _REQ_HEADING = re.compile(r"\b(?:requirements?|prerequisites?|dependencies)\b", re.I)
 _REQUIRES = re.compile(r"\b(?:requires?|required|needs?|needed|must|minimum|at least)\b", re.I)
 
@@ -224,8 +225,9 @@ def linked_guides(files: dict[str, str], guides: tuple[str, ...], listed: set[st
 
 
 def commit_convention(files: dict[str, str], listed: set[str], pkg: dict[str, Any], pyproject: dict[str, Any],
-                      subjects: tuple[str, ...]) -> tuple[str, float]:
-    """(how it is known, share of conventional subjects). Config beats history; history needs 80%."""
+                      subjects: tuple[str, ...], docs: list[tuple[str, str]] | None = None) -> tuple[str, float]:
+    """(how it is known, share of conventional subjects). Config beats the guides' words ("We use
+    Conventional Commits for PR titles", not "… is not enforced"), which beat history; history needs 80%."""
     share = sum(1 for s in subjects if CONVENTIONAL.match(s)) / len(subjects) if subjects else 0.0
     configs = [p for p in listed if re.match(r"^(?:\.commitlintrc.*|commitlint\.config\.\w+|\.czrc|\.cz\.(?:toml|json|ya?ml)"
                                                r"|cz\.(?:toml|json|ya?ml))$", p)]
@@ -234,6 +236,11 @@ def commit_convention(files: dict[str, str], listed: set[str], pkg: dict[str, An
         return f"commitlint/commitizen config `{sorted(configs)[0]}`", share
     if "commitlint" in pkg or "commitizen" in (pkg.get("config") or {}) or "commitizen" in tool:
         return "commitlint/commitizen config in the manifest", share
+    for path, text in docs or ():
+        for n, line in enumerate(text.splitlines(), 1):
+            if re.search(r"conventional\s*commits?\b", line, re.I) and _REQUIRES_OR_USE.search(line) \
+                    and not re.search(r"\bnot (?:enforced|required)|\boptional\b", line, re.I):
+                return f"stated in {path}:{n}", share
     if len(subjects) >= 10 and share >= 0.8:
         return f"{round(100 * share)}% of the last {len(subjects)} commit subjects", share
     return "", share

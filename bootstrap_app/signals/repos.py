@@ -431,7 +431,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     readme = next((files[p] for p in sorted(files, key=_readme_rank) if p.lower().startswith("readme")), "")
     title = next((m.group(1).strip() for m in [re.search(r"^#\s+(.+)$", readme, re.M)] if m), "")
     subjects = repo.recent_subjects
-    convention, share = commit_convention(files, listed, pkg, pyproject, subjects)
+    convention, share = commit_convention(files, listed, pkg, pyproject, subjects, guide_docs)
     owner_commits = 0
     in_codeowners = False
     if owner is not None:

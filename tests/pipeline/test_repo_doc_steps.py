@@ -204,3 +204,11 @@ def test_a_one_target_build_is_a_variant_never_the_build(tmp_path: Path) -> None
                             "src/main.rs": "fn main() {}\n"})
     every = {c for c, _ in f.commands.values()} | {c for alts in f.also.values() for c in alts}
     assert not any("--target" in c for c in every), every
+
+
+def test_a_guide_stating_conventional_commits_is_the_convention(tmp_path: Path) -> None:
+    guide = "# Contributing\n\n### Title Format\n\nWe use [Conventional Commits](https://www.conventionalcommits.org/) for PR titles.\n"
+    f = facts_of(tmp_path, {"CONTRIBUTING.md": guide, "README.md": "# x\n"})
+    assert f.commit_convention == "stated in CONTRIBUTING.md:5"
+    loose = "# Contributing\n\nIf unsure, check out Conventional Commits. This style is not enforced.\n"
+    assert facts_of(tmp_path / "loose", {"CONTRIBUTING.md": loose}).commit_convention == ""
