@@ -251,14 +251,21 @@ _CLA = re.compile(r"contributor license agreement|\bCLA\b", re.I)
 
 
 def signoff(files: dict[str, str], listed: set[str]) -> str:
-    """"DCO" or "CLA" when the contributor docs or repository config require one, else ``""``."""
-    guides = "\n".join(text for path, text in files.items() if _GUIDES.match(path))
+    """"DCO", "CLA" or signed commits when the contributor docs or repository config require one, else ``""``."""
+    guides = "\n".join(text for path, text in files.items() if _GUIDES.match(path) or is_guide_path(path))
     if ".github/dco.yml" in listed or _DCO.search(guides):
         return "DCO"
     if any("cla" in p.lower().rsplit("/", 1)[-1].split(".")[0].split("-") for p in listed
            if p.startswith(".github/workflows/")) or _CLA.search(guides):
         return "CLA"
+    if _SIGNED.search(guides):
+        return "signed commits (GPG/SSH signature)"
     return ""
+
+
+_SIGNED = re.compile(r"commit signature verification|\bsign (?:your|all|each) commits\b|\bsigned commits\b|"
+                     r"\bcommits? must be signed\b|\bgpg[- ]sign", re.I)
+"""A cryptographic signature on every commit (not a DCO sign-off line, read first)."""
 
 
 def release_files(listed: set[str]) -> tuple[str, ...]:

@@ -212,3 +212,11 @@ def test_a_guide_stating_conventional_commits_is_the_convention(tmp_path: Path) 
     assert f.commit_convention == "stated in CONTRIBUTING.md:5"
     loose = "# Contributing\n\nIf unsure, check out Conventional Commits. This style is not enforced.\n"
     assert facts_of(tmp_path / "loose", {"CONTRIBUTING.md": loose}).commit_convention == ""
+
+
+def test_signed_commits_a_guide_requires(tmp_path: Path) -> None:
+    guide = ("# Contribution guidelines\n\n### Sign your commits\n\nWe use commit signature verification, which will"
+             " block commits from being merged via the UI unless they are signed.\n")
+    assert facts_of(tmp_path, {"CONTRIBUTING.md": guide}).signoff == "signed commits (GPG/SSH signature)"
+    site = "# Contributing\n\nAll commits must be signed off (Developer Certificate of Origin).\n"
+    assert facts_of(tmp_path / "dco", {"website/docs/contributing.md": site}).signoff == "DCO"
