@@ -60,6 +60,9 @@ def repo_body(f: RepoFacts, first_name: str) -> str:
     if f.packages:
         globs = [p for p in f.packages if "*" in p or p not in f.members]
         lines.append("- Workspace packages: " + ", ".join(f"`{p}`" for p in [*globs[:3], *f.members[:8]]))
+    if f.env_templates:
+        lines.append("- Local environment: copy " + ", ".join(f"`{t}`" for t in f.env_templates)
+                     + " (without its last suffix) before running the project")
     if f.commit_convention:
         lines.append(f"- Commit messages: Conventional Commits ({f.commit_convention})")
     if f.changelog:

@@ -25,6 +25,7 @@ __all__ = [
     "CONVENTIONAL",
     "changelog",
     "ci_toolchains",
+    "env_templates",
     "commit_convention",
     "config_tools",
     "contributor_guides",
@@ -248,6 +249,13 @@ def commit_convention(files: dict[str, str], listed: set[str], pkg: dict[str, An
 
 _DCO = re.compile(r"developer certificate of origin|\bDCO\b|signed-off-by|git commit -s\b|--signoff", re.I)
 _CLA = re.compile(r"contributor license agreement|\bCLA\b", re.I)
+
+
+def env_templates(listed: set[str]) -> tuple[str, ...]:
+    """Root files a developer copies to make the local environment file (``.env.example`` ->
+    ``.env``, ``.env.local.example``): the project's own template, a file of the tree."""
+    return tuple(sorted(p for p in listed if "/" not in p and safe_path(p)
+                        and re.fullmatch(r"\.env(?:\.[\w-]+)*\.(?:example|sample|template|dist)", p)))[:3]
 
 
 def signoff(files: dict[str, str], listed: set[str]) -> str:

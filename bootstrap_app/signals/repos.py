@@ -30,6 +30,7 @@ from .repo_cites import cited_facts, repo_cites
 from .repo_conventions import changelog as changelog_file
 from .repo_conventions import (
     ci_toolchains,
+    env_templates,
     commit_convention,
     config_tools,
     contributor_guides,
@@ -127,6 +128,8 @@ class RepoFacts:
     """The docs' build-from-source steps, whole and in their order (``git submodule update --init``,
     ``autoreconf -i``, ``./configure``, ``make``, ``make check``), each proven; see :func:`build_sequence`."""
     build_steps_where: str = ""
+    env_templates: tuple[str, ...] = ()
+    """Root templates of the local environment file (``.env.example``): copied to run the project."""
     """kind -> other declared tasks of that kind (``make vet`` beside ``make lint``)."""
     runs: dict[str, str] = field(default_factory=dict)
     """kind -> the one command behind a task (``make format`` -> ``uv run ruff format .``), when it is one."""
@@ -474,7 +477,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                      commit_convention=convention, signoff=signoff(files, listed), release=release[:5],
                      packages=packages, members=members, guides=guides, package_commands=per_package,
                      rules=rules, guide_topics=topics, configured=configured, cites=cites,
-                     build_steps=steps, build_steps_where=steps_where)
+                     build_steps=steps, build_steps_where=steps_where, env_templates=env_templates(listed))
 
 
 @dataclass

@@ -220,3 +220,10 @@ def test_signed_commits_a_guide_requires(tmp_path: Path) -> None:
     assert facts_of(tmp_path, {"CONTRIBUTING.md": guide}).signoff == "signed commits (GPG/SSH signature)"
     site = "# Contributing\n\nAll commits must be signed off (Developer Certificate of Origin).\n"
     assert facts_of(tmp_path / "dco", {"website/docs/contributing.md": site}).signoff == "DCO"
+
+
+def test_the_local_environment_template_is_stated(tmp_path: Path) -> None:
+    f = facts_of(tmp_path, {".env.local.example": "DATABASE_URL=\n", ".env.test.example": "X=\n",
+                            "package.json": json.dumps({"name": "app", "scripts": {"test": "vitest run"}})})
+    assert f.env_templates == (".env.local.example", ".env.test.example")
+    assert facts_of(tmp_path / "none", {".env": "X=1\n", "README.md": "# x\n"}).env_templates == ()
