@@ -30,10 +30,10 @@ from .repo_cites import cited_facts, repo_cites
 from .repo_conventions import changelog as changelog_file
 from .repo_conventions import (
     ci_toolchains,
-    env_templates,
     commit_convention,
     config_tools,
     contributor_guides,
+    env_templates,
     golangci_formatters,
     linked_guides,
     min_versions,
