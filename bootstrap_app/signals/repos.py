@@ -399,7 +399,9 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     # and its alerts stand in for one), then what the maintainers wrote for agents
     # a guide that sends its reader to the README ("see the readme for the workflow") makes the
     # README's sections about working on the code part of the guide
-    own_guide = any(_is_guide(p) for p, _ in docs) and not any(
+    # (a "getting started" or "building" page is no contributor guide: the README's sections still count)
+    own_guide = any(_is_guide(p) and re.match(r"(?:contributing|hacking|developing|development)\b",
+                                              p.rsplit("/", 1)[-1].lower()) for p, _ in docs) and not any(
         d.lower().startswith("readme") for p, _ in docs if _is_guide(p) for d in pointed_docs(p, files[p], listed,
                                                                                                  own_roles=True))
     guide_docs = [(p, t) for p, t in docs if _is_guide(p) or p in _AGENT_DOCS or not p.lower().startswith("readme")

@@ -227,3 +227,10 @@ def test_the_local_environment_template_is_stated(tmp_path: Path) -> None:
                             "package.json": json.dumps({"name": "app", "scripts": {"test": "vitest run"}})})
     assert f.env_templates == (".env.local.example", ".env.test.example")
     assert facts_of(tmp_path / "none", {".env": "X=1\n", "README.md": "# x\n"}).env_templates == ()
+
+
+def test_a_getting_started_page_does_not_silence_the_readmes_contributing_section(tmp_path: Path) -> None:
+    readme = ("# lib\n\nA library.\n\n## Contributing\n\nWhen submitting pull requests, please add test cases for any"
+              " new features or fixes.\n")
+    f = facts_of(tmp_path, {"README.md": readme, "docs/src/getting_started.md": "# Getting started\n\nInstall it.\n"})
+    assert any("add test cases" in r.text for r in f.rules), f.rules
