@@ -123,6 +123,24 @@ def selected_file(path: str) -> bool:
     return any(fnmatch.fnmatchcase(path, pat) and path.count("/") == pat.count("/") for pat in (*_SELECT_NESTED, *nested))
 
 
+def _heading(line: str, below: str) -> bool:
+    """An ATX heading, or a setext one (a line underlined with ``===``/``---``)."""
+    return bool(re.match(r"^#{1,6}\s+\S", line)) or (bool(line.strip()) and bool(re.fullmatch(r"(=+|-+)\s*", below))
+                                                      and not line.lstrip().startswith(("-", "*", "|")))
+
+
+def _level(line: str, below: str) -> int:
+    if m := re.match(r"^(#{1,6})\s", line):
+        return len(m.group(1))
+    return 1 if below.strip().startswith("=") else 2
+
+
+def _slug(line: str) -> str:
+    """GitHub's anchor of a heading line (``## Getting Started`` -> ``getting-started``), else ``""``."""
+    text = re.sub(r"^#{1,6}\s+", "", line.strip()) if re.match(r"^#{1,6}\s", line) else line.strip()
+    return re.sub(r"\s", "-", re.sub(r"[^\w\s-]", "", text.lower())) if text else ""
+
+
 class _Git:
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -266,6 +284,8 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
         files: dict[str, str] = {}
         for rel in chosen:
             files[rel] = self._read_file(root, rel, ctx)
+        for rel, anchor in self._anchored(files):  # "see [the readme](README.md#contributing)"
+            files[rel] = self._with_section(root, rel, files[rel], anchor, ctx)
         pointed: tuple[str, ...] = ()
         for _hop in range(2):  # a guide's pointer, then the pages of the index it points to
             hop = self._pointed(files, listed, pointed)[:_MAX_POINTED - len(pointed)]
@@ -328,7 +348,35 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
                     and (not readme or about_working(d))]
         return out[:_MAX_POINTED]
 
-    def _read_file(self, root: Path, rel: str, ctx: ReadContext) -> str:
+    @staticmethod
+    def _anchored(files: dict[str, str]) -> list[tuple[str, str]]:
+        """(README, anchor) for each guide link to a section of the README (``README.md#contributing``)."""
+        out: list[tuple[str, str]] = []
+        for rel in [p for p in files if is_guide_path(p)]:
+            for m in re.finditer(r"\]\(\s*<?(?:\.{0,2}/)*(README[\w.-]*)#([\w-]{1,80})", files[rel]):
+                if m.group(1) in files and (m.group(1), m.group(2).lower()) not in out:
+                    out.append((m.group(1), m.group(2).lower()))
+        return out
+
+    def _with_section(self, root: Path, rel: str, text: str, anchor: str, ctx: ReadContext) -> str:
+        """``text`` (the README as read, capped) plus the section a guide points to when the cap cut it
+        off: read further, that section's lines are put at their own line numbers (the lines between
+        stay blank), so a citation ``README.md:5660`` stays true."""
+        whole = self._read_file(root, rel, ctx, cap=_MAX_DOC_BYTES)
+        lines = whole.splitlines()
+        start = next((i for i, line in enumerate(lines)
+                      if _slug(line) == anchor and _heading(line, lines[i + 1] if i + 1 < len(lines) else "")), -1)
+        kept = text.splitlines()
+        if start < 0 or start < len(kept) - 1:
+            return text  # no such heading, or the part read already holds it
+        level = _level(lines[start], lines[start + 1] if start + 1 < len(lines) else "")
+        end = next((j for j in range(start + 1, len(lines))
+                    if _heading(lines[j], lines[j + 1] if j + 1 < len(lines) else "")
+                    and _level(lines[j], lines[j + 1] if j + 1 < len(lines) else "") <= level), len(lines))
+        head = kept[:-1]  # the last line read may be cut mid-line
+        return "\n".join([*head, *([""] * (start - len(head))), *lines[start:end]])
+
+    def _read_file(self, root: Path, rel: str, ctx: ReadContext, cap: int | None = None) -> str:
         if PurePosixPath(rel).name in LOCKFILES:
             return "[lockfile present; not read]"
         path = root / rel
@@ -351,7 +399,7 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
                 # the README is often the contributor guide too: its "Building" section sits past 16 kB
                 guide = PurePosixPath(rel).stem.lower() in (*_GUIDE_NAMES, "agents", "claude", "gemini",
                                                             "copilot-instructions", "readme") or is_guide_path(rel)
-                cap = _MAX_MANIFEST_CHARS if manifest else _MAX_GUIDE_CHARS if guide else _MAX_FILE_CHARS
+                cap = cap or (_MAX_MANIFEST_CHARS if manifest else _MAX_GUIDE_CHARS if guide else _MAX_FILE_CHARS)
                 data = f.read(cap * 4)
         except OSError as exc:
             ctx.skip(self.id, rel, f"{path}: unreadable ({exc.strerror or exc})")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bootstrap_app.ecosystems.guides import as_markdown, is_guide_path, pointed_docs
 
-from .gitrepo import facts_of
+from .gitrepo import build, facts_of, read
 
 _MAKEFILE = "test:\n\tpytest\n\ncheck:\n\tpytest -q\n\nlint:\n\truff check .\n"
 
@@ -94,3 +94,15 @@ def test_where_guides_are_and_where_pointers_lead() -> None:
     assert "README.md" in pointed_docs("CONTRIBUTING.md", text, listed, own_roles=True)
     # one matching segment is not enough unless it names a guide
     assert pointed_docs("CONTRIBUTING.md", "https://x.example/a.md", ["docs/a.md"]) == []
+
+
+def test_a_readme_section_a_guide_links_to_is_read_at_its_own_lines(tmp_path: Path) -> None:
+    filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit.\n\n" * 1400  # past the README cap
+    readme = "# proj\n\nA tool.\n\n" + filler + "Contributing\n------------\n\nPull requests must be editable by maintainers.\n"
+    repo, _ = read(build(tmp_path, {"README.md": readme, "CONTRIBUTING.md": "See [the readme](README.md#contributing).\n"}))
+    lines = repo.files["README.md"].splitlines()
+    at = readme.splitlines().index("Contributing")
+    assert lines[at] == "Contributing" and lines[at + 3] == "Pull requests must be editable by maintainers."
+    # without the pointer the README is read only up to its cap
+    repo, _ = read(build(tmp_path / "plain", {"README.md": readme}))
+    assert "editable by maintainers" not in repo.files["README.md"]
