@@ -143,10 +143,23 @@ _OTHER_JOB = re.compile(r"man-?page|\bdocs?\b|documentation|website|\bsite\b|\bp
                         re.I)
 
 
+def _matrix_floor(job: Any, value: object) -> tuple[str, str] | None:
+    """(the lowest version, the matrix key) when ``value`` is ``${{ matrix.KEY }}`` and the job's
+    matrix lists versions under KEY: the oldest toolchain the project is tested on is its floor."""
+    m = re.fullmatch(r"\$\{\{\s*matrix\.([\w-]+)\s*\}\}", str(value).strip())
+    strategy = job.get("strategy") if isinstance(job, dict) else None
+    matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
+    listed = matrix.get(m.group(1)) if m and isinstance(matrix, dict) else None
+    found = [v for x in (listed if isinstance(listed, list) else ()) if (v := _version(x)) and re.fullmatch(r"\d+(?:\.\d+)*", v)]
+    if not found or not m:
+        return None
+    return min(found, key=lambda v: tuple(int(p) for p in v.split("."))), m.group(1)
+
+
 def ci_toolchains(files: dict[str, str], stated: tuple[str, ...] = (), chosen: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The toolchain a workflow's setup step pins (``actions/setup-java`` with ``java-version: 11``)
     as ``Java 11 (CI: file:line)``, for a language no manifest states a version of (``stated``); a
-    matrix placeholder (``${{ matrix.go }}``) or a list pins nothing. With the project's ``chosen``
+    matrix placeholder (``${{ matrix.otp }}``) is resolved to the lowest version the matrix lists. With the project's ``chosen``
     commands, only a job that runs one of their programs counts: a job that builds the manpage or
     lints a schema pins the toolchain of that job, not the project's floor."""
     out: list[str] = []
@@ -169,6 +182,8 @@ def ci_toolchains(files: dict[str, str], stated: tuple[str, ...] = (), chosen: t
                 for key, value in (given.items() if isinstance(given, dict) else ()):
                     lang = _SETUP.get(str(key).removesuffix("-version"), "") if str(key).endswith("-version") else ""
                     version = _version(value) if isinstance(value, str | int | float) and "{" not in str(value) else ""
+                    if not version and (floor := _matrix_floor(job, value)):
+                        version, key = floor  # `${{ matrix.otp }}` over ["27.2", "28.0"]: the lowest it tests
                     if not lang or not version or any(_SAME.get(w := s.split()[0], w) == lang for s in [*stated, *out]):
                         continue
                     text = files[path]

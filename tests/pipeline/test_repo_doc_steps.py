@@ -234,3 +234,12 @@ def test_a_getting_started_page_does_not_silence_the_readmes_contributing_sectio
               " new features or fixes.\n")
     f = facts_of(tmp_path, {"README.md": readme, "docs/src/getting_started.md": "# Getting started\n\nInstall it.\n"})
     assert any("add test cases" in r.text for r in f.rules), f.rules
+
+
+def test_a_ci_matrix_value_is_resolved_to_the_lowest_version_tested(tmp_path: Path) -> None:
+    ci = ("name: CI\non: [push, pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    strategy:\n"
+          "      matrix:\n        otp: [\"28.0\", \"27.2\", \"29.0\"]\n    steps:\n      - uses: erlef/setup-beam@v1\n"
+          "        with:\n          otp-version: ${{ matrix.otp }}\n      - run: rebar3 eunit\n")
+    f = facts_of(tmp_path, {"rebar.config": "{deps, []}.\n", ".github/workflows/ci.yml": ci,
+                            "src/app.erl": "-module(app).\n"})
+    assert "OTP 27.2 (CI: .github/workflows/ci.yml:8)" in f.min_versions, f.min_versions
