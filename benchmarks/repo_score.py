@@ -163,6 +163,13 @@ _TOOLS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"(uv sync|pip install|poetry install|pdm install|pre-commit run)\b", ("pyproject.toml", "setup.py",
                                                                            ".pre-commit-config.yaml")),
     (r"sbt\b", ("build.sbt",)),
+    (r"rebar3 (compile|eunit|ct|dialyzer|xref|fmt|lint|edoc|ex_doc|proper|cover)\b", ("rebar.config",)),
+    (r"luarocks (make|build|test|lint|pack)\b", ("*.rockspec",)),
+    (r"(crystal (spec|build|tool format|docs)|shards (install|build|update|check))\b", ("shard.yml",)),
+    (r"nimble (install|build|test|develop|check)\b", ("*.nimble",)),
+    (r"R CMD (build|check|INSTALL)\b", ("DESCRIPTION",)),
+    (r"(cpanm (-n )?--installdeps \.|prove|perl Makefile\.PL)(\s|$)", ("Makefile.PL", "Build.PL", "cpanfile")),
+    (r"(bazel|bazelisk) (build|test|run|query|mod|coverage)\b", ("MODULE.bazel", "WORKSPACE", "WORKSPACE.bazel")),
 )
 
 

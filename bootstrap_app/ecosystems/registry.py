@@ -22,6 +22,7 @@ from .functional import Haskell, OCaml
 from .javascript import Bun, Deno, Node
 from .jvm import Gradle, Maven
 from .native import Autotools, CMake, Meson
+from .packages import Bazel, Crystal, Erlang, Julia, Lua, Nim, Perl, R
 from .php import Php
 from .python import Python
 from .ruby import Ruby
@@ -37,7 +38,7 @@ ECOSYSTEM_CLASSES: tuple[type[Ecosystem], ...] = (
     Make, Just, TaskRunner, Scripts, PreCommit, Nix,
     Python, Node, Deno, Bun, Rust, Go,
     Gradle, Maven, Ruby, Php, Elixir, CMake, Meson, Autotools, DotNet, Swift, Haskell, OCaml, Dart, Scala, Clojure,
-    Zig,
+    Zig, Lua, R, Erlang, Julia, Perl, Crystal, Nim, Bazel,
 )
 ENTRY_POINT_GROUP = "memseed.ecosystems"
 

@@ -48,6 +48,9 @@ def repo_body(f: RepoFacts, first_name: str) -> str:
         lines.append("- Test-suite dependencies (what the tests are written with): " + ", ".join(f.suite_deps))
     lines += [_command_line(f, kind) for kind in KIND_ORDER if kind in f.commands and kind not in ("release", "deploy")]
     lines += [f"- {_LABEL[kind]} ({package}): `{cmd}` ({where})" for kind, package, cmd, where in f.package_commands]
+    if f.build_steps:
+        lines.append("- Build from source, in order: " + ", ".join(f"`{c}`" for c in f.build_steps)
+                     + f" ({f.build_steps_where})")
     if f.release:
         lines.append("- Release/deploy: " + ", ".join(f"`{r}`" for r in f.release))
     shown = {t for ts in f.tools.values() for t in ts}
@@ -57,6 +60,9 @@ def repo_body(f: RepoFacts, first_name: str) -> str:
     if f.packages:
         globs = [p for p in f.packages if "*" in p or p not in f.members]
         lines.append("- Workspace packages: " + ", ".join(f"`{p}`" for p in [*globs[:3], *f.members[:8]]))
+    if f.env_templates:
+        lines.append("- Local environment: copy " + ", ".join(f"`{t}`" for t in f.env_templates)
+                     + " (without its last suffix) before running the project")
     if f.commit_convention:
         lines.append(f"- Commit messages: Conventional Commits ({f.commit_convention})")
     if f.changelog:

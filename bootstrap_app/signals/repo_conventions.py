@@ -14,6 +14,7 @@ import posixpath
 import re
 from typing import Any
 
+from bootstrap_app.ecosystems.guides import is_guide_path
 from bootstrap_app.safety.injection import scan_text
 from bootstrap_app.safety.provenance import describes_subject, instruction_reasons
 
@@ -28,6 +29,7 @@ __all__ = [
     "commit_template",
     "config_tools",
     "contributor_guides",
+    "env_templates",
     "golangci_formatters",
     "linked_guides",
     "min_versions",
@@ -78,6 +80,8 @@ def min_versions(files: dict[str, str], pkg: dict[str, Any], pyproject: dict[str
     rust = rust if isinstance(rust, str) else workspace.get("rust-version") if isinstance(workspace, dict) else None
     if v := _version(rust):
         out.append(f"Rust {v}")
+    elif m := re.search(r"""^\s*channel\s*=\s*["'](\d+\.\d+(?:\.\d+)?)["']""", files.get("rust-toolchain.toml", ""), re.M):
+        out.append(f"Rust {m.group(1)} (rust-toolchain.toml)")  # the toolchain the repository pins, when a number
     if m := re.search(r"^go\s+(\d+\.\d+(?:\.\d+)?)\s*$", files.get("go.mod", ""), re.M):
         out.append(f"Go {m.group(1)}")
     project = pyproject.get("project", {}) if isinstance(pyproject.get("project"), dict) else {}
@@ -88,15 +92,22 @@ def min_versions(files: dict[str, str], pkg: dict[str, Any], pyproject: dict[str
     if (v := _version(project.get("requires-python", ""))) or (v := _version(poetry_python)) or (v := _version(files.get(".python-version", "").strip().splitlines()[0] if files.get(".python-version") else "")):
         out.append(f"Python {v}")
     engines = pkg.get("engines", {}) if isinstance(pkg.get("engines"), dict) else {}
-    if (v := _version(engines.get("node", ""))) or (v := _version(files.get(".nvmrc", "").strip().lstrip("v"))):
+    volta = pkg.get("volta", {}) if isinstance(pkg.get("volta"), dict) else {}  # the Node version Volta pins
+    if (v := _version(engines.get("node", ""))) or (v := _version(files.get(".nvmrc", "").strip().lstrip("v"))) \
+            or (v := _version(str(volta.get("node", "")))):
         out.append(f"Node {v}")
+    fvm = load_json(files.get(".fvmrc", "")) if ".fvmrc" in files else {}  # the Flutter SDK fvm pins
+    if isinstance(fvm.get("flutter"), str) and (v := _version(fvm["flutter"])):
+        out.append(f"Flutter {v} (.fvmrc)")
     return tuple(out)
 
 
 _PROSE_VERSION = re.compile(
     r"\b(JDK|Java|Rust|Go|Python|Node(?:\.js)?|Ruby|Elixir|Erlang(?:/OTP)?|PHP|\.NET(?: SDK)?|Swift|Dart|Flutter|GHC"
-    r"|OCaml|Zig|CMake|Xcode|Kotlin|Scala)\s+v?(\d+(?:\.\d+){0,2})(\+|\s+or\s+(?:newer|later|higher|above|greater))?"
+    r"|OCaml|Zig|CMake|Xcode|Kotlin|Scala|Lua|Julia|Perl|Crystal|Nim|Bazel)\s+v?(\d+(?:\.\d+){0,2})(\+|\s+or\s+(?:newer|later|higher|above|greater))?"
     r"(?![\w.])")
+_REQUIRES_OR_USE = re.compile(r"\b(?:we use|we follow|use|follow|must|should|required|requires?|adhere)\b", re.I)
+_REQ_HEADING = re.compile(r"\b(?:requirements?|prerequisites?|dependencies)\b", re.I)
 _REQUIRES = re.compile(r"\b(?:requires?|required|needs?|needed|must|minimum|at least)\b", re.I)
 
 
@@ -106,12 +117,19 @@ def prose_versions(docs: list[tuple[str, str]]) -> tuple[str, ...]:
     cited ``file:line`` — a version named in passing, with no requirement word on its line, is not one."""
     out: list[str] = []
     for path, text in docs:
+        heading = ""
         for n, line in enumerate(text.splitlines(), 1):
-            if not _REQUIRES.search(line) or line.lstrip().startswith(("$", "```", "    ")):
+            if m := re.match(r"^#{1,6}\s+(.*)$", line):
+                heading = m.group(1)
+            # a list item under "Requirements" / "Prerequisites" states one ("- Erlang/OTP 27+")
+            listed = bool(re.match(r"^\s*[-*+]\s", line)) and bool(_REQ_HEADING.search(heading))
+            if not (_REQUIRES.search(line) or listed) or line.lstrip().startswith(("$", "```", "    ")):
                 continue
             if m := _PROSE_VERSION.search(line):  # the first one: "…, JDK 21 is recommended" is no floor
                 floor = " or newer" if m.group(3) else ""
-                out.append(f"{m.group(1)} {m.group(2)}{floor} ({path}:{n})")
+                stated = f"{m.group(1)} {m.group(2)}{floor}"
+                if not any(o.startswith(stated + " (") for o in out):  # the same floor in a second doc
+                    out.append(f"{stated} ({path}:{n})")
     return tuple(dict.fromkeys(out))[:4]
 
 
@@ -122,22 +140,51 @@ _SAME = {"JDK": "Java", "Node.js": "Node", "Erlang/OTP": "OTP"}
 """Another name a stated version goes by (``JDK 17 (toolchain)`` states the Java version)."""
 
 
-def ci_toolchains(files: dict[str, str], stated: tuple[str, ...] = ()) -> tuple[str, ...]:
+_OTHER_JOB = re.compile(r"man-?page|\bdocs?\b|documentation|website|\bsite\b|\bpages\b|schema|release|publish|deploy|bench",
+                        re.I)
+
+
+def _matrix_floor(job: Any, value: object) -> tuple[str, str] | None:
+    """(the lowest version, the matrix key) when ``value`` is ``${{ matrix.KEY }}`` and the job's
+    matrix lists versions under KEY: the oldest toolchain the project is tested on is its floor."""
+    m = re.fullmatch(r"\$\{\{\s*matrix\.([\w-]+)\s*\}\}", str(value).strip())
+    strategy = job.get("strategy") if isinstance(job, dict) else None
+    matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
+    listed = matrix.get(m.group(1)) if m and isinstance(matrix, dict) else None
+    found = [v for x in (listed if isinstance(listed, list) else ()) if (v := _version(x)) and re.fullmatch(r"\d+(?:\.\d+)*", v)]
+    if not found or not m:
+        return None
+    return min(found, key=lambda v: tuple(int(p) for p in v.split("."))), m.group(1)
+
+
+def ci_toolchains(files: dict[str, str], stated: tuple[str, ...] = (), chosen: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The toolchain a workflow's setup step pins (``actions/setup-java`` with ``java-version: 11``)
     as ``Java 11 (CI: file:line)``, for a language no manifest states a version of (``stated``); a
-    matrix placeholder (``${{ matrix.go }}``) or a list pins nothing."""
+    matrix placeholder (``${{ matrix.otp }}``) is resolved to the lowest version the matrix lists. With the project's ``chosen``
+    commands, only a job that runs one of their programs counts: a job that builds the manpage or
+    lints a schema pins the toolchain of that job, not the project's floor."""
     out: list[str] = []
+    programs = {c.split()[0] for c in chosen if c.split()}
     for path in sorted(p for p in files if p.startswith(".github/workflows/") and p.endswith((".yml", ".yaml"))):
         data = load_yaml(files[path])
         jobs = data.get("jobs") if isinstance(data, dict) else None
-        for job in (jobs.values() if isinstance(jobs, dict) else ()):
+        for key, job in (jobs.items() if isinstance(jobs, dict) else ()):
             steps = job.get("steps") if isinstance(job, dict) else None
+            name = f"{path.rsplit('/', 1)[-1]} {key} {job.get('name', '') if isinstance(job, dict) else ''}"
+            if _OTHER_JOB.search(name):
+                continue  # a manpage, docs-site or schema job pins that job's toolchain
+            runs = [line.strip().split()[0] for step in (steps if isinstance(steps, list) else ())
+                    if isinstance(step, dict) for line in str(step.get("run", "")).splitlines() if line.strip()]
+            if programs and not programs & set(runs):
+                continue
             for step in (steps if isinstance(steps, list) else ()):
                 uses = str(step.get("uses", "")) if isinstance(step, dict) else ""
                 given = step.get("with") if isinstance(step, dict) and "/setup-" in uses else None
                 for key, value in (given.items() if isinstance(given, dict) else ()):
                     lang = _SETUP.get(str(key).removesuffix("-version"), "") if str(key).endswith("-version") else ""
                     version = _version(value) if isinstance(value, str | int | float) and "{" not in str(value) else ""
+                    if not version and (floor := _matrix_floor(job, value)):
+                        version, key = floor  # `${{ matrix.otp }}` over ["27.2", "28.0"]: the lowest it tests
                     if not lang or not version or any(_SAME.get(w := s.split()[0], w) == lang for s in [*stated, *out]):
                         continue
                     text = files[path]
@@ -156,6 +203,12 @@ def changelog(listed: set[str]) -> str:
 def contributor_guides(listed: set[str]) -> tuple[str, ...]:
     """CONTRIBUTING / AGENTS.md / CLAUDE.md / PR templates the maintainers wrote (paths only)."""
     found = [p for p in listed if _GUIDES.match(p) and safe_path(p)]
+    # a contributing guide in another markup (CONTRIBUTING.adoc) or in a docs site's sources
+    # (website/docs/contributing.md) when none sits where GitHub looks
+    if not any("contributing" in p.lower() for p in found):
+        found += sorted((p for p in listed if is_guide_path(p) and safe_path(p)
+                         and p.rsplit("/", 1)[-1].lower().startswith("contributing")),
+                        key=lambda p: (p.count("/"), p.lower()))[:1]
     found += [p for p in listed if p.lower().startswith(".github/pull_request_template/") and safe_path(p)][:1]
     return tuple(sorted(found, key=lambda p: (p.count("/"), p.lower())))
 
@@ -189,8 +242,9 @@ def linked_guides(files: dict[str, str], guides: tuple[str, ...], listed: set[st
 
 
 def commit_convention(files: dict[str, str], listed: set[str], pkg: dict[str, Any], pyproject: dict[str, Any],
-                      subjects: tuple[str, ...]) -> tuple[str, float]:
-    """(how it is known, share of conventional subjects). Config beats history; history needs 80%."""
+                      subjects: tuple[str, ...], docs: list[tuple[str, str]] | None = None) -> tuple[str, float]:
+    """(how it is known, share of conventional subjects). Config beats the guides' words ("We use
+    Conventional Commits for PR titles", not "… is not enforced"), which beat history; history needs 80%."""
     share = sum(1 for s in subjects if CONVENTIONAL.match(s)) / len(subjects) if subjects else 0.0
     configs = [p for p in listed if re.match(r"^(?:\.commitlintrc.*|commitlint\.config\.\w+|\.czrc|\.cz\.(?:toml|json|ya?ml)"
                                                r"|cz\.(?:toml|json|ya?ml))$", p)]
@@ -199,6 +253,11 @@ def commit_convention(files: dict[str, str], listed: set[str], pkg: dict[str, An
         return f"commitlint/commitizen config `{sorted(configs)[0]}`", share
     if "commitlint" in pkg or "commitizen" in (pkg.get("config") or {}) or "commitizen" in tool:
         return "commitlint/commitizen config in the manifest", share
+    for path, text in docs or ():
+        for n, line in enumerate(text.splitlines(), 1):
+            if re.search(r"conventional\s*commits?\b", line, re.I) and _REQUIRES_OR_USE.search(line) \
+                    and not re.search(r"\bnot (?:enforced|required)|\boptional\b", line, re.I):
+                return f"stated in {path}:{n}", share
     if linked := _linked_convention(files):
         return linked, share
     if len(subjects) >= 10 and share >= 0.8:
@@ -238,15 +297,29 @@ _DCO = re.compile(r"developer certificate of origin|\bDCO\b|signed-off-by|git co
 _CLA = re.compile(r"contributor license agreement|\bCLA\b", re.I)
 
 
+def env_templates(listed: set[str]) -> tuple[str, ...]:
+    """Root files a developer copies to make the local environment file (``.env.example`` ->
+    ``.env``, ``.env.local.example``): the project's own template, a file of the tree."""
+    return tuple(sorted(p for p in listed if "/" not in p and safe_path(p)
+                        and re.fullmatch(r"\.env(?:\.[\w-]+)*\.(?:example|sample|template|dist)", p)))[:3]
+
+
 def signoff(files: dict[str, str], listed: set[str]) -> str:
-    """"DCO" or "CLA" when the contributor docs or repository config require one, else ``""``."""
-    guides = "\n".join(text for path, text in files.items() if _GUIDES.match(path))
+    """"DCO", "CLA" or signed commits when the contributor docs or repository config require one, else ``""``."""
+    guides = "\n".join(text for path, text in files.items() if _GUIDES.match(path) or is_guide_path(path))
     if ".github/dco.yml" in listed or _DCO.search(guides):
         return "DCO"
     if any("cla" in p.lower().rsplit("/", 1)[-1].split(".")[0].split("-") for p in listed
            if p.startswith(".github/workflows/")) or _CLA.search(guides):
         return "CLA"
+    if _SIGNED.search(guides):
+        return "signed commits (GPG/SSH signature)"
     return ""
+
+
+_SIGNED = re.compile(r"commit signature verification|\bsign (?:your|all|each) commits\b|\bsigned commits\b|"
+                     r"\bcommits? must be signed\b|\bgpg[- ]sign", re.I)
+"""A cryptographic signature on every commit (not a DCO sign-off line, read first)."""
 
 
 def release_files(listed: set[str]) -> tuple[str, ...]:

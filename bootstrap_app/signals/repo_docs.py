@@ -23,7 +23,7 @@ from bootstrap_app.safety.dangerous import find_dangerous
 
 from .repo_tools import TOOLS, kind_of_name, kind_of_tools, tools_in
 
-__all__ = ["DocCommand", "doc_commands", "doc_sections", "is_fence", "prove"]
+__all__ = ["DocCommand", "build_sequence", "doc_commands", "doc_sections", "is_fence", "is_step_only", "prove"]
 
 _SHELL_LANGS = frozenset({"", "sh", "bash", "shell", "console", "zsh", "shell-session", "shellsession", "text",
                           "terminal", "powershell", "ps1", "pwsh", "cmd", "bat", "sh-session", "none", "fish"})
@@ -31,7 +31,7 @@ _PROMPT = re.compile(r"^(?:\$|%|>|PS>|PS [^>]*>|❯)\s+")
 # `nix run .#format`; a pip requirement may end in its extras (`.[dev]`, `pkg[a,b]`: PEP 508 grammar)
 _TOKEN = re.compile(r"^[A-Za-z0-9_./:=@+,%^~\-][A-Za-z0-9_./:=@+,%^~\-#]*(?:\[[A-Za-z0-9_.,-]+\])?$")
 _FILTERS = frozenset({"-p", "--package", "--features", "-F", "-k", "--filter", "testOnly", "-run", "--tests",
-                      "--test"})
+                      "--test", "--module", "--suite", "--case", "--group", "--app"})
 _CONTEXT_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("typecheck", re.compile(r"\btype[- ]?check|\bstatic (?:type )?analysis|\btyping\b", re.I)),
     ("format", re.compile(r"\bformat(?:ting|ter|s)?\b|\bcode style\b|\bstyle guide\b|\bre-?format", re.I)),
@@ -47,7 +47,7 @@ _COMMAND_WORDS = {"spotless": "format", "rubocop": "lint", "standardrb": "lint",
                   "phpstan": "typecheck", "psalm": "typecheck", "phpcs": "lint", "php-cs-fixer": "format",
                   "scalafmt": "format", "scalafix": "lint", "ctest": "test", "distcheck": "test", "preparepr": "lint",
                   "ormolu": "format", "fourmolu": "format", "hlint": "lint", "deps.get": "setup", "bootstrap": "setup",
-                  "analyze": "lint", "checkformatted": "format", "check-formatted": "format", "ok": "test"}
+                  "analyze": "lint", "make check": "test", "checkformatted": "format", "check-formatted": "format", "ok": "test"}
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,10 @@ class DocCommand:
     proof: str
     narrow: bool = False
     """It runs a part of the suite (one package, a feature, a filter): never "the tests" if a whole one exists."""
+    block: int = 0
+    """The line opening the code block it is written in (0: inline), so the steps of one block stay together."""
+    variant: bool = False
+    """It builds a variant (one target, one platform, a make-variable override): never the project's command."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,7 @@ class _Candidate:
     context: str
     heading: str
     inline: bool = False
+    block: int = 0
 
 
 def is_fence(lines: list[str], i: int) -> bool:
@@ -102,11 +107,12 @@ def doc_sections(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def _candidates(text: str) -> list[_Candidate]:
+def _candidates(text: str, dirs: frozenset[str] = frozenset()) -> list[_Candidate]:
     """Every command-shaped text of a doc with its paragraph (or its own line, inline) and heading."""
     lines = text.splitlines()
     heads = dict(doc_sections(text))
     heading = ""
+    trail: dict[int, str] = {}
     para: list[str] = []
     context = ""  # the paragraph before a code block says what the block does
     out: list[_Candidate] = []
@@ -115,7 +121,11 @@ def _candidates(text: str) -> list[_Candidate]:
         raw = lines[i]
         line = raw.strip()
         if i + 1 in heads:
-            heading, context, para = heads[i + 1], "", []
+            # the heading with the headings above it: "Instructions" under "Building from source" builds
+            level = len(m.group(1)) if (m := re.match(r"^(#{1,6})\s", line)) else 1
+            trail = {k: v for k, v in trail.items() if k < level} | {level: heads[i + 1]}
+            heading = " · ".join(trail[k] for k in sorted(trail, reverse=True))
+            context, para = "", []
             i += 1
             continue
         fence = re.match(r"^(```+|~~~+)\s*([\w+-]*)", line) if is_fence(lines, i) else None
@@ -129,7 +139,8 @@ def _candidates(text: str) -> list[_Candidate]:
             block, i = _block(lines, i - 1 if indented else i, fence.group(1) if fence else "")
             para = []
             if lang in _SHELL_LANGS:
-                out += _block_commands(block, context, heading)
+                out += [_Candidate(c.text, c.line, c.context, c.heading, block=block[0][0] + 1 if block else 0)
+                        for c in _block_commands(block, context, heading, dirs)]
             continue
         if not line:
             para = []
@@ -142,19 +153,29 @@ def _candidates(text: str) -> list[_Candidate]:
     return out
 
 
-def _block_commands(block: list[tuple[int, str]], context: str, heading: str) -> list[_Candidate]:
-    """The commands of one shell block; after a ``cd`` or ``git clone`` the rest runs elsewhere."""
+def _block_commands(block: list[tuple[int, str]], context: str, heading: str,
+                    dirs: frozenset[str] = frozenset()) -> list[_Candidate]:
+    """The commands of one shell block; after a ``cd`` or ``git clone`` the rest runs elsewhere. A
+    command whose comment names the tracked folder it runs in (``# in packages/core``) runs there."""
     out: list[_Candidate] = []
     prompted = any(_PROMPT.match(b.strip()) for _, b in block)
     made: set[str] = set()
     prefix: list[str] = []
+    note = ""  # a comment line says what the commands under it do, up to the next blank line
     for n, b in _joined(block):
         cmd = b.strip()
+        if not cmd or re.match(r"^#\s*\S", cmd):
+            note = cmd.lstrip("# ").strip()
+            continue
         if prompted and not _PROMPT.match(cmd):
             continue
         cmd = _PROMPT.sub("", cmd)
         if re.search(r"\s#.*\b(?:optional|if you (?:want|like|prefer)|alternatively)\b", cmd, re.I):
             continue  # the doc says the step is optional
+        if (m := re.search(r"\s#\s+in ([\w.-]+(?:/[\w.-]+)*)/?(?:\s+[—–-]\s.*|\s*)$", cmd)) and m.group(1) in dirs:
+            # `cargo test   # in packages/core`: it runs there
+            out.append(_Candidate(f"cd {m.group(1)} && {cmd[:m.start()].strip()}", n + 1, note or context, heading))
+            continue
         cmd = re.sub(r"\s+#\s.*$", "", cmd)  # `cmake ..   # Generate the build scripts.`
         if m := re.fullmatch(r"mkdir (?:-p )?([\w.-]+)", cmd):
             made.add(m.group(1))
@@ -168,7 +189,7 @@ def _block_commands(block: list[tuple[int, str]], context: str, heading: str) ->
         if re.match(r"^(?:cd|pushd|git clone)\s", cmd):
             break
         out.append(_Candidate(" && ".join([*prefix, cmd]) if prefix and "cd " in " ".join(prefix) else cmd,
-                              n + 1, context, heading))
+                              n + 1, note or context, heading))
     return out
 
 
@@ -227,6 +248,8 @@ def _kind(command: str, context: str, heading: str) -> str:
     if len(words) >= 2 and words[0] in _RUNNERS and re.match(r"^(?:dev|start|serve|watch|preview)(?:$|:)",
                                                                  words[-1].removeprefix("run ")):
         return ""  # a dev server or watcher runs until stopped: not a check a contributor runs
+    if words and words[-1] == "run" and len(words) - (words[0] in _PINNERS) == 2:
+        return ""  # a bare `flutter run` / `cargo run` launches the program: not a check either
     low = command.lower()
     # a runner's task name says what it runs (`tox -e lint`), before the runner itself (tox tests)
     own = kind_of_name(words[-1].split(":")[-1]) if len(words) >= 2 and words[0] in _RUNNERS else ""
@@ -253,6 +276,14 @@ def prove(command: str, view: RepoView, ecosystems: tuple[Ecosystem, ...], ci_li
             return ""
         if argv[0] in ("mkdir", "cd") and len(argv) <= 3:  # making and entering a build folder needs no proof
             continue
+        if argv[:3] == ["git", "submodule", "update"] and view.has(".gitmodules"):
+            proofs.append(view.cite(".gitmodules"))
+            continue
+        if argv[1:] == ["install"] and _pinned_by(argv[0], view):
+            proofs.append(next(view.cite(f) for f in _PINNERS[argv[0]] if view.has(f)))
+            continue  # `mise install`: the toolchains the pin file lists
+        if len(argv) >= 2 and _pinned_by(argv[0], view):
+            argv = argv[1:]  # `fvm flutter test` is `flutter test` on the SDK the repository pins
         where = next((w for e in ecosystems if (w := e.prove(argv, view))), "") or ci_lines.get(" ".join(argv), "")
         if not where:
             return ""
@@ -260,14 +291,26 @@ def prove(command: str, view: RepoView, ecosystems: tuple[Ecosystem, ...], ci_li
     return proofs[-1] if proofs else ""
 
 
+_PINNERS = {"fvm": (".fvmrc", ".fvm/fvm_config.json"), "mise": ("mise.toml", ".mise.toml"),
+            "asdf": (".tool-versions",), "rtx": (".rtx.toml",), "volta": ("package.json",)}
+"""Version managers that run a tool on the version the repository pins, each with its pin file."""
+
+
+def _pinned_by(word: str, view: RepoView) -> bool:
+    """``word`` is a version manager whose pin file the repository tracks (``fvm`` with ``.fvmrc``)."""
+    return any(view.has(f) for f in _PINNERS.get(word, ()))
+
+
 def _plain(text: str) -> str:
     cmd = " ".join(text.split())
+    if re.fullmatch(r"git submodule update --init(?: --recursive)?", cmd):
+        return cmd  # fetching the submodules the build needs is a step of building from a clone
     if not cmd or len(cmd) > 120 or cmd.startswith(("#", "//", "git ", "cd ", "export ", "sudo ")):
         return ""
     if cmd.startswith("mkdir ") and " && cd " not in cmd:
         return ""
     if re.search(r"\bmake (?:install|uninstall|clean|distclean)\b|--prefix\b|/path\b|\bpath/to\b|\s(?:-g|--global|global)\b"
-                 r"|(?:--version|--help|\sfreeze|\slist)$", cmd):
+                 r"|(?:--version|--help|\sfreeze|\slist|\s--list[\w-]*)$", cmd):
         return ""  # installing into the system, cleaning, or a placeholder path: not a contributor's step
     if re.search(r"[|;<>`'\"$(){}*\\]|\s#", cmd) or find_dangerous(cmd):
         return ""
@@ -280,16 +323,19 @@ def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[
     """Every proven command of ``docs`` ((path, text), most authoritative first), in doc order."""
     out: list[DocCommand] = []
     seen: set[str] = set()
+    dirs = frozenset(p.rsplit("/", i)[0] for p in view.listed for i in range(1, p.count("/") + 1))
     for path, text in docs:
         names = _task_names(view, ecosystems)
-        for c in _candidates(text):
+        for c in _candidates(text, dirs):
             cmd = _plain(c.text)
             if c.inline and cmd in names and _RUN_VERB.search(c.context):
                 cmd = names[cmd]  # "Please run `preparePR`": the one declared task of that name
             # the program: the first word after any `mkdir build && cd build &&`
-            first = next((part.split()[0] for part in cmd.split(" && ") if part.split()[0] not in ("mkdir", "cd")), "") \
-                if cmd else ""
-            if not cmd or cmd in seen or (first not in _PROGRAMS and "/" not in first
+            first = next((part.split()[1] if len(part.split()) > 1 and _pinned_by(part.split()[0], view)
+                          and part.split()[1] != "install" else part.split()[0]
+                          for part in cmd.split(" && ") if part.split()[0] not in ("mkdir", "cd")), "") if cmd else ""
+            if not cmd or cmd in seen or (first not in _PROGRAMS and "/" not in first and first != "git"
+                                           and not _pinned_by(first, view)
                                            and not any(first in e.programs for e in ecosystems)):
                 continue
             if c.inline and " " not in cmd and not _RUN_VERB.search(c.context):
@@ -302,15 +348,59 @@ def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[
             proof = prove(cmd, view, ecosystems, ci_lines)
             if proof:
                 seen.add(cmd)
-                narrow = bool(_FILTERS & set(cmd.split())) or any(w.endswith((".rs", ".py", ".ts", ".go", ".rb"))
+                narrow = bool(_FILTERS & {w.split("=", 1)[0] for w in cmd.split()}) or any(w.endswith((".rs", ".py", ".ts", ".go", ".rb", ".dart", ".kt", ".swift", ".exs", ".cr", ".jl", ".lua", ".t"))
                                                                   for w in cmd.split()[1:]) or _installs_a_package(cmd)
-                out.append(DocCommand(kind, cmd, f"{path}:{c.line}", proof, narrow))
-    return out
+                narrow = narrow or bool(_ONE_THING.search(c.context))  # "# Test a specific project or package"
+                # a make-variable override (`make LDFLAGS=-all-static`) or one target builds a variant
+                variant = any(re.match(r"^[A-Z][A-Z0-9_]*=", w) or w.split("=", 1)[0] == "--target"
+                              for w in cmd.split()[1:])
+                out.append(DocCommand(kind, cmd, f"{path}:{c.line}", proof, narrow or variant, c.block, variant))
+    return _legs_narrow(out)
+
+
+def _legs_narrow(found: list[DocCommand]) -> list[DocCommand]:
+    """``flutter build apk`` / ``… ipa`` / ``… macos`` / ``… linux``, each in its own block under its own
+    heading: one command per platform, legs of a build like a CI matrix's, not the project's build.
+    Three or more commands that differ only in their last word, each in a different block, are narrow."""
+    groups: dict[str, list[DocCommand]] = {}
+    for d in found:
+        words = d.command.split()
+        # a runner's last word names a task (`npm run lint`, `make check`): different tasks, not legs
+        if len(words) >= 3 and d.block and not words[-1].startswith("-") and words[0] not in _RUNNERS \
+                and words[1] != "run":
+            groups.setdefault(" ".join(words[:-1]), []).append(d)
+    legs = {id(d) for g in groups.values() if len({d.block for d in g}) >= 3 for d in g}
+    return [DocCommand(d.kind, d.command, d.where, d.proof, True, d.block, True) if id(d) in legs else d for d in found]
+
+
+def build_sequence(found: list[DocCommand]) -> tuple[tuple[str, ...], str]:
+    """(the steps, ``file:line``) of the first code block that builds the project from source in
+    two or more proven steps — fetching submodules, generating and running ``configure``,
+    ``make``, ``make check`` — kept whole and in the doc's order, whether or not CI runs them
+    all; ``((), "")`` when no block does. Variants (a filter, a make-variable override) are left out."""
+    blocks: dict[tuple[str, int], list[DocCommand]] = {}
+    for d in found:
+        if d.block:
+            blocks.setdefault((d.where.rsplit(":", 1)[0], d.block), []).append(d)
+    for steps in blocks.values():
+        whole = [d for d in steps if not d.narrow]
+        if len(whole) >= 2 and any(d.kind == "build" for d in whole) \
+                and all(d.kind in ("setup", "build", "test") for d in whole):
+            return tuple(d.command for d in whole), whole[0].where
+    return (), ""
+
+
+def is_step_only(command: str) -> bool:
+    """A command that is a step of building from a clone, never a check on its own (fetching submodules)."""
+    return command.startswith("git submodule ")
 
 
 _PROGRAMS = frozenset({w for t in TOOLS for w in t.split()[:1]})
 _RUN_VERB = re.compile(r"\b(?:run|running|execute|type|invoke|use|call|with)\b", re.I)
-_ELSEWHERE = re.compile(r"bench|release|publish|deploy|uninstall", re.I)
+_ONE_THING = re.compile(r"\b(?:specific|single|particular|individual)\b|\bone (?:test|file|package|project|module|crate)\b",
+                        re.I)
+"""What the doc says a command runs one part of the suite for ("Test a specific project")."""
+_ELSEWHERE = re.compile(r"bench|release|publish|deploy|uninstall|distribut", re.I)
 """Headings whose commands are not a contributor's everyday checks (benchmarks live elsewhere, releases are the maintainers')."""
 _RUNNERS = frozenset({"make", "just", "task", "tox", "nox", "npm", "pnpm", "yarn", "bun", "poe", "composer", "rake",
                       "melos", "deno", "sbt", "mix", "hatch", "pdm"})

@@ -421,6 +421,8 @@ def ci_tasks(files: dict[str, str], declared: list[Task]) -> list[Task]:
             cmd = runnable(line)
             if not cmd or _NARROW & set(cmd.split()):  # one crate's feature leg is not "the tests"
                 continue
+            if _INSTALLS_NAMED.match(cmd):
+                continue  # `cpanm -n Test::Pod …`: installing named modules prepares the job; "Test" is a module name
             if find_dangerous(cmd):
                 continue  # `mvn install -DskipTests`: a CI arrangement around checks another job runs, not a check
             if _SPECIAL_JOB.search(_camel_words([w for w in cmd.split() if not w.startswith("-")][-1])):
@@ -442,6 +444,7 @@ def ci_tasks(files: dict[str, str], declared: list[Task]) -> list[Task]:
 
 
 _RUNNERS = frozenset({"make", "just", "task", "npm", "pnpm", "yarn", "bun", "tox", "nox", "poe"})
+_INSTALLS_NAMED = re.compile(r"(?:cpanm(?:\s+-\S+)*\s+(?!-)[A-Za-z][\w:]*|(?:luarocks|nimble)(?:\s+-\S+)*\s+install\s+(?!-)\w)")
 # a package manager's subcommand that adds, removes or fetches dependencies: it prepares the job
 # ("Add require for mongodb/mongodb to make tests runnable"), it is not the step it prepares
 _DEPENDENCY_CHANGE = re.compile(

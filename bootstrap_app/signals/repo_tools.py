@@ -69,6 +69,9 @@ _CI_PRESENTATION = re.compile(
     r"--no-transfer-progress|--batch-mode|--show-version|--no-interaction)$", re.I)
 """Flags that only shape how a CI log reads (colours, diffs, JUnit reports, progress bars, batch
 mode): the command a person types is the same without them."""
+_REPORTER_FLAGS = frozenset({"--formatter", "--reporter", "--format", "-r", "--logger"})
+_CI_REPORTER = re.compile(r"github|junit|teamcity|azure|gitlab|buildkite|jenkins", re.I)
+_DROPPED = "\x00"
 _SETUP = re.compile(r"^(?:pip|uv pip|python -m pip|npm (?:ci|install|i)|pnpm (?:i|install)|yarn(?: install)?|bun install"
                     r"|go (?:mod download|get|install)|cargo install|rustup|uv sync|poetry install|pdm install"
                     r"|apt(?:-get)?|brew|sudo)\b")
@@ -147,4 +150,15 @@ def runnable(line: str) -> str:
     if (first in ("python", "python3") and len(tokens) >= 3 and tokens[1] == "-m") or (first in ("uv", "poetry", "pdm", "hatch") and len(tokens) >= 3 and tokens[1] == "run"):
         first = tokens[2]
     program_ok = first in _PROGRAMS or first.startswith(("./scripts/", "scripts/", "script/", "./script/"))
-    return " ".join(t for t in tokens if not _CI_PRESENTATION.match(t)) if program_ok else ""
+    if not program_ok:
+        return ""
+    # a reporter for CI's own page (`--formatter TAP::Formatter::GitHubActions`, `--reporter=junit`) dresses the log too
+    kept: list[str] = []
+    for i, t in enumerate(tokens):
+        pair = i + 1 < len(tokens) and t in _REPORTER_FLAGS and _CI_REPORTER.search(tokens[i + 1])
+        if pair or (kept and kept[-1] is _DROPPED) or _CI_PRESENTATION.match(t) or (
+                "=" in t and t.split("=", 1)[0] in _REPORTER_FLAGS and _CI_REPORTER.search(t.split("=", 1)[1])):
+            kept.append(_DROPPED if pair else "")
+            continue
+        kept.append(t)
+    return " ".join(t for t in kept if t and t is not _DROPPED)

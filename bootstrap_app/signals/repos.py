@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from bootstrap_app.ecosystems import Ecosystem, RepoView, detected
 from bootstrap_app.ecosystems.base import load_json, load_toml
+from bootstrap_app.ecosystems.guides import about_working, as_markdown, is_guide_path, pointed_docs
 from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.types import Item, Person, Repo
 
@@ -33,6 +34,7 @@ from .repo_conventions import (
     commit_template,
     config_tools,
     contributor_guides,
+    env_templates,
     golangci_formatters,
     linked_guides,
     min_versions,
@@ -46,7 +48,7 @@ from .repo_conventions import (
     workspace_packages,
 )
 from .repo_declared import code_styles, suite_dependencies
-from .repo_docs import DocCommand, doc_commands, doc_sections
+from .repo_docs import DocCommand, build_sequence, doc_commands, doc_sections, is_step_only
 from .repo_prereqs import completed
 from .repo_rules import ALERT, DocRule, contributor_rules, guide_topics
 from .repo_tasks import Task, ci_lines, ci_tasks, declared_tasks, reruns, special_purpose, task_of
@@ -124,6 +126,12 @@ class RepoFacts:
     ci_commands: dict[str, str] = field(default_factory=dict)
     """kind -> what CI runs for it when that differs from ``commands[kind]``."""
     also: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    build_steps: tuple[str, ...] = ()
+    """The docs' build-from-source steps, whole and in their order (``git submodule update --init``,
+    ``autoreconf -i``, ``./configure``, ``make``, ``make check``), each proven; see :func:`build_sequence`."""
+    build_steps_where: str = ""
+    env_templates: tuple[str, ...] = ()
+    """Root templates of the local environment file (``.env.example``): copied to run the project."""
     """kind -> other declared tasks of that kind (``make vet`` beside ``make lint``)."""
     runs: dict[str, str] = field(default_factory=dict)
     """kind -> the one command behind a task (``make format`` -> ``uv run ruff format .``), when it is one."""
@@ -192,11 +200,11 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
         on_ci = [t for t in ci if t.kind == kind and not special_purpose(t.command, kind)]
         own = [t for t in tasks if t.kind == kind and not special_purpose(t.command, kind)]
         doc = [t for t in documented if t.kind == kind and not special_purpose(t.command, kind)]
-        pick = next((t for t in doc if t.name != "narrow"), None) \
+        pick = next((t for t in doc if t.name not in ("narrow", "variant")), None) \
             or next((t for t in own if t.name.lower() in _CANONICAL[kind]), None) \
             or next((t for t in on_ci if t.command), None) \
             or next(iter(own), None) \
-            or next((t for t in doc if kind != "setup"), None)
+            or next((t for t in doc if kind != "setup" and t.name != "variant"), None)
         found: list[str] = []
         if pick is not None:
             commands[kind] = (pick.command, pick.source)
@@ -253,6 +261,11 @@ _README_SECTIONS = re.compile(r"build|test|develop|contribut|hack|lint|format|co
 _NOT_FOR_CONTRIBUTORS = re.compile(r"bench|release|publish|deploy|usage|example", re.I)
 
 
+def _is_guide(path: str) -> bool:
+    """A contributor guide by its name and place (any markup, a docs site's sources too)."""
+    return bool(_DOC_NAMES.match(path)) or is_guide_path(path)
+
+
 def _readme_rank(path: str) -> tuple[int, int, str]:
     """README.md / README before README-ZH.md or README.ja.md (a translation is not the project's own)."""
     stem = path.rsplit("/", 1)[-1].split(".")[0].lower()
@@ -300,22 +313,43 @@ def _of_the_code(command: str, ecosystems: tuple[Ecosystem, ...], languages: tup
 
 def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str, str]]:
     """(path, text) of the docs that tell a contributor how to work, most authoritative first:
-    CONTRIBUTING / HACKING / DEVELOPING (root, .github/, docs/), the README's sections about
-    building, testing and developing (other lines blanked, so line numbers stay true), then
-    agent instruction files."""
-    guides = sorted((p for p in files if _DOC_NAMES.match(p) and safe_path(p)),
+    CONTRIBUTING / HACKING / DEVELOPING (root, .github/, docs/, a docs site's sources, any markup),
+    the docs those, the README or the agent files point to (and the pages of a pointed-to index),
+    the README's sections about building, testing and developing (other lines blanked, so line
+    numbers stay true), then agent instruction files — all as Markdown, line for line."""
+    guides = sorted((p for p in files if _is_guide(p) and safe_path(p)),
                     key=lambda p: (not p.lower().split("/")[-1].startswith("contributing"), p.count("/"), p.lower()))
     out = [(p, files[p]) for p in guides]
+    # what a guide, the README or an agent file points to ("see the development docs at …") is read next
+    pointing = [*guides, *(p for p in sorted(files, key=_readme_rank) if "/" not in p and p.lower().startswith("readme")),
+                *(p for p in _AGENT_DOCS if p in files)]
+    pointed = [d for p in pointing for d in pointed_docs(p, files[p], listed)
+               if d in files and safe_path(d) and d not in guides and (p in guides or p in _AGENT_DOCS or about_working(d))]
+    pointed += [d for p in pointed for d in pointed_docs(p, files[p], listed)  # the pages of a pointed-to index
+                if d in files and safe_path(d) and d not in guides and d not in pointed]
+    out += [(d, files[d]) for d in dict.fromkeys(pointed)]
     readme = next((p for p in sorted(files, key=_readme_rank) if "/" not in p and p.lower().startswith("readme")), "")
     if readme:
         lines = files[readme].splitlines()
         keep = [False] * len(lines)
         sections = doc_sections(files[readme])
+
+        def level(line: int) -> int:
+            return len(m.group(1)) if (m := re.match(r"^(#{1,6})\s", lines[line - 1].strip())) else 1
+
         for i, (line, heading) in enumerate(sections):
-            end = sections[i + 1][0] - 1 if i + 1 < len(sections) else len(lines)
+            # a section runs to the next heading of its level or above when it has one or two
+            # subsections — the parts of one procedure ("Building from source": "Dependencies",
+            # "Instructions"); three or more are alternatives (one per platform), read only when
+            # their own heading says they are about working on the code
+            nxt = next((n - 1 for n, _ in sections[i + 1:] if level(n) <= level(line)), len(lines))
+            subs = [n for n, _ in sections[i + 1:] if n <= nxt and level(n) == level(line) + 1]
+            end = nxt if len(subs) <= 2 else sections[i + 1][0] - 1 if i + 1 < len(sections) else len(lines)
             if _README_SECTIONS.search(heading) and not _NOT_FOR_CONTRIBUTORS.search(heading):
                 for n in range(line - 1, end):
                     keep[n] = True
+        if not sections:  # a plain-text README has no sections: it is read whole
+            keep = [True] * len(lines)
         in_alert = False  # a GitHub alert (`> [!NOTE]`) is a notice to every reader, contributors too
         for n, text in enumerate(lines):
             in_alert = bool(ALERT.match(text.strip())) or (in_alert and text.lstrip().startswith(">"))
@@ -324,12 +358,13 @@ def contributor_docs(files: dict[str, str], listed: set[str]) -> list[tuple[str,
     agents = [p for p in _AGENT_DOCS if p in files]
     # CLAUDE.md is often AGENTS.md again (a symlink or a copy): read the same words once
     out += [(p, files[p]) for i, p in enumerate(agents) if files[p] not in [files[q] for q in agents[:i]]]
-    return out
+    # AsciiDoc, Org and POD guides are read as the Markdown they say, line for line
+    return [(p, as_markdown(p, t)) for p, t in out]
 
 
 def _doc_task(d: DocCommand) -> Task:
     return Task(d.kind, d.command, tuple(tools_in(d.command))[:3], f"{d.where}; {d.proof}",
-                "narrow" if d.narrow else "doc")
+                "variant" if d.variant else "narrow" if d.narrow else "doc")
 
 
 def _declared_purpose(view: RepoView, ecosystems: tuple[Ecosystem, ...], said: str) -> tuple[str, str]:
@@ -376,12 +411,20 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     configured = config_tools(listed, pyproject, files.get(".pre-commit-config.yaml", ""), pkg)
     configured = tuple(dict.fromkeys([*configured, *(t for e in own for t in e.configured(view))]))
     docs = contributor_docs(files, listed)
-    documented = completed(tuple(_doc_task(d) for d in doc_commands(docs, view, ecosystems, ci_lines(files))),
+    found_in_docs = doc_commands(docs, view, ecosystems, ci_lines(files))
+    steps, steps_where = build_sequence(found_in_docs)
+    documented = completed(tuple(_doc_task(d) for d in found_in_docs if not is_step_only(d.command)),
                            dict(docs), view, ecosystems)
     # the contributor guides themselves (with none, the README's sections about working on the code
     # and its alerts stand in for one), then what the maintainers wrote for agents
-    own_guide = any(_DOC_NAMES.match(p) for p, _ in docs)
-    guide_docs = [(p, t) for p, t in docs if _DOC_NAMES.match(p) or p in _AGENT_DOCS
+    # a guide that sends its reader to the README ("see the readme for the workflow") makes the
+    # README's sections about working on the code part of the guide
+    # (a "getting started" or "building" page is no contributor guide: the README's sections still count)
+    own_guide = any(_is_guide(p) and re.match(r"(?:contributing|hacking|developing|development)\b",
+                                              p.rsplit("/", 1)[-1].lower()) for p, _ in docs) and not any(
+        d.lower().startswith("readme") for p, _ in docs if _is_guide(p) for d in pointed_docs(p, files[p], listed,
+                                                                                                 own_roles=True))
+    guide_docs = [(p, t) for p, t in docs if _is_guide(p) or p in _AGENT_DOCS or not p.lower().startswith("readme")
                   or (not own_guide and p.lower().startswith("readme"))]
     defaults = {k: (cmd, f"{e.label} default") for e in reversed(own) for k, cmd in e.defaults(view).items()}
     commands, tools, ci_cmds, runs = _choose(tasks, ci_steps, configured, languages, pm, golangci_formatters(files),
@@ -389,7 +432,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     doc_kinds = {k for k, (_c, where) in commands.items() if ".md:" in where or ".rst:" in where or ".txt:" in where}
     also = {k: alts for k in commands
             if (alts := tuple(dict.fromkeys(t.command for t in (*documented, *([] if k in doc_kinds else tasks))
-                                            if t.kind == k and t.name != "narrow" and not _leg_of(t.command, commands[k][0])
+                                            if t.kind == k and t.name not in ("narrow", "variant") and not _leg_of(t.command, commands[k][0])
                                             and not special_purpose(t.command, k)
                                             and t.command not in (commands[k][0], ci_cmds.get(k))
                                             and not reruns(t.command, tasks, (commands[k][0], runs.get(k, "")))))[:3])}
@@ -413,7 +456,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     readme = next((files[p] for p in sorted(files, key=_readme_rank) if p.lower().startswith("readme")), "")
     title = next((m.group(1).strip() for m in [re.search(r"^#\s+(.+)$", readme, re.M)] if m), "")
     subjects = repo.recent_subjects
-    convention, share = commit_convention(files, listed, pkg, pyproject, subjects)
+    convention, share = commit_convention(files, listed, pkg, pyproject, subjects, guide_docs)
     template = commit_template(files, listed)
     owner_commits = 0
     in_codeowners = False
@@ -434,12 +477,14 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
     topics = guide_topics(guide_docs)
     versions = tuple(dict.fromkeys([*min_versions(files, pkg, pyproject), *(v for e in own for v in e.versions(view)),
                                     *prose_versions(docs)]))
-    versions += ci_toolchains(files, versions)
+    versions += ci_toolchains(files, versions, tuple(c for c, _w in commands.values()) + tuple(ci_cmds.values()))
     cites = repo_cites(repo, ref, commands=commands, ci_commands=ci_cmds, package_commands=per_package,
                        rules=[(r.where, r.topic) for r in rules], guide_topics=topics, facts=cited_facts(
                            guides, convention, _PR_RULE if _PR_RULE.search(contributing) else None,
                            signoff(files, listed), bool(versions), bool(template[0])))
-    said = purpose(readme, (repo.name, title))
+    # what the project is, the README says at its top: the opening 16 kB (the README is read further
+    # for its contributor sections, not for a description found deep among them)
+    said = purpose(readme[:16_000], (repo.name, title))
     stated = _declared_purpose(view, ecosystems, said)
     return RepoFacts(name=repo.name, path=repo.path, purpose=said or stated[0],
                      declared=stated if said else ("", ""),
@@ -454,7 +499,8 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
                      changelog=changelog_file(listed),
                      commit_convention=convention, commit_template=template, signoff=signoff(files, listed), release=release[:5],
                      packages=packages, members=members, guides=guides, package_commands=per_package,
-                     rules=rules, guide_topics=topics, configured=configured, cites=cites)
+                     rules=rules, guide_topics=topics, configured=configured, cites=cites,
+                     build_steps=steps, build_steps_where=steps_where, env_templates=env_templates(listed))
 
 
 @dataclass

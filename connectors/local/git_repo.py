@@ -25,6 +25,7 @@ from functools import cache
 from pathlib import Path, PurePosixPath
 
 from bootstrap_app.ecosystems import read_globs
+from bootstrap_app.ecosystems.guides import about_working, is_guide_path, pointed_docs
 from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Person, Repo, utc
 
@@ -41,6 +42,9 @@ _MAX_MANIFEST_CHARS = 256_000
 _MAX_GUIDE_CHARS = 64_000
 """Contributor guides and agent files are read further than other prose: their rules and commands
 are what a newcomer needs, and a thorough AGENTS.md passes 16 kB."""
+_MAX_POINTED = 6
+"""Docs read because a guide points to them: a few, so a README linking every page of its site
+does not pull the whole site in."""
 _MAX_DOC_BYTES = 1_000_000
 """A prose file larger than this (a generated README, a dump named like a doc) is skipped, with
 its reason, rather than read in part: its first 16 kB would stand for a document nobody wrote
@@ -59,7 +63,7 @@ _SELECT = (
     "GNUmakefile", "justfile", "Justfile", "Taskfile*", "tox.ini", "noxfile.py", ".pre-commit-config.yaml",
     "ruff.toml", ".ruff.toml", "mypy.ini", ".editorconfig", ".eslintrc*", "eslint.config.*", ".prettierrc*",
     "prettier.config.*", "tsconfig.json", "Dockerfile", "docker-compose*", "compose.y*ml", ".gitlab-ci.yml",
-    "README*", "CODEOWNERS", "AGENTS.md", "CLAUDE.md", "GEMINI.md", ".nvmrc", ".python-version",
+    "README*", "CODEOWNERS", "AGENTS.md", "CLAUDE.md", "GEMINI.md", ".nvmrc", ".python-version", ".fvmrc",
     ".tool-versions", "rust-toolchain*", "pnpm-workspace.yaml", "go.work", ".golangci.*", ".commitlintrc*",
     "commitlint.config.*", ".czrc", ".cz.*", "cz.toml", "lerna.json", "nx.json", "turbo.json",
 )
@@ -84,7 +88,7 @@ LANGUAGES = {
     ".cs": "C#", ".swift": "Swift", ".m": "Objective-C", ".sh": "Shell", ".bash": "Shell", ".zsh": "Shell",
     ".sql": "SQL", ".r": "R", ".jl": "Julia", ".lua": "Lua", ".dart": "Dart", ".ex": "Elixir",
     ".exs": "Elixir", ".erl": "Erlang", ".hs": "Haskell", ".ml": "OCaml", ".clj": "Clojure", ".vue": "Vue",
-    ".svelte": "Svelte", ".tf": "Terraform", ".zig": "Zig", ".nim": "Nim", ".pl": "Perl", ".ps1": "PowerShell",
+    ".svelte": "Svelte", ".tf": "Terraform", ".zig": "Zig", ".nim": "Nim", ".pl": "Perl", ".pm": "Perl", ".cr": "Crystal", ".bzl": "Starlark", ".hrl": "Erlang", ".ps1": "PowerShell",
     ".html": "HTML", ".css": "CSS", ".scss": "SCSS", ".md": "Markdown", ".rst": "reStructuredText",
     ".yml": "YAML", ".yaml": "YAML", ".toml": "TOML", ".json": "JSON",
 }
@@ -106,9 +110,8 @@ def selected_file(path: str) -> bool:
     if any(low == f"{d}pull_request_template.md" or any(low in (f"{d}{n}", f"{d}{n}.md", f"{d}{n}.rst", f"{d}{n}.txt")
                                                          for n in _GUIDE_NAMES) for d in _GUIDE_DIRS):
         return True
-    # a docs site's section folder: docs/dev/contributing.rst
-    if len(p.parts) == 3 and p.parts[0] in ("docs", "doc") and p.stem.lower() in _GUIDE_NAMES \
-            and p.suffix.lower() in (".md", ".rst", ".txt"):
+    # a guide in any markup, or in a docs site's sources: docs/dev/contributing.rst, website/src/docs/contributing.md
+    if is_guide_path(path):
         return True
     # the "scripts to rule them all" convention: scripts/test, scripts/lint.sh, …
     if len(p.parts) == 2 and any(low.startswith(d) for d in _SCRIPT_DIRS) and not p.name.startswith(".") \
@@ -130,6 +133,24 @@ def without_memseed_block(text: str) -> str:
     ``GEMINI.md`` may hold the facts memseed wrote there for the agents, and reading them back as
     what the maintainers wrote would propose memseed's own output again on every re-scan."""
     return MEMSEED_BLOCK.sub("", text) if "<!-- memseed:begin -->" in text else text
+
+def _heading(line: str, below: str) -> bool:
+    """An ATX heading, or a setext one (a line underlined with ``===``/``---``)."""
+    return bool(re.match(r"^#{1,6}\s+\S", line)) or (bool(line.strip()) and bool(re.fullmatch(r"(=+|-+)\s*", below))
+                                                      and not line.lstrip().startswith(("-", "*", "|")))
+
+
+def _level(line: str, below: str) -> int:
+    if m := re.match(r"^(#{1,6})\s", line):
+        return len(m.group(1))
+    return 1 if below.strip().startswith("=") else 2
+
+
+def _slug(line: str) -> str:
+    """GitHub's anchor of a heading line (``## Getting Started`` -> ``getting-started``), else ``""``."""
+    text = re.sub(r"^#{1,6}\s+", "", line.strip()) if re.match(r"^#{1,6}\s", line) else line.strip()
+    return re.sub(r"\s", "-", re.sub(r"[^\w\s-]", "", text.lower())) if text else ""
+
 
 class _Git:
     def __init__(self, root: Path) -> None:
@@ -274,6 +295,14 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
         files: dict[str, str] = {}
         for rel in chosen:
             files[rel] = self._read_file(root, rel, ctx)
+        for rel, anchor in self._anchored(files):  # "see [the readme](README.md#contributing)"
+            files[rel] = self._with_section(root, rel, files[rel], anchor, ctx)
+        pointed: tuple[str, ...] = ()
+        for _hop in range(2):  # a guide's pointer, then the pages of the index it points to
+            hop = self._pointed(files, listed, pointed)[:_MAX_POINTED - len(pointed)]
+            for rel in hop:
+                files[rel] = self._read_file(root, rel, ctx)
+            pointed += tuple(hop)
         count = int(git.run("rev-list", "--count", "HEAD") or 0) if head else 0
         authors: list[tuple[str, str, int]] = []
         subjects: list[str] = []
@@ -315,7 +344,50 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
             git_user_email=git.run("config", "user.email").lower(),
         )
 
-    def _read_file(self, root: Path, rel: str, ctx: ReadContext) -> str:
+    @staticmethod
+    def _pointed(files: dict[str, str], listed: list[str], read: tuple[str, ...] = ()) -> list[str]:
+        """The tracked docs the guides, the README and the agent files point to ("see the README",
+        a link, a docs-site URL of a file the repository holds) and that were not read yet: the
+        maintainers made them part of what a contributor reads. At most :data:`_MAX_POINTED`."""
+        out: list[str] = []
+        pointing = [p for p in files if is_guide_path(p) or ("/" not in p and p.lower().startswith("readme"))
+                    or PurePosixPath(p).stem.lower() in ("agents", "claude", "gemini", "copilot-instructions")
+                    or p in read]
+        for rel in pointing:
+            readme = rel.lower().startswith("readme")  # a README links user docs too: only those about working
+            out += [d for d in pointed_docs(rel, files[rel], listed) if d not in files and d not in out
+                    and (not readme or about_working(d))]
+        return out[:_MAX_POINTED]
+
+    @staticmethod
+    def _anchored(files: dict[str, str]) -> list[tuple[str, str]]:
+        """(README, anchor) for each guide link to a section of the README (``README.md#contributing``)."""
+        out: list[tuple[str, str]] = []
+        for rel in [p for p in files if is_guide_path(p)]:
+            for m in re.finditer(r"\]\(\s*<?(?:\.{0,2}/)*(README[\w.-]*)#([\w-]{1,80})", files[rel]):
+                if m.group(1) in files and (m.group(1), m.group(2).lower()) not in out:
+                    out.append((m.group(1), m.group(2).lower()))
+        return out
+
+    def _with_section(self, root: Path, rel: str, text: str, anchor: str, ctx: ReadContext) -> str:
+        """``text`` (the README as read, capped) plus the section a guide points to when the cap cut it
+        off: read further, that section's lines are put at their own line numbers (the lines between
+        stay blank), so a citation ``README.md:5660`` stays true."""
+        whole = self._read_file(root, rel, ctx, cap=_MAX_DOC_BYTES)
+        lines = whole.splitlines()
+        start = next((i for i, line in enumerate(lines)
+                      if _slug(line) == anchor and _heading(line, lines[i + 1] if i + 1 < len(lines) else "")), -1)
+        kept = text.splitlines()
+        if start < 0 or start < len(kept) - 1:
+            return text  # no such heading, or the part read already holds it
+        level = _level(lines[start], lines[start + 1] if start + 1 < len(lines) else "")
+        end = next((j for j in range(start + 1, len(lines))
+                    if _heading(lines[j], lines[j + 1] if j + 1 < len(lines) else "")
+                    and _level(lines[j], lines[j + 1] if j + 1 < len(lines) else "") <= level), len(lines))
+        head = kept[:-1]  # the last line read may be cut mid-line
+        return "\n".join([*head, *([""] * (start - len(head))), *lines[start:end]])
+
+    def _read_file(self, root: Path, rel: str, ctx: ReadContext, cap: int | None = None) -> str:
         if PurePosixPath(rel).name in LOCKFILES:
             return "[lockfile present; not read]"
         path = root / rel
@@ -335,9 +407,10 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
                 ctx.skip(self.id, rel, f"{rel}: {path.stat().st_size:,} bytes, larger than {_MAX_DOC_BYTES:,}; not read")
                 return "[too large]"
             with open(path, "rb") as f:
+                # the README is often the contributor guide too: its "Building" section sits past 16 kB
                 guide = PurePosixPath(rel).stem.lower() in (*_GUIDE_NAMES, "agents", "claude", "gemini",
-                                                            "copilot-instructions")
-                cap = _MAX_MANIFEST_CHARS if manifest else _MAX_GUIDE_CHARS if guide else _MAX_FILE_CHARS
+                                                            "copilot-instructions", "readme") or is_guide_path(rel)
+                cap = cap or (_MAX_MANIFEST_CHARS if manifest else _MAX_GUIDE_CHARS if guide else _MAX_FILE_CHARS)
                 data = f.read(cap * 4)
         except OSError as exc:
             ctx.skip(self.id, rel, f"{path}: unreadable ({exc.strerror or exc})")

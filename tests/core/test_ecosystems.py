@@ -68,9 +68,19 @@ SAMPLES: dict[str, dict[str, str]] = {
             "build.zig.zon": '.{\n    .minimum_zig_version = "0.13.0",\n}\n'},
     "nim": {"demo.nimble": 'version = "0.1.0"\nrequires "nim >= 2.0.0"\n\ntask docs, "Build the docs":\n'
                            '  exec "nim doc src/demo.nim"\n'},
+    "lua": {"demo-scm-1.rockspec": 'package = "demo"\ndependencies = {\n  "lua >= 5.1",\n}\n',
+            ".luacheckrc": "std = 'max'\n"},
+    "r": {"DESCRIPTION": "Package: demo\nVersion: 0.1\nDepends: R (>= 4.1)\n", "air.toml": "[format]\n"},
+    "erlang": {"rebar.config": '{deps, []}.\n{minimum_otp_vsn, "26"}.\n'},
+    "julia": {"Project.toml": 'name = "Demo"\nuuid = "0f0e0d0c-0b0a-0908-0706-050403020100"\n[compat]\njulia = "1.6"\n'},
+    "perl": {"Makefile.PL": "use 5.016;\nWriteMakefile(NAME => 'Demo');\n", ".perltidyrc": "-l=100\n",
+             "t/basic.t": "use Test::More;\n"},
+    "crystal": {"shard.yml": 'name: demo\nversion: 0.1.0\ncrystal: ">= 1.12.0"\n'},
+    "bazel": {"MODULE.bazel": 'module(name = "demo")\n', ".bazelversion": "8.x\n"},
+    "earthly": {"Earthfile": "VERSION 0.8\n\ndocs:\n    RUN make docs\n\ntest:\n    RUN make test\n"},
 }
-NIM = load_example("Add an ecosystem").Nim
-ALL = (*ECOSYSTEM_CLASSES, FakeEcosystem, NIM)
+EARTHLY = load_example("Add an ecosystem").Earthly
+ALL = (*ECOSYSTEM_CLASSES, FakeEcosystem, EARTHLY)
 
 
 def _view(tmp_path: Path, files: dict[str, str], via_git: bool = True) -> RepoView:
@@ -103,7 +113,10 @@ def test_contract(cls: type[Ecosystem], tmp_path: Path) -> None:
         path, _, line = target.where.rpartition(":")
         assert path in view.files and int(line) >= 1, target
     assert not eco.detected(RepoView.of({"README.md": "# nothing\n"})) or cls.name == "scripts"
-    if cls is NIM:
+    if cls is EARTHLY:
+        assert eco.prove(["earthly", "+docs"], view) == "Earthfile:3" and eco.versions(view) == ("Earthly 0.8",)
+        assert eco.prove(["earthly", "+test"], view) == "Earthfile:6" and eco.defaults(view) == {"test": "earthly +test"}
+    if cls.name == "nim":
         assert eco.prove(["nimble", "docs"], view) == "demo.nimble:4" and eco.versions(view) == ("Nim >= 2.0.0",)
         assert eco.prove(["nimble", "publish"], view) == ""
 
