@@ -180,11 +180,27 @@ class Crystal(_ManifestEcosystem):
                 "shards": frozenset({"install", "build", "update", "check", "prune"})}
     tools = {"crystal spec": "test", "crystal tool format": "format", "ameba": "lint"}
 
+    @staticmethod
+    def _dependency_bin(path: str, view: RepoView) -> str:
+        """The shard a ``bin/<name>`` comes from: ``shards install`` puts a dependency's executables
+        in ``bin/``, so ``bin/ameba`` exists once a (development) dependency ``ameba`` is installed."""
+        name = path.removeprefix("./").removeprefix("bin/")
+        if not path.removeprefix("./").startswith("bin/") or "/" in name:
+            return ""
+        data = load_yaml(view.files.get("shard.yml", ""))
+        if not isinstance(data, dict):
+            return ""
+        deps = [d for key in ("dependencies", "development_dependencies") if isinstance(d := data.get(key), dict)]
+        return name if any(name in d for d in deps) else ""
+
     def prove(self, argv: list[str], view: RepoView) -> str:
-        # `bin/ameba` is built by `shards install` from a development dependency: proven by that line
-        if argv and argv[0].removeprefix("./") == "bin/ameba" and self.detected(view):
-            return view.cite("shard.yml", r"^\s*ameba\s*:")
+        # a dependency's executable is proven by the shard.yml line that declares the dependency
+        if argv and self.detected(view) and (dep := self._dependency_bin(argv[0], view)):
+            return view.cite("shard.yml", rf"^\s*{re.escape(dep)}\s*:")
         return super().prove(argv, view)
+
+    def makers(self, path: str, view: RepoView) -> tuple[str, ...]:
+        return ("shards install",) if self.detected(view) and self._dependency_bin(path, view) else ()
 
     def versions(self, view: RepoView) -> tuple[str, ...]:
         data = load_yaml(view.files.get("shard.yml", ""))

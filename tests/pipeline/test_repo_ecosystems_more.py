@@ -94,5 +94,9 @@ def test_a_guide_linking_the_conventional_commits_spec_names_the_convention(tmp_
     facts = facts_of(tmp_path, {"settings.gradle": "rootProject.name = 'x'\n", "build.gradle": "plugins { id 'java' }\n",
                                 "gradlew": "#!/bin/sh\n", "CONTRIBUTING.md": guide,
                                 "src/main/java/X.java": "class X {}\n"})
-    assert facts.commit_convention == "linked from CONTRIBUTING.md:5"
+    assert facts.commit_convention == "stated in CONTRIBUTING.md:5"  # the guide's words, with the link
     assert [r.ref for r in facts.cites["commit-convention"]] == ["CONTRIBUTING.md:5"]
+    bare = "# Contributing\n\nCommit messages: see the [spec](https://www.conventionalcommits.org/en/v1.0.0/).\n"
+    linked = facts_of(tmp_path / "bare", {"settings.gradle": "rootProject.name = 'x'\n", "CONTRIBUTING.md": bare,
+                                          "build.gradle": "plugins { id 'java' }\n", "gradlew": "#!/bin/sh\n"})
+    assert linked.commit_convention == "linked from CONTRIBUTING.md:3"
