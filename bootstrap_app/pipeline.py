@@ -255,10 +255,12 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
 
 
 _SHARED_VIEW: dict[str, Callable[[Any], Item]] = {
-    "event": lambda ev: replace(ev, calendar_owner="", tzid=""),
+    "event": lambda ev: replace(ev, calendar_owner="", tzid="", published=True),
 }
 """Item kind -> the item as analysers see it from a *shared* source: without the fields that say
-whose it is (a shared calendar's account and its zone describe whoever shares it, not the person)."""
+whose it is (a shared calendar's account and its zone describe whoever shares it, not the person),
+and read as reference material, like a published feed: a shared calendar gives no fact about the
+person — no zone, no ritual, no meeting counted with a collaborator (issue 30)."""
 
 
 def _ownership(said: dict[str, str], location: str) -> str:

@@ -109,13 +109,35 @@ def _hours(s: Signals) -> Proposal | None:
             "Slack profile, matching the Date headers of sent mail": 0.75}.get(p.timezone_from, 0.5)
     if p.hours and p.hours_samples >= 50:
         conf += 0.05
-    # the Slack profile naming the zone comes first: it points at the same newest message as an
-    # activity ref, and the first of two equal refs is the one kept
-    refs = [r for r in p.refs if "Slack" in p.timezone_from and r.note.startswith("Slack profile")]
-    refs += list(p.activity_refs) + list(s.rhythms.calendar_refs)
-    return _proposal(s, refs, type=MemoryType.USER, name="timezone-and-working-hours", description=desc,
-                     body="\n".join(lines), subject="owner:hours", key=f"{p.timezone} {window}",
-                     confidence=min(conf, 0.9))
+    zone_refs = _zone_refs(s)
+    if not zone_refs:
+        return None  # a zone "from" a source that shows none of the owner's items is no fact
+    hours_refs = list(p.activity_refs) if p.hours else []
+    proposal = _proposal(s, zone_refs, limit=3, type=MemoryType.USER, name="timezone-and-working-hours",
+                         description=desc, body="\n".join(lines), subject="owner:hours",
+                         key=f"{p.timezone} {window}", confidence=min(conf, 0.9))
+    if proposal is None or not hours_refs:
+        return proposal
+    cited = {(e.source, e.ref) for e in proposal.evidence}
+    more = [e for e in refs_to_evidence(hours_refs, s.owner, limit=5, cutoffs=s.cutoffs)
+            if (e.source, e.ref) not in cited][:3]
+    return replace(proposal, evidence=proposal.evidence + tuple(more))
+
+
+def _zone_refs(s: Signals) -> list[Ref]:
+    """The items the zone was read from, each kind its "where from" names: the owner's calendar
+    events that set it, their Slack profile, the sent mails whose Date headers fit it (issue 30:
+    derivation is the evidence)."""
+    p = s.profile
+    said = p.timezone_from
+    refs: list[Ref] = []
+    if "Slack profile" in said:  # the profile naming the zone first: it is the newest chat message
+        refs += [r for r in p.refs if r.note.startswith("Slack profile")][:1]
+    if "calendar" in said:
+        refs += list(s.rhythms.calendar_refs)[:2]
+    if "sent mail" in said:
+        refs += [r for r in p.activity_refs if r.note.startswith("mail sent")][:2]
+    return refs
 
 
 def _collaborators(s: Signals) -> Proposal | None:

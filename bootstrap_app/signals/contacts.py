@@ -214,6 +214,8 @@ class ContactsAccumulator(Analyzer):
             refs[-1] = (msg.source, msg.ref, msg.timestamp, sender, msg.sender.name, person.name or rcpt)
 
     def _event(self, ev: Event) -> None:
+        if ev.published:  # a feed or a calendar marked shared: no meeting of the person's
+            return
         people = {k for p in (*ev.attendees, *((ev.organizer,) if ev.organizer else ())) if (k := self._key(p))}
         if not 2 <= len(people) <= _SMALL_MEETING:
             return
