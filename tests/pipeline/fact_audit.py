@@ -44,6 +44,8 @@ OWNER = "rowan.vale@owner-mail.example"
 """The generated owner (a name no corpus holds)."""
 OWNER_ZONE = "Asia/Kolkata"
 """The generated owner's clock (+05:30: no real calendar here is in it)."""
+_CANDIDATES = 3
+"""Owner candidates of a corpus that proves no owner, each scanned as the owner."""
 _PEERS = ("kit.moss@owner-mail.example", "ines.hale@partner.example", "oskar.lind@partner.example")
 
 _KIND_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -99,6 +101,8 @@ class Cited:
     ref: str
     owner_appears: bool
     found: bool
+    alias_only: bool = False
+    """The owner appears only under an address memseed suggests as theirs (not yet confirmed)."""
 
 
 @dataclass
@@ -112,12 +116,12 @@ class FactRow:
     @property
     def foreign(self) -> list[Cited]:
         """Evidence items the owner does not appear in (or that no source gave)."""
-        return [c for c in self.cited if not (c.found and c.owner_appears)]
+        return [c for c in self.cited if not (c.found and (c.owner_appears or c.alias_only))]
 
     @property
     def missing_kinds(self) -> list[str]:
         """Kinds the text names whose evidence holds no item of that kind in which the owner appears."""
-        have = {c.kind for c in self.cited if c.found and c.owner_appears}
+        have = {c.kind for c in self.cited if c.found and (c.owner_appears or c.alias_only)}
         return [kind for rx, kind in _KIND_WORDS if rx.search(self.text) and kind not in have]
 
 
@@ -141,10 +145,11 @@ class Audit:
         yield f"{self.label}: {len(self.facts)} user facts, {sum(bool(f.foreign) for f in self.facts)} on "\
               "someone else's evidence"
         for f in self.facts:
-            kinds: dict[tuple[str, bool], int] = {}
+            kinds: dict[tuple[str, str], int] = {}
             for c in f.cited:
-                kinds[(c.kind, c.owner_appears)] = kinds.get((c.kind, c.owner_appears), 0) + 1
-            said = ", ".join(f"{n} {k}{'' if mine else ' (not the owner)'}" for (k, mine), n in kinds.items())
+                whose = "" if c.owner_appears else " (a suggested alias)" if c.alias_only else " (not the owner)"
+                kinds[(c.kind, whose)] = kinds.get((c.kind, whose), 0) + 1
+            said = ", ".join(f"{n} {k}{whose}" for (k, whose), n in kinds.items())
             yield f"  - {f.name}: {said or 'no evidence'}" + (f"; names {f.missing_kinds} without citing one"
                                                              if f.missing_kinds else "")
 
@@ -182,13 +187,15 @@ def _items(locations: list[str], tmp: Path) -> dict[tuple[str, str], Item]:
 def audit(label: str, result: ScanResult, locations: list[str], tmp: Path) -> Audit:
     """The user facts of ``result`` with each evidence item read back from ``locations``."""
     items = _items(locations, tmp)
+    alias = OwnerIdentity(names=result.owner.names, addresses=frozenset(result.owner.suggested))
     rows = []
     for p in user_facts(result):
         row = FactRow(p.name, f"{p.description}\n{p.body}")
         for ev in p.evidence:
             item = items.get((ev.source, ev.ref))
+            mine = item is not None and _appears(item, result.owner)
             row.cited.append(Cited(item.kind if item else ev.source.partition(":")[0], ev.source, ev.ref,
-                                   item is not None and _appears(item, result.owner), item is not None))
+                                   mine, item is not None, not mine and item is not None and _appears(item, alias)))
         rows.append(row)
     return Audit(label, result.owner, rows)
 
@@ -246,11 +253,15 @@ def _main(argv: list[str]) -> int:
             except Exception as exc:  # a corpus nothing can be read from
                 print(f"{label}: not scanned ({type(exc).__name__}: {str(exc).splitlines()[0]})")
                 continue
-            a = audit(label, result, locs, tmp)
-            total += len(a.facts)
-            foreign += sum(bool(f.foreign) for f in a.facts)
-            for line in a.lines():
-                print(line)
+            audits = [audit(label, result, locs, tmp)]
+            for k, cand in enumerate(result.owner.candidates[:_CANDIDATES]):  # as the person would pick
+                picked = scan_with(locs, tmp / f"home{n}-{k}", owners=(cand.owner,))
+                audits.append(audit(f"{label} (owner picked: candidate {k + 1}, {cand.kind})", picked, locs, tmp))
+            for a in audits:
+                total += len(a.facts)
+                foreign += sum(bool(f.foreign) for f in a.facts)
+                for line in a.lines():
+                    print(line)
     print(f"TOTAL: {total} user facts, {foreign} on someone else's evidence")
     return 0
 
