@@ -17,6 +17,7 @@ from datetime import datetime
 from bootstrap_app.signals import (
     ChannelFacts,
     DocFacts,
+    ProfileSignal,
     Ref,
     RepoFacts,
     Ritual,
@@ -77,6 +78,8 @@ def _profile(s: Signals) -> Proposal | None:
         lines.append(f"(Title/employer from the signed-in account's {p.title_from or p.employer_from}.)")
     if p.title and p.title_from == "Slack profile":
         lines.append("(Title from their own Slack profile; no mail signature states one.)")
+    if where := _where_from(p):
+        lines.append(where)
     desc_bits = [b for b in (p.title, p.team, p.employer) if b]
     description = f"{who} — " + ", ".join(desc_bits) if desc_bits else f"Who the user is: {who}"
     confidence = 0.55 + (0.25 if p.signatures else 0.0) + (0.1 if p.name else 0.0)
@@ -85,6 +88,21 @@ def _profile(s: Signals) -> Proposal | None:
     return _proposal(s, refs, type=MemoryType.USER, name="user-role",
                      description=description, body="\n".join(lines), subject="owner:profile",
                      key="|".join((p.name, p.title, p.team, p.employer)), confidence=confidence)
+
+
+_FROM_WORDS = {"signature": "their own mail signature", "Slack profile": "their own Slack profile",
+               "contact block in mail": "contact blocks in other people's mail",
+               "email domain": "their e-mail domain (a guess, not stated)"}
+
+
+def _where_from(p: ProfileSignal) -> str:
+    """``Where from: title — their own mail signature; employer — their e-mail domain (a guess,
+    not stated).``: the card says where each part of the role comes from (issue 30)."""
+    parts = [(what, _FROM_WORDS.get(src, src)) for what, value, src in
+             (("title", p.title, p.title_from), ("employer", p.employer, p.employer_from)) if value and src]
+    if p.team:
+        parts.append(("team", _FROM_WORDS["signature"]))
+    return ("Where from: " + "; ".join(f"{what} — {src}" for what, src in parts) + ".") if parts else ""
 
 
 def _hours(s: Signals) -> Proposal | None:

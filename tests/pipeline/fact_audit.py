@@ -38,7 +38,8 @@ from bootstrap_app.types import ChatMessage, Event, Item, MemoryType, Message, P
 from connectors.base import ReadContext
 from connectors.registry import detect
 
-__all__ = ["OWNER", "OWNER_ZONE", "Audit", "FactRow", "audit", "corpora", "owner_mail", "scan_with"]
+__all__ = ["OWNER", "OWNER_ZONE", "Audit", "FactRow", "audit", "corpora", "owner_calendar", "owner_mail", "scan_with",
+           "user_facts"]
 
 OWNER = "rowan.vale@owner-mail.example"
 """The generated owner (a name no corpus holds)."""
@@ -80,6 +81,33 @@ def owner_mail(folder: Path, *, n: int = 60, zone: str = OWNER_ZONE, start: date
     sent.flush()
     inbox.flush()
     return folder
+
+
+def owner_calendar(path: Path, *, organizer: str = OWNER, zone: str = "Europe/Lisbon", weeks: int = 12,
+                   title: str = "Roadmap review") -> Path:
+    """A calendar export with one weekly series ``organizer`` runs in ``zone`` (10:00 on
+    Tuesdays, up to now), with two of the generated owner's peers invited. Returns ``path``."""
+    import icalendar
+
+    tz = ZoneInfo(zone)
+    first = (datetime.now(UTC) - timedelta(weeks=weeks)).astimezone(tz).replace(hour=10, minute=0, second=0,
+                                                                                microsecond=0)
+    first += timedelta(days=(1 - first.weekday()) % 7)
+    cal = icalendar.Calendar()
+    cal.add("prodid", "-//memseed fact audit//")
+    cal.add("version", "2.0")
+    ev = icalendar.Event()
+    ev.add("uid", f"weekly-{organizer}")
+    ev.add("summary", title)
+    ev.add("dtstart", first)
+    ev.add("dtend", first + timedelta(minutes=45))
+    ev.add("rrule", {"freq": "weekly", "count": weeks})
+    ev.add("organizer", f"mailto:{organizer}")
+    for peer in _PEERS[:2]:
+        ev.add("attendee", f"mailto:{peer}")
+    cal.add_component(ev)
+    path.write_bytes(cal.to_ical())
+    return path
 
 
 def _message(mid: str, sender: str, to: str, when: datetime, subject: str, body: str, reply_to: str = "") -> EmailMessage:
