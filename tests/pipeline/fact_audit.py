@@ -7,9 +7,10 @@ generated footprints, and the same audit prints the figures of the closing note
 (``python -m tests.pipeline.fact_audit``). It re-reads every scanned location through the
 connectors (the parsers under test elsewhere) and decides "does the owner appear in this item"
 from the item's own fields, with none of the analyzers' code: an event counts when the owner
-organised it, is on its attendee list without having declined it, or (no organizer, no
-attendees) it is in the calendar of the owner's own account; a message when the owner sent or
-received it; a chat message when the owner wrote it.
+organised it, is on its attendee list, or (no organizer, no attendees) it is in the calendar
+of the owner's own account; a message when the owner sent or received it; a chat message when
+the owner wrote it or wrote in its thread. An item where the owner appears only under an
+address memseed *suggests* as theirs (not yet confirmed) is told apart, not counted against.
 
 The generated owner (``owner_mail``) writes from a zone no real calendar here uses, so a
 timezone taken from someone else's calendar shows as a different zone.
@@ -182,20 +183,19 @@ class Audit:
                                                              if f.missing_kinds else "")
 
 
-def _appears(item: Item, owner: OwnerIdentity) -> bool:
+def _appears(item: Item, owner: OwnerIdentity, threads: frozenset[tuple[str, str]] = frozenset()) -> bool:
     if isinstance(item, Message):
         return any(owner.is_owner(p) for p in (item.sender, *item.to, *item.cc))
     if isinstance(item, Event):
         if item.organizer is not None and owner.is_owner(item.organizer):
             return True
-        declined = {a.lower() for a in getattr(item, "declined", ())}
-        if any(owner.is_owner(p) and p.address not in declined for p in item.attendees):
+        if any(owner.is_owner(p) for p in item.attendees):
             return True
         bare = item.organizer is None and not item.attendees
         return bare and not item.published and bool(item.calendar_owner) \
             and owner.is_owner_address(item.calendar_owner)
-    if isinstance(item, ChatMessage):
-        return owner.is_owner(item.user)
+    if isinstance(item, ChatMessage):  # the owner's message, or one in a thread the owner wrote in
+        return owner.is_owner(item.user) or (item.channel, item.thread_ts) in threads
     if isinstance(item, Repo):
         return bool(item.git_user_email) and owner.is_owner_address(item.git_user_email)
     return False
@@ -216,12 +216,14 @@ def audit(label: str, result: ScanResult, locations: list[str], tmp: Path) -> Au
     """The user facts of ``result`` with each evidence item read back from ``locations``."""
     items = _items(locations, tmp)
     alias = OwnerIdentity(names=result.owner.names, addresses=frozenset(result.owner.suggested))
+    threads = frozenset((i.channel, i.thread_ts) for i in items.values()
+                        if isinstance(i, ChatMessage) and i.thread_ts and result.owner.is_owner(i.user))
     rows = []
     for p in user_facts(result):
         row = FactRow(p.name, f"{p.description}\n{p.body}")
         for ev in p.evidence:
             item = items.get((ev.source, ev.ref))
-            mine = item is not None and _appears(item, result.owner)
+            mine = item is not None and _appears(item, result.owner, threads)
             row.cited.append(Cited(item.kind if item else ev.source.partition(":")[0], ev.source, ev.ref,
                                    mine, item is not None, not mine and item is not None and _appears(item, alias)))
         rows.append(row)

@@ -112,3 +112,33 @@ def test_the_demo_persona_facts_stand_on_its_own_evidence(tmp_path: Path) -> Non
     a = audit("demo", result, [str(root)], tmp_path)
     assert len(a.facts) >= 4
     assert a.violations() == []
+
+
+def test_marking_a_calendar_not_mine_takes_its_facts_out_of_the_review(mail: Path, tmp_path: Path) -> None:
+    """The same store, scanned again after the person said the calendar is not theirs: the zone
+    and ritual it gave are no longer waiting for review; a decided one is kept, and so is a
+    proposal whose sources this run did not read."""
+    from bootstrap_app.identity_review import set_source_ownership
+    from bootstrap_app.pipeline import scan
+    from bootstrap_app.types import DecisionStatus
+
+    cal = owner_calendar(tmp_path / "own.ics", zone="Pacific/Auckland")
+    settings = load_settings(tmp_path / "home")
+    with Store(settings.db_path) as store:
+        first = scan([str(mail), str(cal)], settings=settings, store=store)
+        names = {p.name for p in first.proposals}
+        assert "ritual-roadmap-review" in names
+        collaborators = next(p for p in first.proposals if p.name == "closest-collaborators")
+        store.decide(collaborators.fingerprint, DecisionStatus.APPROVED)
+        other = tmp_path / "other"
+        other_mail = owner_mail(other, n=12)
+        kept = scan([str(other_mail)], settings=settings, store=store)
+        kept_fps = {p.fingerprint for p in kept.proposals}
+        set_source_ownership(store, str(cal), "not-mine")
+        second = scan([str(mail), str(cal)], settings=settings, store=store)
+        waiting = {sp.proposal.name: sp.proposal for sp in store.proposals(status="undecided")}
+        assert "ritual-roadmap-review" not in waiting
+        assert all("Auckland" not in p.body for p in waiting.values())
+        assert any("no longer follow" in n for n in second.notes)
+        assert store.get(collaborators.fingerprint).decision is not None  # decided: kept
+        assert kept_fps <= {sp.fingerprint for sp in store.proposals()} | {collaborators.fingerprint}
