@@ -24,7 +24,7 @@ from bootstrap_app.signals import (
     Signals,
     refs_to_evidence,
 )
-from bootstrap_app.types import MemoryType, Proposal, repo_subject, slugify
+from bootstrap_app.types import Evidence, MemoryType, Proposal, repo_subject, slugify
 
 from .repo_text import guides_body, repo_body, repo_key, repo_summary, rules_body
 
@@ -127,35 +127,36 @@ def _hours(s: Signals) -> Proposal | None:
             "Slack profile, matching the Date headers of sent mail": 0.75}.get(p.timezone_from, 0.5)
     if p.hours and p.hours_samples >= 50:
         conf += 0.05
-    zone_refs = _zone_refs(s)
-    if not zone_refs:
+    groups = _zone_refs(s)
+    if not any(groups):
         return None  # a zone "from" a source that shows none of the owner's items is no fact
-    hours_refs = list(p.activity_refs) if p.hours else []
-    proposal = _proposal(s, zone_refs, limit=3, type=MemoryType.USER, name="timezone-and-working-hours",
-                         description=desc, body="\n".join(lines), subject="owner:hours",
-                         key=f"{p.timezone} {window}", confidence=min(conf, 0.9))
-    if proposal is None or not hours_refs:
-        return proposal
-    cited = {(e.source, e.ref) for e in proposal.evidence}
-    more = [e for e in refs_to_evidence(hours_refs, s.owner, limit=5, cutoffs=s.cutoffs)
-            if (e.source, e.ref) not in cited][:3]
-    return replace(proposal, evidence=proposal.evidence + tuple(more))
+    if p.hours:
+        groups.append(list(p.activity_refs))
+    evidence: list[Evidence] = []
+    for refs, limit in zip(groups, (2, 2, 2, 3), strict=False):  # each kind its own newest past items
+        evidence += [e for e in refs_to_evidence(refs, s.owner, limit=5, cutoffs=s.cutoffs)
+                     if (e.source, e.ref) not in {(x.source, x.ref) for x in evidence}][:limit]
+    firsts = [r.first for refs in groups for r in refs if r.first is not None]
+    return Proposal(type=MemoryType.USER, name="timezone-and-working-hours", description=desc,
+                    body="\n".join(lines), subject="owner:hours", key=f"{p.timezone} {window}",
+                    confidence=min(conf, 0.9), evidence=tuple(evidence),
+                    evidence_from=min(firsts) if firsts else None)
 
 
-def _zone_refs(s: Signals) -> list[Ref]:
-    """The items the zone was read from, each kind its "where from" names: the owner's calendar
-    events that set it, their Slack profile, the sent mails whose Date headers fit it (issue 30:
-    derivation is the evidence)."""
+def _zone_refs(s: Signals) -> list[list[Ref]]:
+    """The items the zone was read from, one group per kind its "where from" names: the owner's
+    Slack profile, the calendar events the owner set it on, the sent mails whose Date headers
+    fit it (issue 30: derivation is the evidence). An empty group: the source shows none."""
     p = s.profile
     said = p.timezone_from
-    refs: list[Ref] = []
-    if "Slack profile" in said:  # the profile naming the zone first: it is the newest chat message
-        refs += [r for r in p.refs if r.note.startswith("Slack profile")][:1]
+    groups: list[list[Ref]] = []
+    if "Slack profile" in said:
+        groups.append([r for r in p.refs if r.note.startswith("Slack profile")][:1])
     if "calendar" in said:
-        refs += list(s.rhythms.calendar_refs)[:2]
+        groups.append(list(s.rhythms.calendar_refs))
     if "sent mail" in said:
-        refs += [r for r in p.activity_refs if r.note.startswith("mail sent")][:2]
-    return refs
+        groups.append([r for r in p.activity_refs if r.note.startswith("mail sent")])
+    return groups
 
 
 def _collaborators(s: Signals) -> Proposal | None:

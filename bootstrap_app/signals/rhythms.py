@@ -150,6 +150,8 @@ class RhythmsAccumulator(Analyzer):
     """Per person key: a few of those events (the zone's evidence), newest kept."""
     series: dict[str, _Series] = field(default_factory=dict)
     events: int = 0
+    _now: datetime = field(default_factory=lambda: datetime.now(UTC), repr=False)
+    """When the scan began: a zone is cited from events that already happened."""
     unit_titles: Counter[str] = field(default_factory=Counter)
     """Titles counted once per series and once per one-off event (see :meth:`placeholders`)."""
 
@@ -205,18 +207,19 @@ class RhythmsAccumulator(Analyzer):
             del s.refs[:-_KEEP_STARTS]
 
     def _vote(self, key: str, item: Event) -> None:
-        """``key`` set ``item``'s zone: count it, and keep the event among the key's newest few."""
-        self.zones.setdefault(key, Counter())[item.tzid] += 1
+        """``key`` set ``item``'s zone: count it, and keep the event if it is among the key's
+        newest few that already happened (or, while none has, the earliest planned)."""
+        counts = self.zones.get(key)
+        if counts is None:
+            counts = self.zones[key] = Counter()
+        counts[item.tzid] += 1
         when = item.start or item.timestamp
-        refs = self.zone_refs.setdefault(key, [])
         ref = Ref(item.source, item.ref, when, key, f"calendar event on {when.date().isoformat() if when else '?'}"
                   f" in {item.tzid}")
-        if len(refs) < _ZONE_REFS:
-            refs.append(ref)
-        elif when is not None:  # replace the oldest: the newest past ones are cited (prefer_past)
-            oldest = min(range(len(refs)), key=lambda i: refs[i].date.timestamp() if refs[i].date else float("-inf"))
-            if refs[oldest].date is None or refs[oldest].date < when:
-                refs[oldest] = ref
+        refs = self.zone_refs.setdefault(key, [])
+        refs.append(ref)
+        if len(refs) > 2 * _ZONE_REFS:  # bounded: keep the newest past ones, then the earliest ahead
+            refs[:] = prefer_past(refs, (self._now,))[:_ZONE_REFS]
 
     def placeholders(self) -> set[str]:
         """Titles (casefolded) that label so much of the calendar that they name nothing."""

@@ -85,9 +85,10 @@ def owner_mail(folder: Path, *, n: int = 60, zone: str = OWNER_ZONE, start: date
 
 
 def owner_calendar(path: Path, *, organizer: str = OWNER, zone: str = "Europe/Lisbon", weeks: int = 12,
-                   title: str = "Roadmap review") -> Path:
+                   title: str = "Roadmap review", daily: bool = False) -> Path:
     """A calendar export with one weekly series ``organizer`` runs in ``zone`` (10:00 on
-    Tuesdays, up to now), with two of the generated owner's peers invited. Returns ``path``."""
+    Tuesdays, up to now; ``daily``: every day for as many weeks), with two of the generated
+    owner's peers invited. Returns ``path``."""
     import icalendar
 
     tz = ZoneInfo(zone)
@@ -102,7 +103,7 @@ def owner_calendar(path: Path, *, organizer: str = OWNER, zone: str = "Europe/Li
     ev.add("summary", title)
     ev.add("dtstart", first)
     ev.add("dtend", first + timedelta(minutes=45))
-    ev.add("rrule", {"freq": "weekly", "count": weeks})
+    ev.add("rrule", {"freq": "daily", "count": 7 * weeks} if daily else {"freq": "weekly", "count": weeks})
     ev.add("organizer", f"mailto:{organizer}")
     for peer in _PEERS[:2]:
         ev.add("attendee", f"mailto:{peer}")
