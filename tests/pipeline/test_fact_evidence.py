@@ -54,8 +54,8 @@ def test_every_user_fact_stands_on_the_owners_evidence(label: str, mail: Path, t
     for n, (name, locs) in enumerate(runs):
         result = scan_with(locs, tmp_path / f"home{n}")
         audits = [audit(name, result, locs, tmp_path)]
-        for cand in result.owner.candidates[:3]:  # each owner the person could pick
-            picked = scan_with(locs, tmp_path / f"home{n}-picked", owners=(cand.owner,))
+        for k, cand in enumerate(result.owner.candidates[:3]):  # each owner the person could pick
+            picked = scan_with(locs, tmp_path / f"home{n}-{k}", owners=(cand.owner,))
             audits.append(audit(f"{name} (picked {cand.kind} candidate)", picked, locs, tmp_path))
         for a in audits:
             assert a.violations() == []
