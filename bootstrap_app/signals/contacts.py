@@ -293,12 +293,12 @@ class ContactsAccumulator(Analyzer):
         chat: Counter[str] = Counter()
         shared: dict[str, Ref] = {}  # per contact: their message in a thread the owner wrote in
         for thread in self.threads.values():
-            users = {canon(u): r for u, r in thread.items()}
+            users = {canon(u): said for u, said in thread.items()}
             if any(own(u) for u in users):
-                for u, r in users.items():
+                for u, said in users.items():
                     if not own(u):
                         chat[u] += 1
-                        shared.setdefault(u, r)
+                        shared.setdefault(u, said)
         meetings: Counter[str] = Counter()
         met: dict[str, Ref] = {}  # per contact: a meeting they and the owner were both on
         for (a, b), n in self.meet_pairs.items():
