@@ -218,7 +218,8 @@ class ContactsAccumulator(Analyzer):
     def _event(self, ev: Event) -> None:
         if ev.published:  # a feed or a calendar marked shared: no meeting of the person's
             return
-        people = {k for p in (*ev.attendees, *((ev.organizer,) if ev.organizer else ())) if (k := self._key(p))}
+        people = {k for p in (*ev.attendees, *((ev.organizer,) if ev.organizer else ()))
+                  if not (p.address and p.address in ev.declined) and (k := self._key(p))}
         if not 2 <= len(people) <= _SMALL_MEETING:
             return
         if ev.series_uid:

@@ -184,6 +184,8 @@ class RhythmsAccumulator(Analyzer):
             end = item.end if item.end.tzinfo else item.end.replace(tzinfo=UTC)
             s.minutes[max(0, int((end - start).total_seconds() // 60))] += 1
         for p in item.attendees:
+            if p.address and p.address in item.declined:
+                continue  # on the list, not at the meeting
             if key := person_key(p):
                 s.people[key] += 1
                 if p.name:

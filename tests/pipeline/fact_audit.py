@@ -7,7 +7,7 @@ generated footprints, and the same audit prints the figures of the closing note
 (``python -m tests.pipeline.fact_audit``). It re-reads every scanned location through the
 connectors (the parsers under test elsewhere) and decides "does the owner appear in this item"
 from the item's own fields, with none of the analyzers' code: an event counts when the owner
-organised it, is on its attendee list, or (no organizer, no attendees) it is in the calendar
+organised it, is on its attendee list without having declined, or (no organizer, no attendees) it is in the calendar
 of the owner's own account; a message when the owner sent or received it; a chat message when
 the owner wrote it or wrote in its thread. An item where the owner appears only under an
 address memseed *suggests* as theirs (not yet confirmed) is told apart, not counted against.
@@ -190,7 +190,7 @@ def _appears(item: Item, owner: OwnerIdentity, threads: frozenset[tuple[str, str
     if isinstance(item, Event):
         if item.organizer is not None and owner.is_owner(item.organizer):
             return True
-        if any(owner.is_owner(p) for p in item.attendees):
+        if any(owner.is_owner(p) and p.address not in item.declined for p in item.attendees):
             return True
         bare = item.organizer is None and not item.attendees
         return bare and not item.published and bool(item.calendar_owner) \

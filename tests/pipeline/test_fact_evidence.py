@@ -142,3 +142,43 @@ def test_marking_a_calendar_not_mine_takes_its_facts_out_of_the_review(mail: Pat
         assert any("no longer follow" in n for n in second.notes)
         assert store.get(collaborators.fingerprint).decision is not None  # decided: kept
         assert kept_fps <= {sp.fingerprint for sp in store.proposals()} | {collaborators.fingerprint}
+
+
+def test_a_series_the_owner_declined_is_not_their_ritual(mail: Path, tmp_path: Path) -> None:
+    """On the attendee list with PARTSTAT=DECLINED: not at the meeting, so no ritual of theirs;
+    the same series accepted is one (the control)."""
+    base = owner_calendar(tmp_path / "base.ics", organizer="kit.moss@owner-mail.example").read_bytes()
+    marker = b"ATTENDEE:mailto:ines.hale@partner.example"
+    assert marker in base
+    rituals = {}
+    for partstat in ("DECLINED", "ACCEPTED"):
+        cal = tmp_path / f"{partstat}.ics"
+        cal.write_bytes(base.replace(marker, f"ATTENDEE;PARTSTAT={partstat}:mailto:{OWNER}\r\n".encode() + marker))
+        result = scan_with([str(mail), str(cal)], tmp_path / partstat)
+        rituals[partstat] = [p.name for p in result.proposals if p.name.startswith("ritual-")]
+    assert rituals == {"DECLINED": [], "ACCEPTED": ["ritual-roadmap-review"]}
+
+
+def test_every_calendar_reader_says_who_declined() -> None:
+    """Google's ``responseStatus`` and Graph's ``status.response`` give the same ``declined`` list."""
+    from connectors.base import ReadContext
+    from connectors.google.calendar import to_event
+    from connectors.microsoft.calendar import event_from_graph
+
+    ctx = ReadContext()
+    google = to_event({"id": "e1", "start": {"dateTime": "2026-03-03T10:00:00+01:00"},
+                       "end": {"dateTime": "2026-03-03T10:30:00+01:00"},
+                       "organizer": {"email": "kit@x.example"},
+                       "attendees": [{"email": "Rowan@x.example", "responseStatus": "declined"},
+                                     {"email": "ines@x.example", "responseStatus": "accepted"}]},
+                      {"id": "rowan@x.example", "primary": True}, "google-calendar:rowan", ctx)
+    graph = event_from_graph({"id": "e2", "start": {"dateTime": "2026-03-03T10:00:00", "timeZone": "UTC"},
+                              "end": {"dateTime": "2026-03-03T10:30:00", "timeZone": "UTC"},
+                              "organizer": {"emailAddress": {"address": "kit@x.example"}},
+                              "attendees": [{"emailAddress": {"address": "rowan@x.example"},
+                                             "status": {"response": "declined"}},
+                                            {"emailAddress": {"address": "ines@x.example"},
+                                             "status": {"response": "accepted"}}]},
+                             source="outlook-calendar:rowan", owner="rowan@x.example", ctx=ctx)
+    assert google is not None and graph is not None
+    assert google.declined == graph.declined == ("rowan@x.example",)
