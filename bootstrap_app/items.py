@@ -266,6 +266,9 @@ class Event(_ItemBase):
     organizer: Person | None = None
     attendees: tuple[Person, ...] = ()
     calendar_owner: str = ""
+    declined: tuple[str, ...] = ()
+    """Addresses of the attendees who declined (iCalendar ``PARTSTAT=DECLINED``, Google's and
+    Graph's "declined" response): on the list, but not at the meeting (issue 30)."""
     published: bool = False
     """From a published or subscribed calendar (a venue's public feed): reference material, not
     the person's own meetings — no ritual of theirs, and nobody in it is taken for them."""

@@ -255,10 +255,12 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
 
 
 _SHARED_VIEW: dict[str, Callable[[Any], Item]] = {
-    "event": lambda ev: replace(ev, calendar_owner="", tzid=""),
+    "event": lambda ev: replace(ev, calendar_owner="", tzid="", published=True),
 }
 """Item kind -> the item as analysers see it from a *shared* source: without the fields that say
-whose it is (a shared calendar's account and its zone describe whoever shares it, not the person)."""
+whose it is (a shared calendar's account and its zone describe whoever shares it, not the person),
+and read as reference material, like a published feed: a shared calendar gives no fact about the
+person — no zone, no ritual, no meeting counted with a collaborator (issue 30)."""
 
 
 def _ownership(said: dict[str, str], location: str) -> str:
@@ -409,7 +411,22 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
     if not readable:
         return _nothing_readable(run)
     _save(run, _keep(run, _propose(run, llm, llm_preview)), {loc: parts[loc] for loc in parts if loc in readable})
+    if not (mode[0] or since is not None or should_stop() or any(r.error for r in run.result.reports)):
+        _retire(run)  # a whole analysis of what it read: what it no longer derives is gone
     return run.result
+
+
+def _retire(run: _Run) -> None:
+    """Drop the undecided proposals this complete run could have derived again and did not
+    (:meth:`Store.retire_undecided`); a store error here loses nothing, so it is reported only."""
+    try:
+        retired = run.store.retire_undecided(run.run_id)
+    except sqlite3.Error as exc:
+        run.emit(ScanEvent("error", "", 0, f"earlier proposals not re-checked ({exc})"))
+        return
+    if retired:
+        run.result.notes.append(f"{retired} earlier proposal(s) no longer follow from the sources and were "
+                                "taken out of the review")
 
 
 def _account_aliases(collector: IdentityCollector, source: Source) -> None:

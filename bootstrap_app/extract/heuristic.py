@@ -17,6 +17,7 @@ from datetime import datetime
 from bootstrap_app.signals import (
     ChannelFacts,
     DocFacts,
+    ProfileSignal,
     Ref,
     RepoFacts,
     Ritual,
@@ -24,7 +25,7 @@ from bootstrap_app.signals import (
     refs_to_evidence,
 )
 from bootstrap_app.signals.sessions import SessionSignal
-from bootstrap_app.types import MemoryType, Proposal, repo_subject, slugify
+from bootstrap_app.types import Evidence, MemoryType, Proposal, repo_subject, slugify
 
 from .repo_text import guides_body, repo_body, repo_key, repo_summary, rules_body
 from .sessions import session_proposals
@@ -79,6 +80,8 @@ def _profile(s: Signals) -> Proposal | None:
         lines.append(f"(Title/employer from the signed-in account's {p.title_from or p.employer_from}.)")
     if p.title and p.title_from == "Slack profile":
         lines.append("(Title from their own Slack profile; no mail signature states one.)")
+    if where := _where_from(p):
+        lines.append(where)
     desc_bits = [b for b in (p.title, p.team, p.employer) if b]
     description = f"{who} — " + ", ".join(desc_bits) if desc_bits else f"Who the user is: {who}"
     confidence = 0.55 + (0.25 if p.signatures else 0.0) + (0.1 if p.name else 0.0)
@@ -87,6 +90,21 @@ def _profile(s: Signals) -> Proposal | None:
     return _proposal(s, refs, type=MemoryType.USER, name="user-role",
                      description=description, body="\n".join(lines), subject="owner:profile",
                      key="|".join((p.name, p.title, p.team, p.employer)), confidence=confidence)
+
+
+_FROM_WORDS = {"signature": "their own mail signature", "Slack profile": "their own Slack profile",
+               "contact block in mail": "contact blocks in other people's mail",
+               "email domain": "their e-mail domain (a guess, not stated)"}
+
+
+def _where_from(p: ProfileSignal) -> str:
+    """``Where from: title — their own mail signature; employer — their e-mail domain (a guess,
+    not stated).``: the card says where each part of the role comes from (issue 30)."""
+    parts = [(what, _FROM_WORDS.get(src, src)) for what, value, src in
+             (("title", p.title, p.title_from), ("employer", p.employer, p.employer_from)) if value and src]
+    if p.team:
+        parts.append(("team", _FROM_WORDS["signature"]))
+    return ("Where from: " + "; ".join(f"{what} — {src}" for what, src in parts) + ".") if parts else ""
 
 
 def _hours(s: Signals) -> Proposal | None:
@@ -111,13 +129,36 @@ def _hours(s: Signals) -> Proposal | None:
             "Slack profile, matching the Date headers of sent mail": 0.75}.get(p.timezone_from, 0.5)
     if p.hours and p.hours_samples >= 50:
         conf += 0.05
-    # the Slack profile naming the zone comes first: it points at the same newest message as an
-    # activity ref, and the first of two equal refs is the one kept
-    refs = [r for r in p.refs if "Slack" in p.timezone_from and r.note.startswith("Slack profile")]
-    refs += list(p.activity_refs) + list(s.rhythms.calendar_refs)
-    return _proposal(s, refs, type=MemoryType.USER, name="timezone-and-working-hours", description=desc,
-                     body="\n".join(lines), subject="owner:hours", key=f"{p.timezone} {window}",
-                     confidence=min(conf, 0.9))
+    groups = _zone_refs(s)
+    if not any(groups):
+        return None  # a zone "from" a source that shows none of the owner's items is no fact
+    if p.hours:
+        groups.append(list(p.activity_refs))
+    evidence: list[Evidence] = []
+    for refs, limit in zip(groups, (2, 2, 2, 3), strict=False):  # each kind its own newest past items
+        evidence += [e for e in refs_to_evidence(refs, s.owner, limit=5, cutoffs=s.cutoffs)
+                     if (e.source, e.ref) not in {(x.source, x.ref) for x in evidence}][:limit]
+    firsts = [r.first for refs in groups for r in refs if r.first is not None]
+    return Proposal(type=MemoryType.USER, name="timezone-and-working-hours", description=desc,
+                    body="\n".join(lines), subject="owner:hours", key=f"{p.timezone} {window}",
+                    confidence=min(conf, 0.9), evidence=tuple(evidence),
+                    evidence_from=min(firsts) if firsts else None)
+
+
+def _zone_refs(s: Signals) -> list[list[Ref]]:
+    """The items the zone was read from, one group per kind its "where from" names: the owner's
+    Slack profile, the calendar events the owner set it on, the sent mails whose Date headers
+    fit it (issue 30: derivation is the evidence). An empty group: the source shows none."""
+    p = s.profile
+    said = p.timezone_from
+    groups: list[list[Ref]] = []
+    if "Slack profile" in said:
+        groups.append([r for r in p.refs if r.note.startswith("Slack profile")][:1])
+    if "calendar" in said:
+        groups.append(list(s.rhythms.calendar_refs))
+    if "sent mail" in said:
+        groups.append([r for r in p.activity_refs if r.note.startswith("mail sent")])
+    return groups
 
 
 def _collaborators(s: Signals) -> Proposal | None:

@@ -152,7 +152,7 @@ class SignalBuilder:
         self.router.observe(item)
 
     def build(self, owner: OwnerIdentity, now: datetime | None = None) -> Signals:
-        tz_calendar, _ = self.rhythms.calendar_timezone()
+        tz_calendar, _, _ = self.rhythms.calendar_timezone(owner)
         profile = self.profile.result(owner, tz_calendar)
         now = now or datetime.now(UTC)
         active_until = self.profile.last_activity(owner)

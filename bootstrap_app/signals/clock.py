@@ -136,15 +136,27 @@ class ActivityClock:
     def resolve_timezone(self, keys: list[str], tz_calendar: str, tz_slack: str = "") -> tuple[str, str, str]:
         """(timezone, where from, why none).
 
-        The calendar's zone first (Slack agreeing is noted). Else the owner's Slack zone when
-        their sent mail's offsets match it, or when no mail offset says anything; the mail
-        offset alone (``UTC-06:00``) when Slack names no zone. When Slack and the mail offsets
-        disagree nothing is proposed: one of them is stale and we cannot tell which.
+        The zone of the calendar events the owner organised first (Slack agreeing is noted).
+        When the owner's Slack profile names another zone, that is one question, answered by
+        the evidence: the zone the owner's sent mail's Date headers fit wins; when the mail
+        does not tell, the profile the person typed beats the calendar (self-stated beats
+        inferred), and the "where from" says what the calendar said instead. Without a
+        calendar zone: the owner's Slack zone when their sent mail's offsets match it, or when
+        no mail offset says anything; the mail offset alone (``UTC-06:00``) when Slack names no
+        zone. When Slack and the mail offsets disagree nothing is proposed: one of them is stale
+        and we cannot tell which.
         """
         if tz_calendar:
-            if tz_slack and zone(tz_slack) and zone(tz_calendar) and tz_slack == tz_calendar:
+            if not (tz_slack and zone(tz_slack) and zone(tz_calendar)):
+                return tz_calendar, "calendar", ""
+            if tz_slack == tz_calendar:
                 return tz_calendar, "calendar, matching the Slack profile", ""
-            return tz_calendar, "calendar", ""
+            cal_fits, slack_fits = self.zone_matches_mail(keys, tz_calendar), self.zone_matches_mail(keys, tz_slack)
+            if cal_fits and not slack_fits:
+                return tz_calendar, (f"calendar, whose zone the Date headers of sent mail fit; the Slack profile "
+                                     f"says {tz_slack}"), ""
+            why = "whose zone the Date headers of sent mail fit" if slack_fits else "as the person typed it"
+            return tz_slack, f"Slack profile, {why}; the calendar's events are in {tz_calendar}", ""
         offset, why = self.mail_offset(keys)
         if tz_slack:
             if offset is None:

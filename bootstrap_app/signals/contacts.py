@@ -136,10 +136,12 @@ class ContactsAccumulator(Analyzer):
     sent: Counter[str] = field(default_factory=Counter)
     bulk: Counter[str] = field(default_factory=Counter)
     names: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
-    threads: defaultdict[tuple[str, str], set[str]] = field(default_factory=lambda: defaultdict(set))
-    chat_refs: dict[str, Ref] = field(default_factory=dict)
+    threads: defaultdict[tuple[str, str], dict[str, Ref]] = field(default_factory=lambda: defaultdict(dict))
+    """(channel, thread) -> each user who wrote in it, with their first message there (the
+    evidence of a shared thread is a message in a thread the owner also wrote in: issue 30)."""
     meet_pairs: Counter[tuple[str, str]] = field(default_factory=Counter)
-    meet_refs: dict[str, Ref] = field(default_factory=dict)
+    meet_refs: dict[tuple[str, str], Ref] = field(default_factory=dict)
+    """(a, b) -> the first small meeting they were both on (cited for the pair, never for one alone)."""
     seen_series: set[str] = field(default_factory=set)
     shapes: SubjectShapes = field(default_factory=SubjectShapes)
     keys: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict, repr=False)
@@ -165,9 +167,9 @@ class ContactsAccumulator(Analyzer):
         elif isinstance(item, ChatMessage):
             user = self._key(item.user)
             if user and item.thread_ts:
-                self.threads[(item.channel, item.thread_ts)].add(user)
-                self.chat_refs.setdefault(user, Ref(item.source, item.ref, item.timestamp, user,
-                                                    f"chat message in #{item.channel}"))
+                thread = self.threads[(item.channel, item.thread_ts)]
+                if user not in thread:
+                    thread[user] = Ref(item.source, item.ref, item.timestamp, user, f"chat message in #{item.channel}")
         elif isinstance(item, Event):
             self._event(item)
 
@@ -214,7 +216,10 @@ class ContactsAccumulator(Analyzer):
             refs[-1] = (msg.source, msg.ref, msg.timestamp, sender, msg.sender.name, person.name or rcpt)
 
     def _event(self, ev: Event) -> None:
-        people = {k for p in (*ev.attendees, *((ev.organizer,) if ev.organizer else ())) if (k := self._key(p))}
+        if ev.published:  # a feed or a calendar marked shared: no meeting of the person's
+            return
+        people = {k for p in (*ev.attendees, *((ev.organizer,) if ev.organizer else ()))
+                  if not (p.address and p.address in ev.declined) and (k := self._key(p))}
         if not 2 <= len(people) <= _SMALL_MEETING:
             return
         if ev.series_uid:
@@ -223,11 +228,12 @@ class ContactsAccumulator(Analyzer):
             self.seen_series.add(ev.series_uid)
         when = ev.start or ev.timestamp
         note = f"meeting on {when.date().isoformat()}" if when else "meeting"
+        ref = Ref(ev.source, ev.ref, when, "", note, owner=False)
         for a in people:
             for b in people:
                 if a < b:
                     self.meet_pairs[(a, b)] += 1
-            self.meet_refs.setdefault(a, Ref(ev.source, ev.ref, when, "", note, owner=False))
+                    self.meet_refs.setdefault((a, b), ref)
 
     # -- decision ------------------------------------------------------------------------
     def _alias(self) -> dict[str, str]:
@@ -286,19 +292,25 @@ class ContactsAccumulator(Analyzer):
             refs[other].extend(_mail_ref(*cited) for cited in pair.refs)
         answers_seen = sum(from_owner.values()) >= _ANSWERS_SEEN * sum(to_owner.values())
         chat: Counter[str] = Counter()
-        for users in self.threads.values():
-            users = {canon(u) for u in users}
+        shared: dict[str, Ref] = {}  # per contact: their message in a thread the owner wrote in
+        for thread in self.threads.values():
+            users = {canon(u): said for u, said in thread.items()}
             if any(own(u) for u in users):
-                for u in users:
+                for u, said in users.items():
                     if not own(u):
                         chat[u] += 1
+                        shared.setdefault(u, said)
         meetings: Counter[str] = Counter()
+        met: dict[str, Ref] = {}  # per contact: a meeting they and the owner were both on
         for (a, b), n in self.meet_pairs.items():
+            ref = self.meet_refs[(a, b)]
             a, b = canon(a), canon(b)
             if own(a) and not own(b):
                 meetings[b] += n
+                met.setdefault(b, ref)
             elif own(b) and not own(a):
                 meetings[a] += n
+                met.setdefault(a, ref)
         candidates = set(to_owner) | set(from_owner) | set(chat) | set(meetings)
         reverse: defaultdict[str, list[str]] = defaultdict(list)
         for k, v in alias.items():
@@ -328,7 +340,7 @@ class ContactsAccumulator(Analyzer):
                      + 1.5 * min(meetings[key], 20))
             if not two_way and not one_way and chat[key] < 2 and meetings[key] < 2:
                 continue
-            extra = [r for r in (self.chat_refs.get(key), self.meet_refs.get(key)) if r]
+            extra = [r for r in (shared.get(key), met.get(key)) if r]
             ranked.append(Contact(key, name, to_owner[key], from_owner[key], chat[key], meetings[key],
                                   score, tuple(refs[key][:6] + extra), cc=cc[key], group=group[key],
                                   replies=replies[key]))

@@ -279,14 +279,13 @@ class ProfileAccumulator(Analyzer):
             title, "signature" if title else "", employer, "signature" if employer else "")
         refs.extend(account_refs)
         role, org = parse_slack_title(slack_title)
-        slack_used = False
         if not title and role:  # the signature says nothing: the owner's own Slack profile does
-            title, slack_used = role, True
-            if org and not employer:
-                employer, employer_from = org, "Slack profile"
-        if slack_used or (slack_tz and tz_from.startswith("Slack")):
+            title, title_from = role, "Slack profile"
+        if org and not employer:  # where they work in their own words, before others' or a domain's
+            employer, employer_from = org, "Slack profile"
+        slack_used = "Slack profile" in (title_from, employer_from)
+        if slack_used or (slack_tz and "Slack" in tz_from):
             refs.extend(self.slack_refs[k] for k in keys if k in self.slack_refs)
-        title_from = "Slack profile" if slack_used else title_from
         if not title or not employer:  # what others' mail states about the owner beats the domain
             d_title, d_org, d_refs = self.directory.entry(owner_keys, keys, owner.addresses)
             if d_title and not title:

@@ -9,6 +9,14 @@ One meeting is often written as several series (one RRULE per weekday, each with
 or a series re-created each term): series sharing an informative title, organizer and local
 start time are joined into one ritual that names all its days.
 
+Derivation is the evidence (issue 30): a series is a ritual of the owner only when the owner is
+on it — organised it, is on its attendee list, or it is a bare event (no organizer, no
+attendees) in the calendar of the owner's own account. A published feed, a colleague's export
+or a family calendar, where the owner is on no event, gives no ritual. The calendar's timezone
+is voted only by events the owner *organised* (or bare events of their own account): an event
+the owner merely attends carries its organizer's zone. Both are decided after the stream, when
+the owner is known, from per-person counters; the zone's evidence is those very events.
+
 A title says nothing when it is a convention for "no title" (Exchange's free/busy labels, an
 empty or untitled event) *or* when one title labels most of the calendar: an export whose
 titles were replaced by one placeholder, or a published availability feed, carries no topic
@@ -49,6 +57,8 @@ _PLACEHOLDER_SHARE = 0.4
 """A title shared by at least this share of a calendar's series and one-off events (and by at
 least ``_PLACEHOLDER_MIN`` of them) is a placeholder, not a topic."""
 _PLACEHOLDER_MIN = 10
+_ZONE_REFS = 6
+"""Events kept per person as the evidence of the zone they set."""
 
 
 _OFFSET_NAME = re.compile(r"^UTC([+-])(\d{2}):(\d{2})$")
@@ -107,7 +117,8 @@ class RhythmSignal:
     rituals: tuple[Ritual, ...] = ()
     events: int = 0
     calendar_refs: tuple[Ref, ...] = ()
-    """A few events of the owner's own calendar (evidence for timezone and identity)."""
+    """Events the owner organised (or bare events of their own account) that voted for
+    ``timezone``: the zone's evidence, and nothing else."""
 
 
 @dataclass
@@ -123,6 +134,8 @@ class _Series:
     first_ref: Ref | None = None
     first: datetime | None = None
     """The earliest start ever seen (``starts`` keeps only the newest when a series is long)."""
+    hosts: Counter[str] = field(default_factory=Counter)
+    """Accounts of the calendars holding bare occurrences (no organizer, no attendees)."""
 
 
 @dataclass
@@ -130,10 +143,15 @@ class RhythmsAccumulator(Analyzer):
     signal = "rhythms"
     consumes = frozenset({"event"})
 
-    tzids: Counter[str] = field(default_factory=Counter)
+    zones: dict[str, Counter[str]] = field(default_factory=dict)
+    """Per person key: the zones (TZID) of the events they organised, or of the bare events of
+    their calendar account (see the module docstring)."""
+    zone_refs: dict[str, list[Ref]] = field(default_factory=dict)
+    """Per person key: a few of those events (the zone's evidence), newest kept."""
     series: dict[str, _Series] = field(default_factory=dict)
     events: int = 0
-    calendar_refs: list[Ref] = field(default_factory=list)
+    _now: datetime = field(default_factory=lambda: datetime.now(UTC), repr=False)
+    """When the scan began: a zone is cited from events that already happened."""
     unit_titles: Counter[str] = field(default_factory=Counter)
     """Titles counted once per series and once per one-off event (see :meth:`placeholders`)."""
 
@@ -143,15 +161,14 @@ class RhythmsAccumulator(Analyzer):
         self.events += 1
         if not item.series_uid or item.series_uid not in self.series:
             self.unit_titles[" ".join(item.summary.split())[:80].casefold()] += 1
-        if item.calendar_owner and len(self.calendar_refs) < 2:
-            when = (item.start or item.timestamp)
-            self.calendar_refs.append(Ref(item.source, item.ref, when, item.calendar_owner.lower(),
-                                          f"event in the calendar of {item.calendar_owner}", owner=True))
-        if item.tzid and item.tzid.upper() not in ("UTC", "Z", "GMT", "ETC/UTC") and zone(item.tzid):
-            self.tzids[item.tzid] += 1
-        if not item.series_uid or item.all_day or item.start is None or item.status.lower() == "cancelled":
+        if item.published:  # a public feed (or a calendar marked shared): nobody's own meeting
             return
-        if item.published:  # a public feed's open evening is not the person's ritual
+        organizer = person_key(item.organizer) if item.organizer else ""
+        host = item.calendar_owner.lower() if not organizer and not item.attendees else ""
+        if item.tzid and item.tzid.upper() not in ("UTC", "Z", "GMT", "ETC/UTC") and zone(item.tzid) \
+                and (organizer or host):
+            self._vote(organizer or host, item)
+        if not item.series_uid or item.all_day or item.start is None or item.status.lower() == "cancelled":
             return
         s = self.series.setdefault(item.series_uid, _Series())
         s.count += 1
@@ -167,11 +184,14 @@ class RhythmsAccumulator(Analyzer):
             end = item.end if item.end.tzinfo else item.end.replace(tzinfo=UTC)
             s.minutes[max(0, int((end - start).total_seconds() // 60))] += 1
         for p in item.attendees:
+            if p.address and p.address in item.declined:
+                continue  # on the list, not at the meeting
             if key := person_key(p):
                 s.people[key] += 1
                 if p.name:
                     s.names[key] = normal_name(p.name)
-        organizer = person_key(item.organizer) if item.organizer else ""
+        if host:
+            s.hosts[host] += 1
         if organizer:
             s.organizers[organizer] += 1
             if item.organizer and item.organizer.name:
@@ -188,17 +208,40 @@ class RhythmsAccumulator(Analyzer):
             s.refs.sort(key=lambda r: r.date.timestamp() if r.date else 0.0)
             del s.refs[:-_KEEP_STARTS]
 
+    def _vote(self, key: str, item: Event) -> None:
+        """``key`` set ``item``'s zone: count it, and keep the event if it is among the key's
+        newest few that already happened (or, while none has, the earliest planned)."""
+        counts = self.zones.get(key)
+        if counts is None:
+            counts = self.zones[key] = Counter()
+        counts[item.tzid] += 1
+        when = item.start or item.timestamp
+        ref = Ref(item.source, item.ref, when, key, f"calendar event on {when.date().isoformat() if when else '?'}"
+                  f" in {item.tzid}")
+        refs = self.zone_refs.setdefault(key, [])
+        refs.append(ref)
+        if len(refs) > 2 * _ZONE_REFS:  # bounded: keep the newest past ones, then the earliest ahead
+            refs[:] = prefer_past(refs, (self._now,))[:_ZONE_REFS]
+
     def placeholders(self) -> set[str]:
         """Titles (casefolded) that label so much of the calendar that they name nothing."""
         units = sum(self.unit_titles.values())
         return {t for t, n in self.unit_titles.items()
                 if n >= _PLACEHOLDER_MIN and n >= _PLACEHOLDER_SHARE * units}
 
-    def calendar_timezone(self) -> tuple[str, int]:
-        if not self.tzids:
-            return "", 0
-        name, votes = self.tzids.most_common(1)[0]
-        return name, votes
+    def calendar_timezone(self, owner: OwnerIdentity) -> tuple[str, int, tuple[Ref, ...]]:
+        """(zone, votes, evidence) of the events the owner organised or keeps bare in their own
+        account's calendar; ``("", 0, ())`` when the owner set no event's zone."""
+        votes: Counter[str] = Counter()
+        refs: list[Ref] = []
+        for key, counts in self.zones.items():
+            if is_owner_key(key, owner):
+                votes.update(counts)
+                refs += self.zone_refs.get(key, [])
+        if not votes:
+            return "", 0, ()
+        name, n = votes.most_common(1)[0]
+        return name, n, tuple(r for r in refs if r.note.endswith(f" in {name}"))
 
     def result(self, owner: OwnerIdentity, tz_name: str = "", now: datetime | None = None,
                active_until: datetime | None = None) -> RhythmSignal:
@@ -214,14 +257,16 @@ class RhythmsAccumulator(Analyzer):
                    if (r := self._ritual(uid, s, owner, tz, as_of, (cutoff, now)))]
         rituals = [replace(r, informative=False) if r.title.casefold() in placeholders else r for r in rituals]
         rituals.sort(key=lambda r: (not r.informative, r.kind == "other", -r.occurrences, r.title))
-        tz_calendar, votes = self.calendar_timezone()
-        return RhythmSignal(tz_calendar, votes, tuple(rituals), self.events, tuple(self.calendar_refs))
+        tz_calendar, votes, refs = self.calendar_timezone(owner)
+        return RhythmSignal(tz_calendar, votes, tuple(rituals), self.events, refs)
 
     @staticmethod
     def _ritual(uid: str, s: _Series, owner: OwnerIdentity, tz: tzinfo,
                 as_of: datetime, cutoffs: tuple[datetime, datetime]) -> Ritual | None:
         if s.count < 3 or len(s.starts) < 3:
             return None
+        if not any(is_owner_key(k, owner) for k in (*s.organizers, *s.people, *s.hosts)):
+            return None  # the owner is on no occurrence: someone else's meeting, or a feed's
         every = sorted(set(s.starts))
         if every[-1] < as_of - timedelta(days=60):
             return None  # a series that ended is history, not a ritual
@@ -300,6 +345,7 @@ def _join_split_series(series: dict[str, _Series], tz: tzinfo, placeholders: set
             joined.minutes.update(part.minutes)
             joined.people.update(part.people)
             joined.organizers.update(part.organizers)
+            joined.hosts.update(part.hosts)
             joined.count += part.count
             joined.refs += part.refs
             for key, name in part.names.items():

@@ -169,10 +169,13 @@ def parse_signature(text: str, hint: str = "") -> dict[str, str]:
 
 def parse_slack_title(text: str) -> tuple[str, str]:
     """("SRE", "Julia Computing") from "SRE at Julia Computing"; ("", "") when the free-text
-    Slack title names no role ("The Viking", "Eat Monkeys")."""
+    Slack title names no role ("The Viking", "Eat Monkeys"). A title that names no role but
+    says where the person works ("Tech at Leuko") gives ("", "Leuko"): where they work, in
+    their own words, beats a guess from their mail domain (issue 30)."""
     parts = re.split(r"\s+(?:at|@)\s+", text.strip(), maxsplit=1)
     role = parts[0].strip(" ,.;")
     org = parts[1].strip(" ,.;") if len(parts) > 1 else ""
+    org = org if org and len(org.split()) <= 5 else ""
     if not role or not ROLE_WORDS.search(role) or len(role.split()) > 6:
-        return "", ""
-    return role, org if org and len(org.split()) <= 5 else ""
+        return "", org if role and len(role.split()) <= 6 else ""
+    return role, org

@@ -71,6 +71,28 @@ class ReviewMixin(StoreBase):
                 count += 1
         return count
 
+    def retire_undecided(self, run_id: int) -> int:
+        """Delete the undecided proposals of earlier runs that run ``run_id`` could have derived
+        again — every source their evidence cites was read in it — but did not; return how many.
+
+        Why: a re-analysis after the person marked a calendar as not theirs no longer derives the
+        zone and rituals from it, and a proposal left over from the run before must not stay in
+        the review as if it still held (issue 30). A proposal citing a source this run did not
+        read (another scan's location) is kept; decided ones are never touched (decisions are
+        kept forever, and a written fact is re-checked by ``extract.verify``).
+        """
+        read = {r[0] for r in self._db.execute("SELECT DISTINCT source FROM items WHERE run_id=?", (run_id,))}
+        stale = []
+        for fingerprint, data in self._db.execute(
+                "SELECT p.fingerprint, p.data FROM proposals p LEFT JOIN decisions d ON d.fingerprint = p.fingerprint "
+                "WHERE d.status IS NULL AND p.run_id <> ?", (run_id,)).fetchall():
+            sources = {e.get("source", "") for e in json.loads(data).get("evidence", [])}
+            if sources and sources <= read:
+                stale.append(fingerprint)
+        with self.transaction() as db:
+            db.executemany("DELETE FROM proposals WHERE fingerprint=?", ((f,) for f in stale))
+        return len(stale)
+
     def proposal_fingerprints(self) -> set[str]:
         """Every fingerprint ever proposed (cheap: no JSON decoding)."""
         return {r[0] for r in self._db.execute("SELECT fingerprint FROM proposals")}

@@ -66,7 +66,9 @@ def to_event(ev: dict[str, Any], calendar: dict[str, Any], source: str, ctx: Rea
     owner = cal_id if calendar.get("primary") and _EMAIL.match(cal_id) else ""
     return calendar_event(ctx, source, uid, start, end, all_day=all_day, tzid=tzid, organizer=organizer,
                           attendees=attendees, summary=ev.get("summary"), location=ev.get("location"),
-                          description=ev.get("description"), status=status, owner=owner)
+                          description=ev.get("description"), status=status, owner=owner,
+                          declined=tuple(str(a.get("email", "")) for a in ev.get("attendees", []) or []
+                                         if a.get("responseStatus") == "declined" and a.get("email")))
 
 
 class GoogleCalendarSource(GoogleSource, kind="google-calendar",

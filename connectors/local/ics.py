@@ -84,6 +84,14 @@ def _person(prop: Any) -> Person | None:
     return Person(name=name, address=addr)
 
 
+def _declined(value: Any) -> tuple[str, ...]:
+    """Addresses of the ATTENDEE lines whose PARTSTAT is DECLINED."""
+    items = value if isinstance(value, list) else [value] if value is not None else []
+    return tuple(p.address for v in items
+                 if str((getattr(v, "params", {}) or {}).get("PARTSTAT", "")).upper() == "DECLINED"
+                 and (p := _person(v)) is not None and p.address)
+
+
 def _people(value: Any) -> tuple[Person, ...]:
     items = value if isinstance(value, list) else [value] if value is not None else []
     return tuple(p for p in (_person(v) for v in items) if p is not None)
@@ -92,7 +100,7 @@ def _people(value: Any) -> tuple[Person, ...]:
 def calendar_event(ctx: ReadContext, source: str, uid: str, start: datetime, end: datetime | None, *,
                    all_day: bool, tzid: str, organizer: Person | None, attendees: tuple[Person, ...],
                    summary: Any, location: Any, description: Any, status: str, owner: str,
-                   rrule: str = "", series_uid: str = "") -> Event:
+                   rrule: str = "", series_uid: str = "", declined: tuple[str, ...] = ()) -> Event:
     """One occurrence as an :class:`Event`, built the same way by every calendar source.
 
     Why one builder: an event's ``ref`` (``UID@start``, so each occurrence of a series is its own
@@ -108,7 +116,7 @@ def calendar_event(ctx: ReadContext, source: str, uid: str, start: datetime, end
         summary=ctx.clean(str(summary or ""), 500), start=start, end=end, all_day=all_day, tzid=tzid,
         organizer=organizer, attendees=attendees, series_uid=series_uid or uid, rrule=rrule,
         location=ctx.clean(str(location or ""), 500), description=ctx.clean(str(description or "")),
-        status=status, calendar_owner=owner,
+        status=status, calendar_owner=owner, declined=tuple(a.lower() for a in declined),
     )
 
 
@@ -378,7 +386,7 @@ def _event(comp: Any, uid: str, tz: str, owner: str, source_id: str, ctx: ReadCo
     return calendar_event(ctx, source_id, uid, start, end, all_day=all_day, tzid=tzid, organizer=organizer,
                           attendees=attendees, summary=comp.get("SUMMARY"), location=comp.get("LOCATION"),
                           description=comp.get("DESCRIPTION"), status=status.lower(), owner=owner,
-                          rrule="\n".join(r.to_ical().decode("utf-8", "replace")
+                          declined=_declined(comp.get("ATTENDEE")), rrule="\n".join(r.to_ical().decode("utf-8", "replace")
                                     for r in (rrule if isinstance(rrule, list) else [rrule] if rrule is not None else [])))
 
 

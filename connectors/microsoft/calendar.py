@@ -94,7 +94,10 @@ def event_from_graph(data: dict[str, Any], *, source: str, owner: str, ctx: Read
     return calendar_event(ctx, source, uid, start, end, all_day=all_day, tzid=tzid if not all_day else "",
                           organizer=organizer, attendees=attendees, summary=data.get("subject"),
                           location=location.get("displayName"), description=data.get("bodyPreview"),
-                          status=status, owner=owner, series_uid=str(data.get("seriesMasterId") or ""))
+                          status=status, owner=owner, series_uid=str(data.get("seriesMasterId") or ""),
+                          declined=tuple(p.address for a in data.get("attendees") or []
+                                         if isinstance(a, dict) and (a.get("status") or {}).get("response") == "declined"
+                                         and (p := graph_person(a)) is not None and p.address))
 
 
 def _window(ctx: ReadContext, now: datetime | None = None) -> tuple[str, str]:

@@ -34,8 +34,9 @@ def test_one_meeting_split_across_weekdays_is_one_ritual_naming_its_days(tmp_pat
 
 def test_rituals_with_one_title_get_distinct_names(tmp_path: Path) -> None:
     today = datetime.now(UTC).date()
-    rituals, _ = _rituals(tmp_path, ("a.ics", split_series("several-rrules", today, hour=9)),
-                          ("b.ics", split_series("several-rrules", today, hour=15, organizer="jon@example.org")))
+    theirs = split_series("several-rrules", today, hour=15, organizer="jon@example.org")  # the owner attends
+    theirs = theirs.replace(b"ATTENDEE;CN=Priya", b"ATTENDEE;CN=Maya Okafor:mailto:maya@example.org\r\nATTENDEE;CN=Priya")
+    rituals, _ = _rituals(tmp_path, ("a.ics", split_series("several-rrules", today, hour=9)), ("b.ics", theirs))
     assert len(rituals) == 2
     assert len({p.name for p in rituals}) == 2, [p.name for p in rituals]
 
@@ -70,9 +71,12 @@ def test_publish_method_alone_proves_nothing(tmp_path: Path) -> None:
     """A person's own Google export says METHOD:PUBLISH too, and is named after their address."""
     today = datetime.now(UTC).date()
     own = split_series("vevent-per-weekday", today).replace(b"VERSION:2.0\r\n", b"VERSION:2.0\r\nMETHOD:PUBLISH\r\n")
-    owner, rituals = _owner_and_rituals(tmp_path, own)
-    # Its account is the owner's candidate (a suggestion until another source supports it), not a feed's.
-    assert len(rituals) == 1 and "maya@example.org" in owner.suggested
+    owner, rituals = _owner_and_rituals(tmp_path / "alone", own)
+    # Its account is the owner's candidate (a suggestion until another source supports it), not a
+    # feed's; and until it is the owner's, its meetings are nobody's rituals (issue 30).
+    assert rituals == [] and "maya@example.org" in owner.suggested
+    rituals, _ = _rituals(tmp_path, ("cal.ics", own))  # the account given as the owner's: not a feed
+    assert len(rituals) == 1
 
 
 def test_the_owners_name_never_comes_from_one_organizer_line(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ FULL: list[Item] = [
     Event(**_BASE, summary="Standup", start=datetime(2026, 3, 29, 9, tzinfo=timezone(timedelta(hours=2))),
           end=datetime(2026, 3, 29, 9, 15), all_day=True, tzid="Europe/Berlin", organizer=_ANNA, attendees=(_BO,),
           series_uid="s1", rrule="FREQ=WEEKLY", location="Room 1", description="notes", status="confirmed",
-          calendar_owner="anna@example.org", published=True),
+          calendar_owner="anna@example.org", declined=("bo@example.org",), published=True),
     Document(**_BASE, path="/d/a.md", title="A", text="# A\n", doc_format="md", size=4, truncated=True),
     Repo(**_BASE, path="/r", name="r", remote_url="git@x:r.git", default_branch="main",
          files={"README.md": "hi", "pyproject.toml": "[x]"}, file_list=("README.md", "a.py"),

@@ -79,13 +79,14 @@ def mailbox(signature: bool = True) -> list[Item]:
 
 
 def standup_series(weeks: int = 8, start: date = date(2026, 3, 2)) -> list[Item]:
-    """A Mon–Fri 09:30 Berlin standup crossing the DST switch of 2026-03-29."""
+    """A Mon–Fri 09:30 Berlin standup the owner organises (its zone is theirs), crossing the DST
+    switch of 2026-03-29; and a Thursday 1:1 their manager organises."""
     items: list[Item] = []
     for i, day in enumerate(weekdays(start, weeks * 5)):
         begin = at(day, 9, 30)
         items.append(Event(source="ics:/synthetic", ref=f"standup-{i}", timestamp=begin, summary="Team standup",
                            start=begin, end=begin + timedelta(minutes=15), tzid="Europe/Berlin",
-                           organizer=PRIYA, attendees=(OWNER, PRIYA, TOM), series_uid="standup-uid",
+                           organizer=OWNER, attendees=(OWNER, PRIYA, TOM), series_uid="standup-uid",
                            calendar_owner=OWNER.address))
     for i in range(weeks):
         day = start + timedelta(days=3 + 7 * i)  # Thursdays

@@ -25,7 +25,9 @@ def _weekday_mails(clock: ActivityClock, key: str, offset_minutes: int, start: d
 def test_calendar_then_slack_then_mail_offset() -> None:
     clock = ActivityClock()
     _weekday_mails(clock, OWNER, 60, datetime(2026, 1, 5, tzinfo=UTC), 20)  # Berlin in winter: +01:00
-    assert clock.resolve_timezone([OWNER], "America/Chicago", "Europe/Berlin")[:2] == ("America/Chicago", "calendar")
+    assert clock.resolve_timezone([OWNER], "America/Chicago", "")[:2] == ("America/Chicago", "calendar")
+    assert clock.resolve_timezone([OWNER], "Europe/Berlin", "Europe/Berlin")[:2] == (
+        "Europe/Berlin", "calendar, matching the Slack profile")
     assert clock.resolve_timezone([OWNER], "", "Europe/Berlin")[:2] == (
         "Europe/Berlin", "Slack profile, matching the Date headers of sent mail")
     assert clock.resolve_timezone([OWNER], "", "") == ("UTC+01:00", "Date headers of sent mail", "")
@@ -69,3 +71,17 @@ def test_reservoir_is_bounded_but_the_newest_activity_is_kept() -> None:
     assert len(clock.stamps[OWNER]) == 4000 and clock.seen[OWNER] == 5000
     assert clock.last_activity([OWNER]) == start + timedelta(minutes=4999)
     assert clock.last_activity(["nobody@x.example"]) is None
+
+
+def test_calendar_and_slack_disagreeing_is_one_answer_with_its_reason() -> None:
+    """Two zones are one question (issue 30): the one the owner's sent mail fits wins, and the
+    "where from" names the other; when the mail does not tell, the profile the person typed wins."""
+    clock = ActivityClock()
+    _weekday_mails(clock, OWNER, 60, datetime(2026, 1, 5, tzinfo=UTC), 20)  # Berlin in winter: +01:00
+    tz, source, _ = clock.resolve_timezone([OWNER], "America/Chicago", "Europe/Berlin")
+    assert tz == "Europe/Berlin" and "sent mail fit" in source and "America/Chicago" in source
+    tz, source, _ = clock.resolve_timezone([OWNER], "Europe/Berlin", "America/Chicago")
+    assert tz == "Europe/Berlin" and source.startswith("calendar") and "America/Chicago" in source
+    silent = ActivityClock()  # no dated mail: nothing to weigh them by
+    tz, source, _ = silent.resolve_timezone([OWNER], "America/Chicago", "Asia/Tokyo")
+    assert tz == "Asia/Tokyo" and "as the person typed it" in source and "America/Chicago" in source

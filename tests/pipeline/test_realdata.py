@@ -40,6 +40,7 @@ from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import scan
 from bootstrap_app.scanreport import ScanResult
 from bootstrap_app.store import Store
+from bootstrap_app.types import MemoryType
 from tests.conftest import realdata_by_digest, realdata_file
 from tests.mail_oracle import HELD_OUT_INBOX, TUNING_INBOX, MailOracle
 
@@ -169,21 +170,37 @@ def _solo_bookers(path: Path) -> set[str]:
 
 
 def test_google_calendar_export(tmp_path: Path) -> None:
-    """Tuning calendar: the timezone is a fact; placeholder titles and feed organizers are not."""
+    """Tuning calendar: the timezone is a fact once the account is the owner's, resting on events
+    the owner organised or keeps in that account; placeholder titles and feed organizers are not facts."""
     path = realdata_file("ics", "recurring-ical-events", "google-personal-export-issue42.ics")
-    result = _scan(path, tmp_path)
+    result = _scan(path, tmp_path / "alone")
     calendar_owner = str(icalendar.Calendar.from_ical(path.read_bytes()).get("X-WR-CALNAME", "")).lower()
-    # a calendar's account that no other source shows is offered, never taken as proof (issue 24)
+    # a calendar's account that no other source shows is offered, never taken as proof (issue 24),
+    # and nothing about "you" rests on it until it is yours (issue 30)
     assert "@" in calendar_owner and calendar_owner not in result.owner.addresses
     assert calendar_owner in result.owner.suggested
     assert result.owner.candidates[0].owner == calendar_owner
+    assert [p.name for p in result.proposals if p.type is MemoryType.USER] == []
+    result = _scan(path, tmp_path / "picked", owners=[calendar_owner])  # the person picks it (--owner)
     by_name = {p.name: p for p in result.proposals}
-    assert "Europe/London" in by_name["timezone-and-working-hours"].body
+    hours = by_name["timezone-and-working-hours"]
+    assert "Europe/London timezone (from the calendar)" in hours.body
+    theirs = _set_by(path, calendar_owner)
+    assert hours.evidence and all(e.ref.rpartition("@")[0] in theirs for e in hours.evidence)
     text = "\n".join(f"{p.description}\n{p.body}" for p in result.proposals).lower()
     solo = _solo_bookers(path)
     assert len(solo) >= 3, "the oracle found the organizers who only ever book the owner alone"
     assert [x for x in solo if x in text] == []
     assert not [n for n in by_name if n.startswith("ritual-")]  # every title is one placeholder
+
+
+def _set_by(path: Path, address: str) -> set[str]:
+    """UIDs of the events whose zone ``address`` set, read with icalendar alone: those it
+    organised, and (the calendar being its account's) those with no organizer and no attendee."""
+    cal = icalendar.Calendar.from_ical(path.read_bytes())
+    return {str(e.get("UID")) for e in cal.walk("VEVENT")
+            if str(e.get("ORGANIZER", "")).lower().removeprefix("mailto:") == address
+            or (e.get("ORGANIZER") is None and e.get("ATTENDEE") is None)}
 
 
 # -- held-out set -----------------------------------------------------------------------------
@@ -217,14 +234,28 @@ def test_held_out_calendars_without_topics_give_no_ritual(parts: tuple[str, ...]
     assert [p.name for p in result.proposals if p.name.startswith("ritual-")] == []
 
 
-@pytest.mark.parametrize(("parts", "ritual"), [
-    (("ics", "ical4j", "Standup.ics"), "ritual-standup"),
-    (("ics", "recurring-ical-events", "issue_48_dst.ics"), "ritual-event-2"),
+def test_held_out_calendar_with_a_real_title_keeps_its_ritual(tmp_path: Path) -> None:
+    """The placeholder rule must not swallow a real series: a standup, scanned as its organizer's
+    (the owner is on it). (A hackerspace's public feed is reference material, not the person's
+    rituals: see tests/connectors/test_ics_realdata.py.)"""
+    path = realdata_file("ics", "ical4j", "Standup.ics")
+    organizer = str(icalendar.Calendar.from_ical(path.read_bytes()).walk("VEVENT")[0].get("ORGANIZER"))
+    result = _scan(path, tmp_path, owners=[organizer.lower().removeprefix("mailto:")])
+    assert "ritual-standup" in {p.name for p in result.proposals}
+
+
+@pytest.mark.parametrize("parts", [
+    ("ics", "ical4j", "Standup.ics"),  # METHOD:PUBLISH, one organizer who is not the person
+    ("ics", "recurring-ical-events", "issue_48_dst.ics"),  # a school's published timetable, nobody on it
 ])
-def test_held_out_calendars_with_real_titles_keep_their_rituals(parts: tuple[str, ...], ritual: str,
-                                                                 tmp_path: Path) -> None:
-    """The placeholder rule must not swallow real series: a standup, a school timetable's lessons.
-    (A hackerspace's public feed is reference material, not the person's rituals: see
-    tests/connectors/test_ics_realdata.py.)"""
-    result = _scan(realdata_file(*parts), tmp_path)
-    assert ritual in {p.name for p in result.proposals}
+def test_held_out_calendars_the_owner_is_not_on_give_no_ritual(parts: tuple[str, ...], tmp_path: Path) -> None:
+    """A calendar in which the owner appears in no event gives no fact about them (issue 30), even
+    beside the owner's own mail."""
+    from tests.pipeline.fact_audit import owner_mail
+
+    mail = owner_mail(tmp_path / "mail")
+    result = scan([str(mail), str(realdata_file(*parts))], settings=load_settings(tmp_path / "home"))
+    assert result.owner.known
+    assert [p.name for p in result.proposals if p.name.startswith("ritual-")] == []
+    hours = {p.name: p for p in result.proposals}["timezone-and-working-hours"]
+    assert "calendar" not in hours.body and all(e.source.startswith("mbox:") for e in hours.evidence)

@@ -98,3 +98,22 @@ def test_julialang_member_profile() -> None:
     assert profile.title and profile.title_from == "Slack profile"
     assert profile.title in who["profile"]["title"]
     assert profile.timezone == who["tz"] and profile.timezone_from == "Slack profile"
+
+
+def test_where_they_work_in_their_own_words_beats_the_mail_domain(tmp_path: Path) -> None:
+    """A Slack title that names no role but says where the person works is their own word for the
+    employer: it comes before a guess from the address's domain, and the card says where each
+    part comes from (issue 30)."""
+    by_name = _scan(tmp_path, [write_export(tmp_path / "acme", title="Payments things at Northwind Co")], [MAYA])
+    role = by_name["user-role"]
+    assert "works at Northwind Co" in role.body and "Acme" not in role.body.split("Addresses:")[0]
+    assert "employer — their own Slack profile" in role.body
+    assert any(e.excerpt.startswith("Slack profile of Maya Okafor") for e in role.evidence)
+    plain = _scan(tmp_path / "plain", [write_export(tmp_path / "plain" / "acme", title="The Viking")], [MAYA])
+    assert "employer — their e-mail domain (a guess, not stated)" in plain["user-role"].body
+
+
+def test_signature_title_is_said_to_come_from_the_signature(tmp_path: Path) -> None:
+    mails = write_items(tmp_path / "ada.items.json", mailbox())
+    role = _scan(tmp_path, [mails], [OWNER.address])["user-role"].body
+    assert "Where from: title — their own mail signature" in role and "team — their own mail signature" in role

@@ -130,7 +130,8 @@ for title, rows in (("Confirmed as yours", view.confirmed), ("Rejected (never su
 
 st.subheader("Whose are your sources?")
 st.caption("A shared mailbox or a family calendar says nothing about who you are: mark it, and its account and "
-           "Sent folder stop counting as you (its items are still read).")
+           "Sent folder stop counting as you, and a calendar gives no zone, ritual or meeting of yours (its items "
+           "are still read).")
 for index, source in enumerate(view.sources):
     key = f"identity_owner_{index}"
     if key not in st.session_state:
