@@ -264,7 +264,7 @@ class HermesHarness(Harness, name="hermes",
         chosen = select_entries(entries, options)
         plan = Plan(target=self.name, root=folder, anchor=home)
         for p in chosen:
-            scan_entry(render_entry(p), f"entry {p.id} ({p.name})")
+            scan_entry(render_entry(p), f"entry {p.id} ({p.name})", hermes=True)
         caps, cap_notes = limits(folder.parent)
         files = _current(folder)
         layout = _layout(chosen, options, folder, files)
