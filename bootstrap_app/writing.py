@@ -26,7 +26,6 @@ the ``superseded`` journal row (old text, date) is what ``memseed history`` show
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -35,7 +34,7 @@ from .errors import BlockedContent, MemseedError, TargetNotFound, UnknownProposa
 from .harnesses import Harness, Plan, WriteOptions, WriteOutcome, get_harness
 from .harnesses.base import is_removal, pick_write, write_lock
 from .harnesses.doctor import Finding, doctor_files
-from .store import Store
+from .store import Store, nearest_ids
 from .types import Proposal, slugify
 
 __all__ = ["USER_FACTS", "apply_write", "check_ids", "check_write", "describe", "history", "plan_write", "recover_interrupted",
@@ -171,20 +170,11 @@ def check_ids(store: Store, approved: Sequence[Proposal], *, only: Iterable[str]
             status = str(decided.decision.status) if decided.decision else "waiting for review"
             problems.append(f"{flag} {key}: {decided.proposal.name!r} is {status}, not approved")
             continue
-        near = sorted(ids, key=lambda i: (-_common_prefix(i, low), -difflib.SequenceMatcher(None, i, low).ratio(), i))[:3]
+        near = nearest_ids(low, ids)
         problems.append(f"{flag} {key}: no proposal has this id" + (f" (nearest: {', '.join(near)})" if near else ""))
     raise UnknownProposal("; ".join(problems),
                           hint="give ids of approved entries as `memseed review --list` shows them "
                                "(approve one first with `memseed approve ID`)")
-
-
-def _common_prefix(a: str, b: str) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def _plan_around_blocked(harness: Harness, entries: list[Proposal], options: WriteOptions) -> Plan:
