@@ -8,8 +8,10 @@ on ``?token=…``. :func:`require_token` runs first on every script run: a sessi
 present the token gets a notice and :func:`streamlit.stop` before any page, widget or callback
 exists, so it sees no data and can trigger no action (Streamlit only runs callbacks of widgets
 the session's own earlier runs created). A session that presented it once keeps it in its
-session state, so moving between pages works; the token is kept in the address bar too, so a
-reload works. An app started without a token (``streamlit run`` by hand) refuses everyone.
+session state, so moving between pages works. A reload is a new session: it needs the link
+again (writing the token back into the address after each page switch made Streamlit re-render
+widgets mid-click, so it is not done). An app started without a token (``streamlit run`` by
+hand) refuses everyone.
 """
 
 from __future__ import annotations
@@ -36,8 +38,6 @@ def require_token() -> None:
     expected = os.environ.get(TOKEN_ENV, "")
     given = st.query_params.get("token", "")
     if st.session_state.get(_ADMITTED) == expected and expected:
-        if given != expected:
-            st.query_params["token"] = expected  # navigation dropped it: keep reloads working
         return
     if token_matches(str(given), expected):
         st.session_state[_ADMITTED] = expected
