@@ -96,6 +96,8 @@ OTHER_ENV_VARS: dict[str, str] = {
     ENV_HOME: "the app dir holding config.toml, state.db and backups (default: the platform's user data dir)",
     "MEMSEED_TOKEN_STORE": "`file` or `keyring`: where sign-in tokens are kept (default: keyring when usable)",
     "MEMSEED_APP_DEMO": "set by `memseed app --demo` for the Streamlit process: serve the demo persona",
+    "MEMSEED_APP_TOKEN": "the wizard's launch token (default: a new random one per `memseed app`); "
+                         "a page must present it as `?token=`",
     "MEMSEED_DEMO_ROOT": "set by `memseed app --demo`: where the demo footprint was built",
     "MEMSEED_DEMO_PROJECT": "set by `memseed app --demo`: the throwaway project folder memory is written to",
     "MEMSEED_GRAPH_API_ROOT": "Microsoft Graph base URL (default `https://graph.microsoft.com/v1.0/`; a national "

@@ -45,7 +45,7 @@ from typing import Any
 from .confusables import imitates
 from .names import FREE_MAIL, local_part_matches, name_key, name_tokens, normal_name
 from .owner import OwnerIdentity
-from .owner_hints import list_addresses, match_given, owner_candidates
+from .owner_hints import given_key, list_addresses, match_given, owner_candidates
 from .types import SENT_LABELS, ChatMessage, Event, Item, Message, Person, Repo
 
 __all__ = ["ACCOUNT_ALIAS", "SENT_LABELS", "IdentityCollector", "OwnerIdentity", "name_key", "name_tokens",
@@ -191,10 +191,10 @@ class IdentityCollector:
     def _strong(self, given: dict[str, str]) -> dict[str, str]:
         reasons: dict[str, str] = {}
         for value in self.explicit:
-            a = given.get(value, value.strip().lower())
+            a = given.get(value, given_key(value))
             if value not in given and not _is_address(a):
                 continue  # a name or id that matched nobody names nobody (owner_hints.check_given)
-            reasons.setdefault(a, "given as owner" if a == value.strip().lower() else f"given as owner ({value})")
+            reasons.setdefault(a, "given as owner" if a == given_key(value) else f"given as owner ({value})")
         for a in self.confirmed:
             reasons.setdefault(a.strip().lower(), "alias confirmed by the owner")
         for a, why in self.account_aliases.items():

@@ -32,10 +32,14 @@ from bootstrap_app.store import Store, StoredProposal
 from bootstrap_app.types import MemoryEntry, Proposal
 from connectors.harness_memory import EntryOutcome
 
-__all__ = ["ImportRun", "apply_import", "plan_import", "start_import", "target_entries"]
+__all__ = ["PARTIAL", "ImportRun", "apply_import", "plan_import", "start_import", "target_entries"]
 
 READY = ("proposed", "approved")
 """Outcomes still on their way to the target (everything else is a reported reason)."""
+PARTIAL = ("unsafe", "over-cap", "not-written")
+"""Outcomes that make an import partial: the entry was meant to move but could not (blocked by a
+safety check, no room in the target, not taken by it). Duplicates, rejected and waiting entries
+are the person's choices, not a shortfall."""
 
 
 @dataclass
@@ -59,6 +63,11 @@ class ImportRun:
 
     def reported(self) -> list[EntryOutcome]:
         return [o for o in self.outcomes if o.status not in ("moved", "to-write")]
+
+    @property
+    def partial(self) -> bool:
+        """True when some entry could not move for a reason in :data:`PARTIAL` (exit status 3)."""
+        return any(o.status in PARTIAL for o in self.outcomes)
 
     def fingerprints(self, *statuses: str) -> list[str]:
         return [o.fingerprint for o in self.outcomes if o.status in statuses]
@@ -154,6 +163,8 @@ def plan_import(run: ImportRun, store: Store) -> Plan | None:
         p = approved[o.fingerprint]
         if o.fingerprint in over:
             run.outcomes[i] = o.but("over-cap", over[o.fingerprint])
+        elif plan is not None and o.fingerprint in plan.blocked:
+            run.outcomes[i] = o.but("unsafe", f"blocked by {run.target}'s safety check: {plan.blocked[o.fingerprint]}")
         elif o.fingerprint in new:
             run.outcomes[i] = o.but("to-write")
         elif o.fingerprint in present:

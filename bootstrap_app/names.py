@@ -11,12 +11,48 @@ import re
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["FREE_MAIL", "local_part_matches", "name_key", "name_tokens", "normal_name"]
+__all__ = ["FREE_MAIL", "local_part_matches", "name_key", "name_tokens", "normal_name", "respell", "written_address"]
 
 FREE_MAIL = frozenset({"gmail.com", "googlemail.com", "aol.com", "yahoo.com", "hotmail.com",
                        "outlook.com", "live.com", "icloud.com", "me.com", "gmx.de", "gmx.net",
                        "web.de", "proton.me", "protonmail.com", "fastmail.com", "msn.com"})
 """Providers where anyone can register any free local part (an address there proves nothing)."""
+
+
+_SPELLED_AT = re.compile(r"(?<![\w.+'\[\]-])([\w.+'\[\]-]+?)(?:\s+at\s+|\s*[(\[{]at[)\]}]\s*)"
+                         r"([\w-]+(?:(?:\.|\s+dot\s+|\s*[(\[{]dot[)\]}]\s*)[\w-]+)+)", re.IGNORECASE)
+"""``user at host``, ``user (at) host``, ``user [at] host dot org``: how list archives (Pipermail,
+MHonArc) and people spell an address so harvesters miss it."""
+_SPELLED_DOT = re.compile(r"\s+dot\s+|\s*[(\[{]dot[)\]}]\s*", re.IGNORECASE)
+
+
+def respell(text: str) -> str:
+    """``text`` with every spelled-out address written as one (``jdoe at example.com`` ->
+    ``jdoe@example.com``); text holding an ``@`` already is returned as it is (it writes its
+    addresses plainly, and ``look at example.com`` in a display name must stay words)."""
+    if "@" in text or not _SPELLED_AT.search(text):
+        return text
+    return _SPELLED_AT.sub(lambda m: f"{m.group(1)}@{_SPELLED_DOT.sub('.', m.group(2))}", text)
+
+
+def written_address(text: str) -> str:
+    """The address ``text`` writes, lower-cased, whatever its written form; ``""`` when it is none.
+
+    One reading for everything that turns written text into an address (the mail readers, via
+    :func:`respell`, and ``--owner``), so a form a reader accepts is a form the owner check
+    accepts: ``a@b.org``, ``<a@b.org>``, ``Name <a@b.org>``, ``mailto:a@b.org``, ``a at b.org``,
+    ``a (at) b dot org``.
+    """
+    value = respell(" ".join(text.split()))
+    if "<" in value and value.endswith(">"):
+        value = value[value.rindex("<") + 1:-1].strip()
+    value = value.strip("<> \"'")
+    if value.lower().startswith("mailto:"):
+        value = value[7:]
+    local, at, host = value.partition("@")
+    if not at or not local or "." not in host or " " in value:
+        return ""
+    return value.lower()
 
 
 @lru_cache(maxsize=65536)

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from .errors import OwnerNotFound
-from .names import name_key
+from .names import name_key, written_address
 from .owner import OwnerCandidate, OwnerIdentity
 
 
@@ -56,8 +56,14 @@ class IdentityCollector(Protocol):
     def list_messages(self) -> Counter[str]: ...
     @property
     def list_rcpts(self) -> Mapping[str, Counter[str]]: ...
+    @property
+    def git_emails(self) -> Counter[str]: ...
+    @property
+    def bare_names(self) -> Counter[str]: ...
+    @property
+    def repo_authors(self) -> set[tuple[str, str]]: ...
 
-__all__ = ["check_given", "list_addresses", "match_given", "owner_candidates"]
+__all__ = ["check_given", "given_key", "list_addresses", "match_given", "owner_candidates"]
 
 _LIST_SHARE = 0.8
 """An address among the recipients of this share of a list's messages is the list's own."""
@@ -81,34 +87,58 @@ def list_addresses(collector: IdentityCollector) -> frozenset[str]:
 
 
 def _known(collector: IdentityCollector) -> dict[str, str]:
-    """Every address / Slack id / handle / name the sources showed -> the key it stands for."""
+    """Every address / Slack id / handle / name the sources showed -> the key it stands for.
+
+    Everything the scan itself takes as evidence of someone is here: the addresses of mail and
+    calendars, a repository's git ``user.email`` and its commit authors (address and name), Slack
+    ids, handles, profile e-mails and real names, and the display names addresses are shown
+    with. What is missing here cannot be given as ``--owner``, so this is the one list to extend
+    when a reader learns a new kind of evidence."""
     known: dict[str, str] = {}
     for address in collector.seen:
         known.setdefault(address, address)
+    for address in collector.git_emails:
+        known.setdefault(address, address)
+    for _name, email in sorted(collector.repo_authors):
+        if email:
+            known.setdefault(email, email)
     for uid, aliases in collector.chat_users.items():
         known.setdefault(uid, uid)
         for alias in aliases:
             known.setdefault(alias, uid)
     for uid, name in collector.chat_names.items():
-        known.setdefault(name, uid)
+        known.setdefault(name.lower(), uid)
     for address, names in collector.names.items():
         for name, _ in names.most_common(2):
-            known.setdefault(name, address)
+            known.setdefault(name.lower(), address)
     return known
+
+
+def given_key(value: str) -> str:
+    """How a ``--owner`` value is looked up: an address in any written form the readers accept
+    (:func:`~bootstrap_app.names.written_address`), else the value lower-cased, without a
+    handle's ``@``."""
+    return written_address(value) or value.strip().lower().removeprefix("@")
 
 
 def match_given(collector: IdentityCollector, values: tuple[str, ...]) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
     """(given value -> the address or chat id it names, unmatched value -> nearest matches).
 
-    An address or id is matched as typed (lower-cased); anything else is a name, matched by its
-    :func:`~bootstrap_app.names.name_key` against Slack real names first (a workspace directory)
-    and then the display names addresses are shown with, the most used address winning.
+    An address or id is matched in any written form (:func:`given_key`); anything else is a
+    name, matched by its :func:`~bootstrap_app.names.name_key` against Slack real names first (a
+    workspace directory), then the display names addresses are shown with (the most used address
+    winning), then the authors of the scanned repositories (their git user.email first); a name
+    shown only without an address (Enron's ``X-To``) or spelled by an address (``first.last@``)
+    matches but names no address (anyone can register such an address), so the
+    owner's addresses come from the sources' own evidence, as without ``--owner``. This is
+    the only matcher: the collector's decision and the ``--owner`` check (:func:`check_given`)
+    both read its answer, so they cannot disagree.
     """
     resolved: dict[str, str] = {}
     unmatched: dict[str, tuple[str, ...]] = {}
     known = _known(collector)
     for value in values:
-        key = value.strip().lower().removeprefix("@")
+        key = given_key(value)
         if key in known:
             resolved[value] = known[key]
             continue
@@ -116,11 +146,26 @@ def match_given(collector: IdentityCollector, values: tuple[str, ...]) -> tuple[
         slack = sorted(uid for uid, n in collector.chat_names.items() if by_name and name_key(n) == by_name)
         shown = Counter({a: sum(c.values()) for a, c in collector.names.items()
                          if by_name and any(name_key(n) == by_name for n in c)})
-        if slack or shown:
-            resolved[value] = slack[0] if slack else shown.most_common(1)[0][0]
+        authors = sorted({e for n, e in collector.repo_authors if e and by_name and name_key(n) == by_name},
+                         key=lambda e: (-collector.git_emails[e], e))
+        if slack or shown or authors:
+            resolved[value] = slack[0] if slack else shown.most_common(1)[0][0] if shown else authors[0]
             continue
+        if by_name and (any(name_key(n) == by_name for n in collector.bare_names) or by_name in _spelled_names(collector)):
+            continue  # a name shown without an address, or spelled by one: it names someone, but no address
         unmatched[value] = tuple(difflib.get_close_matches(key, list(known), n=5, cutoff=0.5))
     return resolved, unmatched
+
+
+def _spelled_names(collector: IdentityCollector) -> set[str]:
+    """Name keys of the ``first.last`` local parts the sources show (``vince.kaminski@…``): how a
+    scan names an owner whose mail carries no display name at all."""
+    keys: set[str] = set()
+    for address in collector.seen:
+        toks = [t for t in re.split(r"[^a-z]+", address.partition("@")[0]) if t]
+        if len(toks) >= 2 and (key := name_key(" ".join(toks))):
+            keys.add(key)
+    return keys
 
 
 def owner_candidates(collector: IdentityCollector, lists: frozenset[str]) -> tuple[OwnerCandidate, ...]:

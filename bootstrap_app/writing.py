@@ -30,14 +30,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import MemseedError, TargetNotFound, UnknownProposal
-from .harnesses import Plan, WriteOptions, WriteOutcome, get_harness
+from .errors import BlockedContent, MemseedError, TargetNotFound, UnknownProposal
+from .harnesses import Harness, Plan, WriteOptions, WriteOutcome, get_harness
 from .harnesses.base import is_removal, pick_write, write_lock
 from .harnesses.doctor import Finding, doctor_files
-from .store import Store
+from .store import Store, nearest_ids
 from .types import Proposal, slugify
 
-__all__ = ["USER_FACTS", "apply_write", "check_write", "describe", "history", "plan_write", "recover_interrupted",
+__all__ = ["USER_FACTS", "apply_write", "check_ids", "check_write", "describe", "history", "plan_write", "recover_interrupted",
            "replacements", "undo_write"]
 
 USER_FACTS: dict[str, str] = {
@@ -114,6 +114,7 @@ def plan_write(store: Store, target: str, project: Path | str | None = None, **o
     recover_interrupted(store)
     written = store.written(harness.name)
     entries = [sp.effective for sp in store.proposals(status="approved")]
+    check_ids(store, entries, only=opts.get("only") or (), exclude=opts.get("exclude") or ())
     superseded = replacements(store, harness.name, entries)
     # a superseded fact is not written on its own again (nor reported as "removed since")
     done = store.superseded(harness.name)
@@ -132,20 +133,77 @@ def plan_write(store: Store, target: str, project: Path | str | None = None, **o
                            written=frozenset(written), last_after=store.last_after, replaces=replaces,
                            renamed_ids=store.renamed_ids(),
                            **{k: v for k, v in opts.items() if v is not None})
-    plan = harness.plan(entries, options)
+    plan = _plan_around_blocked(harness, entries, options)
     for p in entries:
         if p.supersedes and p.fingerprint not in superseded and p.fingerprint not in written and not is_removal(p):
             plan.notes.append(f"{p.name}: the entry it updates ({p.supersedes}) is not one memseed wrote to "
                               f"{harness.name} (or its name is ambiguous); written as a new entry, the old one "
                               "is left as it is")
-    lengths = {len(key.strip()) for key in options.only}
-    present = {n: {p.fingerprint[:n] for p in entries} for n in lengths}  # every id prefix once, not per key
-    for key in options.only:
-        if key.strip().lower() not in present[len(key.strip())]:
-            plan.notes.append(f"--only {key}: no approved proposal has this id (see `memseed review --list`)")
     if not entries:
         plan.notes.insert(0, "nothing approved yet: run `memseed review` (or `memseed approve ID...`)")
     return plan
+
+
+def check_ids(store: Store, approved: Sequence[Proposal], *, only: Iterable[str] = (),
+              exclude: Iterable[str] = ()) -> None:
+    """Raise :class:`UnknownProposal` for an ``--only``/``--exclude`` id that names no approved
+    entry: a typo or a rejected entry must not read as "everything is already there".
+
+    Each bad id is named with what it is instead (rejected, waiting for review) or the nearest
+    approved ids, all in one error so one run shows every mistake.
+    """
+    keys = [(flag, key.strip()) for flag, given in (("--only", only), ("--exclude", exclude)) for key in given]
+    if not keys:
+        return
+    lengths = {len(key) for _, key in keys}
+    ok = {n: {p.fingerprint[:n] for p in approved} for n in lengths}  # every id prefix once, not per key
+    bad = [(flag, key) for flag, key in keys if not key or key.lower() not in ok[len(key)]]
+    if not bad:
+        return
+    others = {sp.fingerprint: sp for sp in store.proposals()}
+    ids = sorted({p.id for p in approved})
+    problems: list[str] = []
+    for flag, key in bad:
+        low = key.lower()
+        decided = next((sp for fp, sp in others.items() if low and fp.startswith(low)), None)
+        if decided is not None:
+            status = str(decided.decision.status) if decided.decision else "waiting for review"
+            problems.append(f"{flag} {key}: {decided.proposal.name!r} is {status}, not approved")
+            continue
+        near = nearest_ids(low, ids)
+        problems.append(f"{flag} {key}: no proposal has this id" + (f" (nearest: {', '.join(near)})" if near else ""))
+    raise UnknownProposal("; ".join(problems),
+                          hint="give ids of approved entries as `memseed review --list` shows them "
+                               "(approve one first with `memseed approve ID`)")
+
+
+def _plan_around_blocked(harness: Harness, entries: list[Proposal], options: WriteOptions) -> Plan:
+    """``harness.plan`` for every entry its safety check lets through, the refused ones in
+    ``Plan.blocked`` with their reason.
+
+    Why plan again instead of asking each entry first: the check runs on the exact text the
+    harness is about to write (each harness renders an entry its own way), so only the harness
+    knows. It names the entry it refuses (``entry <id> (...)``); that entry is set aside and the
+    plan made again, so each blocked entry costs one more plan and the others are never lost.
+    """
+    blocked: dict[str, str] = {}
+    by_id = {p.id: p for p in entries}
+    while True:
+        try:
+            plan = harness.plan([p for p in entries if p.fingerprint not in blocked], options)
+        except BlockedContent as exc:
+            message = str(exc.args[0]) if exc.args else str(exc)
+            head = message.removeprefix("entry ").split(" ", 1)[0]
+            refused = by_id.get(head) if message.startswith("entry ") else None
+            if refused is None or refused.fingerprint in blocked:
+                raise  # not one entry's fault: the write as a whole cannot go on
+            blocked[refused.fingerprint] = message.split(": ", 1)[-1]
+            continue
+        plan.blocked.update(blocked)
+        for fp, why in blocked.items():
+            p = next(e for e in entries if e.fingerprint == fp)
+            plan.notes.append(f"{p.name} ({p.id}): blocked, not written: {why}")
+        return plan
 
 
 def apply_write(store: Store, plan: Plan) -> WriteOutcome:

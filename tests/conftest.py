@@ -5,6 +5,7 @@ Skips are policed by :mod:`tests.skipguard`: only the documented external things
 
 from __future__ import annotations
 
+import secrets
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,6 +77,8 @@ def hermetic(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
     for name in _HARNESS_ENV:
         monkeypatch.delenv(name, raising=False)
+    # the wizard's launch token (`memseed app` sets it; AppTest sessions present it as ?token=)
+    monkeypatch.setenv("MEMSEED_APP_TOKEN", secrets.token_urlsafe(16))
     monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
     monkeypatch.setattr(socket.socket, "connect_ex", _guarded_connect_ex)
     return home

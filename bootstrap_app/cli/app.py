@@ -21,6 +21,10 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
+import urllib.request
+import webbrowser
 from pathlib import Path
 from types import FrameType
 
@@ -29,18 +33,21 @@ import click
 from bootstrap_app.cli.common import open_settings
 from bootstrap_app.demo import build_demo, demo_owner_addresses
 from bootstrap_app.store import Store
-from bootstrap_app.ui import APP_FILE, DEMO_ENV, DEMO_PROJECT_ENV, DEMO_ROOT_ENV
+from bootstrap_app.ui import APP_FILE, DEMO_ENV, DEMO_PROJECT_ENV, DEMO_ROOT_ENV, TOKEN_ENV, new_token
 
 __all__ = ["COMMANDS", "demo_environment", "streamlit_command"]
 
 
-def streamlit_command(port: int, *, headless: bool) -> list[str]:
-    """The exact ``streamlit run`` command line, with every setting given as a flag."""
+def streamlit_command(port: int) -> list[str]:
+    """The exact ``streamlit run`` command line, with every setting given as a flag.
+
+    Always headless: Streamlit would open its address without the launch token, so ``memseed
+    app`` opens the browser itself, on the tokened link."""
     return [
         sys.executable, "-m", "streamlit", "run", str(APP_FILE),
         "--server.address", "127.0.0.1",
         "--server.port", str(port),
-        "--server.headless", "true" if headless else "false",
+        "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
         "--browser.serverAddress", "127.0.0.1",
         "--server.fileWatcherType", "none",
@@ -88,6 +95,18 @@ def _default_headless() -> bool:
     return False
 
 
+def _open_when_up(proc: subprocess.Popen[bytes], port: int, url: str, timeout: float = 60) -> None:
+    """Open the tokened address in a browser tab once the app answers (as Jupyter does)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
+                webbrowser.open(url)
+                return
+        except OSError:
+            time.sleep(0.3)
+
+
 @click.command("app")
 @click.option("--demo", is_flag=True, help="Run on the bundled demo persona in a throwaway home.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8501, show_default=True,
@@ -101,16 +120,24 @@ def app(ctx: click.Context, demo: bool, port: int, headless: bool | None, keep: 
         print_command: bool) -> None:
     """Open the onboarding wizard: sources, scan, review, write, undo.
 
+    Each launch makes a random token; the browser opens on the printed link, which carries it
+    (?token=...). A page opened without the token shows nothing and can change nothing, so other
+    accounts on this machine cannot use the wizard. Set MEMSEED_APP_TOKEN to choose the token.
+
     \b
     Examples:
       memseed app --demo          # try it on the bundled persona; your files are untouched
       memseed app --port 8600     # your own sources, state in the app home
     """
-    command = streamlit_command(port, headless=_default_headless() if headless is None else headless)
+    # Streamlit never opens the browser itself: it would open the address without the token
+    command = streamlit_command(port)
     if print_command:
         click.echo(" ".join(command))
         return
+    open_browser = not (_default_headless() if headless is None else headless)
     env = dict(os.environ)
+    token = env.get(TOKEN_ENV) or new_token()
+    env[TOKEN_ENV] = token
     root: Path | None = None
     if demo:
         root = Path(tempfile.mkdtemp(prefix="memseed-demo-"))
@@ -123,9 +150,12 @@ def app(ctx: click.Context, demo: bool, port: int, headless: bool | None, keep: 
         env["MEMSEED_HOME"] = str(settings.home)
         env.pop(DEMO_ENV, None)
         cwd = settings.home
-    click.echo(f"memseed app: http://127.0.0.1:{port}  (Ctrl+C to stop)")
+    url = f"http://127.0.0.1:{port}/?token={token}"
+    click.echo(f"memseed app: {url}  (Ctrl+C to stop; the page needs this link's token)")
     sys.stdout.flush()
     proc = subprocess.Popen(command, env=env, cwd=str(cwd))
+    if open_browser:
+        threading.Thread(target=_open_when_up, args=(proc, port, url), daemon=True).start()
 
     def _forward(signum: int, _frame: FrameType | None) -> None:
         proc.send_signal(signum)

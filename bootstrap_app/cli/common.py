@@ -9,7 +9,11 @@ import click
 from bootstrap_app.config import Settings, load_settings
 from bootstrap_app.store import Store
 
-__all__ = ["open_settings", "open_store"]
+__all__ = ["EXIT_PARTIAL", "open_settings", "open_store"]
+
+EXIT_PARTIAL = 3
+"""Exit status of a command that did what it could and reported the rest (a blocked entry, an
+unreadable file): not a failure (2) and not all done (0), so a cron job or script can tell."""
 
 
 def open_settings(ctx: click.Context, **flags: Any) -> Settings:

@@ -13,7 +13,7 @@ import click
 from bootstrap_app import importing
 from bootstrap_app.harnesses import HARNESSES
 
-from .common import open_settings, open_store
+from .common import EXIT_PARTIAL, open_settings, open_store
 from .review import decide_each
 from .scan import ProgressPrinter
 
@@ -26,8 +26,15 @@ def _report(run: importing.ImportRun) -> None:
     counts = run.counts()
     moved = counts.get("moved", 0) + counts.get("to-write", 0)
     reasons = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if k not in ("moved", "to-write"))
-    click.echo(f"read {run.read}: {'moved' if counts.get('moved') else 'to write'} {moved}, reported "
+    click.echo(("partial: " if run.partial else "")
+               + f"read {run.read}: {'moved' if counts.get('moved') else 'to write'} {moved}, reported "
                f"{run.read - moved}" + (f" ({reasons})" if reasons else ""), err=True)
+
+
+def _finish(ctx: click.Context, run: importing.ImportRun) -> None:
+    """Exit with :data:`EXIT_PARTIAL` when an entry meant to move could not (see ``importing.PARTIAL``)."""
+    if run.partial:
+        ctx.exit(EXIT_PARTIAL)
 
 
 @click.command("import")
@@ -46,8 +53,10 @@ def import_cmd(ctx: click.Context, source: str, target: str, project: str | None
     """Bring another agent's memory into TARGET: review each entry, then write.
 
     Every entry read either arrives in TARGET's own format or is reported with its reason
-    (unsafe, duplicate, rejected, waiting for review, over TARGET's cap). `memseed undo`
-    puts every file back.
+    (unsafe, duplicate, rejected, waiting for review, over TARGET's cap). One blocked entry
+    never stops the others: the rest is written, and the summary says "partial" and the exit
+    status is 3 when an entry meant to move could not (unsafe, over the cap, not taken).
+    `memseed undo` puts every file back.
 
     \b
     Examples:
@@ -71,6 +80,7 @@ def import_cmd(ctx: click.Context, source: str, target: str, project: str | None
                 click.echo(plan.diff(), nl=False)
             _report(run)
             click.echo("nothing written", err=True)
+            _finish(ctx, run)
             return
         if not yes and not click.confirm(f"write {len(plan.entries)} entr{'y' if len(plan.entries) == 1 else 'ies'} "
                                          f"to {target} ({len(plan.files)} file(s))?", default=True, err=True):
@@ -80,6 +90,7 @@ def import_cmd(ctx: click.Context, source: str, target: str, project: str | None
         write_id = importing.apply_import(run, store)
         _report(run)
         click.echo(f"write {write_id}: undo with `memseed undo {write_id}`", err=True)
+    _finish(ctx, run)
 
 
 COMMANDS = [import_cmd]

@@ -109,7 +109,8 @@ def _write_preview(request: dict[str, Any], target: str) -> None:
 @click.option("--out", "out", type=click.Path(dir_okay=False, writable=True, path_type=Path),
               help="Write the JSON Lines proposals here instead of stdout.")
 @click.option("--owner", "owners", multiple=True, metavar="WHO",
-              help="You: an e-mail address, Slack user id, Slack handle or full name; repeat for several. "
+              help="You: an e-mail address (any written form, e.g. `you at host`), a repository's git author "
+                   "e-mail or name, Slack user id, Slack handle or full name; repeat for several. "
                    "Otherwise memseed works it out (and lists likely owners when nothing proves one).")
 @click.option("--llm", type=click.Choice(["off", "openai"]), default=None,
               help="Also ask a language model (opt-in; default from settings: off).")

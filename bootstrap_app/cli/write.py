@@ -12,7 +12,7 @@ from bootstrap_app import writing
 from bootstrap_app.extract.freshness import keep_watch
 from bootstrap_app.harnesses import HARNESSES
 
-from .common import open_settings, open_store
+from .common import EXIT_PARTIAL, open_settings, open_store
 
 __all__ = ["COMMANDS", "history_cmd", "undo_cmd", "write_cmd"]
 
@@ -44,6 +44,10 @@ def write_cmd(ctx: click.Context, target: str, project: str | None, dry_run: boo
     CLI: its GEMINI.md). The plan says when such a file is tracked by git; a fact about a
     repository not on this machine is not written.
 
+    An entry the target's safety check refuses is reported with its reason and the rest is
+    written; the exit status is then 3 (partial). An id given to --only or --exclude that is
+    no approved entry is an error naming the nearest ids.
+
     \b
     Examples:
       memseed write --target claude-code --project ~/code/app --dry-run
@@ -56,19 +60,22 @@ def write_cmd(ctx: click.Context, target: str, project: str | None, dry_run: boo
                                   user_facts=user_facts, profile=profile)
         for line in writing.describe(plan):
             click.echo(line, err=True)
+        partial = f"partial: {len(plan.blocked)} entr{'y' if len(plan.blocked) == 1 else 'ies'} blocked" \
+            if plan.blocked else ""
         if dry_run:
             click.echo(plan.diff(), nl=False)
             click.echo(f"dry run: {len(plan.files)} file(s) would change; nothing written", err=True)
-            return
-        if plan.empty:
-            return
-        outcome = writing.apply_write(store, plan)
-        keep_watch(store)
-        for path in outcome.paths:
-            click.echo(path)
-        click.echo(f"write {outcome.write_id}: {len(plan.entries)} new entr"
-                   f"{'y' if len(plan.entries) == 1 else 'ies'} in {len(outcome.paths)} file(s); "
-                   f"undo with `memseed undo {outcome.write_id}`", err=True)
+        elif not plan.empty:
+            outcome = writing.apply_write(store, plan)
+            keep_watch(store)
+            for path in outcome.paths:
+                click.echo(path)
+            click.echo(f"write {outcome.write_id}: {len(plan.entries)} new entr"
+                       f"{'y' if len(plan.entries) == 1 else 'ies'} in {len(outcome.paths)} file(s); "
+                       f"undo with `memseed undo {outcome.write_id}`", err=True)
+    if partial:
+        click.echo(f"{partial} (reasons above); the rest was {'planned' if dry_run else 'written'}", err=True)
+        ctx.exit(EXIT_PARTIAL)
 
 
 @click.command("undo")

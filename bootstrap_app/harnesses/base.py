@@ -96,7 +96,9 @@ def pick_write(store: Store, write_id: int | None) -> WriteRecord:
             if record.status != "applied":
                 raise UndoError(f"write {write_id} is {record.status}, not applied; nothing to undo")
             return record
-    raise UndoError("there is no write to undo" if write_id is None else f"no write with id {write_id}",
+    applied = sorted((r.id for r in records if r.status == "applied"), key=lambda i: (abs(i - (write_id or 0)), -i))
+    raise UndoError("there is no write to undo" if write_id is None else f"no write with id {write_id}"
+                    + (f" (nearest applied: {', '.join(map(str, applied[:3]))})" if write_id and applied else ""),
                     hint="`memseed history` lists past writes")
 
 

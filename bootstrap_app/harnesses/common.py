@@ -127,10 +127,11 @@ def infer_type(text: str, hint: str = "") -> MemoryType:
     return MemoryType.PROJECT
 
 
-def scan_entry(text: str, where: str) -> None:
-    """Writer-side injection scan (``safety.injection.check_entry``) with the entry named."""
+def scan_entry(text: str, where: str, *, hermes: bool = False) -> None:
+    """Writer-side injection scan (``safety.injection.check_entry``) with the entry named;
+    ``hermes``: also what Hermes itself blocks at load."""
     try:
-        check_entry(text)
+        check_entry(text, hermes=hermes)
     except BlockedContent as exc:
         raise BlockedContent(f"{where}: {exc.args[0] if exc.args else exc}", reasons=exc.reasons,
                              hint=exc.hint or "edit the entry (memseed review) or reject it") from exc

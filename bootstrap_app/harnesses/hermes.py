@@ -290,7 +290,7 @@ class HermesHarness(Harness, name="hermes",
         plan = Plan(target=self.name, root=folder, anchor=home)
         split = split_by_repo(chosen)
         for p in split.everywhere:
-            scan_entry(render_entry(p), f"entry {p.id} ({p.name})")
+            scan_entry(render_entry(p), f"entry {p.id} ({p.name})", hermes=True)
         caps, cap_notes = limits(folder.parent)
         files = _current(folder)
         layout = _layout(split.everywhere, options, folder, files)

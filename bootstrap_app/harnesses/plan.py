@@ -104,6 +104,9 @@ class Plan:
     superseded: list[Supersession] = field(default_factory=list)
     locks: list[Path] = field(default_factory=list)
     anchor: Path | None = None
+    blocked: dict[str, str] = field(default_factory=dict)
+    """fingerprint -> why the writer's safety check refused the entry; the plan writes the rest
+    (``writing.plan_write`` fills it: one blocked entry never stops the others)."""
 
     @property
     def empty(self) -> bool:

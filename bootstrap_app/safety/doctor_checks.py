@@ -66,7 +66,7 @@ def text_findings(text: str, file: str, *, first_line: int = 1, hermes: bool = F
         seen.add((line, f"{ord(ch):04X}"))
         out.append(Finding(file, line, "error", "invisible-unicode",
                            f"invisible character U+{ord(ch):04X} (hidden text; Hermes blocks the entry)"))
-    for f in scan_text(text, tripwires=False, structure=False):
+    for f in scan_text(text, tripwires=False, structure=False, hermes=hermes):
         if f.category == "invisible":
             continue
         severity = "error" if hermes or f.category not in _SOFT else "warning"

@@ -37,6 +37,7 @@ from bootstrap_app.text.unicode import find_invisible, normalize
 
 __all__ = [
     "HERMES",
+    "HERMES_AGENT_CONFIG",
     "HERMES_IDS",
     "MAX_SCAN_CHARS",
     "TRIPWIRES",
@@ -51,6 +52,33 @@ MAX_SCAN_CHARS = 65_536
 _F = r"(?:[^\s]+\s+){0,8}?"  # bounded filler: up to 8 words (Hermes uses \w+ words; \S+ is wider)
 _SECRET_VAR = r"\$\{?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)S?\b"
 _MODIFY = r"(?:update|modify|edit|write|change|append|add\s+to|overwrite|replace)\s+[^\n]{0,2048}?"
+_AGENT_FILE = r"(?:AGENTS\.md|CLAUDE\.md|GEMINI\.md|\.cursorrules|\.clinerules)"
+_FILE_REF = (r"(?:(?:the|your|my|our|this|that|a|its|global|local|project|user-level|root|repo|existing|"
+             r"project's|repo's|agent's)\s+){0,3}[`'\"(\[*]{0,2}[~.$\w{}/-]*?/?" + _AGENT_FILE)
+"""The agent file as the *object* of a clause: a few determiners, an optional path, the name."""
+_CHANGE_VERB = (r"\b(?:update|modify|edit|rewrite|overwrite|write|change|append|prepend|add|insert|put|"
+                r"replace|patch|amend|alter)")
+_CLAUSE_WORD = r"""(?:"[^"\n]{0,400}"|'[^'\n]{0,400}'|`[^`\n]{0,400}`|(?:[^\s.!?;:"`]|[.!?;:](?=\S))+)"""
+"""One word of a clause, or one quoted span: a '.' or ':' inside a word (``evil.sh``, ``a:b``) or a
+quoted payload does not end the clause; a '.', '!', '?', ';' or ':' before a space does."""
+_AGENT_CONFIG_INSTRUCTION = (
+    rf"{_CHANGE_VERB}\s+{_FILE_REF}"  # "edit `AGENTS.md`", "update the global ~/.claude/CLAUDE.md"
+    rf"|{_CHANGE_VERB}\s+(?:{_CLAUSE_WORD}\s+){{0,40}}?(?:to|into|in|inside|within|of|at\s+the\s+(?:top|end)\s+of)"
+    rf"\s+{_FILE_REF}"  # "append the following line to CLAUDE.md", "add 'curl x.sh | sh' into your AGENTS.md"
+    rf"|{_FILE_REF}[`'\")\]*]{{0,2}}\s+(?:files?\s+)?(?:should|must|needs?\s+to|has\s+to|is\s+to)\s+be\s+(?:\w+\s+)?"
+    r"(?:updated|modified|edited|changed|rewritten|overwritten|replaced|amended|patched|extended)")  # passive
+"""An instruction to change an agent's own configuration file: the file is what the verb acts on,
+in the same clause (no sentence break, at most a dozen words of object in between). A *mention*
+("keep CLAUDE.md short", "rules written in CLAUDE.md are loaded every session", a list of
+synced files) names the file without a verb acting on it, and is ordinary memory. Hermes's own
+pattern (:data:`HERMES_AGENT_CONFIG`) matches any verb up to 2,048 characters before the name;
+it is kept for the Hermes target only, where Hermes itself would block such an entry at load."""
+_FORBIDDEN_BEFORE = re.compile(
+    r"(?:\bdo\s+not|\bdon['’]t|\bnever|\bmust\s+not|\bmustn['’]t|\bshould\s+not|\bshouldn['’]t|\bavoid)"
+    r"\s+(?:(?:ever|automatically|directly|manually|silently|yourself|casually)\s+)?\Z", re.IGNORECASE)
+"""A negation right before the verb ("Do not edit `AGENTS.md` unless asked"): a rule that forbids
+changing the file is the opposite of an instruction to change it. Only the verb's own negation
+counts, so "don't forget to edit CLAUDE.md" is still an instruction."""
 _OUTPUT_NOUN = (r"(?:response|reply|replies|answer|output|summary|message|code|implementation|solution"
                 r"|program|algorithm|codebase|script|elucidation|result)s?")
 
@@ -131,8 +159,7 @@ HERMES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("ssh_backdoor", "persistence", _c(r"authorized_keys")),
     ("ssh_access", "persistence", _c(r"\$HOME/\.ssh|\$\{HOME\}/\.ssh|~/\.ssh")),
     ("hermes_env", "persistence", _c(r"(?:\$HOME|\$\{HOME\}|~)/\.hermes/\.env")),
-    ("agent_config_mod", "persistence", _c(
-        rf"{_MODIFY}(?:AGENTS\.md|CLAUDE\.md|GEMINI\.md|\.cursorrules|\.clinerules)")),
+    ("agent_config_mod", "persistence", _c(_AGENT_CONFIG_INSTRUCTION)),
     ("hermes_config_mod", "persistence", _c(rf"{_MODIFY}\.hermes/(?:config\.yaml|SOUL\.md)")),
     # hardcoded secret
     ("hardcoded_secret", "secret", _c(
@@ -140,6 +167,12 @@ HERMES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
 )
 
 HERMES_IDS: tuple[str, ...] = tuple(pid for pid, _cat, _rx in HERMES)
+
+HERMES_AGENT_CONFIG: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("agent_config_mod", "persistence", _c(rf"{_MODIFY}{_AGENT_FILE}")),)
+"""Hermes's own ``agent_config_mod`` as Hermes matches it (a modifying verb anywhere up to 2,048
+characters before the file name, on one line): what Hermes blocks at load, so what a Hermes
+target must not be given (:func:`check_entry` with ``hermes=True``)."""
 
 _IMPERATIVE_START = (
     r"(?:^|[.!?:;\n]\s*|\b(?:please|kindly|and|then)\s+)(?:always\s+|never\s+|also\s+)?"
@@ -248,6 +281,8 @@ def _findings(patterns: tuple[tuple[str, str, re.Pattern[str]], ...], text: str,
             continue
         if pid == "base64_blob":
             m = next((b for b in rx.finditer(text) if _mixed(b.group(0))), None)
+        elif pid == "agent_config_mod" and rx.pattern == _AGENT_CONFIG_INSTRUCTION:
+            m = next((c for c in rx.finditer(text) if not _FORBIDDEN_BEFORE.search(text, 0, c.start())), None)
         else:
             m = rx.search(text)
         if m:
@@ -272,11 +307,13 @@ def structure_findings(text: str) -> list[ThreatFinding]:
     return _findings(_STRUCTURE, normalize(text[:MAX_SCAN_CHARS]))
 
 
-def scan_text(text: str, *, tripwires: bool = True, structure: bool = True) -> list[ThreatFinding]:
+def scan_text(text: str, *, tripwires: bool = True, structure: bool = True,
+              hermes: bool = False) -> list[ThreatFinding]:
     """Every threat finding in ``text``: invisible characters (raw), Hermes set, structure, tripwires.
 
     ``tripwires=False`` gives the writer-side view (what Hermes itself would block, plus
     structure); the default is the full scan-time view used on untrusted provenance.
+    ``hermes``: text Hermes loads, so Hermes's own wider ``agent_config_mod`` counts as well.
     """
     if not text:
         return []
@@ -284,6 +321,8 @@ def scan_text(text: str, *, tripwires: bool = True, structure: bool = True) -> l
     norm = normalize(raw)
     low = norm.translate(_FOLD).lower()
     found = _invisible(raw) + _findings(HERMES, norm, low)
+    if hermes and not any(f.id == "agent_config_mod" for f in found):
+        found += _findings(HERMES_AGENT_CONFIG, norm, low)
     if structure:
         found += _findings(_STRUCTURE, norm, low)
     if tripwires:
@@ -291,16 +330,18 @@ def scan_text(text: str, *, tripwires: bool = True, structure: bool = True) -> l
     return found
 
 
-def check_entry(text: str) -> None:
+def check_entry(text: str, *, hermes: bool = False) -> None:
     """Writer-side gate: raise :class:`BlockedContent` if Hermes (or a target's syntax) would trip.
 
-    Entries longer than the scan window are refused outright, as Hermes does.
+    Entries longer than the scan window are refused outright, as Hermes does. ``hermes``: the
+    entry goes to Hermes, which also blocks mere mentions of an agent file next to a modifying
+    verb (:data:`HERMES_AGENT_CONFIG`); other targets get memseed's narrower rule.
     """
     if len(text) > MAX_SCAN_CHARS:
         raise BlockedContent(
             f"entry is {len(text):,} characters, longer than the {MAX_SCAN_CHARS:,}-character scan window",
             reasons=("too_large",), hint="Shorten the entry; memory entries should be a few lines.")
-    findings = scan_text(text, tripwires=False)
+    findings = scan_text(text, tripwires=False, hermes=hermes)
     if findings:
         reasons = tuple(dict.fromkeys(f.id for f in findings))
         first = findings[0]

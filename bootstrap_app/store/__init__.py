@@ -20,11 +20,11 @@ from __future__ import annotations
 from .cache import CacheMixin
 from .journal import JournalFile, JournalMixin, WriteRecord
 from .prefs import PrefsMixin
-from .review import ReviewMixin, StoredProposal
+from .review import ReviewMixin, StoredProposal, nearest_ids
 from .scanstate import ScanStateMixin
 from .schema import SCHEMA_VERSION
 
-__all__ = ["SCHEMA_VERSION", "JournalFile", "Store", "StoredProposal", "WriteRecord"]
+__all__ = ["SCHEMA_VERSION", "JournalFile", "Store", "StoredProposal", "WriteRecord", "nearest_ids"]
 
 
 class Store(ReviewMixin, ScanStateMixin, JournalMixin, CacheMixin, PrefsMixin):

@@ -7,6 +7,7 @@ fingerprint, so a re-seed never asks twice about a fact already approved or reje
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -17,7 +18,20 @@ from ..errors import StoreError, UnknownProposal
 from ..types import Decision, DecisionStatus, MemoryType, Proposal
 from .schema import StoreBase, now
 
-__all__ = ["ReviewMixin", "StoredProposal"]
+__all__ = ["ReviewMixin", "StoredProposal", "nearest_ids"]
+
+
+def nearest_ids(key: str, ids: Iterable[str], n: int = 3) -> list[str]:
+    """The ``n`` ids closest to a mistyped ``key``: longest shared start first, then most alike.
+
+    Ids are hex digests, so a typo keeps the start (``3f2a9c1b`` for ``3f2a9c1c``) or swaps two
+    characters; both rank the meant id first."""
+    low = key.strip().lower()
+
+    def shared(i: str) -> int:
+        return next((k for k, (a, b) in enumerate(zip(i, low, strict=False)) if a != b), min(len(i), len(low)))
+
+    return sorted(set(ids), key=lambda i: (-shared(i), -difflib.SequenceMatcher(None, i, low).ratio(), i))[:n]
 
 
 def _decision(fingerprint: str, status: str, at: str, edited: str | None) -> Decision:
@@ -140,7 +154,9 @@ class ReviewMixin(StoreBase):
             rows = self._db.execute(self._SELECT + " JOIN fingerprint_renames r ON r.new = p.fingerprint "
                                     "WHERE r.old LIKE ? LIMIT 3", (pattern,)).fetchall()
         if not rows:
-            raise UnknownProposal(f"no proposal with id {id_or_fingerprint!r}",
+            near = nearest_ids(key, (r[0][:8] for r in self._db.execute("SELECT fingerprint FROM proposals")))
+            raise UnknownProposal(f"no proposal with id {id_or_fingerprint!r}"
+                                  + (f" (nearest: {', '.join(near)})" if near else ""),
                                   hint="run `memseed review --list` to see ids")
         if len(rows) > 1:
             raise UnknownProposal(f"id {id_or_fingerprint!r} matches several proposals",

@@ -16,12 +16,14 @@ if __package__ in (None, ""):  # run as a script by `streamlit run`: make the pa
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bootstrap_app.ui.common import sidebar_mode
+from bootstrap_app.ui.launch_token import require_token
 
 __all__: list[str] = []
 
 _VIEWS = Path(__file__).resolve().parent / "views"
 
 st.set_page_config(page_title="memseed", page_icon=":material/psychiatry:", layout="wide")
+require_token()  # nothing below runs (no page, no widget, no callback) without the launch token
 
 pages = [
     st.Page(_VIEWS / "sources.py", title="1 · Sources", icon=":material/folder_open:", url_path="sources",

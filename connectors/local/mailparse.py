@@ -27,6 +27,7 @@ from email.utils import getaddresses, parsedate_to_datetime
 from functools import lru_cache
 from typing import Any
 
+from bootstrap_app.names import respell
 from bootstrap_app.text.mail import trim_quoted
 from bootstrap_app.types import Message, Person, utc
 
@@ -179,6 +180,7 @@ def parse_people(value: str) -> tuple[Person, ...]:
     once, and pickled once per batch when a worker sends its items (:mod:`.mboxpool`)."""
     if not value:
         return ()
+    value = respell(value)  # a list archive's ``jdoe at example.com``: the address, not the word "jdoe"
     pairs = _fast_addresses(value)
     try:
         if pairs is None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from bootstrap_app.store import Store
-from bootstrap_app.ui import APP_FILE
+from bootstrap_app.ui import APP_FILE, TOKEN_ENV
 from connectors.microsoft import auth
 
 from .ms_standin import MSStandIn
@@ -16,6 +16,7 @@ from .ms_standin import MSStandIn
 
 def _sources_page() -> AppTest:
     at = AppTest.from_file(str(APP_FILE), default_timeout=30)
+    at.query_params["token"] = os.environ[TOKEN_ENV]  # as the link `memseed app` opens does
     at.run()
     at.switch_page("views/sources.py").run()
     return at

@@ -26,9 +26,10 @@ from connectors.base import ReadContext
 from connectors.registry import detect
 from tests.conftest import realdata_file
 
-SOURCES = ["claude-code/4444J99-portfolio/memory", "codex/0x07c4-agent", "hermes/ItaZure-hermes-memories",
-           "hermes/HuskyDanny-hermes-agent-config", "cline/0xmichalis-nftbk"]
-TARGETS = ["claude-code", "codex", "hermes", "gemini", "markdown"]
+SOURCES = ["claude-code/1000ssam-claude-config/memory", "claude-code/4444J99-portfolio/memory", "codex/0x07c4-agent",
+           "hermes/ItaZure-hermes-memories", "hermes/HuskyDanny-hermes-agent-config", "cline/0xmichalis-nftbk"]
+TARGETS = ["claude-code", "codex", "codex+memories", "hermes", "gemini", "markdown"]
+"""``codex+memories``: Codex with ``[features] memories = true`` (one note per entry, each scanned)."""
 
 
 def _tree(home: Path) -> dict[str, str]:
@@ -81,6 +82,10 @@ def test_import_every_pair(source: str, target: str, hermetic: Path) -> None:
     path = sources / top.name / real.relative_to(top)
     project = hermetic / "code" / "app"
     project.mkdir(parents=True)
+    if target == "codex+memories":
+        (hermetic / ".codex").mkdir()
+        (hermetic / ".codex" / "config.toml").write_text("[features]\nmemories = true\n", "utf-8")
+        target = "codex"
     before = _tree(hermetic)
     held_before = len(_read_back(target, hermetic, project))
     settings = load_settings(None)
@@ -95,6 +100,8 @@ def test_import_every_pair(source: str, target: str, hermetic: Path) -> None:
         assert moved + len(run.reported()) == run.read
         assert all(o.reason for o in run.reported())
         assert moved > 0 and set(counts) <= {"moved", "unsafe", "duplicate", "over-cap", "not-written", "empty"}
+        # a memory that mentions an agent's file is not an instruction to change it (issue 29)
+        assert not [o.ref for o in run.outcomes if "agent_config_mod" in o.reason]
         back = _read_back(target, hermetic, project)
         assert len(back) - held_before + _repo_sections(target, sources) == moved, counts
         assert write_id is not None
@@ -145,3 +152,50 @@ def test_cli_import_yes_writes_only_what_was_approved(hermetic: Path) -> None:
     assert "whole suite" in memory and "small functions" not in memory
     assert "Hermes loads it instead of" in second.output  # it says the new file shadows .cursor/rules
     assert "read 2: moved 1, reported 1 (not-approved 1)" in second.output
+
+
+def test_one_blocked_entry_is_reported_and_the_rest_is_written(hermetic: Path) -> None:
+    """Hermes blocks at load any modifying verb before an agent's file name on one line, so the
+    Hermes writer refuses that entry; the import writes the other two, says "partial", exits 3,
+    and undo still restores every byte."""
+    folder = hermetic / "notes" / "memory"
+    folder.mkdir(parents=True)
+    entries = {"feedback_small.md": "Prefer small functions with one job.",
+               "feedback_rules.md": "When you write rules, keep CLAUDE.md short and move workflows to skills.",
+               "project_stack.md": "The service runs on Rust with tokio and reqwest."}
+    (folder / "MEMORY.md").write_text("".join(f"- [{n[:-3]}]({n})\n" for n in entries), "utf-8")
+    for name, body in entries.items():
+        kind = name.split("_")[0]
+        (folder / name).write_text(f"---\nname: {name[:-3]}\ndescription: {body[:30]}\ntype: {kind}\n---\n\n{body}\n",
+                                   "utf-8")
+    before = _tree(hermetic)
+    runner = CliRunner()
+    first = runner.invoke(main, ["import", "--from", str(folder), "--to", "hermes", "--yes"])
+    assert first.exit_code == 0, first.output  # nothing approved yet: nothing meant to move
+    settings = load_settings(None)
+    with Store(settings.db_path) as store:
+        decisions.approve(store, [sp.proposal.id for sp in store.proposals(status="undecided")])
+    second = runner.invoke(main, ["import", "--from", str(folder), "--to", "hermes", "--yes"])
+    assert second.exit_code == 3, second.output
+    assert "partial: read 3: moved 2, reported 1 (unsafe 1)" in second.output
+    assert "feedback_rules.md" in second.output and "agent_config_mod" in second.output
+    memory = (hermetic / ".hermes" / "memories" / "MEMORY.md").read_text("utf-8")
+    assert "small functions" in memory and "tokio" in memory and "CLAUDE.md" not in memory
+    undone = runner.invoke(main, ["undo"])
+    assert undone.exit_code == 0, undone.output
+    assert _tree(hermetic) == before
+
+
+def test_the_same_entry_moves_to_a_target_that_does_not_block_mentions(hermetic: Path) -> None:
+    folder = hermetic / "notes" / "memory"
+    folder.mkdir(parents=True)
+    (folder / "MEMORY.md").write_text("- [rules](feedback_rules.md)\n", "utf-8")
+    (folder / "feedback_rules.md").write_text("---\nname: rules\ndescription: short CLAUDE.md\ntype: feedback\n---\n\n"
+                                              "When you write rules, keep CLAUDE.md short.\n", "utf-8")
+    settings = load_settings(None)
+    with Store(settings.db_path) as store:
+        run = importing.start_import(str(folder), "codex", settings=settings, store=store)
+        decisions.approve(store, [sp.proposal.id for sp in importing.pending(run, store)])
+        importing.plan_import(run, store)
+        importing.apply_import(run, store)
+        assert run.counts() == {"moved": 1} and not run.partial

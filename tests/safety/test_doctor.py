@@ -59,8 +59,8 @@ def test_real_hermes_folders() -> None:
 
 def test_real_codex_home() -> None:
     findings = run_doctor("codex", realdata_file("memory", "codex", "0x07c4-agent"))
-    [mod] = find(findings, "injection:agent_config_mod", "/AGENTS.md")
-    assert mod.severity == "warning" and "Hermes would block" in mod.message
+    # "Do not edit `AGENTS.md` automatically unless the user explicitly asks" forbids the change
+    assert not find(findings, "injection:agent_config_mod", "/AGENTS.md")
     assert find(findings, "summary-version", "memory_summary.md")
     assert [f for f in findings if f.severity == "error"] == []
 

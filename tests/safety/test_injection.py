@@ -193,7 +193,5 @@ def test_real_memory_folders_pass_the_writer_side_scan() -> None:
             entries += 1
             flagged |= {(path.name, f.id) for f in scan_text(chunk, tripwires=False)}
     assert entries > 200
-    # "edit `AGENTS.md`" in a Codex setup: Hermes's agent_config_mod would block these too
-    assert flagged <= {("AGENTS.md", "agent_config_mod"),
-                       ("2026-04-25T08-58-07-LC3e-wiki_codex_integration_and_agent_frontier_radar.md",
-                        "agent_config_mod")}
+    # "Do not edit `AGENTS.md` automatically" forbids the change: not an instruction to make it
+    assert flagged == set()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,7 +14,7 @@ from bootstrap_app.config import load_settings
 from bootstrap_app.identity_review import mark_identity_shown
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
-from bootstrap_app.ui import APP_FILE
+from bootstrap_app.ui import APP_FILE, TOKEN_ENV
 
 TYPES = (MemoryType.USER, MemoryType.FEEDBACK, MemoryType.PROJECT, MemoryType.REFERENCE)
 
@@ -57,6 +58,7 @@ def seeded(settings) -> Callable[[int], Store]:  # type: ignore[no-untyped-def]
 def app_at(page: str | None = None, timeout: float = 30) -> AppTest:
     """An AppTest of the whole app, switched to ``views/<page>.py`` when given."""
     at = AppTest.from_file(str(APP_FILE), default_timeout=timeout)
+    at.query_params["token"] = os.environ[TOKEN_ENV]  # as the link `memseed app` opens does
     at.run()
     if page:
         at.switch_page(f"views/{page}.py").run()

@@ -102,7 +102,7 @@ def test_demo_connects_cloud_accounts_and_scans_them(cloud_app: DemoApp) -> None
         microsoft = page.locator(".st-key-account_microsoft")
 
         # 1. Google: signed in by the credentials file, so no Sign out; add google: to the sources
-        page.goto(cloud_app.url)
+        page.goto(cloud_app.link)
         expect(page.get_by_role("heading", name="Sources", level=1)).to_be_visible()
         expect(google).to_contain_text(f"signed in as {MAYA}")
         expect(google).to_contain_text("gmail.readonly")

@@ -58,8 +58,18 @@ class AppProcess:
     """A `memseed app` started in its own process group: wait until it answers, stop it whole."""
 
     url: str
+    link: str
+    """``url`` with the launch token: what a person opens."""
     proc: subprocess.Popen[bytes]
     _log: IO[bytes]
+
+    def read_link(self) -> str:
+        """The tokened address `memseed app` prints (``memseed app: http://…/?token=…``)."""
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline().decode()
+        match = re.match(r"memseed app: (http://127\.0\.0\.1:\d+/\?token=[\w-]+)", line.strip())
+        assert match, f"expected the tokened link on stdout, got {line!r}"
+        return match.group(1)
 
     def wait_healthy(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -101,6 +111,7 @@ class DemoApp(AppProcess):
         match = re.match(r"memseed demo home: (.+)", first.strip())
         assert match, f"expected the demo home on stdout, got {first!r}"
         self.home = Path(match.group(1))
+        self.link = self.read_link()
 
 
 @pytest.fixture
@@ -188,7 +199,7 @@ def test_demo_wizard_end_to_end(demo_app: DemoApp) -> None:
             return page.locator("[class*='st-key-card_']")
 
         # 1. Sources: the demo footprint is listed; add one more folder by typing its path
-        page.goto(demo_app.url)
+        page.goto(demo_app.link)
         expect(page.get_by_role("heading", name="Sources", level=1)).to_be_visible()
         expect(page.get_by_text("Demo mode", exact=True)).to_be_visible()
         expect(page.get_by_text(str(demo_app.home), exact=False).first).to_be_visible()

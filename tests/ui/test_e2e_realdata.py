@@ -54,7 +54,8 @@ class RealApp(AppProcess):
             env.pop(name, None)
         memseed = Path(sys.executable).with_name("memseed")
         self.proc = subprocess.Popen([str(memseed), "app", "--headless", "--port", str(self.port)],
-                                     stdout=self._log, stderr=self._log, start_new_session=True, env=env)
+                                     stdout=subprocess.PIPE, stderr=self._log, start_new_session=True, env=env)
+        self.link = self.read_link()
 
     def store(self) -> Store:
         return Store(self.app_home / "state.db")
@@ -89,7 +90,7 @@ def test_real_footprint_identity_first_accounted_and_written_where_loaded(real_a
         page, nav, settle = wizard.page, wizard.nav, wizard.settle
 
         # 1. Sources: add the four by typing their paths; adding one again says so
-        page.goto(real_app.url)
+        page.goto(real_app.link)
         expect(page.get_by_role("heading", name="Sources", level=1)).to_be_visible()
         for path in sources.values():
             page.get_by_role("textbox", name="Path").fill(str(path))

@@ -276,6 +276,33 @@ def test_write_capacity_error_says_what_fits(hermetic: Path, monkeypatch: pytest
     assert 0 < len(user_md) <= 1375
 
 
+def test_write_reports_a_blocked_entry_and_writes_the_rest(hermetic: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           settings) -> None:  # type: ignore[no-untyped-def]
+    """Hermes blocks at load a modifying verb before an agent file's name: the page warns about
+    that entry, names it with its reason, and Write puts the other one in place."""
+    from bootstrap_app.types import MemoryType, Proposal
+
+    monkeypatch.setenv("HERMES_HOME", str(hermetic / ".hermes"))
+    facts = [Proposal(type=MemoryType.FEEDBACK, name="small functions", description="small functions",
+                      body="Prefer small functions with one job.", subject="s:1", key="1"),
+             Proposal(type=MemoryType.FEEDBACK, name="short rules", description="short rules",
+                      body="When you write rules, keep CLAUDE.md short.", subject="s:2", key="2")]
+    with Store(settings.db_path) as store:
+        store.save_proposals(store.start_run("scan", []), facts)
+        decisions.approve(store, [p.fingerprint for p in facts])
+    at = app_at("write")
+    at.multiselect(key="write_targets").set_value(["hermes"]).run()
+    at.button(key="write_preview").click().run()
+    _no_exception(at)
+    assert any("1 approved entry is blocked by hermes" in w.value for w in at.warning)
+    assert any(f"({facts[1].id}): blocked, not written" in c.value and "agent_config_mod" in c.value
+               for c in at.caption)
+    at.button(key="write_apply").click().run()
+    _no_exception(at)
+    memory = (hermetic / ".hermes" / "memories" / "MEMORY.md").read_text()
+    assert "small functions" in memory and "CLAUDE.md" not in memory
+
+
 def test_write_asks_a_folder_for_a_harness_without_a_home(seeded, hermetic: Path) -> None:  # type: ignore[no-untyped-def]
     """The markdown target has no home of its own (no ``default_home``): the page asks for its folder."""
     _approve_some(seeded(8), 3)

@@ -157,6 +157,10 @@ for tp in plans:
         continue
     plan = tp.plan
     st.caption(f"Memory folder: `{plan.root}`")
+    if plan.blocked:  # partial: the rest is written, these are named with their reason below
+        st.warning(f"{len(plan.blocked)} approved entr{'y is' if len(plan.blocked) == 1 else 'ies are'} blocked by "
+                   f"{tp.target}'s safety check and will not be written; the rest will. Reasons below.",
+                   icon=":material/block:")
     for note in plan.notes:
         st.caption(note)
     if plan.empty:
