@@ -16,6 +16,11 @@ How, and why this way (reference/safety.md §3):
   20 characters count, with URLs masked first (document ids in links look random).
 - A cheap prefilter skips every line with neither a long token nor a secret-ish keyword, so
   ordinary prose costs one regex search per line.
+- On a line that passes, a plugin is asked only when the line holds what every one of its
+  patterns needs (:data:`_PLUGIN_NEEDS`): a run of token characters as long as the shortest
+  value it can report, or a literal. Real mail has many such lines (``Author:``, long ids) and
+  asking all 25 plugins about each was most of a worker's time; the verdicts are unchanged
+  (``tests/safety/test_secret_gates.py`` compares with every plugin asked on every line).
 """
 
 from __future__ import annotations
@@ -152,11 +157,57 @@ def _filtered(value: str, line: str) -> bool:
                 or (h.is_indirect_reference(line) and "=" not in value))
 
 
-def _ds_spans(text: str, offset: int) -> list[tuple[str, int, int]]:
+# What every pattern of a plugin needs before it can report a value we keep: a run of at least
+# N token characters (``\w`` is Unicode, so it also holds what an IGNORECASE ``[a-z]`` or a
+# ``\d`` matches beyond ASCII), or a literal. Read off detect-secrets 1.5.0's patterns; the
+# entropy plugins' 20 is ours (shorter values are dropped in :func:`_ds_spans`). A plugin not in
+# the table is always asked.
+_RUN = re.compile(r"[\w+/=-]+")
+_PLUGIN_NEEDS: dict[str, tuple[int, re.Pattern[str] | None]] = {
+    "ArtifactoryDetector": (11, None), "AWSKeyDetector": (20, None), "AzureStorageKeyDetector": (20, None),
+    "BasicAuthDetector": (0, re.compile("://")), "CloudantDetector": (20, None),
+    "DiscordBotTokenDetector": (20, None), "GitHubTokenDetector": (20, None), "GitLabTokenDetector": (20, None),
+    "Base64HighEntropyString": (20, None), "HexHighEntropyString": (20, None),
+    "IbmCloudIamDetector": (20, None), "IbmCosHmacDetector": (20, None),
+    "JwtTokenDetector": (0, re.compile("eyJ")), "MailchimpDetector": (20, None),
+    "NpmDetector": (0, re.compile("/:_authToken=")), "OpenAIDetector": (20, None),
+    "PrivateKeyDetector": (0, re.compile("PRIVATE KEY|PuTTY-User-Key-File-2")), "PypiTokenDetector": (20, None),
+    "SendGridDetector": (20, None), "SlackDetector": (0, re.compile(r"xox|hooks\.slack\.com", _I)),
+    "SoftlayerDetector": (20, None), "SquareOAuthDetector": (20, None), "StripeDetector": (20, None),
+    "TelegramBotTokenDetector": (20, None), "TwilioKeyDetector": (20, None),
+}
+
+
+@lru_cache(maxsize=1)
+def _keyword_gate() -> re.Pattern[str]:
+    """KeywordDetector's own keyword alternation: each of its patterns contains it, so a line it
+    does not match cannot give that plugin a value."""
+    from detect_secrets.plugins.keyword import DENYLIST
+
+    return re.compile("|".join(DENYLIST), _I)
+
+
+def _may_report(name: str, line: str, longest: int) -> bool:
+    """Whether plugin ``name`` can report a value on ``line`` (longest token run ``longest``)."""
+    if name == "KeywordDetector":
+        return _keyword_gate().search(line) is not None
+    need = _PLUGIN_NEEDS.get(name)
+    if need is None:
+        return True
+    run, literal = need
+    if literal is not None:
+        return literal.search(line) is not None
+    return longest >= run
+
+
+def _ds_spans(text: str, offset: int, every_plugin: bool = False) -> list[tuple[str, int, int]]:
     spans: list[tuple[str, int, int]] = []
     masked: str | None = None
+    longest = max(map(len, _RUN.findall(text)), default=0)
     for plugin in _plugins():
         name = type(plugin).__name__
+        if not every_plugin and not _may_report(name, text, longest):
+            continue
         if name in _ENTROPY_PLUGINS:
             if masked is None:
                 masked = _URL.sub(lambda m: " " * len(m.group(0)), text)
@@ -216,13 +267,19 @@ def _regex_spans(text: str) -> list[tuple[str, int, int]]:
 
 def find_secrets(text: str) -> list[tuple[str, int, int]]:
     """(kind, start, end) of every secret-looking span in ``text``."""
+    return _find(text, every_plugin=False)
+
+
+def _find(text: str, every_plugin: bool) -> list[tuple[str, int, int]]:
+    """``every_plugin=True`` asks every plugin on every candidate line: the plain reading, kept
+    as the reference the gated one is tested against."""
     if not text or not _worth_scanning(text):
         return []
     spans = _regex_spans(text)
     offset = 0
     for line in text.splitlines(keepends=True):
         if len(line) >= 12 and _worth_scanning(line):
-            spans.extend(_ds_spans(line.rstrip("\r\n"), offset))
+            spans.extend(_ds_spans(line.rstrip("\r\n"), offset, every_plugin))
         offset += len(line)
     return spans
 
