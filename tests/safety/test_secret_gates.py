@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import mailbox
 import random
+import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -172,7 +174,22 @@ def test_real_corpora_same_spans(realdata: Path) -> None:
     assert with_secrets > 0  # real text reaches the detectors (ids, tokens in sessions and repos' docs)
 
 
+def test_folds_are_every_letter_ignorecase_reads_as_ascii() -> None:
+    """``_folded`` must fold each character an IGNORECASE pattern matches to an ASCII letter, or
+    the keyword search near stems would miss a keyword written with it."""
+    letter = re.compile("[a-z]", re.IGNORECASE)
+    odd = {chr(c) for c in range(128, sys.maxunicode + 1) if letter.match(chr(c))}
+    handled = set(secrets._FOLDS) | {c for c in odd if c.lower().isascii() or len(c.lower()) != 1}
+    assert odd and odd <= handled, odd - handled
+    for c in odd:  # each folds to the letter the pattern reads it as, or the text takes the plain search
+        folded = secrets._folded(f"x{c}y", f"x{c}y".lower())
+        assert folded is None or re.fullmatch(folded[1], c, re.IGNORECASE), c
+
+
 @pytest.mark.parametrize("text", [
+    "the   key is hunter22x", "THE\n\tKEY: hunter22x", "refresh_token=abcdef123", "ſecret: tr0ub4dor&3",
+    "paſsword is hunter22", "İ password = hunter22x", "wifi  key -> abc12345", "Kelvin pwd=zzzz1234",
+    "x_password: abcdef12 and api-key = q1w2e3r4t5", "passpass password: abcdefgh1",
     "AP1abcdefgh tail", "x AKC0123456789 y", "a://u:p@h", "eyJa.eyJb.c", "xoxa-1-a", "//r/:_authToken=npm_x",
     "-----BEGIN PRIVATE KEY-----", "passwd: Zx81!kQ0pLm2", "ſecret = ſſſſſſſſſſſſſſſſſſſſſſſſſſ",
 ])
