@@ -137,21 +137,24 @@ def _strings(value: object) -> Iterator[str]:
 
 
 def _corpus_texts(root: Path) -> Iterator[tuple[Path, str]]:
-    """Every text the real data holds: whole files, each mail's text parts, each JSON string."""
+    """Every text the real data holds as memseed reads it: each mail's text parts and subject,
+    each JSON string, every other text file whole (the repositories' git bundles are binary)."""
     for path in sorted(root.rglob("*")):
         if not path.is_file() or (path.suffix not in _TEXT_SUFFIXES | {".mbox"} and path.suffix):
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
-        yield path, text
         if path.suffix in (".mbox", ".eml"):
             for body in _mail_texts(path):
                 yield path, body
-        elif path.suffix in (".json", ".jsonl"):
+        elif path.suffix not in (".json", ".jsonl"):
+            yield path, text
+        else:
             rows = [text] if path.suffix == ".json" else text.splitlines()
             for row in rows:
                 try:
                     value = json.loads(row)
                 except ValueError:
+                    yield path, row  # a file that is not JSON after all is read as text
                     continue
                 for s in _strings(value):
                     if len(s) >= 12:
