@@ -18,7 +18,7 @@ How, and why this way (reference/safety.md §3):
   ordinary prose costs one regex search per line.
 - On a line that passes, a plugin is asked only when the line holds what every one of its
   patterns needs (:data:`_PLUGIN_NEEDS`): a run of token characters as long as the shortest
-  value it can report, or a literal. Real mail has many such lines (``Author:``, long ids) and
+  value it can report, and a literal (a prefix, a keyword). Real mail has many such lines (``Author:``, long ids) and
   asking all 25 plugins about each was most of a worker's time; the verdicts are unchanged
   (``tests/safety/test_secret_gates.py`` compares with every plugin asked on every line).
   Likewise the two keyword patterns run over a whole text only where one of their keywords'
@@ -162,22 +162,35 @@ def _filtered(value: str, line: str) -> bool:
 
 # What every pattern of a plugin needs before it can report a value we keep: a run of at least
 # N token characters (``\w`` is Unicode, so it also holds what an IGNORECASE ``[a-z]`` or a
-# ``\d`` matches beyond ASCII), or a literal. Read off detect-secrets 1.5.0's patterns; the
-# entropy plugins' 20 is ours (shorter values are dropped in :func:`_ds_spans`). A plugin not in
-# the table is always asked.
+# ``\d`` matches beyond ASCII) and a literal (its prefix, its keyword, under the pattern's own
+# case rule). Read off detect-secrets 1.5.0's patterns; the entropy plugins' 20 is ours
+# (shorter values are dropped in :func:`_ds_spans`). A plugin not in the table is always asked.
 _RUN = re.compile(r"[\w+/=-]+")
 _PLUGIN_NEEDS: dict[str, tuple[int, re.Pattern[str] | None]] = {
-    "ArtifactoryDetector": (11, None), "AWSKeyDetector": (20, None), "AzureStorageKeyDetector": (20, None),
-    "BasicAuthDetector": (0, re.compile("://")), "CloudantDetector": (20, None),
-    "DiscordBotTokenDetector": (20, None), "GitHubTokenDetector": (20, None), "GitLabTokenDetector": (20, None),
+    "ArtifactoryDetector": (11, re.compile("AKC|AP")),
+    "AWSKeyDetector": (20, re.compile("A3T|ABIA|ACCA|AKIA|ASIA|(?i:aws)")),
+    "AzureStorageKeyDetector": (20, re.compile("AccountKey=")),
+    "BasicAuthDetector": (0, re.compile("://")),
+    "CloudantDetector": (20, re.compile("cl", _I)),
+    "DiscordBotTokenDetector": (20, re.compile(r"\.")),
+    "GitHubTokenDetector": (20, re.compile("gh[pousr]_")),
+    "GitLabTokenDetector": (20, re.compile("gl|GR1348941")),
     "Base64HighEntropyString": (20, None), "HexHighEntropyString": (20, None),
-    "IbmCloudIamDetector": (20, None), "IbmCosHmacDetector": (20, None),
-    "JwtTokenDetector": (0, re.compile("eyJ")), "MailchimpDetector": (20, None),
-    "NpmDetector": (0, re.compile("/:_authToken=")), "OpenAIDetector": (20, None),
-    "PrivateKeyDetector": (0, re.compile("PRIVATE KEY|PuTTY-User-Key-File-2")), "PypiTokenDetector": (20, None),
-    "SendGridDetector": (20, None), "SlackDetector": (0, re.compile(r"xox|hooks\.slack\.com", _I)),
-    "SoftlayerDetector": (20, None), "SquareOAuthDetector": (20, None), "StripeDetector": (20, None),
-    "TelegramBotTokenDetector": (20, None), "TwilioKeyDetector": (20, None),
+    "IbmCloudIamDetector": (20, re.compile("key|pwd|pass|token", _I)),
+    "IbmCosHmacDetector": (20, re.compile("secret", _I)),
+    "JwtTokenDetector": (0, re.compile("eyJ")),
+    "MailchimpDetector": (20, re.compile("-us")),
+    "NpmDetector": (0, re.compile("/:_authToken=")),
+    "OpenAIDetector": (20, re.compile("T3BlbkFJ")),
+    "PrivateKeyDetector": (0, re.compile("PRIVATE KEY|PuTTY-User-Key-File-2")),
+    "PypiTokenDetector": (20, re.compile("pypi-")),
+    "SendGridDetector": (20, re.compile(r"SG\.")),
+    "SlackDetector": (0, re.compile(r"xox|hooks\.slack\.com", _I)),
+    "SoftlayerDetector": (20, re.compile("key|pwd|pass|token|softlayer", _I)),
+    "SquareOAuthDetector": (20, re.compile("sq0csp-")),
+    "StripeDetector": (20, re.compile("k_live_")),
+    "TelegramBotTokenDetector": (20, re.compile(":")),
+    "TwilioKeyDetector": (20, re.compile("AC|SK")),
 }
 
 
@@ -198,9 +211,7 @@ def _may_report(name: str, line: str, longest: int) -> bool:
     if need is None:
         return True
     run, literal = need
-    if literal is not None:
-        return literal.search(line) is not None
-    return longest >= run
+    return longest >= run and (literal is None or literal.search(line) is not None)
 
 
 def _ds_spans(text: str, offset: int, every_plugin: bool = False) -> list[tuple[str, int, int]]:

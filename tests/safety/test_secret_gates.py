@@ -67,7 +67,12 @@ def _shaped(rng: random.Random) -> list[str]:
                   f"SG.{run(alnum, 22)}.{run(alnum, 43)}",
                   f"cloudant_password = '{run(hexa, 64)}'", f"cloudant_pw: {run(lower, 24)}",
                   f"cos_hmac_secret_access_key = {run(hexa, 48)}",
-                  f"//registry.npmjs.org/:_authToken=npm_{run(alnum, 36)}"]
+                  f"//registry.npmjs.org/:_authToken=npm_{run(alnum, 36)}",
+                  f"ibm_iam_pwd = {run(alnum, 44)}", f"iam-TOKEN: {run(alnum, 44)}",
+                  f"softlayer_pwd: {run(hexa, 64)}", f"sl_token={run(hexa, 64)}",
+                  f"https://api.softlayer.com/soap/v3/{run(hexa, 64)}", f"aws_pwd = '{run(alnum, 40)}'",
+                  f"https://u:{run(hexa, 64)}@acct.cloudant.com", f"x AKC{run(alnum, 12)} y",
+                  f"AccountKey={run(alnum, 88)}", f"ABIA{run(_ALPHABETS[1], 16)}"]
     return lines
 
 
