@@ -203,24 +203,42 @@ def _keyword_gate() -> re.Pattern[str]:
     return re.compile("|".join(DENYLIST), _I)
 
 
-def _may_report(name: str, line: str, longest: int) -> bool:
-    """Whether plugin ``name`` can report a value on ``line`` (longest token run ``longest``)."""
+def _varied_enough(plugin: Any, runs: list[str]) -> bool:
+    """Whether an entropy plugin can find a value of 20 characters over its entropy limit among
+    ``runs``. A value's Shannon entropy is at most log2 of how many distinct characters it
+    holds, and a value lies inside one run; so a run needs more than 2**limit distinct
+    characters of the plugin's charset ("-----Original Message-----" has 12: never asked)."""
+    need = int(2 ** plugin.entropy_limit) + 1
+    charset = _charset(plugin.charset)
+    return any(len(r) >= 20 and len(charset.intersection(r)) >= need for r in runs)
+
+
+@lru_cache(maxsize=4)
+def _charset(chars: str) -> frozenset[str]:
+    return frozenset(chars)
+
+
+def _may_report(plugin: Any, line: str, runs: list[str]) -> bool:
+    """Whether ``plugin`` can report a value on ``line``, whose token runs are ``runs``."""
+    name = type(plugin).__name__
+    if name in _ENTROPY_PLUGINS:
+        return _varied_enough(plugin, runs)
     if name == "KeywordDetector":
         return _keyword_gate().search(line) is not None
     need = _PLUGIN_NEEDS.get(name)
     if need is None:
         return True
     run, literal = need
-    return longest >= run and (literal is None or literal.search(line) is not None)
+    return (run == 0 or any(len(r) >= run for r in runs)) and (literal is None or literal.search(line) is not None)
 
 
 def _ds_spans(text: str, offset: int, every_plugin: bool = False) -> list[tuple[str, int, int]]:
     spans: list[tuple[str, int, int]] = []
     masked: str | None = None
-    longest = max(map(len, _RUN.findall(text)), default=0)
+    runs = [r for r in _RUN.findall(text) if len(r) >= 11]  # the shortest run a plugin needs
     for plugin in _plugins():
         name = type(plugin).__name__
-        if not every_plugin and not _may_report(name, text, longest):
+        if not every_plugin and not _may_report(plugin, text, runs):
             continue
         if name in _ENTROPY_PLUGINS:
             if masked is None:
