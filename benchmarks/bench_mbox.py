@@ -11,8 +11,13 @@ on a shared machine the wall clock says more about the neighbours than about the
 same messages as a folder of ``.eml`` files (one file each; sizes up to 100,000 messages) are
 scanned with ``--jobs 1`` and on every core (:mod:`connectors.local.filepool`).
 
-Run: ``python -m benchmarks.bench_mbox [--messages 30000,300000] [--methods ...] [--crlf] [--keep DIR]
-[--profile-workers DIR]`` (the last: every worker task under cProfile, the merged top printed).
+A second table reads an mbox of real text (:mod:`.realmail`: the real mail corpora's bodies,
+cycled, re-addressed, a third sent by the owner, scanned with ``--owner``) with the stdlib
+parse, the header-only read and the scan: real bodies reach costs the generated ones never do
+(issue 32). It is skipped when the real data is absent.
+
+Run: ``python -m benchmarks.bench_mbox [--messages 30000,300000] [--real 30000] [--methods ...] [--crlf]
+[--keep DIR] [--profile-workers DIR]`` (the last: every worker task under cProfile, the merged top printed).
 """
 
 from __future__ import annotations
@@ -136,12 +141,14 @@ def write_eml_folder(mbox: Path, folder: Path) -> int:
 
 
 def _scan(path: str, jobs: int) -> int:
-    """One ``pipeline.scan`` of the mbox in a fresh app home; the number of items it read."""
+    """One ``pipeline.scan`` of the mbox in a fresh app home; the number of items it read. The
+    real-text mbox is scanned as its owner's (``--owner``), as a new user's mailbox would be."""
     from bootstrap_app.config import load_settings
     from bootstrap_app.pipeline import scan
 
+    owners = [os.environ["MEMSEED_BENCH_OWNER"]] if os.environ.get("MEMSEED_BENCH_OWNER") else []
     with tempfile.TemporaryDirectory(prefix="memseed-bench-home-") as home:
-        result = scan([path], settings=load_settings(home, jobs=jobs))
+        result = scan([path], settings=load_settings(home, jobs=jobs), owners=owners)
     return sum(r.items for r in result.reports)
 
 
@@ -201,8 +208,8 @@ def run_method(method: str, path: str) -> dict[str, float]:
             "child_cpu": kids.ru_utime + kids.ru_stime}
 
 
-def _in_subprocess(method: str, path: Path, profile: Path | None = None) -> dict[str, float]:
-    env = dict(os.environ)
+def _in_subprocess(method: str, path: Path, profile: Path | None = None, owner: str = "") -> dict[str, float]:
+    env = dict(os.environ, MEMSEED_BENCH_OWNER=owner)
     if profile is not None:  # every worker task is profiled into its own folder (connectors.local.mboxpool)
         folder = profile / f"{path.stem}-{method}"
         folder.mkdir(parents=True, exist_ok=True)
@@ -228,11 +235,18 @@ _LABELS = {"stdlib": "stdlib mailbox (headers)", "iter_mbox": "header-only read"
            "eml-j1": ".eml folder, --jobs 1", "eml-jall": ".eml folder, all cores"}
 
 
+_REAL_METHODS = ("stdlib", "iter_mbox", "scan-j1", "scan-jall")
+"""What the real-text mbox is read with: the stdlib parse, the header-only read and the scan (issue 32)."""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--messages", default="30000,300000",
                         help="comma-separated mbox sizes in messages (each its own file and table)")
     parser.add_argument("--methods", default=",".join(_LABELS), help=f"comma-separated, of: {', '.join(_LABELS)}")
+    parser.add_argument("--real", default="30000",
+                        help="comma-separated sizes of the real-text mbox (bodies of $MEMSEED_REALDATA/email, "
+                             "scanned with --owner; skipped when the real data is absent); 0: none")
     parser.add_argument("--crlf", action="store_true", help="write CRLF line endings as Takeout does")
     parser.add_argument("--keep", type=Path, help="write the mbox here instead of a temp dir")
     parser.add_argument("--profile-workers", type=Path, metavar="DIR",
@@ -248,33 +262,70 @@ def main(argv: list[str] | None = None) -> int:
     if unknown := [m for m in methods if m not in _LABELS]:
         parser.error(f"unknown method(s) {', '.join(unknown)}; choose from {', '.join(_LABELS)}")
     short: list[str] = []
-    for messages in (int(n) for n in args.messages.split(",")):
+    for messages in (int(n) for n in args.messages.split(",") if int(n)):
         with tempfile.TemporaryDirectory(prefix="memseed-bench-") as tmp:
             path = (args.keep or Path(tmp)) / f"bench-{messages}.mbox"
             size = generate_mbox(path, messages, crlf=args.crlf)
             print(f"mbox: {messages:,} messages, {size / 2**20:.1f} MiB{' (CRLF)' if args.crlf else ''}; "
                   f"{available_cores()} cores; wall time, CPU time (this process + workers), peak RSS (largest process)")
-            results = {}
-            for m in methods:
-                if m in ("stdlib", "eml-j1", "eml-jall") and messages > 100_000:
-                    continue  # minutes of the stdlib's full parse (or 300,000 files) add nothing at this size
-                if m.startswith("eml-") and not Path(f"{path}.eml.d").is_dir():
-                    write_eml_folder(path, Path(f"{path}.eml.d"))
-                results[m] = r = _in_subprocess(m, path, args.profile_workers)
-                if int(r["count"]) != messages:  # a method that lost messages measured something else
-                    short.append(f"{_LABELS[m]} read {int(r['count']):,} of {messages:,} messages")
-                rate = r["count"] / r["seconds"] if r["seconds"] else 0.0
-                print(f"  {_LABELS[m]:<26} {int(r['count']):>8,} msgs  {r['seconds']:7.2f} s  {rate:>8,.0f} msg/s  "
-                      f"{size / 2**20 / r['seconds']:6.1f} MiB/s  cpu {r['cpu']:6.1f}+{r['child_cpu']:.1f} s  "
-                      f"peak RSS {r['peak_rss_kib'] / 1024:6.1f} MiB", flush=True)
-            _ratios(results)
-            _cpu_bound(results, available_cores())
-            if args.profile_workers is not None:
-                for m in results:
-                    _print_profile(args.profile_workers / f"{path.stem}-{m}")
+            short += _measure(path, size, messages, methods, args.profile_workers)
+    for messages in (int(n) for n in args.real.split(",") if int(n)):
+        short += _measure_real(messages, [m for m in methods if m in _REAL_METHODS], args.keep, args.profile_workers)
     for line in short:
         print(f"FAILED: {line}; its figures above are not comparable", file=sys.stderr)
     return 1 if short else 0
+
+
+def _measure_real(messages: int, methods: list[str], keep: Path | None, profile: Path | None) -> list[str]:
+    """The real-text mbox (:mod:`.realmail`), written in a subprocess and scanned as its owner's."""
+    from benchmarks.realmail import OWNER, realdata_email
+
+    if realdata_email() is None:
+        print("real-text mbox: skipped, the real data folder is absent (set MEMSEED_REALDATA)")
+        return []
+    with tempfile.TemporaryDirectory(prefix="memseed-bench-real-") as tmp:
+        path = (keep or Path(tmp)) / f"real-{messages}.mbox"
+        out = subprocess.run([sys.executable, "-m", "benchmarks.realmail", str(path), str(messages)], check=True,
+                             capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
+        size = int(out.stdout.strip().splitlines()[-1])
+        print(f"real-text mbox: {messages:,} messages, {size / 2**20:.1f} MiB, bodies of the real mail corpora, "
+              f"a third sent by the owner (--owner {OWNER}); {os.cpu_count()} cores; load {_load()}")
+        return _measure(path, size, messages, methods, profile, owner=OWNER)
+
+
+def _load() -> str:
+    """The 1-minute load average: how busy the shared machine was while these figures were taken."""
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "unknown"
+
+
+def _measure(path: Path, size: int, messages: int, methods: list[str], profile: Path | None,
+             owner: str = "") -> list[str]:
+    """Every method on one file, one row each, then the ratios; the methods that lost messages."""
+    from connectors.base import available_cores
+
+    short: list[str] = []
+    results = {}
+    for m in methods:
+        if m in ("stdlib", "eml-j1", "eml-jall") and messages > 100_000:
+            continue  # minutes of the stdlib's full parse (or 300,000 files) add nothing at this size
+        if m.startswith("eml-") and not Path(f"{path}.eml.d").is_dir():
+            write_eml_folder(path, Path(f"{path}.eml.d"))
+        results[m] = r = _in_subprocess(m, path, profile, owner)
+        if int(r["count"]) != messages:  # a method that lost messages measured something else
+            short.append(f"{_LABELS[m]} read {int(r['count']):,} of {messages:,} messages")
+        rate = r["count"] / r["seconds"] if r["seconds"] else 0.0
+        print(f"  {_LABELS[m]:<26} {int(r['count']):>8,} msgs  {r['seconds']:7.2f} s  {rate:>8,.0f} msg/s  "
+              f"{size / 2**20 / r['seconds']:6.1f} MiB/s  cpu {r['cpu']:6.1f}+{r['child_cpu']:.1f} s  "
+              f"peak RSS {r['peak_rss_kib'] / 1024:6.1f} MiB", flush=True)
+    _ratios(results)
+    _cpu_bound(results, available_cores())
+    if profile is not None:
+        for m in results:
+            _print_profile(profile / f"{path.stem}-{m}")
+    return short
 
 
 def _cpu_bound(results: dict[str, dict[str, float]], cores: int) -> None:
@@ -303,6 +354,10 @@ def _ratios(results: dict[str, dict[str, float]]) -> None:
     ratio("scan-baseline", "scan-j1", "scan --jobs 1 vs before (times faster)")
     ratio("scan-baseline", "scan-jall", "scan all cores vs before (times faster)")
     ratio("scan-jall", "iter_mbox", "scan all cores vs header-only read (times slower; goal <= 5)")
+    ratio("scan-jall", "stdlib", "scan all cores vs stdlib mailbox parse, wall (goal <= 1)")
+    if "scan-jall" in results and "stdlib" in results and results["stdlib"]["cpu"]:
+        r, s = results["scan-jall"], results["stdlib"]
+        print(f"  ratio scan all cores vs stdlib mailbox parse, CPU-s: {(r['cpu'] + r['child_cpu']) / s['cpu']:.2f}x")
     ratio("eml-j1", "eml-jall", ".eml folder all cores vs --jobs 1 (times faster)")
 
 
