@@ -104,13 +104,9 @@ class _HarnessSource(Source, priority=20, cursor_doc=""):
 
 
 class _WithSessions(_HarnessSource):
-    """A harness that also keeps the person's sessions: its URI reads memory *and* sessions."""
-
-    @classmethod
-    def from_uri(cls, uri: str) -> list[Source]:
-        from .sessions.sources import sessions_home_sources  # that module imports this one
-        location = uri.partition(":")[2]
-        return [*super().from_uri(uri), *sessions_home_sources(cls.harness.name, location)]
+    """A harness that also keeps the person's sessions: its URI reads memory *and* sessions (the
+    registry adds the session source, :func:`connectors.sessions.sources.sessions_home_sources`,
+    since the session readers build on these memory readers and not the other way round)."""
 
 
 class ClaudeCodeMemory(_WithSessions):

@@ -50,7 +50,14 @@ from .local.slack_export import SlackExportSource
 from .local.takeout import TakeoutSource
 from .microsoft import MicrosoftSource, OneDriveSource, OutlookCalendarSource, OutlookMailSource
 from .microsoft import auth as microsoft_auth
-from .sessions.sources import ChatGPTExport, ClaudeAiExport, ClaudeCodeSessions, CodexSessions, GeminiSessions
+from .sessions.sources import (
+    ChatGPTExport,
+    ClaudeAiExport,
+    ClaudeCodeSessions,
+    CodexSessions,
+    GeminiSessions,
+    sessions_home_sources,
+)
 
 __all__ = [
     "AUTH_PROVIDERS",
@@ -231,7 +238,11 @@ def _detect_uri(text: str) -> list[Source] | None:
     if not sep or len(scheme) < 2 or os.path.exists(text):  # "C:\\..." is a Windows path
         return None
     cls = source_for_scheme(scheme)
-    return cls.from_uri(text) if cls is not None else None
+    if cls is None:
+        return None
+    found = cls.from_uri(text)
+    harness = getattr(cls, "harness", None)  # an agent's memory URI reads its sessions too, when it keeps any
+    return [*found, *sessions_home_sources(harness.name, text.partition(":")[2])] if harness is not None else found
 
 
 _DETECT_DEPTH = 24

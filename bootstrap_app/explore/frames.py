@@ -190,7 +190,7 @@ def budget_frame(budget: Iterable[dict[str, Any]]) -> pd.DataFrame:
     rows = [{"file": str(row["file"]).rsplit("/", 1)[-1], "used now": row["used"], "after": row["after"],
              "limit": row["limit"], "entries": len(row.get("entries", ())), "fit": len(row.get("fits", ())),
              "over by": row.get("overflow", max(0, row["after"] - row["limit"]))}
-            for row in budget]
+            for row in budget if "limit" in row and "used" in row]  # a repository file's size row has no budget
     return pd.DataFrame(rows, columns=["file", "used now", "after", "limit", "entries", "fit", "over by"])
 
 

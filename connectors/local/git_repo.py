@@ -31,7 +31,7 @@ from bootstrap_app.types import Item, Person, Repo, utc
 
 from ..base import ReadContext, Source
 
-__all__ = ["LANGUAGES", "MEMSEED_BLOCK", "GitRepoSource", "redact_url", "selected_file", "without_memseed_block"]
+__all__ = ["LANGUAGES", "OWN_BLOCK", "GitRepoSource", "redact_url", "selected_file", "without_memseed_block"]
 
 _MAX_FILES = 200_000
 _MAX_LISTED = 2_000
@@ -124,7 +124,7 @@ def selected_file(path: str) -> bool:
 
 
 
-MEMSEED_BLOCK = re.compile(r"<!-- memseed:begin -->.*?<!-- memseed:end -->\n?", re.DOTALL)
+OWN_BLOCK = re.compile(r"<!-- memseed:begin -->.*?<!-- memseed:end -->\n?", re.DOTALL)
 """memseed's marked block (``harnesses.block.BEGIN`` … ``END``) in a repository's instruction file."""
 
 
@@ -132,7 +132,7 @@ def without_memseed_block(text: str) -> str:
     """``text`` without the block memseed wrote into it: a repository's ``AGENTS.md`` /
     ``GEMINI.md`` may hold the facts memseed wrote there for the agents, and reading them back as
     what the maintainers wrote would propose memseed's own output again on every re-scan."""
-    return MEMSEED_BLOCK.sub("", text) if "<!-- memseed:begin -->" in text else text
+    return OWN_BLOCK.sub("", text) if "<!-- memseed:begin -->" in text else text
 
 def _heading(line: str, below: str) -> bool:
     """An ATX heading, or a setext one (a line underlined with ``===``/``---``)."""

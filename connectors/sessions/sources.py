@@ -25,6 +25,7 @@ from bootstrap_app.harnesses.gemini import GeminiHarness
 from bootstrap_app.types import AgentTurn, Item
 
 from ..base import ReadContext, Source
+from ..harness_memory import ClaudeCodeMemory, CodexMemory, GeminiMemory
 from .claude_code import looks_like_session, read_claude_session
 from .codex import looks_like_rollout, read_codex_rollout
 from .common import ReadTally
@@ -162,7 +163,6 @@ class ClaudeCodeSessions(_SessionFiles, kind="claude-code-sessions", uri_schemes
     @classmethod
     def expand(cls, path: Path) -> list[Source]:
         """The transcripts, and each project memory folder beside them (read by ClaudeCodeMemory)."""
-        from ..harness_memory import ClaudeCodeMemory  # the memory reader imports this module too
         base = path / "projects" if (path / "projects").is_dir() else path
         memories = [m for m in sorted({*base.glob("memory"), *base.glob("*/memory")})
                     if m.is_dir() and ClaudeCodeMemory.sniff(m)] if path.is_dir() else []
@@ -198,7 +198,6 @@ class CodexSessions(_SessionFiles, kind="codex-sessions", uri_schemes=("codex-se
     @classmethod
     def expand(cls, path: Path) -> list[Source]:
         """The rollouts, and the home's memories when it keeps any (read by CodexMemory)."""
-        from ..harness_memory import CodexMemory
         return [cls(path), *([CodexMemory(str(path))] if path.is_dir() and CodexMemory.sniff(path) else [])]
 
 
@@ -228,7 +227,6 @@ class GeminiSessions(_SessionFiles, kind="gemini-sessions", uri_schemes=("gemini
     @classmethod
     def expand(cls, path: Path) -> list[Source]:
         """The sessions, and the home's memory when it keeps any (read by GeminiMemory)."""
-        from ..harness_memory import GeminiMemory
         return [cls(path), *([GeminiMemory(str(path))] if path.is_dir() and GeminiMemory.sniff(path) else [])]
 
 

@@ -15,6 +15,7 @@ from bootstrap_app.errors import StoreError
 from bootstrap_app.itemjson import generic_item_to_json, item_from_json, item_to_json
 from bootstrap_app.types import (
     ITEM_KINDS,
+    AgentTurn,
     ChatMessage,
     Document,
     Event,
@@ -54,6 +55,8 @@ FULL: list[Item] = [
                 subtype="thread_broadcast", user_title="Staff Engineer", user_tz="Europe/Berlin"),
     MemoryEntry(**_BASE, harness="claude-code", name="n", description="d", memory_type=MemoryType.FEEDBACK,
                 body="b", scope="project", path="/m/n.md"),
+    AgentTurn(**_BASE, harness="codex", session="s-1", line=7, role="person", marks=("pasted",), text="use uv ✓",
+              tool="shell", project="/r", cwd="/r/sub"),
 ]
 
 
