@@ -50,6 +50,7 @@ from bootstrap_app.extract.supersede import Approved, link_updates
 from bootstrap_app.extract.verify import verify_written
 from bootstrap_app.identity import IdentityCollector
 from bootstrap_app.itemcache import CacheWriter, replay, serves
+from bootstrap_app.ledger import RefWatch, ledger_of
 from bootstrap_app.owner_hints import check_given
 from bootstrap_app.safety.gate import gate
 from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_once
@@ -189,8 +190,11 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
     snap = None if served or kept else SnapshotWriter.open(run.store, source, location, key, ctx, since)
     items = replay(run.store, source, ctx) if served else replay_kept(run.store, source, ctx) if kept \
         else source.read(ctx)
+    watch = RefWatch(ctx.skips, ctx.notes)  # items also named by a skip: read with a remark, not lost
     try:
         for item in items:
+            if watch.refs or len(ctx.skips) != watch.seen:
+                watch.item(item.ref)
             if not (is_text(item.ref) and is_text(item.source) and is_text(getattr(item, "path", "") or "")):
                 ctx.skip(item.source, item.ref, f"{printable(getattr(item, 'path', '') or item.ref)}: name is not "
                                                 "valid UTF-8; rename it to have it read")
@@ -226,7 +230,7 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
                 cache.finish(ctx.new_cursor) if cache else run.store.set_cursor(source.id, ctx.new_cursor)
             except (sqlite3.Error, OSError) as exc:  # disk full: the next reseed reads it again
                 ctx.skip(source.id, "(resume point)", f"resume point not saved ({exc}); the next reseed reads "
-                                                      "this source again — free disk space")
+                                                      "this source again — free disk space", note=True)
         if signature is not None and not run.should_stop():
             # only a shortcut: without it reseed reads the source to see whether it changed
             with contextlib.suppress(sqlite3.Error, OSError):
@@ -247,6 +251,8 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
         report.window_to = ctx.window_to.isoformat() if ctx.window_to else ""
         report.left_out, report.left_out_reason = ctx.left_out, "; ".join(ctx.left_out_reasons)
         report.seconds = time.perf_counter() - started
+        report.ledger = ledger_of(ctx.found, report.items, ctx.skips, ctx.notes, watch.with_skip, ctx.passed)
+        report.counted = ctx.counted and report.error is None and not run.should_stop()
     if report.error is None:  # no error: the loop finished, so the location was readable
         run.emit(ScanEvent("source-done", source.id, report.items, f"{len(report.skipped)} skipped"))
     else:
@@ -300,7 +306,7 @@ def _record(store: Store, run_id: int, batch: list[tuple[str, str, str]], ctx: R
         store.record_items(run_id, batch)
     except (sqlite3.Error, OSError) as exc:
         ctx.skip(source_id, f"({len(batch)} items)", f"{len(batch)} items read but not recorded in the store "
-                                                     f"({exc}); free disk space and scan again")
+                                                     f"({exc}); free disk space and scan again", note=True)
 
 
 def _propose(run: _Run, llm: str, llm_preview: Callable[[dict[str, Any]], None] | None) -> list[Proposal]:

@@ -144,7 +144,9 @@ class SnapshotWriter:
             "skips": [[s.source, s.ref, s.reason] for s in ctx.skips],
             "window": [ctx.window_from.isoformat() if ctx.window_from else "",
                        ctx.window_to.isoformat() if ctx.window_to else ""],
-            "left_out": ctx.left_out, "left_out_reasons": list(ctx.left_out_reasons)}
+            "left_out": ctx.left_out, "left_out_reasons": list(ctx.left_out_reasons),
+            "ledger": {"found": ctx.found, "counted": ctx.counted, "passed": dict(ctx.passed),
+                       "notes": sorted(ctx.notes)}}
         try:
             self.store.snapshot_finish(self.source.id, location=self.location, fmt=FORMAT, gen=self.gen,
                                        key=self.key, attrs=attrs, rows=self.rows)
@@ -208,12 +210,16 @@ def replay(store: Store, source: Source, ctx: ReadContext) -> Iterator[Item]:
         ctx.window_from, ctx.window_to = datetime.fromisoformat(start), datetime.fromisoformat(end)
     ctx.left_out = int(report.get("left_out", 0))
     ctx.left_out_reasons = list(report.get("left_out_reasons", []))
+    ledger = report.get("ledger") or {}  # the read's ledger, so a replay is accounted as the read was
+    ctx.found, ctx.counted = int(ledger.get("found", 0)), bool(ledger.get("counted", False))
+    ctx.passed = {str(k): int(v) for k, v in (ledger.get("passed") or {}).items()}
+    ctx.notes = {int(i) for i in ledger.get("notes", [])}
     for count, data in enumerate(store.cache_rows(source.id), 1):
         try:
             item = item_from_json(data, _build)
         except StoreError as exc:
             store.cache_drop(source.id)
-            ctx.skip(source.id, "(item cache)", f"{exc}; the next analysis reads {source.id} again")
+            ctx.skip(source.id, "(item cache)", f"{exc}; the next analysis reads {source.id} again", note=True)
             return
         if count % FLUSH_ROWS == 0:
             ctx.progress(source.id, count)

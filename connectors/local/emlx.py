@@ -87,5 +87,5 @@ class EmlxSource(Source, kind="emlx", priority=34,
         def read(path: Path, ref: str, st: os.stat_result, hint: bool | None) -> Message | None:
             return read_emlx(path, self.id, ref, ctx, sent, st)
 
-        files = files_named(root, ".emlx", skips_under(root, self.id, ctx.skip))
+        files = files_named(root, ".emlx", skips_under(root, self.id, ctx.skip, ctx.find))
         yield from read_message_files(self.id, root, ((path, None) for path in files), ctx, read)

@@ -185,7 +185,7 @@ class OutlookMsgSource(Source, kind="msg", priority=36,
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         root = self.local_path()
-        files = files_named(root, ".msg", skips_under(root, self.id, ctx.skip))
+        files = files_named(root, ".msg", skips_under(root, self.id, ctx.skip, ctx.find))
         count = 0
         try:
             for path in files:
