@@ -9,7 +9,12 @@ import click
 from bootstrap_app.config import Settings, load_settings
 from bootstrap_app.store import Store
 
-__all__ = ["open_settings", "open_store"]
+__all__ = ["EXIT_PARTIAL", "open_settings", "open_store"]
+
+EXIT_PARTIAL = 3
+"""Exit status of a command that did what it could but not all of it (a scan that read some
+sources or files and could not read others; an import or write that left some entries out):
+everything else was done and the summary names each piece left out, with its reason."""
 
 
 def open_settings(ctx: click.Context, **flags: Any) -> Settings:

@@ -32,6 +32,7 @@ from zoneinfo import ZoneInfo
 import icalendar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.text.binary import binary_reason, visible
 from bootstrap_app.types import Event, Item, Person, utc
 
 from ..base import ReadContext, Source
@@ -130,13 +131,15 @@ def calendar_window(cals: list[icalendar.Calendar], ctx: ReadContext,
 
 
 def _parse(data: bytes, label: str, source_id: str, ctx: ReadContext) -> list[icalendar.Calendar]:
+    if why := binary_reason(data, "a calendar"):
+        raise SourceError(f"{label}: {why}", hint="export the calendar again as an .ics (iCalendar text) file")
     try:
         parsed = icalendar.Calendar.from_ical(data, multiple=True)  # some files hold several
         if parsed:
             return list(parsed)
         raise ValueError("no VCALENDAR in the file")
     except Exception as exc:  # icalendar raises ValueError, KeyError, IndexError ...
-        whole_error = exc
+        whole_error = visible(str(exc))  # the parser quotes the input: never echo raw bytes
     text = data.decode("utf-8", errors="replace")
     props = "\n".join(_CAL_PROPS.findall(text))
     cals: list[icalendar.Calendar] = []
@@ -146,7 +149,8 @@ def _parse(data: bytes, label: str, source_id: str, ctx: ReadContext) -> list[ic
             cals.append(icalendar.Calendar.from_ical(f"BEGIN:VCALENDAR\n{props}\n{block}\nEND:VCALENDAR\n"))
         except Exception as exc:  # one broken event never stops the calendar
             uid = re.search(r"^UID:(.*)$", block, re.MULTILINE)
-            ctx.skip(source_id, uid.group(1).strip() if uid else f"event#{n}", f"{label}: event unreadable ({exc})")
+            ctx.skip(source_id, uid.group(1).strip() if uid else f"event#{n}",
+                     f"{label}: event unreadable ({visible(str(exc))})")
     if not cals:
         raise SourceError(f"{label}: calendar cannot be parsed ({whole_error})",
                           hint="re-export the calendar, or open it in a calendar app and save it again")

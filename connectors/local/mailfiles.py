@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from bootstrap_app.errors import SourceError
+from bootstrap_app.text.binary import binary_reason
 from bootstrap_app.text.paths import is_text, printable
 from bootstrap_app.types import Message
 
@@ -58,7 +59,8 @@ def message_from_bytes(data: bytes, path: Path, source_id: str, ref: str, ctx: R
     block, body, complete = split_message(data)
     headers = parse_header_block(block, ITEM_HEADERS)  # the headers the item is made of, no others
     if not headers or not (headers.keys() & {"from", "to", "subject", "date", "message-id"}):
-        ctx.skip(source_id, ref, f"{printable(path)}: not an email message (no From/To/Subject/Date headers)")
+        ctx.skip(source_id, ref, f"{printable(path)}: " + (binary_reason(data, "an email message") or
+                                                           "not an email message (no From/To/Subject/Date headers)"))
         return None
     if ctx.since is not None:
         when = parse_date(headers.get("date", ""))

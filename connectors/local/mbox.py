@@ -25,6 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.text.binary import binary_reason
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source
@@ -225,6 +226,8 @@ def _first_message(mm: mmap.mmap, size: int, path: Path, start: int) -> tuple[in
     while pos < size and mm[pos:pos + 1] in (b"\n", b"\r", b" ", b"\t"):
         pos += 1
     if mm[pos:pos + 5] != b"From ":
+        if why := binary_reason(mm[pos:pos + 8192], "an mbox"):
+            raise SourceError(f"{path}: {why}", hint="export the mailbox again as mbox (text)")
         raise SourceError(f"{path}: not an mbox file (no 'From ' separator at byte {pos})",
                           hint="export the mailbox as mbox, or point memseed at a folder of .eml files")
     first_nl = mm.find(b"\n", pos)
