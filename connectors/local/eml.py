@@ -153,5 +153,5 @@ class EmlSource(Source, kind="eml", priority=35,
             return read_message_file(path, self.id, ref, ctx, hint, st=st)
 
         files = iter_message_files(root, skips_under(root, self.id, ctx.skip, ctx.find),
-                                   not_read(ctx.find, ctx.pass_over, ctx.claimed))
+                                   not_read(ctx.find, ctx.pass_over))
         yield from read_message_files(self.id, root, files, ctx, read, parallel=read_message_file)

@@ -236,7 +236,7 @@ class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
 
         try:
             for path in _documents(root, ctx.claimed, skips_under(root, self.id, ctx.skip, ctx.find),
-                                   not_read(ctx.find, ctx.pass_over, ctx.claimed)):
+                                   not_read(ctx.find, ctx.pass_over)):
                 if ctx.should_stop():
                     stopped = True
                     break

@@ -39,14 +39,12 @@ def skips_under(root: Path, source_id: str, skip: Callable[[str, str, str], None
     return on_skip
 
 
-def not_read(find: Callable[[int], None], pass_over: Callable[[str, int], None],
-             claimed: Callable[[Path], bool] = lambda p: False) -> Callable[[Path], None]:
+def not_read(find: Callable[[int], None], pass_over: Callable[[str, int], None]) -> Callable[[Path], None]:
     """An ``on_other`` for :func:`walk_files`: a file of a kind the reader does not read is found
     and passed over with that reason, by extension (``ctx.find``, ``ctx.pass_over``: a choice,
-    not a failure), unless another source of the scan reads it (``claimed``)."""
+    not a failure). Not even a file another reader could read is read by another source here:
+    the registry gave this folder to this reader, so the ledger counts it."""
     def other(path: Path) -> None:
-        if claimed(path):
-            return
         find(1)
         pass_over(f"not a kind of file memseed reads here ({path.suffix.lower() or 'no extension'})", 1)
     return other
