@@ -384,8 +384,7 @@ def _save(run: _Run, final: list[Proposal], readable: dict[str, list[Source]]) -
         run.store.add_quarantine(run.run_id, [(q.reason, q.source, q.ref, q.excerpt)
                                               for q in run.result.quarantined])
         for location, parts in readable.items():
-            if not is_text(location):
-                continue  # a location that is not valid UTF-8 cannot be stored; it is scanned when given again
+            # a location that is not valid UTF-8 is kept as its bytes (store.scanstate), and re-read
             run.store.remember_source(str(Path(location).expanduser().resolve()) if Path(location).exists()
                                       else location, scanned=True,
                                       parts=[(s.id, s.kind) for s in parts if is_text(s.id)])

@@ -141,8 +141,10 @@ class SourceReport:
 
     @property
     def partial(self) -> bool:
-        """Some of the source failed: its read raised, or a unit could not be read (not a choice)."""
-        return self.error is not None or bool(self.ledger and self.ledger.failed_units)
+        """Some of the source failed: its read raised, or a unit its reader counted could not be
+        read (not a choice). A reader that does not count yet uses skips for remarks too, so its
+        skips alone do not make a scan partial."""
+        return self.error is not None or bool(self.counted and self.ledger and self.ledger.failed_units)
 
     def to_json(self) -> dict[str, Any]:
         categories = skip_categories(self.skipped, self.source)[:10]
