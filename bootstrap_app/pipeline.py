@@ -65,20 +65,24 @@ from bootstrap_app.store import Store
 from bootstrap_app.text.paths import is_text, printable
 from bootstrap_app.types import Item, MemoryEntry, Message, Proposal
 from connectors.base import ReadContext, Source
-from connectors.registry import detect
+from connectors.registry import detect, from_parts
 
 __all__ = ["ScanEvent", "ScanResult", "SourceReport", "count_new_items", "item_digest", "scan", "scan_demo"]
 
 _FLUSH = 2000
 
 
-def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None]) -> tuple[
+def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None],
+             remembered: dict[str, list[tuple[str, str]]] | None = None) -> tuple[
         list[tuple[str, Source]], list[SourceReport]]:
+    """Locations -> sources. ``remembered`` (re-analysis: location -> the parts its last scan
+    resolved to): a location found there is rebuilt from them, not detected on the disk again."""
     found: list[tuple[str, Source]] = []
     failed: list[SourceReport] = []
     for location in locations:
         try:
-            for source in detect(location):
+            parts = (remembered or {}).get(location)
+            for source in (from_parts(parts) if parts else None) or detect(location):
                 found.append((location, source))
         except MemseedError as exc:
             failed.append(SourceReport(source=printable(location), kind="", error=printable(str(exc))))
@@ -401,7 +405,8 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
           llm_preview: Callable[[dict[str, Any]], None] | None = None) -> ScanResult:
     use_llm = (bool(llm) and llm != "off") or llm_preview is not None
     run = _Run.start(settings, store, run_id, owners, use_llm, existing_memory, emit, should_stop)
-    sources, failed = _resolve(locations, emit)
+    remembered = {str(r["location"]): list(r["parts"]) for r in store.sources() if r["parts"]} if mode[1] else None
+    sources, failed = _resolve(locations, emit, remembered)
     run.result.reports.extend(failed)
     parts: dict[str, list[Source]] = {}  # what each location resolved to, kept for `memseed sources`
     readable: set[str] = set()

@@ -115,12 +115,15 @@ class SnapshotWriter:
         data = item_to_json(item, "body", {"fb": ref}) if ref is not None else item_to_json(item)
         self.count += 1
         self.bytes += len(data)
-        if self.count > MAX_ITEMS or self.bytes > MAX_BYTES or item.ref in self.refs:
-            # too large to keep, or two items under one ref (a row per ref would lose one): read it each time
+        if self.count > MAX_ITEMS or self.bytes > MAX_BYTES:  # too large to keep: read it each time
             self.enabled, self.rows, self.refs = False, [], set()
             return
-        self.refs.add(item.ref)
-        self.rows.append((item.ref, digest, data))
+        # the row's key; the item keeps its own ref in ``data``. Two items under one ref (a memory
+        # entry and its index line, occurrences of a moved event) are kept as two rows: dropping the
+        # whole snapshot for it made re-analysis read those sources again
+        key = item.ref if item.ref not in self.refs else f"{item.ref}\x1f#{self.count}"
+        self.refs.add(key)
+        self.rows.append((key, digest, data))
         if len(self.rows) >= FLUSH_ROWS:
             self.flush()
 

@@ -21,7 +21,7 @@ or the app's Sources page must only see what reads their data; its tests add it 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -60,6 +60,7 @@ __all__ = [
     "claimed_by_other",
     "credentials",
     "detect",
+    "from_parts",
     "extended",
     "plugins",
     "registered",
@@ -149,6 +150,26 @@ def source_for_scheme(scheme: str) -> type[Source] | None:
         if scheme in cls.uri_schemes:
             return cls
     return None
+
+
+def from_parts(parts: Sequence[tuple[str, str]]) -> list[Source] | None:
+    """The path sources a location resolved to at its last scan (``(source id, kind)`` as the
+    store keeps them), rebuilt without looking at the disk; None when one of them is not a path
+    source rebuilt to the same id (an account, a plugin gone): then the location is detected again.
+
+    Why: re-analysis (the wizard's Identity page) replays the item cache; detecting each location
+    again sniffed the head of every file in it, which is what it promised not to do."""
+    out: list[Source] = []
+    for source_id, kind in parts:
+        cls = next((c for c in by_shape() if c.kind == kind), None)
+        prefix = f"{kind}:"
+        if cls is None or not source_id.startswith(prefix):
+            return None
+        source = cls(source_id[len(prefix):])
+        if source.id != source_id or not os.path.exists(source.location):  # moved, or a name shown escaped
+            return None
+        out.append(source)
+    return out or None
 
 
 def by_shape() -> list[type[Source]]:
