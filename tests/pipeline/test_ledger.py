@@ -177,3 +177,21 @@ def test_every_real_source_balances(tmp_path: Path, realdata: Path, part: str) -
     assert counted_kinds & {"eml", "mbox", "folder"} or not any(
         r.kind in {"eml", "mbox", "folder"} and r.error is None for r in result.reports), counted_kinds
     assert all(found >= read for found, read, _ in ledgers.values())
+
+
+def test_the_wizard_table_gets_the_ledger(tmp_path: Path) -> None:
+    """The Scan and Sources pages render source_accounting: found, skipped, the check, and what was passed over."""
+    from bootstrap_app.accounting import source_accounting
+
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "plan.md").write_text("# Plan\nship it\n", encoding="utf-8")
+    (root / "photo.jpg").write_bytes(b"\xff\xd8" + bytes(64))
+    (root / "broken.pdf").write_bytes(b"%PDF-1.4 not really")
+    settings = load_settings(tmp_path / "home")
+    with Store(settings.db_path) as store:
+        scan([str(root)], settings=settings, store=store)
+        (account,) = source_accounting(store)
+    assert (account.found, account.items, account.skipped) == (3, 1, 2)
+    assert account.balanced and account.partial
+    assert any(".jpg" in why for why in account.left_out)
