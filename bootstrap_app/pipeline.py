@@ -53,7 +53,7 @@ from bootstrap_app.itemcache import CacheWriter, replay, serves
 from bootstrap_app.ledger import RefWatch, ledger_of
 from bootstrap_app.owner_hints import check_given
 from bootstrap_app.safety.gate import gate
-from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_once
+from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, leftover_report, name_once
 from bootstrap_app.signals import KindRouter, SignalBuilder
 from bootstrap_app.signals.rules import RulesAccumulator
 from bootstrap_app.signals.textfacts import PREPARE
@@ -82,8 +82,11 @@ def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None],
     for location in locations:
         try:
             parts = (remembered or {}).get(location)
-            for source in (from_parts(parts) if parts else None) or detect(location):
+            leftovers: list[tuple[Path, str, bool]] = []
+            for source in (from_parts(parts) if parts else None) or detect(location, leftovers=leftovers):
                 found.append((location, source))
+            if leftovers:
+                failed.append(leftover_report(printable(location), leftovers))
         except MemseedError as exc:
             failed.append(SourceReport(source=printable(location), kind="", error=printable(str(exc))))
             emit(ScanEvent("error", printable(location), 0, printable(str(exc))))
@@ -286,7 +289,7 @@ def _nothing_readable(run: _Run) -> ScanResult:
     if run.should_stop():
         run.emit(ScanEvent("stage", "", 0, "stopped"))
         return run.result  # cancelled before anything was read: nothing to propose, nothing failed
-    errors = "; ".join(name_once(r.source, r.error or "unreadable") for r in run.result.reports)
+    errors = "; ".join(name_once(r.source, r.error or "unreadable") for r in run.result.reports if r.error)
     hints = {_hint(r.error) for r in run.result.reports} - {""}
     raise NoSourceReadable(
         f"no source could be read ({errors or 'nothing given'})",

@@ -14,11 +14,12 @@ from typing import Any, Literal
 from bootstrap_app.ledger import Ledger
 from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.safety.gate import Quarantined
+from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Proposal, Skip
 from connectors.harness_memory import EntryOutcome
 
-__all__ = ["EventKind", "ScanEvent", "ScanResult", "SourceReport", "format_summary", "llm_line", "name_once",
-           "shorten", "skip_categories"]
+__all__ = ["EventKind", "ScanEvent", "ScanResult", "SourceReport", "format_summary", "leftover_report", "llm_line",
+           "name_once", "shorten", "skip_categories"]
 
 EventKind = Literal["source-start", "progress", "skip", "source-done", "error", "stage", "llm-progress"]
 """``llm-progress``: the LLM's streamed answer so far (``count`` tokens; ``message`` says how long)."""
@@ -156,6 +157,21 @@ class SourceReport:
                 "seconds": round(self.seconds, 3), "duplicates": self.duplicates,
                 "window_from": self.window_from, "window_to": self.window_to, "left_out": self.left_out,
                 "left_out_reason": self.left_out_reason, "ledger": ledger, "partial": self.partial}
+
+
+def leftover_report(location: str, leftovers: list[tuple[Any, str, bool]]) -> SourceReport:
+    """What a folder given to the scan holds beside its sources — files of no kind memseed reads,
+    folders too deep or that cannot be listed — as a report of its own (kind ``not read``), so
+    they are counted, not dropped: found = skipped, each with its reason."""
+    skips = [Skip(location, printable(str(path)), f"{printable(str(path))}: {why}")
+             for path, why, failed in leftovers if failed]
+    passed: dict[str, int] = {}
+    for _, why, failed in leftovers:
+        if not failed:
+            passed[why] = passed.get(why, 0) + 1
+    report = SourceReport(source=location, kind="not read", skipped=skips, counted=True)
+    report.ledger = Ledger(len(leftovers), 0, len(skips), passed, len(skips))
+    return report
 
 
 @dataclass

@@ -254,7 +254,8 @@ _DETECT_DEPTH = 24
 (bounded: a tree thousands of levels deep must not end in ``RecursionError``)."""
 
 
-def detect(location: str | os.PathLike[str], _depth: int = 0) -> list[Source]:
+def detect(location: str | os.PathLike[str], _depth: int = 0, *,
+           leftovers: list[tuple[Path, str, bool]] | None = None) -> list[Source]:
     """Resolve a path or URI into the sources it holds.
 
     A URI gives the source(s) of its scheme; a file or folder with a recognised shape gives one
@@ -277,12 +278,17 @@ def detect(location: str | os.PathLike[str], _depth: int = 0) -> list[Source]:
         if _sniffs(cls, path) and (not cls.catch_all or _catch_all_fits(cls, path)):
             return [cls(path)]
     if path.is_dir():
-        return _walk(path, text, _depth)
+        return _walk(path, text, _depth, leftovers)
     raise _unsupported(text)
 
 
-def _walk(path: Path, text: str, depth: int = 0) -> list[Source]:
+def _walk(path: Path, text: str, depth: int = 0,
+          leftovers: list[tuple[Path, str, bool]] | None = None) -> list[Source]:
+    """The sources in a folder holding several; ``leftovers`` (when given) gets each child no
+    source reads, as (path, reason, failed): a file of no kind memseed reads, a folder too deep
+    (not failures), or one that cannot be listed (a failure), so the scan can account for them."""
     found: list[Source] = []
+    lost: list[tuple[Path, str, bool]] = []
     try:
         children = sorted(path.iterdir())
     except OSError as exc:
@@ -292,13 +298,20 @@ def _walk(path: Path, text: str, depth: int = 0) -> list[Source]:
         if child.name.startswith(".") or child.is_symlink():
             continue
         if depth >= _DETECT_DEPTH and child.is_dir():
+            lost.append((child, f"more than {_DETECT_DEPTH + 1} folders below what was given, not entered", False))
             continue
         try:
-            found.extend(detect(child, depth + 1))
-        except (UnsupportedSource, SourceNotFound):  # an odd, unlistable or vanished child never hides the rest
-            continue
+            found.extend(detect(child, depth + 1, leftovers=lost))
+        except UnsupportedSource:  # an odd child never hides the rest
+            suffix = child.suffix.lower() or "no extension"
+            lost.append((child, "a folder holding nothing memseed reads" if child.is_dir()
+                         else f"not a kind of file memseed reads ({suffix})", False))
+        except SourceNotFound as exc:  # an unlistable or vanished child never hides the rest
+            lost.append((child, str(exc).splitlines()[0], True))
     if not found:
         raise _unsupported(text)
+    if leftovers is not None:
+        leftovers.extend(lost)
     return found
 
 

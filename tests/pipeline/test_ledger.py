@@ -84,9 +84,12 @@ def test_a_maildir_of_cur_only_inside_a_folder_loses_nothing(tmp_path: Path) -> 
     result = _scan(tmp_path, root)
     ledgers = _balanced(result)
     assert sum(r.items for r in result.reports if r.kind == "eml") == 13
-    # the folder splits into its parts (the maildir, the note); a file no part reads (the photo)
-    # is not yet in any ledger: the registry's walk of a mixed folder does not report it
-    assert sum(f for f, _, _ in ledgers.values()) == 13 + 1
+    # the folder splits into its parts (the maildir, the note); the photo no part reads is
+    # accounted for by the folder's own "not read" report
+    assert sum(f for f, _, _ in ledgers.values()) == 13 + 1 + 1
+    (rest,) = (r for r in result.reports if r.kind == "not read")
+    assert rest.ledger is not None and rest.ledger.passed == {"not a kind of file memseed reads (.jpg)": 1}
+    assert result.status == "complete"
 
 
 def test_a_document_folder_passes_over_what_it_does_not_read(tmp_path: Path) -> None:
