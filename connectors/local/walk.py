@@ -144,13 +144,15 @@ class ChangeCursor:
         return {"mtime": self.newest_mtime, "ctime": min(self.newest_ctime, self.started)}
 
 
-def files_named(root: Path, suffix: str, on_skip: Callable[[Path, str], None]) -> Iterable[Path]:
+def files_named(root: Path, suffix: str, on_skip: Callable[[Path, str], None],
+                on_other: Callable[[Path], None] | None = None) -> Iterable[Path]:
     """``root`` itself when it is a file, else the visible files named ``*suffix`` (any case)
-    below it, hidden folders not entered: what a one-message-per-file source reads."""
+    below it, hidden folders not entered: what a one-message-per-file source reads. ``on_other``:
+    see :func:`walk_files` (the other files, for the reader's ledger)."""
     if root.is_file():
         return [root]
     return walk_files(root, on_skip, keep_dir=lambda d: not d.name.startswith("."),
-                      keep_file=lambda n: n.lower().endswith(suffix) and not n.startswith("."))
+                      keep_file=lambda n: n.lower().endswith(suffix) and not n.startswith("."), on_other=on_other)
 
 
 def holds_files_named(path: Path, suffix: str) -> bool:

@@ -198,3 +198,16 @@ def test_the_wizard_table_gets_the_ledger(tmp_path: Path) -> None:
     assert (account.found, account.items, account.skipped) == (3, 1, 2)
     assert account.balanced and account.partial
     assert any(".jpg" in why for why in account.left_out)
+
+
+def test_outlook_msg_folder_balances(tmp_path: Path) -> None:
+    """A folder of .msg files: one that is not an Outlook message is found and skipped with its reason."""
+    root = tmp_path / "outlook"
+    root.mkdir()
+    (root / "junk.msg").write_bytes(b"not an OLE file at all")
+    (root / "notes.txt").write_text("beside the messages\n", encoding="utf-8")
+    result = _scan(tmp_path, root)
+    report = next(r for r in result.reports if r.kind == "msg")
+    found, read, skipped = _balanced(result)[report.source]
+    assert (found, read, skipped) == (2, 0, 2)  # the .txt beside them is passed over, the junk .msg failed
+    assert report.ledger is not None and report.ledger.failed_units == 1 and result.status == "partial"
