@@ -91,12 +91,15 @@ class Ledger:
 
 
 def ledger_of(found: int, read: int, skips: Iterable[Skip], notes: set[int], read_refs: set[str],
-              passed: dict[str, int]) -> Ledger:
+              passed: dict[str, int], units: tuple[int, int] | None = None) -> Ledger:
     """The ledger of a finished read: ``read`` items, the unit skips among ``skips`` (not notes,
-    not naming an item in ``read_refs``; one per ref), ``passed`` over by reason."""
-    units: dict[str, bool] = {}
+    not naming an item in ``read_refs``; one per ref), ``passed`` over by reason. ``units``: a
+    reader whose items are not its units counted (read, failed) itself (``ctx.units_read``)."""
+    if units is not None:
+        return Ledger(found, units[0], units[1], dict(passed), units[1])
+    units_by_ref: dict[str, bool] = {}
     for i, skip in enumerate(skips):
         if i in notes or skip.ref in read_refs:
             continue
-        units[skip.ref] = units.get(skip.ref, False) or not expected_skip(skip.reason)
-    return Ledger(found, read, len(units), dict(passed), sum(units.values()))
+        units_by_ref[skip.ref] = units_by_ref.get(skip.ref, False) or not expected_skip(skip.reason)
+    return Ledger(found, read, len(units_by_ref), dict(passed), sum(units_by_ref.values()))

@@ -258,7 +258,8 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
         report.window_to = ctx.window_to.isoformat() if ctx.window_to else ""
         report.left_out, report.left_out_reason = ctx.left_out, "; ".join(ctx.left_out_reasons)
         report.seconds = time.perf_counter() - started
-        report.ledger = ledger_of(ctx.found, report.items, ctx.skips, ctx.notes, watch.with_skip, ctx.passed)
+        report.ledger = ledger_of(ctx.found, report.items, ctx.skips, ctx.notes, watch.with_skip, ctx.passed,
+                                  None if ctx.units_read is None else (ctx.units_read, ctx.units_failed))
         report.counted = ctx.counted and report.error is None and not run.should_stop()
     if report.error is None:  # no error: the loop finished, so the location was readable
         run.emit(ScanEvent("source-done", source.id, report.items, f"{len(report.skipped)} skipped"))

@@ -149,7 +149,8 @@ class SnapshotWriter:
                        ctx.window_to.isoformat() if ctx.window_to else ""],
             "left_out": ctx.left_out, "left_out_reasons": list(ctx.left_out_reasons),
             "ledger": {"found": ctx.found, "counted": ctx.counted, "passed": dict(ctx.passed),
-                       "notes": sorted(ctx.notes)}}
+                       "notes": sorted(ctx.notes), "units": None if ctx.units_read is None
+                       else [ctx.units_read, ctx.units_failed]}}
         try:
             self.store.snapshot_finish(self.source.id, location=self.location, fmt=FORMAT, gen=self.gen,
                                        key=self.key, attrs=attrs, rows=self.rows)
@@ -217,6 +218,8 @@ def replay(store: Store, source: Source, ctx: ReadContext) -> Iterator[Item]:
     ctx.found, ctx.counted = int(ledger.get("found", 0)), bool(ledger.get("counted", False))
     ctx.passed = {str(k): int(v) for k, v in (ledger.get("passed") or {}).items()}
     ctx.notes = {int(i) for i in ledger.get("notes", [])}
+    if ledger.get("units"):
+        ctx.units_read, ctx.units_failed = (int(n) for n in ledger["units"])
     for count, data in enumerate(store.cache_rows(source.id), 1):
         try:
             item = item_from_json(data, _build)

@@ -157,6 +157,11 @@ class ReadContext:
     counted: bool = False
     passed: dict[str, int] = field(default_factory=dict)
     """Units passed over by choice, by reason (older than ``--since``, unchanged since the last read)."""
+    units_read: int | None = None
+    units_failed: int = 0
+    """Set by a reader whose items are not its units (a calendar: the occurrences of an event
+    series): how many units gave items, and how many failed. The ledger then uses these instead
+    of counting items and the skips' refs."""
     notes: set[int] = field(default_factory=set)
     """Indexes into ``skips`` of notes: a skip about the source or an item that was still read
     (a fallback encoding, a resume point not saved), not a unit left out."""

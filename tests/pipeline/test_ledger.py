@@ -211,3 +211,28 @@ def test_outlook_msg_folder_balances(tmp_path: Path) -> None:
     found, read, skipped = _balanced(result)[report.source]
     assert (found, read, skipped) == (2, 0, 2)  # the .txt beside them is passed over, the junk .msg failed
     assert report.ledger is not None and report.ledger.failed_units == 1 and result.status == "partial"
+
+
+def test_a_calendar_accounts_for_every_event_series(tmp_path: Path) -> None:
+    """Units are event series (one UID): read, broken (no DTSTART), all cancelled, or outside the window."""
+    def event(uid: str, start: str, extra: str = "") -> str:
+        return (f"BEGIN:VEVENT\r\nUID:{uid}\r\n" + (f"DTSTART:{start}\r\n" if start else "")
+                + f"SUMMARY:{uid}\r\n{extra}END:VEVENT\r\n")
+
+    body = "".join([
+        event("weekly", "20260302T090000Z", "RRULE:FREQ=WEEKLY;COUNT=10\r\n"),
+        event("weekly", "20260309T100000Z", "RECURRENCE-ID:20260309T090000Z\r\n"),  # an override: same series
+        event("one-off", "20260305T140000Z"),
+        event("broken", ""),
+        event("called-off", "20260306T140000Z", "STATUS:CANCELLED\r\n"),
+        event("long-ago", "19990101T090000Z"),
+    ])
+    path = tmp_path / "cal.ics"
+    path.write_text(f"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n{body}END:VCALENDAR\r\n", encoding="utf-8")
+    result = _scan(tmp_path, path)
+    (report,) = result.reports
+    assert _balanced(result)[report.source] == (5, 2, 3)
+    assert report.ledger is not None and report.ledger.failed_units == 1  # the event without DTSTART
+    assert set(report.ledger.passed) == {"event series with no occurrence in the analysis window",
+                                         "event series whose occurrences are all cancelled"}
+    assert report.items >= 11  # occurrences: the series' ten (one moved) and the one-off
