@@ -102,7 +102,9 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
 
     ``incremental`` resumes each source from the cursor it left in the store (reseed);
     ``existing_memory`` is what the target harness already holds (dedup / ``supersedes``).
-    ``cached`` (re-analysis, reseed): a source the item cache can serve is replayed from it, not read.
+    ``cached`` (re-analysis, reseed): a source the item cache can serve is replayed from it, not read;
+    a re-analysis (not ``run_kind="reseed"``, which must find parts added since) also rebuilds each
+    remembered location from the parts its last scan resolved to, without detecting it again.
     ``llm_preview`` (DESIGN principle 5, preview before anything leaves the machine): instead
     of calling the LLM, hand it the exact ``/chat/completions`` payload that would be sent
     (``{}`` when nothing would be sent) and keep the heuristic proposals only.
@@ -114,7 +116,7 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
     run_id = store.start_run(run_kind, locations)
     try:
         result = _scan(locations, settings, store, run_id, owners, llm, since, emit, should_stop,
-                       existing_memory, (incremental, cached), llm_preview)
+                       existing_memory, (incremental, cached), llm_preview, run_kind)
     except BaseException as exc:
         with contextlib.suppress(sqlite3.Error, OSError):  # a full disk must not hide the real error
             store.finish_run(run_id, "failed", {"error": printable(str(exc))})
@@ -406,11 +408,10 @@ def _save(run: _Run, final: list[Proposal], readable: dict[str, list[Source]]) -
 def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, owners: Sequence[str], llm: str,
           since: datetime | None, emit: Callable[[ScanEvent], None], should_stop: Callable[[], bool],
           existing_memory: Sequence[MemoryEntry], mode: tuple[bool, bool],
-          llm_preview: Callable[[dict[str, Any]], None] | None = None) -> ScanResult:
+          llm_preview: Callable[[dict[str, Any]], None] | None = None, run_kind: str = "scan") -> ScanResult:
     use_llm = (bool(llm) and llm != "off") or llm_preview is not None
     run = _Run.start(settings, store, run_id, owners, use_llm, existing_memory, emit, should_stop)
-    remembered = {str(r["location"]): list(r["parts"]) for r in store.sources() if r["parts"]} if mode[1] else None
-    sources, failed = _resolve(locations, emit, remembered)
+    sources, failed = _resolve(locations, emit, _remembered_parts(store) if mode[1] and run_kind != "reseed" else None)
     run.result.reports.extend(failed)
     parts: dict[str, list[Source]] = {}  # what each location resolved to, kept for `memseed sources`
     readable: set[str] = set()
@@ -424,6 +425,12 @@ def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, o
         return _nothing_readable(run)
     _save(run, _keep(run, _propose(run, llm, llm_preview)), {loc: parts[loc] for loc in parts if loc in readable})
     return run.result
+
+
+def _remembered_parts(store: Store) -> dict[str, list[tuple[str, str]]]:
+    """Remembered location -> the sources its last scan resolved to: what a re-analysis rebuilds
+    them from instead of detecting them again. Not for reseed, which must find a part added since."""
+    return {str(r["location"]): list(r["parts"]) for r in store.sources() if r["parts"]}
 
 
 def _account_aliases(collector: IdentityCollector, source: Source) -> None:
