@@ -239,3 +239,26 @@ def test_a_calendar_accounts_for_every_event_series(tmp_path: Path) -> None:
     assert set(report.ledger.passed) == {"event series with no occurrence in the analysis window",
                                          "event series whose occurrences are all cancelled"}
     assert report.items >= 11  # occurrences: the series' ten (one moved) and the one-off
+
+
+def test_a_source_path_that_is_not_utf8_is_remembered_and_reseeded(tmp_path: Path) -> None:
+    """Such a path used to be scanned but never remembered, so reseed passed it over."""
+    import os
+
+    root = Path(os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9-mail"))
+    root.mkdir()
+    (root / "a.eml").write_bytes(_message(1))
+    settings = load_settings(tmp_path / "home")
+    with Store(settings.db_path) as store:
+        scan([str(root)], settings=settings, store=store)
+        assert [s["location"] for s in store.sources()] == [str(root)]
+    (root / "b.eml").write_bytes(_message(2))
+    reseed = CliRunner().invoke(main, ["--home", str(tmp_path / "home"), "reseed", "--json-summary"])
+    assert reseed.exit_code == 0, reseed.output
+    with Store(settings.db_path) as store:
+        (remembered,) = store.sources()
+        assert remembered["location"] == str(root)
+        latest = store.runs(limit=1)[0]
+    assert latest["summary"]["items"] == 2  # the new message was read
+    listing = CliRunner().invoke(main, ["--home", str(tmp_path / "home"), "sources"])
+    assert "caf\\xe9-mail" in listing.output and "2 items" in listing.output
