@@ -165,10 +165,10 @@ def test_scan_exit_status_partial_and_complete(tmp_path: Path) -> None:
     assert '"status": "partial"' in partial.output and '"ledger": {"found": 1' in partial.output
 
 
-REAL_SOURCES = ["email/enron", "email/notmuch", "ics", "slack", "memory"]
-COUNTED = {"eml", "mbox", "emlx", "msg", "folder", "ics", "slack", "claude-code", "codex", "hermes", "gemini", "cline",
+REAL_SOURCES = ["email/enron", "email/notmuch", "ics", "slack", "memory", "takeout"]
+COUNTED = {"eml", "mbox", "emlx", "msg", "folder", "ics", "slack", "takeout", "claude-code", "codex", "hermes", "gemini", "cline",
            "cursor", "not read"}
-"""The kinds whose reader keeps a ledger (Takeout, git repositories and accounts do not yet)."""
+"""The kinds whose reader keeps a ledger (git repositories and accounts do not yet)."""
 
 
 @pytest.mark.parametrize("part", REAL_SOURCES)
@@ -262,3 +262,29 @@ def test_a_source_path_that_is_not_utf8_is_remembered_and_reseeded(tmp_path: Pat
     assert latest["summary"]["items"] == 2  # the new message was read
     listing = CliRunner().invoke(main, ["--home", str(tmp_path / "home"), "sources"])
     assert "caf\\xe9-mail" in listing.output and "2 items" in listing.output
+
+
+def test_a_takeout_archive_accounts_for_every_member(tmp_path: Path) -> None:
+    """Units are the export's files: mail and calendars read, a binary calendar failed, photos and
+    an archive inside the archive passed over (kinds memseed does not read)."""
+    import zipfile
+
+    box = tmp_path / "all.mbox"
+    mbox = mailbox.mbox(str(box))
+    for n in range(3):
+        mbox.add(mailbox.mboxMessage(_message(n)))
+    mbox.flush()
+    calendar = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:u1\r\n"
+                "DTSTART:20260302T090000Z\r\nSUMMARY:Standup\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    archive = tmp_path / "takeout-20260301T000000Z-001.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("Takeout/Mail/All mail Including Spam and Trash.mbox", box.read_bytes())
+        zf.writestr("Takeout/Calendar/ana@example.org.ics", calendar)
+        zf.writestr("Takeout/Calendar/broken.ics", bytes(range(256)))
+        zf.writestr("Takeout/Google Photos/IMG_0001.jpg", b"\xff\xd8" + bytes(64))
+        zf.writestr("Takeout/Drive/old-backup.zip", b"PK\x05\x06" + bytes(18))
+    result = _scan(tmp_path, archive)
+    (report,) = result.reports
+    assert report.kind == "takeout" and report.items >= 4
+    assert _balanced(result)[report.source] == (5, 2, 3)
+    assert report.ledger is not None and report.ledger.failed_units == 1 and result.status == "partial"
