@@ -38,6 +38,14 @@ class SourceAccount:
     """Why the source contributed no proposal (empty when it did)."""
     fix: str = ""
     """What the person can do about it."""
+    found: int | None = None
+    """What the reader found (files, messages, entries, rows), when it counts them: the ledger
+    found = read + skipped (:mod:`bootstrap_app.ledger`); None for a reader that does not count yet."""
+    skipped: int = 0
+    balanced: bool = True
+    """False when found != read + skipped: the reader lost something without a word (a fault)."""
+    partial: bool = False
+    """Something in it could not be read (not a choice); the rest was."""
 
 
 def _window(report: dict[str, Any]) -> str:
@@ -60,6 +68,9 @@ def _left_out(report: dict[str, Any]) -> dict[str, int]:
         out[str(reason)] = int(count)
     if report.get("skipped") and not out:
         out["skipped"] = int(report["skipped"])
+    ledger = report.get("ledger") or {}
+    for reason, count in (ledger.get("passed_over") or {}).items():  # a choice, stated like the window
+        out[str(reason)] = int(count)
     if report.get("duplicates"):
         out["already read from another source (same message)"] = int(report["duplicates"])
     extra = report.get("left_out")  # a source that reports what its window or caps cut
@@ -118,6 +129,9 @@ def source_accounting(store: Store, run_id: int | None = None) -> list[SourceAcc
         source = str(report.get("source", ""))
         count = contributed.get(source, 0)
         reason, fix = ("", "") if count else _why_none(report, owner, report.get("ownership") or None)
+        ledger = report.get("ledger") or {}
         out.append(SourceAccount(source, str(report.get("kind", "")), int(report.get("items") or 0),
-                                 _window(report), _left_out(report), count, reason, fix))
+                                 _window(report), _left_out(report), count, reason, fix,
+                                 int(ledger["found"]) if "found" in ledger else None, int(ledger.get("skipped", 0)),
+                                 bool(ledger.get("balanced", True)), bool(report.get("partial"))))
     return out

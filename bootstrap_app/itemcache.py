@@ -130,7 +130,8 @@ class CacheWriter:
 
     def _stop(self, why: str) -> None:
         if self.enabled:
-            self.ctx.skip(self.source.id, "(item cache)", f"item cache {why}; reseeds read {self.source.id} in full")
+            self.ctx.skip(self.source.id, "(item cache)", f"item cache {why}; reseeds read {self.source.id} in full",
+                          note=True)
         self.enabled = False
         self.rows = []
 
@@ -164,7 +165,7 @@ def replay(store: Store, source: Source, ctx: ReadContext) -> Iterator[Item]:
             item = item_from_json(data)
         except StoreError as exc:
             store.cache_drop(source.id)
-            ctx.skip(source.id, "(item cache)", f"{exc}; the next reseed reads {source.id} in full")
+            ctx.skip(source.id, "(item cache)", f"{exc}; the next reseed reads {source.id} in full", note=True)
             return
         if count % FLUSH_ROWS == 0:
             ctx.progress(source.id, count)

@@ -352,6 +352,9 @@ class MemoryEntry(_ItemBase):
     body: str = ""
     scope: str = "global"
     path: str = ""
+    line: int = 0
+    """The line of ``path`` the entry's body starts on (0: not found), found when the file is read,
+    so citing it later (a re-analysis replaying the cache) needs no second read of the file."""
 
 
 @dataclass(frozen=True, kw_only=True)

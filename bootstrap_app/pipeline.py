@@ -50,9 +50,10 @@ from bootstrap_app.extract.supersede import Approved, link_updates
 from bootstrap_app.extract.verify import verify_written
 from bootstrap_app.identity import IdentityCollector
 from bootstrap_app.itemcache import CacheWriter, replay, serves
+from bootstrap_app.ledger import RefWatch, ledger_of
 from bootstrap_app.owner_hints import check_given
 from bootstrap_app.safety.gate import gate
-from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, name_once
+from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, leftover_report, name_once
 from bootstrap_app.signals import KindRouter, SignalBuilder
 from bootstrap_app.signals.rules import RulesAccumulator
 from bootstrap_app.signals.textfacts import PREPARE
@@ -64,21 +65,28 @@ from bootstrap_app.store import Store
 from bootstrap_app.text.paths import is_text, printable
 from bootstrap_app.types import Item, MemoryEntry, Message, Proposal
 from connectors.base import ReadContext, Source
-from connectors.registry import detect
+from connectors.registry import detect, from_parts
 
 __all__ = ["ScanEvent", "ScanResult", "SourceReport", "count_new_items", "item_digest", "scan", "scan_demo"]
 
 _FLUSH = 2000
 
 
-def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None]) -> tuple[
+def _resolve(locations: Sequence[str], emit: Callable[[ScanEvent], None],
+             remembered: dict[str, list[tuple[str, str]]] | None = None) -> tuple[
         list[tuple[str, Source]], list[SourceReport]]:
+    """Locations -> sources. ``remembered`` (re-analysis: location -> the parts its last scan
+    resolved to): a location found there is rebuilt from them, not detected on the disk again."""
     found: list[tuple[str, Source]] = []
     failed: list[SourceReport] = []
     for location in locations:
         try:
-            for source in detect(location):
+            parts = (remembered or {}).get(location)
+            leftovers: list[tuple[Path, str, bool]] = []
+            for source in (from_parts(parts) if parts else None) or detect(location, leftovers=leftovers):
                 found.append((location, source))
+            if leftovers:
+                failed.append(leftover_report(printable(location), leftovers))
         except MemseedError as exc:
             failed.append(SourceReport(source=printable(location), kind="", error=printable(str(exc))))
             emit(ScanEvent("error", printable(location), 0, printable(str(exc))))
@@ -94,7 +102,9 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
 
     ``incremental`` resumes each source from the cursor it left in the store (reseed);
     ``existing_memory`` is what the target harness already holds (dedup / ``supersedes``).
-    ``cached`` (re-analysis, reseed): a source the item cache can serve is replayed from it, not read.
+    ``cached`` (re-analysis, reseed): a source the item cache can serve is replayed from it, not read;
+    a re-analysis (not ``run_kind="reseed"``, which must find parts added since) also rebuilds each
+    remembered location from the parts its last scan resolved to, without detecting it again.
     ``llm_preview`` (DESIGN principle 5, preview before anything leaves the machine): instead
     of calling the LLM, hand it the exact ``/chat/completions`` payload that would be sent
     (``{}`` when nothing would be sent) and keep the heuristic proposals only.
@@ -106,7 +116,7 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
     run_id = store.start_run(run_kind, locations)
     try:
         result = _scan(locations, settings, store, run_id, owners, llm, since, emit, should_stop,
-                       existing_memory, (incremental, cached), llm_preview)
+                       existing_memory, (incremental, cached), llm_preview, run_kind)
     except BaseException as exc:
         with contextlib.suppress(sqlite3.Error, OSError):  # a full disk must not hide the real error
             store.finish_run(run_id, "failed", {"error": printable(str(exc))})
@@ -189,8 +199,11 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
     snap = None if served or kept else SnapshotWriter.open(run.store, source, location, key, ctx, since)
     items = replay(run.store, source, ctx) if served else replay_kept(run.store, source, ctx) if kept \
         else source.read(ctx)
+    watch = RefWatch(ctx.skips, ctx.notes)  # items also named by a skip: read with a remark, not lost
     try:
         for item in items:
+            if watch.refs or len(ctx.skips) != watch.seen:
+                watch.item(item.ref)
             if not (is_text(item.ref) and is_text(item.source) and is_text(getattr(item, "path", "") or "")):
                 ctx.skip(item.source, item.ref, f"{printable(getattr(item, 'path', '') or item.ref)}: name is not "
                                                 "valid UTF-8; rename it to have it read")
@@ -226,7 +239,7 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
                 cache.finish(ctx.new_cursor) if cache else run.store.set_cursor(source.id, ctx.new_cursor)
             except (sqlite3.Error, OSError) as exc:  # disk full: the next reseed reads it again
                 ctx.skip(source.id, "(resume point)", f"resume point not saved ({exc}); the next reseed reads "
-                                                      "this source again — free disk space")
+                                                      "this source again — free disk space", note=True)
         if signature is not None and not run.should_stop():
             # only a shortcut: without it reseed reads the source to see whether it changed
             with contextlib.suppress(sqlite3.Error, OSError):
@@ -247,6 +260,9 @@ def _read_source(run: _Run, location: str, source: Source, since: datetime | Non
         report.window_to = ctx.window_to.isoformat() if ctx.window_to else ""
         report.left_out, report.left_out_reason = ctx.left_out, "; ".join(ctx.left_out_reasons)
         report.seconds = time.perf_counter() - started
+        report.ledger = ledger_of(ctx.found, report.items, ctx.skips, ctx.notes, watch.with_skip, ctx.passed,
+                                  None if ctx.units_read is None else (ctx.units_read, ctx.units_failed))
+        report.counted = ctx.counted and report.error is None and not run.should_stop()
     if report.error is None:  # no error: the loop finished, so the location was readable
         run.emit(ScanEvent("source-done", source.id, report.items, f"{len(report.skipped)} skipped"))
     else:
@@ -278,7 +294,7 @@ def _nothing_readable(run: _Run) -> ScanResult:
     if run.should_stop():
         run.emit(ScanEvent("stage", "", 0, "stopped"))
         return run.result  # cancelled before anything was read: nothing to propose, nothing failed
-    errors = "; ".join(name_once(r.source, r.error or "unreadable") for r in run.result.reports)
+    errors = "; ".join(name_once(r.source, r.error or "unreadable") for r in run.result.reports if r.error)
     hints = {_hint(r.error) for r in run.result.reports} - {""}
     raise NoSourceReadable(
         f"no source could be read ({errors or 'nothing given'})",
@@ -302,7 +318,7 @@ def _record(store: Store, run_id: int, batch: list[tuple[str, str, str]], ctx: R
         store.record_items(run_id, batch)
     except (sqlite3.Error, OSError) as exc:
         ctx.skip(source_id, f"({len(batch)} items)", f"{len(batch)} items read but not recorded in the store "
-                                                     f"({exc}); free disk space and scan again")
+                                                     f"({exc}); free disk space and scan again", note=True)
 
 
 def _propose(run: _Run, llm: str, llm_preview: Callable[[dict[str, Any]], None] | None) -> list[Proposal]:
@@ -380,8 +396,7 @@ def _save(run: _Run, final: list[Proposal], readable: dict[str, list[Source]]) -
         run.store.add_quarantine(run.run_id, [(q.reason, q.source, q.ref, q.excerpt)
                                               for q in run.result.quarantined])
         for location, parts in readable.items():
-            if not is_text(location):
-                continue  # a location that is not valid UTF-8 cannot be stored; it is scanned when given again
+            # a location that is not valid UTF-8 is kept as its bytes (store.scanstate), and re-read
             run.store.remember_source(str(Path(location).expanduser().resolve()) if Path(location).exists()
                                       else location, scanned=True,
                                       parts=[(s.id, s.kind) for s in parts if is_text(s.id)])
@@ -395,10 +410,10 @@ def _save(run: _Run, final: list[Proposal], readable: dict[str, list[Source]]) -
 def _scan(locations: list[str], settings: Settings, store: Store, run_id: int, owners: Sequence[str], llm: str,
           since: datetime | None, emit: Callable[[ScanEvent], None], should_stop: Callable[[], bool],
           existing_memory: Sequence[MemoryEntry], mode: tuple[bool, bool],
-          llm_preview: Callable[[dict[str, Any]], None] | None = None) -> ScanResult:
+          llm_preview: Callable[[dict[str, Any]], None] | None = None, run_kind: str = "scan") -> ScanResult:
     use_llm = (bool(llm) and llm != "off") or llm_preview is not None
     run = _Run.start(settings, store, run_id, owners, use_llm, existing_memory, emit, should_stop)
-    sources, failed = _resolve(locations, emit)
+    sources, failed = _resolve(locations, emit, _remembered_parts(store) if mode[1] and run_kind != "reseed" else None)
     run.result.reports.extend(failed)
     parts: dict[str, list[Source]] = {}  # what each location resolved to, kept for `memseed sources`
     readable: set[str] = set()
@@ -427,6 +442,12 @@ def _retire(run: _Run) -> None:
     if retired:
         run.result.notes.append(f"{retired} earlier proposal(s) no longer follow from the sources and were "
                                 "taken out of the review")
+
+
+def _remembered_parts(store: Store) -> dict[str, list[tuple[str, str]]]:
+    """Remembered location -> the sources its last scan resolved to: what a re-analysis rebuilds
+    them from instead of detecting them again. Not for reseed, which must find a part added since."""
+    return {str(r["location"]): list(r["parts"]) for r in store.sources() if r["parts"]}
 
 
 def _account_aliases(collector: IdentityCollector, source: Source) -> None:

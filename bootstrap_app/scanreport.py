@@ -11,13 +11,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bootstrap_app.ledger import Ledger
 from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.safety.gate import Quarantined
+from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Proposal, Skip
 from connectors.harness_memory import EntryOutcome
 
-__all__ = ["EventKind", "ScanEvent", "ScanResult", "SourceReport", "format_summary", "llm_line", "name_once",
-           "shorten", "skip_categories"]
+__all__ = ["EventKind", "ScanEvent", "ScanResult", "SourceReport", "format_summary", "leftover_report", "llm_line",
+           "name_once", "shorten", "skip_categories"]
 
 EventKind = Literal["source-start", "progress", "skip", "source-done", "error", "stage", "llm-progress"]
 """``llm-progress``: the LLM's streamed answer so far (``count`` tokens; ``message`` says how long)."""
@@ -133,16 +135,43 @@ class SourceReport:
     """Items outside the window or over a cap: held by the source, not read."""
     left_out_reason: str = ""
     """Why, and how to read them (``--since``)."""
+    ledger: Ledger | None = None
+    """found = read + skipped (:mod:`bootstrap_app.ledger`); its ``failed_units`` is set for every read."""
+    counted: bool = False
+    """The reader counted what it found, so the ledger's balance is checked."""
+
+    @property
+    def partial(self) -> bool:
+        """Some of the source failed: its read raised, or a unit its reader counted could not be
+        read (not a choice). A reader that does not count yet uses skips for remarks too, so its
+        skips alone do not make a scan partial."""
+        return self.error is not None or bool(self.counted and self.ledger and self.ledger.failed_units)
 
     def to_json(self) -> dict[str, Any]:
         categories = skip_categories(self.skipped, self.source)[:10]
+        ledger = self.ledger.to_json() if self.ledger is not None and self.counted else None
         return {"source": self.source, "kind": self.kind, "item_kinds": dict(self.item_kinds),
                 "ownership": self.ownership, "items": self.items, "skipped": len(self.skipped),
                 "skip_reasons": {c["category"]: c["count"] for c in categories},
                 "skip_categories": categories, "error": self.error,
                 "seconds": round(self.seconds, 3), "duplicates": self.duplicates,
                 "window_from": self.window_from, "window_to": self.window_to, "left_out": self.left_out,
-                "left_out_reason": self.left_out_reason}
+                "left_out_reason": self.left_out_reason, "ledger": ledger, "partial": self.partial}
+
+
+def leftover_report(location: str, leftovers: list[tuple[Any, str, bool]]) -> SourceReport:
+    """What a folder given to the scan holds beside its sources — files of no kind memseed reads,
+    folders too deep or that cannot be listed — as a report of its own (kind ``not read``), so
+    they are counted, not dropped: found = skipped, each with its reason."""
+    skips = [Skip(location, printable(str(path)), f"{printable(str(path))}: {why}")
+             for path, why, failed in leftovers if failed]
+    passed: dict[str, int] = {}
+    for _, why, failed in leftovers:
+        if not failed:
+            passed[why] = passed.get(why, 0) + 1
+    report = SourceReport(source=location, kind="not read", skipped=skips, counted=True)
+    report.ledger = Ledger(len(leftovers), 0, len(skips), passed, len(skips))
+    return report
 
 
 @dataclass
@@ -171,11 +200,19 @@ class ScanResult:
     def items(self) -> int:
         return sum(r.items for r in self.reports)
 
+    @property
+    def status(self) -> str:
+        """``complete``, or ``partial`` when a source (or a unit of one) could not be read, or a
+        ledger does not balance (a reader lost something without a word)."""
+        bad = any(r.partial or (r.counted and r.ledger is not None and not r.ledger.balanced) for r in self.reports)
+        return "partial" if bad else "complete"
+
     def summary(self) -> dict[str, Any]:
         by_type = Counter(str(p.type) for p in self.proposals)
         reasons = Counter(q.reason for q in self.quarantined)
         return {
             "run_id": self.run_id,
+            "status": self.status,
             "owner_reasons": dict(self.owner.reasons),
             "items": self.items,
             "sources": [r.to_json() for r in self.reports],
@@ -211,9 +248,23 @@ def llm_line(llm: dict[str, Any]) -> str:
     return line
 
 
+def _ledger_line(ledger: dict[str, Any]) -> str:
+    """``found 14 = read 13 + skipped 1`` (and what was passed over), or the mismatch, loudly."""
+    line = f"found {ledger['found']} = read {ledger['read']} + skipped {ledger['skipped']}"
+    passed = ledger.get("passed_over") or {}
+    if passed:
+        line += " (" + ", ".join(f"{n} {why}" for why, n in passed.items()) + ")"
+    if not ledger.get("balanced", True):
+        gap = ledger["found"] - ledger["read"] - ledger["skipped"]
+        line = (f"LEDGER MISMATCH: found {ledger['found']}, read {ledger['read']}, skipped {ledger['skipped']}: "
+                f"{gap:+d} unaccounted (a reader fault; please report it)")
+    return line
+
+
 def format_summary(summary: dict[str, Any]) -> str:
     """The human summary printed on stderr after a scan."""
-    lines = ["", f"memseed scan #{summary['run_id']}: {summary['items']} items read"]
+    status = " (partial: some input could not be read, see below)" if summary.get("status") == "partial" else ""
+    lines = ["", f"memseed scan #{summary['run_id']}: {summary['items']} items read{status}"]
     for src in summary["sources"]:
         line = f"  {src['kind'] or '?':14} {src['items']:>7} items"
         if src["skipped"]:
@@ -224,6 +275,8 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(f"{line}  {src['source']}")
         # a MemseedError's second line is its hint (what to do); the progress line showed only the first
         lines += [f"      {shorten(h, 160)}" for h in (e.strip() for e in error_lines[1:]) if h.startswith("hint:")]
+        if (ledger := src.get("ledger")) is not None:
+            lines.append(f"      {_ledger_line(ledger)}")
         if src.get("window_from"):
             lines.append(f"      analysis window {src['window_from'][:10]} to {src.get('window_to', '')[:10]}")
         if src.get("left_out"):

@@ -115,12 +115,15 @@ class SnapshotWriter:
         data = item_to_json(item, "body", {"fb": ref}) if ref is not None else item_to_json(item)
         self.count += 1
         self.bytes += len(data)
-        if self.count > MAX_ITEMS or self.bytes > MAX_BYTES or item.ref in self.refs:
-            # too large to keep, or two items under one ref (a row per ref would lose one): read it each time
+        if self.count > MAX_ITEMS or self.bytes > MAX_BYTES:  # too large to keep: read it each time
             self.enabled, self.rows, self.refs = False, [], set()
             return
-        self.refs.add(item.ref)
-        self.rows.append((item.ref, digest, data))
+        # the row's key; the item keeps its own ref in ``data``. Two items under one ref (a memory
+        # entry and its index line, occurrences of a moved event) are kept as two rows: dropping the
+        # whole snapshot for it made re-analysis read those sources again
+        key = item.ref if item.ref not in self.refs else f"{item.ref}\x1f#{self.count}"
+        self.refs.add(key)
+        self.rows.append((key, digest, data))
         if len(self.rows) >= FLUSH_ROWS:
             self.flush()
 
@@ -144,7 +147,10 @@ class SnapshotWriter:
             "skips": [[s.source, s.ref, s.reason] for s in ctx.skips],
             "window": [ctx.window_from.isoformat() if ctx.window_from else "",
                        ctx.window_to.isoformat() if ctx.window_to else ""],
-            "left_out": ctx.left_out, "left_out_reasons": list(ctx.left_out_reasons)}
+            "left_out": ctx.left_out, "left_out_reasons": list(ctx.left_out_reasons),
+            "ledger": {"found": ctx.found, "counted": ctx.counted, "passed": dict(ctx.passed),
+                       "notes": sorted(ctx.notes), "units": None if ctx.units_read is None
+                       else [ctx.units_read, ctx.units_failed]}}
         try:
             self.store.snapshot_finish(self.source.id, location=self.location, fmt=FORMAT, gen=self.gen,
                                        key=self.key, attrs=attrs, rows=self.rows)
@@ -208,12 +214,18 @@ def replay(store: Store, source: Source, ctx: ReadContext) -> Iterator[Item]:
         ctx.window_from, ctx.window_to = datetime.fromisoformat(start), datetime.fromisoformat(end)
     ctx.left_out = int(report.get("left_out", 0))
     ctx.left_out_reasons = list(report.get("left_out_reasons", []))
+    ledger = report.get("ledger") or {}  # the read's ledger, so a replay is accounted as the read was
+    ctx.found, ctx.counted = int(ledger.get("found", 0)), bool(ledger.get("counted", False))
+    ctx.passed = {str(k): int(v) for k, v in (ledger.get("passed") or {}).items()}
+    ctx.notes = {int(i) for i in ledger.get("notes", [])}
+    if ledger.get("units"):
+        ctx.units_read, ctx.units_failed = (int(n) for n in ledger["units"])
     for count, data in enumerate(store.cache_rows(source.id), 1):
         try:
             item = item_from_json(data, _build)
         except StoreError as exc:
             store.cache_drop(source.id)
-            ctx.skip(source.id, "(item cache)", f"{exc}; the next analysis reads {source.id} again")
+            ctx.skip(source.id, "(item cache)", f"{exc}; the next analysis reads {source.id} again", note=True)
             return
         if count % FLUSH_ROWS == 0:
             ctx.progress(source.id, count)

@@ -22,6 +22,7 @@ from typing import Any
 from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.store import Store
+from bootstrap_app.text.paths import printable
 from connectors import registry
 from connectors.base import Availability, short_scope
 
@@ -87,7 +88,7 @@ def _remembered(store: Store, row: dict[str, Any], *, check: bool = False,
         try:
             found = registry.detect(location)
         except MemseedError as exc:
-            return RememberedSource(location, row["added"], row["last_scanned"], 0,
+            return RememberedSource(printable(location), row["added"], row["last_scanned"], 0,
                                     error=str(exc.args[0]) if exc.args else type(exc).__name__)
         parts = [(s.id, s.kind) for s in found]
     elif row.get("parts") is not None:
@@ -95,7 +96,9 @@ def _remembered(store: Store, row: dict[str, Any], *, check: bool = False,
     else:
         ids = item_sources if item_sources is not None else store.item_sources()
         parts = [(i, i.partition(":")[0]) for i in ids if _under(location, i)]
-    return RememberedSource(location, row["added"], row["last_scanned"], store.items_under(i for i, _ in parts),
+    # shown as text (a name that is not valid UTF-8 with its bytes as \xNN); the store keeps the real one
+    return RememberedSource(printable(location), row["added"], row["last_scanned"],
+                            store.items_under(i for i, _ in parts),
                             tuple(dict.fromkeys(kind for _, kind in parts)))
 
 

@@ -132,15 +132,23 @@ class ClineMemoryBank(_AgentFolder, kind="cline", uri_schemes=("cline",), uri_fo
         for path in files:
             text = self._text(ctx, self.id, path)
             if text is None:
+                ctx.find()  # the ledger: a file that cannot be read is one unit lost
                 continue
-            for heading, body, line in _sections(text):
+            sections = _sections(text)
+            ctx.find(len(sections) or 1)  # each section is an entry; a file with none is passed over
+            if not sections:
+                ctx.pass_over("files with no text")
+            for heading, body, line in sections:
                 name = f"{path.stem}-{heading}" if heading else path.stem
                 yield self._entry(ctx, path, f"{path.name}:{line}", name, f"{heading}\n{body}" if heading else body,
                                   infer_type(body, path.stem))
         for path in rule_files:
+            ctx.find()
             text = self._text(ctx, self.id, path)
             if text is not None and text.strip():
                 yield self._entry(ctx, path, path.name, f"rule-{path.stem}", text.strip(), MemoryType.FEEDBACK)
+            elif text is not None:
+                ctx.pass_over("files with no text")
 
 
 class CursorRules(_AgentFolder, kind="cursor", uri_schemes=("cursor",), uri_form="cursor:PROJECT",
@@ -156,6 +164,7 @@ class CursorRules(_AgentFolder, kind="cursor", uri_schemes=("cursor",), uri_form
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         for path in self._files("*.mdc"):
+            ctx.find()  # the ledger: each rule file ends as an entry or a skip with its reason
             text = self._text(ctx, self.id, path)
             if text is None:
                 continue

@@ -149,6 +149,33 @@ class ReadContext:
     """Items the source holds but did not read because of its window or a cap (see ``left_out_reasons``)."""
     left_out_reasons: list[str] = field(default_factory=list)
 
+    found: int = 0
+    """The ledger: units the reader found (files of a folder, messages of an mbox, rows of an
+    export, entries of a memory folder), each of which must end as an item, a skip with its
+    reason, or a unit passed over (:meth:`pass_over`). Counted only by readers that call
+    :meth:`find` (``counted``); the scan checks found = read + skipped for them."""
+    counted: bool = False
+    passed: dict[str, int] = field(default_factory=dict)
+    """Units passed over by choice, by reason (older than ``--since``, unchanged since the last read)."""
+    units_read: int | None = None
+    units_failed: int = 0
+    """Set by a reader whose items are not its units (a calendar: the occurrences of an event
+    series): how many units gave items, and how many failed. The ledger then uses these instead
+    of counting items and the skips' refs."""
+    notes: set[int] = field(default_factory=set)
+    """Indexes into ``skips`` of notes: a skip about the source or an item that was still read
+    (a fallback encoding, a resume point not saved), not a unit left out."""
+
+    def find(self, count: int = 1) -> None:
+        """Count ``count`` units found (see ``found``): the ledger's left-hand side."""
+        self.found += count
+        self.counted = True
+
+    def pass_over(self, reason: str, count: int = 1) -> None:
+        """Say that ``count`` found units were not read by choice, and why (not an error)."""
+        if count > 0:
+            self.passed[reason] = self.passed.get(reason, 0) + count
+
     def leave_out(self, count: int, reason: str, window: tuple[datetime, datetime] | None = None) -> None:
         """Say that ``count`` items were not read, why (and how to read them), and the window read.
 
@@ -167,9 +194,13 @@ class ReadContext:
         from this read instead of having the whole source appended to it a second time."""
         self.resynced = True
 
-    def skip(self, source: str, ref: str, reason: str) -> None:
+    def skip(self, source: str, ref: str, reason: str, *, note: bool = False) -> None:
+        """Report a unit that could not be read (``ref`` names it), or with ``note`` a remark
+        about the source or about an item that was still read, which the ledger does not count."""
         # a name that is not valid UTF-8 must not break the report that says it was skipped
         entry = Skip(printable(source), printable(ref), printable(reason))
+        if note:
+            self.notes.add(len(self.skips))
         self.skips.append(entry)
         if self.on_skip:
             self.on_skip(entry)

@@ -91,15 +91,21 @@ class _HarnessSource(Source, priority=20, cursor_doc=""):
             raise SourceNotFound(f"{self.kind}: {root} does not exist",
                                  hint=f"is {self.kind} installed and has it written memory yet?")
         entries, skipped = self.harness().read_with_skips(root)
+        ctx.find(len(entries) + len({ref for ref, _ in skipped}))  # the ledger: entries and what failed
         for ref, reason in skipped:
             ctx.skip(self.id, ref, reason)
+        texts: dict[str, list[str]] = {}
         for count, entry in enumerate(entries, 1):
             if ctx.should_stop():
                 return
             if ctx.since and entry.timestamp and entry.timestamp < ctx.since:
+                ctx.pass_over("older than --since")
                 continue
+            where = cite(entry, texts)
+            line = where.rpartition(":")[2]
             yield replace(entry, source=self.id, body=ctx.clean(entry.body),
-                          description=ctx.clean(entry.description, 500))
+                          description=ctx.clean(entry.description, 500),
+                          line=int(line) if line.isdigit() and where != (entry.path or entry.ref) else 0)
             ctx.progress(self.id, count)
 
 
@@ -158,6 +164,8 @@ def cite(entry: MemoryEntry, texts: dict[str, list[str]] | None = None) -> str:
     gives every format the same citation without touching six parsers.
     """
     path = entry.path or entry.ref
+    if entry.line:  # found when the entry was read (a replayed entry opens no file)
+        return f"{path}:{entry.line}"
     cache = texts if texts is not None else {}
     if path not in cache:
         try:

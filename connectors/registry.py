@@ -21,7 +21,7 @@ or the app's Sources page must only see what reads their data; its tests add it 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -69,6 +69,7 @@ __all__ = [
     "credentials",
     "detect",
     "extended",
+    "from_parts",
     "plugins",
     "registered",
     "source_for_scheme",
@@ -164,6 +165,26 @@ def source_for_scheme(scheme: str) -> type[Source] | None:
     return None
 
 
+def from_parts(parts: Sequence[tuple[str, str]]) -> list[Source] | None:
+    """The path sources a location resolved to at its last scan (``(source id, kind)`` as the
+    store keeps them), rebuilt without looking at the disk; None when one of them is not a path
+    source rebuilt to the same id (an account, a plugin gone): then the location is detected again.
+
+    Why: re-analysis (the wizard's Identity page) replays the item cache; detecting each location
+    again sniffed the head of every file in it, which is what it promised not to do."""
+    out: list[Source] = []
+    for source_id, kind in parts:
+        cls = next((c for c in by_shape() if c.kind == kind), None)
+        prefix = f"{kind}:"
+        if cls is None or not source_id.startswith(prefix):
+            return None
+        source = cls(source_id[len(prefix):])
+        if source.id != source_id or not os.path.exists(source.location):  # moved, or a name shown escaped
+            return None
+        out.append(source)
+    return out or None
+
+
 def by_shape() -> list[type[Source]]:
     """The sources detected from a path (those that define ``sniff``), in detection order."""
     return [cls for cls in registered() if cls.sniff.__func__ is not Source.sniff.__func__]  # type: ignore[attr-defined]
@@ -250,7 +271,8 @@ _DETECT_DEPTH = 24
 (bounded: a tree thousands of levels deep must not end in ``RecursionError``)."""
 
 
-def detect(location: str | os.PathLike[str], _depth: int = 0) -> list[Source]:
+def detect(location: str | os.PathLike[str], _depth: int = 0, *,
+           leftovers: list[tuple[Path, str, bool]] | None = None) -> list[Source]:
     """Resolve a path or URI into the sources it holds.
 
     A URI gives the source(s) of its scheme; a file or folder with a recognised shape gives one
@@ -273,12 +295,17 @@ def detect(location: str | os.PathLike[str], _depth: int = 0) -> list[Source]:
         if _sniffs(cls, path) and (not cls.catch_all or _catch_all_fits(cls, path)):
             return cls.expand(path)
     if path.is_dir():
-        return _walk(path, text, _depth)
+        return _walk(path, text, _depth, leftovers)
     raise _unsupported(text)
 
 
-def _walk(path: Path, text: str, depth: int = 0) -> list[Source]:
+def _walk(path: Path, text: str, depth: int = 0,
+          leftovers: list[tuple[Path, str, bool]] | None = None) -> list[Source]:
+    """The sources in a folder holding several; ``leftovers`` (when given) gets each child no
+    source reads, as (path, reason, failed): a file of no kind memseed reads, a folder too deep
+    (not failures), or one that cannot be listed (a failure), so the scan can account for them."""
     found: list[Source] = []
+    lost: list[tuple[Path, str, bool]] = []
     try:
         children = sorted(path.iterdir())
     except OSError as exc:
@@ -288,13 +315,20 @@ def _walk(path: Path, text: str, depth: int = 0) -> list[Source]:
         if child.name.startswith(".") or child.is_symlink():
             continue
         if depth >= _DETECT_DEPTH and child.is_dir():
+            lost.append((child, f"more than {_DETECT_DEPTH + 1} folders below what was given, not entered", False))
             continue
         try:
-            found.extend(detect(child, depth + 1))
-        except (UnsupportedSource, SourceNotFound):  # an odd, unlistable or vanished child never hides the rest
-            continue
+            found.extend(detect(child, depth + 1, leftovers=lost))
+        except UnsupportedSource:  # an odd child never hides the rest
+            suffix = child.suffix.lower() or "no extension"
+            lost.append((child, "a folder holding nothing memseed reads" if child.is_dir()
+                         else f"not a kind of file memseed reads ({suffix})", False))
+        except SourceNotFound as exc:  # an unlistable or vanished child never hides the rest
+            lost.append((child, str(exc).splitlines()[0], True))
     if not found:
         raise _unsupported(text)
+    if leftovers is not None:
+        leftovers.extend(lost)
     return found
 
 

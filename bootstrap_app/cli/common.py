@@ -12,8 +12,10 @@ from bootstrap_app.store import Store
 __all__ = ["EXIT_PARTIAL", "open_settings", "open_store"]
 
 EXIT_PARTIAL = 3
-"""Exit status of a command that did what it could and reported the rest (a blocked entry, an
-unreadable file): not a failure (2) and not all done (0), so a cron job or script can tell."""
+"""Exit status of a command that did what it could and reported the rest: a scan that read some
+sources or files and could not read others, an import or write that left some entries out (a
+blocked entry, one over the target's cap). Not a failure (2) and not all done (0), so a cron job
+or script can tell; the summary names each piece left out, with its reason."""
 
 
 def open_settings(ctx: click.Context, **flags: Any) -> Settings:

@@ -80,7 +80,7 @@ def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
             click.echo(f"  {problem}", err=True)
     updates = sum(1 for p in result.proposals if p.supersedes)
     outcome.update(new_proposals=result.new_proposals, waiting=waiting, run_id=result.run_id,
-                   already_decided=result.already_decided, errors=errors, updates=updates)
+                   already_decided=result.already_decided, errors=errors, updates=updates, status=result.status)
     if json_summary:
         click.echo(json.dumps(outcome, default=str))
     elif result.new_proposals or not quiet:

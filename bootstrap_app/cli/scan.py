@@ -2,8 +2,10 @@
 
 Proposals go to ``--out`` or stdout, one JSON object per line; progress and the summary go to
 stderr, so ``memseed scan ~/Takeout > proposals.jsonl`` stays a clean pipe. Exit status 0
-when the scan finished (per-item errors are counted in the summary); 2 when no source could
-be read, with a message saying what to do.
+when everything found was read (or passed over by choice); 3 (``EXIT_PARTIAL``) when the scan
+went on past something it could not read — a source, a file, a message, a folder that cannot be
+listed — each named in the summary with its reason; 2 when no source could be read, with a
+message saying what to do.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from bootstrap_app.pipeline import scan
 from bootstrap_app.scanreport import ScanEvent, ScanResult, format_summary, name_once
 from bootstrap_app.throughput import Throughput
 
-from .common import open_settings, open_store
+from .common import EXIT_PARTIAL, open_settings, open_store
 
 __all__ = ["COMMANDS", "ProgressPrinter", "scan_cmd", "write_jsonl"]
 
@@ -146,6 +148,11 @@ def scan_cmd(ctx: click.Context, sources: tuple[str, ...], out: Path | None, own
       memseed scan ~/Takeout ~/code/my-repo > proposals.jsonl
       memseed scan mail/inbox.mbox --owner me@example.com --out proposals.jsonl
       memseed scan --demo --quarantine quarantined.jsonl
+
+    Every source is accounted for: what its reader found = read + skipped (with the reasons).
+    Exit status: 0 all read; 3 partial (some source, file or message could not be read — the
+    rest was, and the summary says what and why; a file of a kind memseed does not read, or
+    older than --since, is passed over and is not partial); 2 nothing could be read.
     """
     if not sources and not demo:
         raise click.UsageError("give at least one SOURCE, or --demo to scan the demo persona "
@@ -183,6 +190,8 @@ def scan_cmd(ctx: click.Context, sources: tuple[str, ...], out: Path | None, own
         click.echo(format_summary(summary), err=True)
         if result.proposals:
             click.echo("next: `memseed review` to approve, edit or reject each proposal", err=True)
+    if summary["status"] == "partial":
+        sys.exit(EXIT_PARTIAL)
 
 
 COMMANDS = [scan_cmd]

@@ -9,6 +9,7 @@ it holds an item body: items are (source, ref, digest) only.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from typing import Any
 
@@ -90,12 +91,12 @@ class ScanStateMixin(StoreBase):
             "INSERT INTO sources(location, added, last_scanned, parts) VALUES (?, ?, ?, ?) "
             "ON CONFLICT(location) DO UPDATE SET last_scanned=COALESCE(excluded.last_scanned, last_scanned), "
             "parts=COALESCE(excluded.parts, parts)",
-            (location, now(), now() if scanned else None, data))
+            (_stored(location), now(), now() if scanned else None, data))
 
     def forget_source(self, location: str) -> None:
         """Stop re-seeding ``location``, and drop the item cache of what was read from it."""
         with self.transaction() as db:
-            db.execute("DELETE FROM sources WHERE location=?", (location,))
+            db.execute("DELETE FROM sources WHERE location=?", (_stored(location),))
             db.execute("DELETE FROM cached_items WHERE source IN (SELECT source FROM cache_state WHERE location=?)",
                        (location,))
             db.execute("DELETE FROM cache_state WHERE location=?", (location,))
@@ -104,7 +105,7 @@ class ScanStateMixin(StoreBase):
         """Remembered locations: ``location``, ``added``, ``last_scanned`` and ``parts`` (a list of
         (source id, kind) from the last scan, or None when it was never scanned since schema 2)."""
         rows = self._db.execute("SELECT location, added, last_scanned, parts FROM sources ORDER BY added").fetchall()
-        return [{"location": r[0], "added": r[1], "last_scanned": r[2],
+        return [{"location": os.fsdecode(r[0]) if isinstance(r[0], bytes) else r[0], "added": r[1], "last_scanned": r[2],
                  "parts": [tuple(p) for p in json.loads(r[3])] if r[3] else None} for r in rows]
 
     # -- owner aliases -----------------------------------------------------------------
@@ -147,3 +148,14 @@ class ScanStateMixin(StoreBase):
         rows = (self._db.execute(sql + " WHERE run_id=?", (run_id,)) if run_id is not None
                 else self._db.execute(sql)).fetchall()
         return [{"run_id": r[0], "reason": r[1], "source": r[2], "ref": r[3], "excerpt": r[4]} for r in rows]
+
+
+def _stored(location: str) -> str | bytes:
+    """A location as the ``sources`` table keeps it: text, or — for a path whose name is not valid
+    UTF-8, which SQLite cannot hold as text — the file system's own bytes (a BLOB in the same
+    column; :meth:`ScanStateMixin.sources` decodes it back), so such a path is remembered and re-read."""
+    try:
+        location.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(location)
+    return location

@@ -124,13 +124,18 @@ def sidebar_mode() -> None:
 
 
 def account_table(accounts: list[SourceAccount]) -> None:
-    """Per source: items read, the window, what was left out and why, proposals given, and when
-    none, the reason and the fix (Scan and Sources pages show the same table)."""
+    """Per source: what its reader found, items read, skipped, whether that adds up (the ledger),
+    the window, what was left out and why, proposals given, and when none, the reason and the fix
+    (Scan and Sources pages show the same table)."""
     if not accounts:
         st.caption("No scan yet.")
         return
     st.dataframe([{"source": Path(a.source.partition(":")[2] or a.source).name or a.source, "kind": a.kind,
-                   "items read": a.items, "proposals": a.proposals, "why none": a.reason, "what to do": a.fix,
+                   "found": "" if a.found is None else f"{a.found:,}", "items read": a.items,
+                   "skipped": "" if a.found is None else f"{a.skipped:,}",
+                   "check": "" if a.found is None else ("MISMATCH: a reader fault" if not a.balanced else
+                                                        "partial" if a.partial else "all accounted for"),
+                   "proposals": a.proposals, "why none": a.reason, "what to do": a.fix,
                    "window": a.window or "all",
                    "left out": "; ".join(f"{why} ({n:,})" for why, n in a.left_out.items()) or "nothing"}
                   for a in accounts], hide_index=True, width="stretch",

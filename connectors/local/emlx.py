@@ -22,7 +22,7 @@ from bootstrap_app.types import Item, Message
 from ..base import ReadContext, Source
 from .mailfiles import MAX_READ, message_from_bytes, read_capped, read_message_files
 from .mailfolders import is_sent_folder
-from .walk import files_named, skips_under
+from .walk import files_named, not_read, skips_under
 
 __all__ = ["EmlxSource", "parse_emlx", "read_emlx"]
 
@@ -87,5 +87,6 @@ class EmlxSource(Source, kind="emlx", priority=34,
         def read(path: Path, ref: str, st: os.stat_result, hint: bool | None) -> Message | None:
             return read_emlx(path, self.id, ref, ctx, sent, st)
 
-        files = files_named(root, ".emlx", skips_under(root, self.id, ctx.skip))
+        files = files_named(root, ".emlx", skips_under(root, self.id, ctx.skip, ctx.find),
+                            not_read(ctx.find, ctx.pass_over))
         yield from read_message_files(self.id, root, ((path, None) for path in files), ctx, read)

@@ -32,7 +32,7 @@ from bootstrap_app.types import Document, Item, Person
 from ..base import ReadContext, Source
 from .docmeta import OLE_MAGIC, OdtUnreadable, front_matter_people, html_people, people_from_names, read_odt
 from .htmltext import html_to_text
-from .walk import ChangeCursor, skips_under, walk_files
+from .walk import ChangeCursor, not_read, skips_under, walk_files
 
 __all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "read_document"]
 
@@ -193,14 +193,16 @@ def extract_document(path: Path, ctx: ReadContext) -> tuple[str, str, str, tuple
     return text, title or path.stem, note, people
 
 
-def _documents(root: Path, claimed: Callable[[Path], bool], on_skip: Callable[[Path, str], None]) -> Iterator[Path]:
+def _documents(root: Path, claimed: Callable[[Path], bool], on_skip: Callable[[Path, str], None],
+               on_other: Callable[[Path], None] | None = None) -> Iterator[Path]:
     if root.is_file():
         yield root
         return
     yield from walk_files(
         root, on_skip,
         keep_dir=lambda d: not d.name.startswith(".") and d.name not in _SKIP_DIRS and not claimed(d),
-        keep_file=lambda n: not n.startswith(".") and os.path.splitext(n)[1].lower() in DOC_SUFFIXES)
+        keep_file=lambda n: not n.startswith(".") and os.path.splitext(n)[1].lower() in DOC_SUFFIXES,
+        on_other=on_other)
 
 
 class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
@@ -233,10 +235,12 @@ class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
         recoded: list[str] = []
 
         try:
-            for path in _documents(root, ctx.claimed, skips_under(root, self.id, ctx.skip)):
+            for path in _documents(root, ctx.claimed, skips_under(root, self.id, ctx.skip, ctx.find),
+                                   not_read(ctx.find, ctx.pass_over)):
                 if ctx.should_stop():
                     stopped = True
                     break
+                ctx.find()  # the ledger: each document ends as an item, a skip or passed over
                 ref = path.name if path == root else str(path.relative_to(root))
                 try:
                     st = path.stat()
@@ -244,6 +248,7 @@ class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
                     ctx.skip(self.id, ref, f"{path}: unreadable ({exc.strerror or exc})")
                     continue
                 if marks.seen(st):
+                    ctx.pass_over("unchanged since the last read")
                     continue
                 doc = read_document(path, self.id, ref, ctx, after=since, recoded=recoded, st=st)
                 if doc is None:
@@ -258,7 +263,7 @@ class DocumentFolderSource(Source, kind="folder", priority=90, catch_all=True,
                               hint="check the folder's permissions") from exc
         if recoded:
             ctx.skip(self.id, "(encoding)", f"{len(recoded)} file(s) not UTF-8, read with a fallback "
-                                            f"encoding: {', '.join(recoded[:10])}")
+                                            f"encoding: {', '.join(recoded[:10])}", note=True)
         ctx.progress(self.id, count)
         if not stopped:
             ctx.new_cursor = marks.cursor()
@@ -283,6 +288,7 @@ def read_document(path: Path, source_id: str, ref: str, ctx: ReadContext, *, aft
         ctx.skip(source_id, ref, f"{display_path or path}: not a regular file")
         return None
     if after and st.st_mtime < after:
+        ctx.pass_over("modified before --since")
         return None
     if st.st_size > ctx.max_file_bytes:
         ctx.skip(source_id, ref, f"{display_path or path}: {st.st_size / 2**20:.1f} MB is over the "

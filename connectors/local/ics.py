@@ -32,6 +32,7 @@ from zoneinfo import ZoneInfo
 import icalendar
 
 from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.text.binary import binary_reason, visible
 from bootstrap_app.types import Event, Item, Person, utc
 
 from ..base import ReadContext, Source
@@ -138,13 +139,15 @@ def calendar_window(cals: list[icalendar.Calendar], ctx: ReadContext,
 
 
 def _parse(data: bytes, label: str, source_id: str, ctx: ReadContext) -> list[icalendar.Calendar]:
+    if why := binary_reason(data, "a calendar"):
+        raise SourceError(f"{label}: {why}", hint="export the calendar again as an .ics (iCalendar text) file")
     try:
         parsed = icalendar.Calendar.from_ical(data, multiple=True)  # some files hold several
         if parsed:
             return list(parsed)
         raise ValueError("no VCALENDAR in the file")
     except Exception as exc:  # icalendar raises ValueError, KeyError, IndexError ...
-        whole_error = exc
+        whole_error = visible(str(exc))  # the parser quotes the input: never echo raw bytes
     text = data.decode("utf-8", errors="replace")
     props = "\n".join(_CAL_PROPS.findall(text))
     cals: list[icalendar.Calendar] = []
@@ -154,7 +157,8 @@ def _parse(data: bytes, label: str, source_id: str, ctx: ReadContext) -> list[ic
             cals.append(icalendar.Calendar.from_ical(f"BEGIN:VCALENDAR\n{props}\n{block}\nEND:VCALENDAR\n"))
         except Exception as exc:  # one broken event never stops the calendar
             uid = re.search(r"^UID:(.*)$", block, re.MULTILINE)
-            ctx.skip(source_id, uid.group(1).strip() if uid else f"event#{n}", f"{label}: event unreadable ({exc})")
+            ctx.skip(source_id, uid.group(1).strip() if uid else f"event#{n}",
+                     f"{label}: event unreadable ({visible(str(exc))})")
     if not cals:
         raise SourceError(f"{label}: calendar cannot be parsed ({whole_error})",
                           hint="re-export the calendar, or open it in a calendar app and save it again")
@@ -208,7 +212,9 @@ def read_calendar_bytes(path: Path, ctx: ReadContext, label: str) -> bytes:
 def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, file_stem: str = "",
                   window: tuple[datetime, datetime] | None = None) -> Iterator[Event]:
     """Events of one calendar file's bytes; used by :class:`IcsSource` and the Takeout connector."""
+    first_skip = len(ctx.skips)
     cals = _parse(data, label, source_id, ctx)
+    listed = _series(cals)  # the ledger's units: event series (one UID), before broken events go
     for cal in cals:
         check_events(cal, label, source_id, ctx)
         _normalise_x_wr_timezone(cal)
@@ -222,6 +228,7 @@ def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, 
     start, end = window or calendar_window(cals, ctx)
     count = cancelled = 0
     seen: set[str] = set()
+    given: set[str] = set()
     for cal in cals:
         for comp in _occurrences(cal, (start, end), tz, label, source_id, ctx):
             if ctx.should_stop():
@@ -236,6 +243,7 @@ def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, 
             if event is None:
                 cancelled += 1
                 continue
+            given.add(uid)
             if published:
                 event = replace(event, published=True, calendar_owner="")
             count += 1
@@ -249,7 +257,30 @@ def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, 
                                             "their times are as the file defines the zone (UTC when it does not), "
                                             "and they do not count toward your timezone")
     _report_window(cals, seen, (start, end), tz, label, ctx)
+    _tally(listed, _series(cals), seen, given, {s.ref for s in ctx.skips[first_skip:]}, ctx)
     ctx.progress(source_id, count)
+
+
+def _series(cals: list[icalendar.Calendar]) -> set[str]:
+    """The event series of the calendars: one per UID (an event without one is its own)."""
+    return {str(comp.get("UID", "") or "").strip() or f"#{id(comp)}" for cal in cals for comp in cal.walk("VEVENT")}
+
+
+def _tally(listed: set[str], kept: set[str], seen: set[str], given: set[str], skipped: set[str],
+           ctx: ReadContext) -> None:
+    """The calendar's ledger, in event series: read (an occurrence became an item), failed (left
+    out broken, or never expanded / read), passed over (no occurrence in the analysis window, or
+    all of them cancelled). A series seen in the window that ends in none of these is left
+    unaccounted on purpose: the scan's check then reports it instead of assuming it."""
+    read = listed & given
+    failed = ((listed - kept) | (listed & skipped)) - read
+    outside = kept - seen - failed
+    cancelled = (kept & seen) - given - failed
+    ctx.find(len(listed))
+    ctx.units_read = (ctx.units_read or 0) + len(read)
+    ctx.units_failed += len(failed)
+    ctx.pass_over("event series with no occurrence in the analysis window", len(outside))
+    ctx.pass_over("event series whose occurrences are all cancelled", len(cancelled))
 
 
 def _report_window(cals: list[icalendar.Calendar], seen: set[str], window: tuple[datetime, datetime], tz: str,

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from bootstrap_app.errors import SourceError
+from bootstrap_app.text.binary import binary_reason
 from bootstrap_app.text.paths import is_text, printable
 from bootstrap_app.types import Message
 
@@ -58,11 +59,13 @@ def message_from_bytes(data: bytes, path: Path, source_id: str, ref: str, ctx: R
     block, body, complete = split_message(data)
     headers = parse_header_block(block, ITEM_HEADERS)  # the headers the item is made of, no others
     if not headers or not (headers.keys() & {"from", "to", "subject", "date", "message-id"}):
-        ctx.skip(source_id, ref, f"{printable(path)}: not an email message (no From/To/Subject/Date headers)")
+        ctx.skip(source_id, ref, f"{printable(path)}: " + (binary_reason(data, "an email message") or
+                                                           "not an email message (no From/To/Subject/Date headers)"))
         return None
     if ctx.since is not None:
         when = parse_date(headers.get("date", ""))
         if when is not None and when < ctx.since:
+            ctx.skip(source_id, ref, f"{printable(path)}: dated before --since; passed over")
             return None
     try:
         text = extract_body(headers, block, body)
@@ -127,6 +130,7 @@ def _wanted(source_id: str, root: Path, files: Iterable[tuple[Path, bool | None]
         if ctx.should_stop():
             stopped[0] = True
             return
+        ctx.find()  # the ledger: each file ends as a message, a skip or passed over
         ref = path.name if path == root else str(path.relative_to(root))
         if not is_text(ref):
             ctx.skip(source_id, printable(ref), f"{printable(path)}: file name is not valid UTF-8; "
@@ -138,6 +142,7 @@ def _wanted(source_id: str, root: Path, files: Iterable[tuple[Path, bool | None]
             ctx.skip(source_id, ref, f"{printable(path)}: unreadable ({exc.strerror or exc})")
             continue
         if marks.seen(st):
+            ctx.pass_over("unchanged since the last read")
             continue
         marks.note(st)
         yield path, ref, st, hint

@@ -25,10 +25,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from bootstrap_app.errors import SourceError, SourceNotFound
+from bootstrap_app.text.binary import binary_reason
 from bootstrap_app.types import Item, Message
 
 from ..base import ReadContext, Source
 from . import mboxpool
+from .eml import is_message_file
 from .lazybody import MAX_BODY_BYTES, mbox_body_bytes
 from .mailfolders import is_sent_folder
 from .mailparse import _MULTI_HEADERS, ITEM_HEADERS, parse_header_block
@@ -224,6 +226,8 @@ def _first_message(mm: mmap.mmap, size: int, path: Path, start: int) -> tuple[in
     while pos < size and mm[pos:pos + 1] in (b"\n", b"\r", b" ", b"\t"):
         pos += 1
     if mm[pos:pos + 5] != b"From ":
+        if why := binary_reason(mm[pos:pos + 8192], "an mbox"):
+            raise SourceError(f"{path}: {why}", hint="export the mailbox again as mbox (text)")
         raise SourceError(f"{path}: not an mbox file (no 'From ' separator at byte {pos})",
                           hint="export the mailbox as mbox, or point memseed at a folder of .eml files")
     first_nl = mm.find(b"\n", pos)
@@ -357,7 +361,7 @@ def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = ""
     same_file = cur.get("head") == head and int(cur.get("size", -1)) <= stat.st_size
     if same_file and (offset >= stat.st_size or at == b"From "):
         start = offset  # an appended mbox: read only what is new
-    count = skipped_labels = 0
+    count = skipped_labels = found = older = 0
     resume = start
     job = MboxJob(str(path), source_id, label, ctx.max_text_chars, ctx.cleaner, ctx.since,
                   True if is_sent_folder(path.name) else None,  # Thunderbird's "Sent", Apple's "Sent Messages"
@@ -366,6 +370,7 @@ def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = ""
         for out in _outcomes(job, start, stat.st_size, ctx):
             if ctx.should_stop():
                 break
+            found += 1  # the ledger: every message ends as an item, a skip or passed over
             for ref, reason in out.skips:
                 ctx.skip(source_id, ref, reason)
             if out.stop:
@@ -374,6 +379,7 @@ def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = ""
                 resume = out.resume
             skipped_labels += out.spam
             if out.item is None:
+                older += not (out.skips or out.spam)  # dated before --since
                 continue
             yield out.item
             count += 1
@@ -382,8 +388,12 @@ def read_mbox(path: Path, source_id: str, ctx: ReadContext, *, display: str = ""
                 ctx.progress_bytes(source_id, resume - start, stat.st_size - start)
     except OSError as exc:
         raise SourceError(f"{label}: read failed ({exc})", hint="check the disk and the file") from exc
+    ctx.find(found)
+    ctx.pass_over("older than --since", older)
+    ctx.pass_over("in Spam or Trash", skipped_labels)
     if skipped_labels:
-        ctx.skip(source_id, "labels:Spam/Trash", f"{label}: {skipped_labels} messages in Spam or Trash left out")
+        ctx.skip(source_id, "labels:Spam/Trash", f"{label}: {skipped_labels} messages in Spam or Trash left out",
+                 note=True)
     ctx.progress(source_id, count)
     ctx.progress_bytes(source_id, resume - start, stat.st_size - start)
     if head_len != min(4096, stat.st_size):
@@ -399,6 +409,17 @@ def _outcomes(job: MboxJob, start: int, size: int, ctx: ReadContext) -> Iterator
     return mboxpool.parallel_outcomes(iter_mbox, job, pos, size, mode, ctx.jobs)
 
 
+def _one_message(path: Path) -> bool:
+    """True for a file that starts with a message's header block rather than a ``From `` line."""
+    try:
+        with open(path, "rb") as f:
+            if f.read(5) == b"From ":
+                return False
+    except OSError:
+        return False
+    return is_message_file(path)
+
+
 class MboxSource(Source, kind="mbox", priority=30,
                  description="mbox mailbox file (Takeout, Thunderbird, mutt)",
                  cursor_doc="byte offset, size, mtime and head of the file: appended mail is read from the offset"):
@@ -409,7 +430,8 @@ class MboxSource(Source, kind="mbox", priority=30,
         if not path.is_file():
             return False
         if path.suffix.lower() in (".mbox", ".mbx"):
-            return True
+            # an ``.mbx`` holding one message with no ``From `` line is that message (the eml reader's)
+            return path.stat().st_size == 0 or not _one_message(path)
         if not path.suffix and path.with_name(path.name + ".msf").is_file():
             return path.stat().st_size > 0  # a Thunderbird folder: mbox without extension beside its index
         try:

@@ -36,7 +36,7 @@ from .charsets import decode_text
 from .htmltext import html_to_text
 from .mailfolders import is_sent_folder
 from .mailparse import message_from_parts, parse_header_block
-from .walk import files_named, holds_files_named, skips_under
+from .walk import files_named, holds_files_named, not_read, skips_under
 
 __all__ = ["OutlookMsgSource", "msg_headers", "msg_html_text", "read_msg"]
 
@@ -171,7 +171,8 @@ def read_msg(path: Path, source_id: str, ref: str, ctx: ReadContext, sent: bool 
                               sent_hint=True if sent else None)
     since = utc(ctx.since)
     if since is not None and item.timestamp is not None and item.timestamp < since:
-        return None  # older than --since: passed over silently, as in .eml folders
+        ctx.pass_over("older than --since")  # passed over, counted by the ledger
+        return None
     return item
 
 
@@ -185,12 +186,14 @@ class OutlookMsgSource(Source, kind="msg", priority=36,
 
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         root = self.local_path()
-        files = files_named(root, ".msg", skips_under(root, self.id, ctx.skip))
+        files = files_named(root, ".msg", skips_under(root, self.id, ctx.skip, ctx.find),
+                            not_read(ctx.find, ctx.pass_over))
         count = 0
         try:
             for path in files:
                 if ctx.should_stop():
                     return
+                ctx.find()  # the ledger: each .msg ends as a message, a skip or passed over
                 ref = path.name if path == root else str(path.relative_to(root))
                 sent = is_sent_folder(path.parent.name)
                 item = read_msg(path, self.id, ref, ctx, sent)

@@ -166,6 +166,7 @@ class SlackExportSource(Source, kind="slack", priority=15, description="Slack ex
         try:
             data = json.loads(tree.read(name))
         except (ValueError, OSError, KeyError) as exc:
+            ctx.find()  # the ledger: a listing file that fails is one unit lost
             ctx.skip(self.id, name, f"{self.location}: {name} unreadable ({exc})")
             return []
         return data if isinstance(data, list) else []
@@ -217,21 +218,28 @@ class SlackExportSource(Source, kind="slack", priority=15, description="Slack ex
                 break
             folder, fname = day.split("/")
             if fname[:10] < max(since_day, after_day):
+                ctx.find()  # the ledger counts rows of the day files read, and a day file not read as one
+                ctx.pass_over("day files before --since or the last read")
                 continue
             try:
                 messages = json.loads(tree.read(day))
                 if not isinstance(messages, list):
                     raise ValueError("not a JSON array of messages")
             except (ValueError, OSError, KeyError) as exc:
+                ctx.find()
                 ctx.skip(self.id, day, f"{path}: day file {day} malformed ({exc})")
                 continue
             channel = folders.get(folder, folder)
+            ctx.find(len(messages))
             for raw in messages:
                 item = self._message(raw, workspace, channel, users, channel_names, missing, ctx, facts)
                 if item is None or item.timestamp is None:
+                    if item is None and not (isinstance(raw, dict) and raw.get("ts")):
+                        ctx.pass_over("rows that are not messages (no ts)")
                     continue
                 ts = item.timestamp.timestamp()
                 if (ctx.since and item.timestamp < ctx.since) or ts <= after:
+                    ctx.pass_over("older than --since or the last read")
                     continue
                 newest = max(newest, ts)
                 count += 1
@@ -241,7 +249,8 @@ class SlackExportSource(Source, kind="slack", priority=15, description="Slack ex
         if missing:
             ids = ", ".join(sorted(missing)[:10])
             ctx.skip(self.id, "users.json", f"{path}: {len(missing)} user id(s) not in users.json "
-                                            f"({sum(missing.values())} messages kept with the bare id): {ids}")
+                                            f"({sum(missing.values())} messages kept with the bare id): {ids}",
+                     note=True)
         ctx.progress(self.id, count)
         if not stopped:
             ctx.new_cursor = {"ts": newest}

@@ -101,6 +101,14 @@ def _takeout_root(path: Path) -> Path | None:
     return None
 
 
+_OTHER = "not Takeout mail, calendar or Drive data memseed reads"
+
+
+def _failed(ctx: ReadContext) -> None:
+    """One member of the export could not be read (its skip says why): the ledger's failed count."""
+    ctx.units_failed += 1
+
+
 class TakeoutSource(Source, kind="takeout", priority=10,
                     description="Google Takeout folder or .zip (mail, calendar, Drive)",
                     cursor_doc="per archive part: the cursor of the mbox/calendar/Drive reader that read it"):
@@ -128,21 +136,31 @@ class TakeoutSource(Source, kind="takeout", priority=10,
         cursors: dict[str, object] = dict((ctx.cursor or {}).get("files", {}))
         found = 0
         self._count = 0
+        ctx.units_read = 0  # the ledger counts the export's files (members), not the items they hold
         if path.is_dir():
             root = _takeout_root(path) or path
             # a bounded walk: deep trees, unlistable folders and names that are not UTF-8 are
             # skipped with a reason instead of failing the export
-            for member in walk_files(root, skips_under(path, self.id, ctx.skip),
+            walk_skip = skips_under(path, self.id, ctx.skip, ctx.find)
+
+            def lost(where: Path, why: str) -> None:
+                _failed(ctx)
+                walk_skip(where, why)
+
+            for member in walk_files(root, lost,
                                      keep_dir=lambda d: not d.name.startswith("."),
                                      keep_file=lambda n: not n.startswith(".")):
                 rel = str(member.relative_to(path)).replace("\\", "/")
                 kind = classify(rel)
+                ctx.find()
                 if not kind:
+                    ctx.pass_over(_OTHER)
                     continue
                 found += 1
                 try:
                     mtime = member.stat().st_mtime
                 except OSError as exc:
+                    _failed(ctx)
                     ctx.skip(self.id, rel, f"{rel}: unreadable ({exc.strerror or exc})")
                     continue
                 yield from self._dispatch(kind, member, rel, mtime, ctx, cursors)
@@ -157,7 +175,7 @@ class TakeoutSource(Source, kind="takeout", priority=10,
             found = counter[0]
         if not found:
             ctx.skip(self.id, str(path), f"{path}: no mail (.mbox), calendar (.ics) or Drive documents found "
-                                         "in this Takeout export")
+                                         "in this Takeout export", note=True)
         ctx.progress(self.id, self._count)
         ctx.new_cursor = {"files": cursors}
 
@@ -170,19 +188,27 @@ class TakeoutSource(Source, kind="takeout", priority=10,
                               hint="download that Takeout part again") from exc
         with zf, tempfile.TemporaryDirectory(prefix="memseed-takeout-", dir=_scratch(ctx)) as tmp:  # 0700
             for info in zf.infolist():
-                kind = "" if info.is_dir() else classify(info.filename)
+                if info.is_dir():
+                    continue
+                kind = classify(info.filename)
+                ctx.find()  # the ledger: each member ends read, failed, or passed over
                 if not kind:
                     if info.filename.lower().endswith((".zip", ".tgz", ".tar.gz")):
                         ctx.skip(self.id, f"{part.name}!{info.filename}", f"{part}!{info.filename}: an archive "
-                                 "inside the archive is not opened; unpack it and scan it on its own")
+                                 "inside the archive is not opened; unpack it and scan it on its own", note=True)
+                        ctx.pass_over("archives inside the archive (not opened)")
+                    else:
+                        ctx.pass_over(_OTHER)
                     continue
                 if stat.S_ISLNK(info.external_attr >> 16):
                     ctx.skip(self.id, f"{part.name}!{info.filename}",
-                             f"{part}!{info.filename}: a symbolic link stored in the archive, not followed")
+                             f"{part}!{info.filename}: a symbolic link stored in the archive, not followed", note=True)
+                    ctx.pass_over("symbolic links stored in the archive (not followed)")
                     continue
                 counter[0] += 1
                 rel = f"{part.name}!{info.filename}"
                 if kind == "doc" and info.file_size > ctx.max_file_bytes:
+                    _failed(ctx)
                     ctx.skip(f"{self.id}!{rel}", info.filename, f"{part}!{info.filename}: "
                              f"{info.file_size / 2**20:.1f} MB is over the per-file cap")
                     continue
@@ -191,6 +217,7 @@ class TakeoutSource(Source, kind="takeout", priority=10,
                 target = Path(tmp) / str(counter[0]) / safe
                 free = shutil.disk_usage(tmp).free
                 if info.file_size + _DISK_MARGIN > free:
+                    _failed(ctx)
                     ctx.skip(self.id, rel, f"{rel}: needs {info.file_size / 2**20:.0f} MB to unpack but the "
                                            f"disk has {free / 2**20:.0f} MB free; free space, or unzip the "
                                            "archive yourself and scan the folder")
@@ -202,6 +229,7 @@ class TakeoutSource(Source, kind="takeout", priority=10,
                     stamp = _zip_time(info)
                     os.utime(target, (stamp, stamp))
                 except (zipfile.BadZipFile, OSError, EOFError, RuntimeError) as exc:
+                    _failed(ctx)
                     ctx.skip(self.id, rel, f"{rel}: cannot be extracted ({exc})")
                     continue
                 try:
@@ -226,7 +254,8 @@ class TakeoutSource(Source, kind="takeout", priority=10,
             ctx.progress(self.id, base + n)
 
         sub = replace(ctx, cursor=previous if isinstance(previous, dict) else None, new_cursor=None,
-                      on_progress=progress)
+                      on_progress=progress, passed={}, units_read=None, units_failed=0)
+        read = False
         try:
             if kind == "mbox":
                 items: Iterator[Item] = read_mbox(file, source_id, sub, display=label, lazy=not unpacked)
@@ -242,10 +271,18 @@ class TakeoutSource(Source, kind="takeout", priority=10,
             for item in items:
                 self._count += 1
                 yield item
+            read = kind != "doc" or doc is not None
         except SourceError as exc:  # one unreadable file never stops the whole Takeout
             reason = str(exc).split("\n")[0]
             ctx.skip(source_id, rel, f"{reason}; {exc.hint}" if exc.hint else reason)
         except OSError as exc:
             ctx.skip(source_id, rel, f"{label}: unreadable ({exc.strerror or exc})")
+        if read:
+            ctx.units_read = (ctx.units_read or 0) + 1
+        elif kind == "doc" and sub.passed:  # a Drive file modified before --since
+            for why, n in sub.passed.items():
+                ctx.pass_over(why, n)
+        else:
+            _failed(ctx)
         if sub.new_cursor is not None:
             cursors[rel] = sub.new_cursor

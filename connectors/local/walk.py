@@ -21,27 +21,45 @@ from pathlib import Path
 
 from bootstrap_app.text.paths import is_text, printable
 
-__all__ = ["MAX_DEPTH", "ChangeCursor", "files_named", "holds_files_named", "skips_under", "walk_files"]
+__all__ = ["MAX_DEPTH", "ChangeCursor", "files_named", "holds_files_named", "not_read", "skips_under", "walk_files"]
 
 MAX_DEPTH = 40
 """Folders below this many levels are not entered (a real document tree is rarely over 15)."""
 
 
-def skips_under(root: Path, source_id: str,
-                skip: Callable[[str, str, str], None]) -> Callable[[Path, str], None]:
+def skips_under(root: Path, source_id: str, skip: Callable[[str, str, str], None],
+                find: Callable[[int], None] | None = None) -> Callable[[Path, str], None]:
     """An ``on_skip`` for :func:`walk_files` that reports what it leaves out through ``skip``
-    (``ctx.skip``), named by its place under ``root`` as the source's refs are."""
-    return lambda path, reason: skip(source_id, printable(path.relative_to(root)), reason)
+    (``ctx.skip``), named by its place under ``root`` as the source's refs are; ``find``
+    (``ctx.find``): each one is also a unit the source's ledger found."""
+    def on_skip(path: Path, reason: str) -> None:
+        if find is not None:
+            find(1)
+        skip(source_id, printable(path.relative_to(root)), reason)
+    return on_skip
+
+
+def not_read(find: Callable[[int], None], pass_over: Callable[[str, int], None]) -> Callable[[Path], None]:
+    """An ``on_other`` for :func:`walk_files`: a file of a kind the reader does not read is found
+    and passed over with that reason, by extension (``ctx.find``, ``ctx.pass_over``: a choice,
+    not a failure). Not even a file another reader could read is read by another source here:
+    the registry gave this folder to this reader, so the ledger counts it."""
+    def other(path: Path) -> None:
+        find(1)
+        pass_over(f"not a kind of file memseed reads here ({path.suffix.lower() or 'no extension'})", 1)
+    return other
 
 
 def walk_files(root: Path, on_skip: Callable[[Path, str], None], *,
                keep_dir: Callable[[Path], bool] = lambda p: True,
                keep_file: Callable[[str], bool] = lambda n: True,
-               max_depth: int = MAX_DEPTH) -> Iterator[Path]:
+               max_depth: int = MAX_DEPTH, on_other: Callable[[Path], None] | None = None) -> Iterator[Path]:
     """Regular-looking files under ``root`` in sorted order, depth-first.
 
     ``keep_dir(path)`` decides whether to enter a sub-folder, ``keep_file(name)`` whether a
     file is of interest; only kept items that cannot be used are reported to ``on_skip``.
+    ``on_other`` gets every visible file *not* of interest (a reader's ledger reports it as a
+    kind of file it does not read); hidden files (``.name``) are not looked at.
     """
     stack: list[tuple[Path, int]] = [(root, 0)]
     while stack:
@@ -70,6 +88,8 @@ def walk_files(root: Path, on_skip: Callable[[Path, str], None], *,
                     subdirs.append(path)
                 continue
             if not keep_file(entry.name):
+                if on_other is not None and not entry.name.startswith("."):
+                    on_other(path)
                 continue
             if not is_text(entry.name):
                 on_skip(path, f"{printable(path)}: file name is not valid UTF-8; rename it to have it read")
@@ -124,13 +144,15 @@ class ChangeCursor:
         return {"mtime": self.newest_mtime, "ctime": min(self.newest_ctime, self.started)}
 
 
-def files_named(root: Path, suffix: str, on_skip: Callable[[Path, str], None]) -> Iterable[Path]:
+def files_named(root: Path, suffix: str, on_skip: Callable[[Path, str], None],
+                on_other: Callable[[Path], None] | None = None) -> Iterable[Path]:
     """``root`` itself when it is a file, else the visible files named ``*suffix`` (any case)
-    below it, hidden folders not entered: what a one-message-per-file source reads."""
+    below it, hidden folders not entered: what a one-message-per-file source reads. ``on_other``:
+    see :func:`walk_files` (the other files, for the reader's ledger)."""
     if root.is_file():
         return [root]
     return walk_files(root, on_skip, keep_dir=lambda d: not d.name.startswith("."),
-                      keep_file=lambda n: n.lower().endswith(suffix) and not n.startswith("."))
+                      keep_file=lambda n: n.lower().endswith(suffix) and not n.startswith("."), on_other=on_other)
 
 
 def holds_files_named(path: Path, suffix: str) -> bool:

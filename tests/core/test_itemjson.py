@@ -54,7 +54,7 @@ FULL: list[Item] = [
     ChatMessage(**_BASE, workspace="w", channel="general", user=_ANNA, text="hej", thread_ts="1.2",
                 subtype="thread_broadcast", user_title="Staff Engineer", user_tz="Europe/Berlin"),
     MemoryEntry(**_BASE, harness="claude-code", name="n", description="d", memory_type=MemoryType.FEEDBACK,
-                body="b", scope="project", path="/m/n.md"),
+                body="b", scope="project", path="/m/n.md", line=7),
     AgentTurn(**_BASE, harness="codex", session="s-1", line=7, role="person", marks=("pasted",), text="use uv ✓",
               tool="shell", project="/r", cwd="/r/sub"),
 ]

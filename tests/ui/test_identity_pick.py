@@ -69,3 +69,33 @@ def test_picking_a_slack_candidate_then_reanalysing_gives_proposals(hermetic: Pa
     assert not at.exception
     shown = "\n".join(m.value for m in at.markdown)
     assert "slack\\-channel\\-general" in shown or "slack-channel-general" in shown
+
+
+def test_the_reanalysis_notice_shows_progress_and_leaves_when_done(hermetic: Path, settings) -> None:  # type: ignore[no-untyped-def]
+    """The notice said "Re-analysing… starting" until the page was left: it now redraws itself
+    (a fragment that reruns every second) with the stage and the items replayed so far, and the
+    page reruns once the job ends, so the notice goes by itself."""
+    import threading
+    from types import SimpleNamespace
+
+    from bootstrap_app.ui.jobs import start_scan
+
+    release = threading.Event()
+
+    def runner(locations, *, on_event, **kw):  # type: ignore[no-untyped-def]
+        on_event(SimpleNamespace(kind="source-start", source="eml:/x", message="eml", count=0))
+        on_event(SimpleNamespace(kind="progress", source="eml:/x", count=1234, done_bytes=0, total_bytes=0))
+        release.wait(30)
+        return SimpleNamespace(reports=[])
+
+    job = start_scan(["/x"], settings, runner=runner, cached=True)
+    try:
+        at = app_at("identity")
+        assert not at.exception
+        notices = [i.value for i in at.info if i.value.startswith("Re-analysing")]
+        assert notices and "reading sources" in notices[0] and "1,234 items" in notices[0], notices
+    finally:
+        release.set()
+    assert job.wait(30)
+    at = app_at("identity")
+    assert not [i.value for i in at.info if i.value.startswith("Re-analysing")]

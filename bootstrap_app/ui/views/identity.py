@@ -14,7 +14,7 @@ import streamlit as st
 from bootstrap_app import identity_review as ir
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.ui.common import get_settings, get_store, md_escape, page_header, show_error
-from bootstrap_app.ui.jobs import current_job, start_scan
+from bootstrap_app.ui.jobs import ScanJob, current_job, start_scan
 
 __all__: list[str] = []
 
@@ -78,9 +78,20 @@ if (msg := st.session_state.pop("identity_msg", None)) is not None:
 view = ir.identity_view(store)
 ir.mark_identity_shown(store, view.run_id)
 
+@st.fragment(run_every=1.0)
+def _reanalysing(job: ScanJob) -> None:
+    """Redraws itself every second while the re-analysis runs (stage, items replayed so far);
+    one full rerun when it ends, so the page shows the new analysis without being left."""
+    if job.running:
+        items = sum(p.items for p in job.progress())
+        st.info(f"Re-analysing… {job.stage} · {items:,} items · {job.elapsed:.0f} s", icon=":material/hourglass_top:")
+    else:
+        st.rerun()
+
+
 job = current_job(settings)
 if job is not None and job.running:
-    st.info(f"Re-analysing… {job.stage}", icon=":material/hourglass_top:")
+    _reanalysing(job)
 elif view.run_id is None:
     st.info("Nothing scanned yet — scan your sources first.", icon=":material/info:")
     st.page_link("views/scan.py", label="Go to Scan", icon=":material/arrow_back:")
