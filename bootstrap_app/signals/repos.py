@@ -68,6 +68,8 @@ LOCKFILES: tuple[tuple[str, str], ...] = (
 _CI = ((".github/workflows/", "GitHub Actions"), (".gitlab-ci.yml", "GitLab CI"), ("Jenkinsfile", "Jenkins"),
        (".circleci/", "CircleCI"), ("azure-pipelines.yml", "Azure Pipelines"), (".travis.yml", "Travis CI"),
        (".buildkite/", "Buildkite"), ("bitbucket-pipelines.yml", "Bitbucket Pipelines"))
+_WORKFLOWS = (".github/workflows/", ".gitlab-ci.yml")
+"""Where a CI step's own lines are: the step that makes a generated file is spelt as the job spells it."""
 _NOT_CODE = frozenset({"markdown", "yaml", "json", "toml", "text", "ini", "xml", "csv", "restructuredtext",
                        "svg", "lock", "gitignore", "dockerignore", "editorconfig", "html", "css", "scss"})
 _PR_RULE = re.compile(r"never (?:push|commit) (?:directly )?to `?(?:main|master|trunk)|do not push (?:directly )?to|"
@@ -407,7 +409,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
         if (t := task_of(target.name, target.command, target.body, target.where.split(":")[0]))]
     # a CI step that runs a generated file (`./configure`) comes with the step that makes it, as a doc's does
     ci_steps = list(completed(tuple(t for t in ci_tasks(files, tasks) if _of_the_code(t.command, ecosystems, languages)),
-                              {}, view, ecosystems))
+                              {p: t for p, t in files.items() if p.startswith(_WORKFLOWS)}, view, ecosystems))
     configured = config_tools(listed, pyproject, files.get(".pre-commit-config.yaml", ""), pkg)
     configured = tuple(dict.fromkeys([*configured, *(t for e in own for t in e.configured(view))]))
     docs = contributor_docs(files, listed)
