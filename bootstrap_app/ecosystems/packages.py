@@ -91,6 +91,8 @@ class R(_ManifestEcosystem):
     dotfiles = {"air": ("air.toml",), "lintr": (".lintr",)}
     tools = {"air": "format", "lintr": "lint"}
     programs = frozenset({"R", "Rscript", "air"})
+    expression = ("Rscript", "-e")
+    calls = r"[A-Za-z][\w.]*::[A-Za-z][\w.]*\(\)"  # `devtools::check()`: a package's function on this package
 
     def detected(self, view: RepoView) -> bool:
         return bool(re.search(r"^Package:\s*\S", view.files.get("DESCRIPTION", ""), re.M))
@@ -130,6 +132,9 @@ class Julia(_ManifestEcosystem):
     reads = ("Project.toml", "JuliaProject.toml", "docs/make.jl", "test/runtests.jl")
     package_manager = "Pkg"
     programs = frozenset({"julia"})
+    expression = ("julia", "--project", "-e")
+    # `using Pkg; Pkg.test()`: the module loaded, then one call of it with no argument
+    calls = r"(?:using|import) ([A-Z]\w*); ?\1(?:\.\w+)+\(\)"
 
     def detected(self, view: RepoView) -> bool:
         data = load_toml(view.text("*Project.toml")[1])

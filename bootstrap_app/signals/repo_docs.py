@@ -267,9 +267,20 @@ def _kind(command: str, context: str, heading: str) -> str:
     return ""
 
 
+def _call_kind(command: str) -> str:
+    """What a call run by its language's program is for, by the function's name (``check`` tests:
+    R's ``R CMD check`` runs the tests; ``install_dev_deps`` sets up)."""
+    m = re.search(r"[\w.]+(?=\(\)'$)", command)
+    name = m.group(0).split(".")[-1] if m else ""
+    return "test" if name == "check" else kind_of_name(name)
+
+
 def prove(command: str, view: RepoView, ecosystems: tuple[Ecosystem, ...], ci_lines: dict[str, str]) -> str:
     """Where the repository proves every ``&&`` part of ``command`` runs (``file:line``, first part's), or ``""``."""
     proofs: list[str] = []
+    said = next((e for e in ecosystems if e.expression and e.expression_command(command) == command), None)
+    if said is not None:  # a call run by the language's program acts on the project its manifest declares
+        return said.cite_manifest(view)
     for part in command.split("&&"):
         argv = part.split()
         if not argv or not all(_TOKEN.match(t) for t in argv):
@@ -327,6 +338,15 @@ def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[
     for path, text in docs:
         names = _task_names(view, ecosystems)
         for c in _candidates(text, dirs):
+            # a call of the project's language (`devtools::check()`), run by its program (`Rscript -e`)
+            said = next((x for e in ecosystems if (x := e.expression_command(c.text))), "")
+            if said and not find_dangerous(said) and (not c.inline or _RUN_VERB.search(c.context)):
+                kind = _call_kind(said) or _kind(said, c.context, c.heading)
+                proof = prove(said, view, ecosystems, ci_lines)
+                if kind and proof and said not in seen and not _ELSEWHERE.search(c.heading):
+                    seen.add(said)
+                    out.append(DocCommand(kind, said, f"{path}:{c.line}", proof, False, c.block))
+                continue
             cmd = _plain(c.text)
             if c.inline and cmd in names and _RUN_VERB.search(c.context):
                 cmd = names[cmd]  # "Please run `preparePR`": the one declared task of that name
