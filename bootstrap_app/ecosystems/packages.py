@@ -246,12 +246,30 @@ class Bazel(_ManifestEcosystem):
     label = "Bazel"
     languages = ("Starlark",)
     detect = ("MODULE.bazel", "WORKSPACE", "WORKSPACE.bazel", ".bazelversion")
-    reads = ("MODULE.bazel", ".bazelversion", ".bazelrc")
+    reads = ("MODULE.bazel", ".bazelversion", ".bazelrc", ".bazelci/presubmit.yml", ".bazelci/presubmit.yaml")
     package_manager = "bazel"
     programs = frozenset({"bazel", "bazelisk"})
     builtins = {"bazel": frozenset({"build", "test", "run", "query", "mod", "coverage"}),
                 "bazelisk": frozenset({"build", "test", "run", "query", "mod", "coverage"})}
     tools = {"bazel test": "test", "bazel build": "build"}
+
+    def targets(self, view: RepoView) -> list[Target]:
+        """What the project's Bazel CI runs: ``.bazelci/presubmit.yml`` (the file format of Bazel's
+        own CI) lists per task the ``build_targets`` and ``test_targets`` (a list, or the keys of a
+        YAML set); the first task that lists them gives ``bazel build`` / ``bazel test`` with them."""
+        path = next((p for p in (".bazelci/presubmit.yml", ".bazelci/presubmit.yaml") if p in view.files), "")
+        data = load_yaml(view.files.get(path, "")) if path else None
+        tasks = data.get("tasks") if isinstance(data, dict) else None
+        out: list[Target] = []
+        for verb in ("build", "test"):
+            for task in (tasks.values() if isinstance(tasks, dict) else ()):
+                listed = task.get(f"{verb}_targets") if isinstance(task, dict) else None
+                names = [str(t) for t in (listed or ())] if isinstance(listed, (list, dict)) else []
+                if names and all(re.fullmatch(r"--|-?@?[\w.-]*//[\w./-]*(?::[\w.-]+)?", t) for t in names):
+                    line = view.cite(path, rf"^\s*{verb}_targets\s*:") or f"{path}:1"
+                    out.append(Target(verb, f"bazel {verb} {' '.join(names)}", "", line))
+                    break
+        return out
 
     def versions(self, view: RepoView) -> tuple[str, ...]:
         version = view.files.get(".bazelversion", "").strip().split("\n")[0]
