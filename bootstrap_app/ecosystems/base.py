@@ -128,6 +128,9 @@ class Ecosystem:
     tools: ClassVar[dict[str, str]] = {}
     manifests: ClassVar[tuple[str, ...]] = ()
     """Globs of the files whose dependency lists declare tools (``Gemfile``, ``*.gemspec``)."""
+    invocations: ClassVar[dict[str, str]] = {}
+    """A tool's own command run over the project (``luacheck .``): proposed only when the project's CI
+    runs the tool through an action (no command line of its own) and the tool's config file is tracked."""
     expression: ClassVar[tuple[str, ...]] = ()
     """The command that runs one expression of the language from a shell (``Rscript -e``); with
     ``calls``, how a call the docs write in the language (``devtools::check()``) is proposed."""

@@ -73,6 +73,7 @@ class Lua(_ManifestEcosystem):
     tools = {"busted": "test", "luacheck": "lint", "stylua": "format"}
     manifests = ("*.rockspec",)
     dotfiles = {"luacheck": (".luacheckrc",), "busted": (".busted",), "stylua": (".stylua.toml", "stylua.toml")}
+    invocations = {"luacheck": "luacheck .", "stylua": "stylua --check ."}
 
     def versions(self, view: RepoView) -> tuple[str, ...]:
         for path in view.matching("*.rockspec"):

@@ -215,6 +215,10 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
                 runs[kind] = pick.runs
         else:
             implied = next((cmd for k, tool, cmd in _IMPLIED if k == kind and tool in configured), "")
+            # CI runs the tool only through an action (`uses: …/luacheck@v1`) and its config file is
+            # tracked: the tool's own command runs what CI checks
+            action = next((inv for t in on_ci if not t.command for tool in t.tools[:1] if tool in configured
+                           for e in ecosystems if (inv := e.invocations.get(tool))), "")
             default = next((_DEFAULTS[lang][kind] for lang in languages[:1] if kind in _DEFAULTS.get(lang, {})), None)
             label = "language default"
             if kind == "setup" and pm in _SETUP:
@@ -225,6 +229,9 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
             if kind == "format" and formatters:  # golangci-lint v2 runs the formatters its config enables
                 commands[kind] = ("golangci-lint fmt", ".golangci config")
                 found = ["golangci-lint", *formatters]
+            elif action:
+                commands[kind] = (action, "CI action, tool config")
+                found = [action.split()[0]]
             elif implied:
                 commands[kind] = (prefix + implied, "tool config")
                 found = [" ".join(implied.split()[:2]).rstrip(" .")]
