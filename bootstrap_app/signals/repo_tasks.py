@@ -24,7 +24,7 @@ from bootstrap_app.safety.dangerous import find_dangerous
 
 from .repo_tools import kind_of_name, kind_of_tools, runnable, safe_name, safe_path, tools_in
 
-__all__ = ["Task", "ci_lines", "ci_tasks", "declared_tasks", "installs_into_system", "load_json", "load_toml", "load_yaml", "reruns",
+__all__ = ["Task", "ci_lines", "ci_tasks", "declared_tasks", "installs_into_system", "load_json", "load_toml", "load_yaml", "reruns", "runs_on_changes",
            "special_purpose", "task_of"]
 
 
@@ -336,9 +336,14 @@ def _triggers(data: dict[Any, Any]) -> set[str]:
     return {str(k) for k, v in on.items() if not (isinstance(v, dict) and "tags" in v and "branches" not in v)}
 
 
+def runs_on_changes(data: dict[Any, Any]) -> bool:
+    """The workflow (parsed) runs on pushes or pull requests: not only by hand, on a schedule or on a release tag."""
+    return bool(_triggers(data) & {"push", "pull_request", "pull_request_target", "merge_group"})
+
+
 def _job_runs_on_changes(data: dict[Any, Any], job_id: str, job: dict[Any, Any]) -> bool:
     """The workflow runs on pushes or pull requests, and the job is not a special-purpose one."""
-    if not _triggers(data) & {"push", "pull_request", "pull_request_target", "merge_group"}:
+    if not runs_on_changes(data):
         return False
     name = str(job.get("name", "") or "")
     if _several_legs(name):  # "JDK 17 (JVM, Native, plugin), linting": the special leg is one of several
