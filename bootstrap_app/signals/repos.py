@@ -77,7 +77,8 @@ _PR_RULE = re.compile(r"never (?:push|commit) (?:directly )?to `?(?:main|master|
                       r"open a pull request|open your pull request", re.I)
 _SETUP = {"npm": "npm install", "pnpm": "pnpm install", "yarn": "yarn install", "bun": "bun install",
           "uv": "uv sync", "poetry": "poetry install", "pdm": "pdm install", "pipenv": "pipenv install",
-          "go": "go mod download", "bundler": "bundle install", "composer": "composer install"}
+          "go": "go mod download", "bundler": "bundle install", "composer": "composer install",
+          "cpanm": "cpanm --installdeps ."}  # the distribution's own prerequisites (Makefile.PL, cpanfile)
 _CANONICAL = {"setup": ("install", "setup", "bootstrap", "init"), "test": ("test", "tests"), "lint": ("lint",), "format": ("fmt", "format"),
               "typecheck": ("typecheck", "type-check", "types"), "build": ("build",), "docs": ("docs", "doc"),
               "release": ("release", "publish"), "deploy": ("deploy",)}
