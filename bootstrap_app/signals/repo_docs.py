@@ -238,7 +238,9 @@ def _installs_a_package(cmd: str) -> bool:
     if "install" not in words and "add" not in words:
         return False
     rest = words[words.index("install" if "install" in words else "add") + 1:]
-    return any(not w.startswith(("-", ".")) for w in rest)
+    # `-r requirements.txt`: a requirements (or constraints) file is the project's list, not one package
+    files = {i + 1 for i, w in enumerate(rest) if w in ("-r", "--requirement", "-c", "--constraint")}
+    return any(not w.startswith(("-", ".")) for i, w in enumerate(rest) if i not in files)
 
 
 def _kind(command: str, context: str, heading: str) -> str:
@@ -337,6 +339,10 @@ def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[
     dirs = frozenset(p.rsplit("/", i)[0] for p in view.listed for i in range(1, p.count("/") + 1))
     for path, text in docs:
         names = _task_names(view, ecosystems)
+        # after `git clone …/name.git` the doc's commands may run beside the checkout: `name/requirements.txt`
+        clone = re.search(r"^\s*(?:\$\s+)?git clone\s+\S+?/([\w.-]+?)(?:\.git)?/?(?:\s+([\w.-]+))?\s*$", text, re.M)
+        clone_dir = (clone.group(2) or clone.group(1)) if clone else ""
+        clone_line = text.count("\n", 0, clone.start()) + 1 if clone else 0
         for c in _candidates(text, dirs):
             # a call of the project's language (`devtools::check()`), run by its program (`Rscript -e`)
             said = next((x for e in ecosystems if (x := e.expression_command(c.text))), "")
@@ -348,6 +354,9 @@ def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[
                     out.append(DocCommand(kind, said, f"{path}:{c.line}", proof, False, c.block))
                 continue
             cmd = _plain(c.text)
+            if clone_dir and c.line > clone_line and cmd:  # `pip install -r name/req.txt` is `-r req.txt` inside it
+                cmd = " ".join(w.removeprefix(clone_dir + "/") if w.startswith(clone_dir + "/")
+                               and w.removeprefix(clone_dir + "/") in view.listed else w for w in cmd.split())
             if c.inline and cmd in names and _RUN_VERB.search(c.context):
                 cmd = names[cmd]  # "Please run `preparePR`": the one declared task of that name
             # the program: the first word after any `mkdir build && cd build &&`

@@ -36,3 +36,12 @@ def test_a_quoted_julia_call_is_read_and_anything_else_quoted_is_not(tmp_path: P
                                 "test/runtests.jl": "using Test\n", "CONTRIBUTING.md": guide})
     assert facts.commands["test"][0] == "julia --project -e 'using Pkg; Pkg.test()'"
     assert not any("rm -rf" in c for c, _ in facts.commands.values())
+
+
+def test_a_path_through_the_clone_folder_is_read_inside_the_checkout(tmp_path: Path) -> None:
+    readme = ("# app\n\n## Setting up for development\n\n* Check out project code:\n\n  ```sh\n"
+              "  git clone https://github.com/example/app.git\n  ```\n\n* Install requirements into the virtualenv:\n\n"
+              "  ```sh\n  pip install -r app/requirements.txt -r app/requirements-dev.txt\n  ```\n")
+    facts = facts_of(tmp_path, {"README.md": readme, "requirements.txt": "Django==5.0\n",
+                                "requirements-dev.txt": "pytest\n", "manage.py": "import django\n"})
+    assert "pip install -r requirements.txt -r requirements-dev.txt" in {c for c, _ in facts.commands.values()}
