@@ -180,6 +180,10 @@ def prove(command: str, exp: Expectation, tree: Tree) -> str | None:
         return None
     if any(re.fullmatch(form, command) for doc in exp.commands for form in doc.forms):
         return "doc"
+    if " && " in command:  # a chain (a prerequisite in front, `cd docs && …`): every part proven
+        reasons = [None if not p.strip() else "file" if re.fullmatch(r"(?:cd|mkdir(?: -p)?) [\w./-]+", p.strip())
+                   else prove(p, exp, tree) for p in command.split(" && ")]
+        return reasons[-1] if all(reasons) else None
     bare = _PREFIXES.sub("", command)
     words = bare.split()
     if not words:
@@ -254,6 +258,17 @@ class RepoScore:
         return sum(1 for why in self.proposed.values() if why) / len(self.proposed)
 
 
+def _matches(form: str, command: str, exp: Expectation) -> bool:
+    """``command`` is ``form``, or ends with it behind steps that are themselves documented commands
+    of the repository (``shards install && bin/ameba``: the step that makes ``bin/ameba`` in front,
+    as the prerequisite rule proposes it). Any other step in front still makes it a different command."""
+    if re.fullmatch(form, command):
+        return True
+    *steps, last = command.split(" && ")
+    return bool(steps) and re.fullmatch(form, last) is not None and all(
+        any(re.fullmatch(f, s) for d in exp.commands for f in d.forms) for s in steps)
+
+
 def score(exp: Expectation, texts: Sequence[str], bodies: Sequence[str], tree: Tree) -> RepoScore:
     """Score the proposals (``texts``: description and body of each; ``bodies``: the bodies)."""
     out = RepoScore(exp.repo, exp.ecosystem)
@@ -263,7 +278,7 @@ def score(exp: Expectation, texts: Sequence[str], bodies: Sequence[str], tree: T
         (out.facts_found if hit else out.facts_missing).append(fact.id)
     commands = proposed_commands(bodies)
     for doc in exp.commands:
-        hit = any(re.fullmatch(form, " ".join(c.split())) for c in commands for form in doc.forms)
+        hit = any(_matches(form, " ".join(c.split()), exp) for c in commands for form in doc.forms)
         (out.docs_found if hit else out.docs_missing).append(f"{doc.purpose}: {doc.forms[0]}")
     for command in commands:
         out.proposed[command] = prove(command, exp, tree)

@@ -128,6 +128,15 @@ class Ecosystem:
     tools: ClassVar[dict[str, str]] = {}
     manifests: ClassVar[tuple[str, ...]] = ()
     """Globs of the files whose dependency lists declare tools (``Gemfile``, ``*.gemspec``)."""
+    invocations: ClassVar[dict[str, str]] = {}
+    """A tool's own command run over the project (``luacheck .``): proposed only when the project's CI
+    runs the tool through an action (no command line of its own) and the tool's config file is tracked."""
+    expression: ClassVar[tuple[str, ...]] = ()
+    """The command that runs one expression of the language from a shell (``Rscript -e``); with
+    ``calls``, how a call the docs write in the language (``devtools::check()``) is proposed."""
+    calls: ClassVar[str] = ""
+    """A regex of the only expressions proposed: calls with no argument that could carry data
+    (no quotes, no ``$``, no nesting), so quoting them for the shell is safe."""
     describes: ClassVar[tuple[tuple[str, str], ...]] = ()
     """Where the manifest keeps the project's one-line description: (glob, key). The key is a dotted
     path in TOML/JSON/YAML (``package.description``), a top-level element in XML (``description``), or an
@@ -135,6 +144,21 @@ class Ecosystem:
 
     def detected(self, view: RepoView) -> bool:
         return any(view.has(p) for p in self.detect)
+
+    def expression_command(self, text: str) -> str:
+        """``text`` as the shell command that runs it, or ``""``: a call of this language written bare
+        (``devtools::check()`` -> ``Rscript -e 'devtools::check()'``), or already behind this
+        language's program with a quoted call (``julia --project -e 'using Pkg; Pkg.test()'``, the
+        program's flags plain words)."""
+        if not self.expression or not self.calls:
+            return ""
+        text = " ".join(text.split())
+        if re.fullmatch(self.calls, text):
+            return f"{' '.join(self.expression)} '{text}'"
+        m = re.fullmatch(r"""(\S+((?: -[\w-]+(?:=[\w./-]+)?)*)) -e (['"])(.+)\3""", text)
+        if m and m.group(1).split()[0] == self.expression[0] and re.fullmatch(self.calls, m.group(4)):
+            return f"{m.group(1)} -e '{m.group(4)}'"
+        return ""
 
     def manifest(self, view: RepoView) -> str:
         """The first detecting file present (what a builtin command is proven by)."""

@@ -73,6 +73,7 @@ class Lua(_ManifestEcosystem):
     tools = {"busted": "test", "luacheck": "lint", "stylua": "format"}
     manifests = ("*.rockspec",)
     dotfiles = {"luacheck": (".luacheckrc",), "busted": (".busted",), "stylua": (".stylua.toml", "stylua.toml")}
+    invocations = {"luacheck": "luacheck .", "stylua": "stylua --check ."}
 
     def versions(self, view: RepoView) -> tuple[str, ...]:
         for path in view.matching("*.rockspec"):
@@ -91,6 +92,8 @@ class R(_ManifestEcosystem):
     dotfiles = {"air": ("air.toml",), "lintr": (".lintr",)}
     tools = {"air": "format", "lintr": "lint"}
     programs = frozenset({"R", "Rscript", "air"})
+    expression = ("Rscript", "-e")
+    calls = r"[A-Za-z][\w.]*::[A-Za-z][\w.]*\(\)"  # `devtools::check()`: a package's function on this package
 
     def detected(self, view: RepoView) -> bool:
         return bool(re.search(r"^Package:\s*\S", view.files.get("DESCRIPTION", ""), re.M))
@@ -130,6 +133,9 @@ class Julia(_ManifestEcosystem):
     reads = ("Project.toml", "JuliaProject.toml", "docs/make.jl", "test/runtests.jl")
     package_manager = "Pkg"
     programs = frozenset({"julia"})
+    expression = ("julia", "--project", "-e")
+    # `using Pkg; Pkg.test()`: the module loaded, then one call of it with no argument
+    calls = r"(?:using|import) ([A-Z]\w*); ?\1(?:\.\w+)+\(\)"
 
     def detected(self, view: RepoView) -> bool:
         data = load_toml(view.text("*Project.toml")[1])
@@ -241,12 +247,30 @@ class Bazel(_ManifestEcosystem):
     label = "Bazel"
     languages = ("Starlark",)
     detect = ("MODULE.bazel", "WORKSPACE", "WORKSPACE.bazel", ".bazelversion")
-    reads = ("MODULE.bazel", ".bazelversion", ".bazelrc")
+    reads = ("MODULE.bazel", ".bazelversion", ".bazelrc", ".bazelci/presubmit.yml", ".bazelci/presubmit.yaml")
     package_manager = "bazel"
     programs = frozenset({"bazel", "bazelisk"})
     builtins = {"bazel": frozenset({"build", "test", "run", "query", "mod", "coverage"}),
                 "bazelisk": frozenset({"build", "test", "run", "query", "mod", "coverage"})}
     tools = {"bazel test": "test", "bazel build": "build"}
+
+    def targets(self, view: RepoView) -> list[Target]:
+        """What the project's Bazel CI runs: ``.bazelci/presubmit.yml`` (the file format of Bazel's
+        own CI) lists per task the ``build_targets`` and ``test_targets`` (a list, or the keys of a
+        YAML set); the first task that lists them gives ``bazel build`` / ``bazel test`` with them."""
+        path = next((p for p in (".bazelci/presubmit.yml", ".bazelci/presubmit.yaml") if p in view.files), "")
+        data = load_yaml(view.files.get(path, "")) if path else None
+        tasks = data.get("tasks") if isinstance(data, dict) else None
+        out: list[Target] = []
+        for verb in ("build", "test"):
+            for task in (tasks.values() if isinstance(tasks, dict) else ()):
+                listed = task.get(f"{verb}_targets") if isinstance(task, dict) else None
+                names = [str(t) for t in (listed or ())] if isinstance(listed, (list, dict)) else []
+                if names and all(re.fullmatch(r"--|-?@?[\w.-]*//[\w./-]*(?::[\w.-]+)?", t) for t in names):
+                    line = view.cite(path, rf"^\s*{verb}_targets\s*:") or f"{path}:1"
+                    out.append(Target(verb, f"bazel {verb} {' '.join(names)}", "", line))
+                    break
+        return out
 
     def versions(self, view: RepoView) -> tuple[str, ...]:
         version = view.files.get(".bazelversion", "").strip().split("\n")[0]

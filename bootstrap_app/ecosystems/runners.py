@@ -7,7 +7,7 @@ import re
 from .base import Ecosystem, RepoView, Target, load_yaml
 from .syntax import make_rules, make_variables
 
-__all__ = ["Just", "Make", "Nix", "PreCommit", "Scripts", "TaskRunner"]
+__all__ = ["Just", "Make", "Nix", "PreCommit", "Scripts", "TaskRunner", "taskfile_tasks"]
 
 _SCRIPT_SUFFIXES = frozenset({"", "sh", "bash", "py", "ps1", "cmd", "bat", "pl", "rb", "zsh"})
 """What a script run by its path looks like (a ``.md`` or a ``.test.ts`` file named in a doc is not a command)."""
@@ -55,19 +55,57 @@ class Just(Ecosystem):
                 for m in re.finditer(r"^@?([A-Za-z_][\w-]*)(?:\s+[^:\n=]*)?:(?!=)", text, re.M)]
 
 
+_TASKFILES = ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml")
+
+
+def _included(ref: object, files: dict[str, str]) -> str:
+    """The tracked Taskfile an ``includes:`` entry names (a file, or a folder holding one), else ``""``."""
+    spec = ref.get("taskfile") if isinstance(ref, dict) else ref
+    if not isinstance(spec, str) or "://" in spec or "{{" in spec or spec.startswith(("/", "~")):
+        return ""
+    path = spec.removeprefix("./").rstrip("/")
+    if ".." in path.split("/"):
+        return ""
+    if path.endswith((".yml", ".yaml")):
+        return path if path in files else ""
+    return next((f"{path}/{n}" for n in _TASKFILES if f"{path}/{n}" in files), "")
+
+
+def taskfile_tasks(files: dict[str, str]) -> list[tuple[str, object, str]]:
+    """(the name ``task`` is called with, the task's spec, the Taskfile declaring it) for every task of
+    the root Taskfile and of the Taskfiles its ``includes:`` name, read by the YAML parser. An
+    included task is called by its namespace (``website:build``); an included ``default`` task also
+    by the namespace alone (``task website``)."""
+    root = next((p for p in _TASKFILES if p in files), "")
+    data = load_yaml(files.get(root, "")) if root else None
+    if not isinstance(data, dict):
+        return []
+    out: list[tuple[str, object, str]] = []
+    tasks = data.get("tasks")
+    out += [(str(n), spec, root) for n, spec in (tasks.items() if isinstance(tasks, dict) else ())]
+    includes = data.get("includes")
+    for ns, ref in (includes.items() if isinstance(includes, dict) else ()):
+        path = _included(ref, files)
+        inner = load_yaml(files.get(path, "")) if path else None
+        inner_tasks = inner.get("tasks") if isinstance(inner, dict) else None
+        for n, spec in (inner_tasks.items() if isinstance(inner_tasks, dict) else ()):
+            out.append((f"{ns}:{n}", spec, path))
+            if n == "default":
+                out.append((str(ns), spec, path))
+    return out
+
+
 class TaskRunner(Ecosystem):
     name = "task"
     label = "Task"
-    detect = ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml")
-    reads = detect
+    detect = _TASKFILES
+    reads = (*_TASKFILES, *(f"*/{n}" for n in _TASKFILES))  # an included Taskfile one folder down
     programs = frozenset({"task"})
 
     def targets(self, view: RepoView) -> list[Target]:
-        path = next((p for p in self.detect if p in view.files), "")
-        data = load_yaml(view.files.get(path, "")) if path else None
-        tasks = data.get("tasks") if isinstance(data, dict) else None
-        return [Target(str(n), f"task {n}", "", view.cite(path, rf"^\s+{re.escape(str(n))}\s*:"))
-                for n in (tasks if isinstance(tasks, dict) else {})]
+        return [Target(n, f"task {n}", "", view.cite(path, rf"^\s+{re.escape(n.rsplit(':', 1)[-1] if ':' in n else n)}\s*:")
+                       or view.cite(path, r"^\s+default\s*:"))
+                for n, _spec, path in taskfile_tasks(view.files)]
 
 
 class Scripts(Ecosystem):

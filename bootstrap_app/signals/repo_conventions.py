@@ -18,7 +18,7 @@ from bootstrap_app.ecosystems.guides import is_guide_path
 from bootstrap_app.safety.injection import scan_text
 from bootstrap_app.safety.provenance import describes_subject, instruction_reasons
 
-from .repo_tasks import load_json, load_toml, load_yaml
+from .repo_tasks import load_json, load_toml, load_yaml, runs_on_changes
 from .repo_tools import safe_name, safe_path, tools_in
 
 __all__ = [
@@ -167,7 +167,8 @@ def ci_toolchains(files: dict[str, str], stated: tuple[str, ...] = (), chosen: t
     programs = {c.split()[0] for c in chosen if c.split()}
     for path in sorted(p for p in files if p.startswith(".github/workflows/") and p.endswith((".yml", ".yaml"))):
         data = load_yaml(files[path])
-        jobs = data.get("jobs") if isinstance(data, dict) else None
+        # a workflow run only by hand or on a release tag (building an APK) pins its packaging toolchain
+        jobs = data.get("jobs") if isinstance(data, dict) and runs_on_changes(data) else None
         for key, job in (jobs.items() if isinstance(jobs, dict) else ()):
             steps = job.get("steps") if isinstance(job, dict) else None
             name = f"{path.rsplit('/', 1)[-1]} {key} {job.get('name', '') if isinstance(job, dict) else ''}"

@@ -238,7 +238,9 @@ def _installs_a_package(cmd: str) -> bool:
     if "install" not in words and "add" not in words:
         return False
     rest = words[words.index("install" if "install" in words else "add") + 1:]
-    return any(not w.startswith(("-", ".")) for w in rest)
+    # `-r requirements.txt`: a requirements (or constraints) file is the project's list, not one package
+    files = {i + 1 for i, w in enumerate(rest) if w in ("-r", "--requirement", "-c", "--constraint")}
+    return any(not w.startswith(("-", ".")) for i, w in enumerate(rest) if i not in files)
 
 
 def _kind(command: str, context: str, heading: str) -> str:
@@ -267,9 +269,20 @@ def _kind(command: str, context: str, heading: str) -> str:
     return ""
 
 
+def _call_kind(command: str) -> str:
+    """What a call run by its language's program is for, by the function's name (``check`` tests:
+    R's ``R CMD check`` runs the tests; ``install_dev_deps`` sets up)."""
+    m = re.search(r"[\w.]+(?=\(\)'$)", command)
+    name = m.group(0).split(".")[-1] if m else ""
+    return "test" if name == "check" else kind_of_name(name)
+
+
 def prove(command: str, view: RepoView, ecosystems: tuple[Ecosystem, ...], ci_lines: dict[str, str]) -> str:
     """Where the repository proves every ``&&`` part of ``command`` runs (``file:line``, first part's), or ``""``."""
     proofs: list[str] = []
+    said = next((e for e in ecosystems if e.expression and e.expression_command(command) == command), None)
+    if said is not None:  # a call run by the language's program acts on the project its manifest declares
+        return said.cite_manifest(view)
     for part in command.split("&&"):
         argv = part.split()
         if not argv or not all(_TOKEN.match(t) for t in argv):
@@ -326,8 +339,24 @@ def doc_commands(docs: list[tuple[str, str]], view: RepoView, ecosystems: tuple[
     dirs = frozenset(p.rsplit("/", i)[0] for p in view.listed for i in range(1, p.count("/") + 1))
     for path, text in docs:
         names = _task_names(view, ecosystems)
+        # after `git clone …/name.git` the doc's commands may run beside the checkout: `name/requirements.txt`
+        clone = re.search(r"^\s*(?:\$\s+)?git clone\s+\S+?/([\w.-]+?)(?:\.git)?/?(?:\s+([\w.-]+))?\s*$", text, re.M)
+        clone_dir = (clone.group(2) or clone.group(1)) if clone else ""
+        clone_line = text.count("\n", 0, clone.start()) + 1 if clone else 0
         for c in _candidates(text, dirs):
+            # a call of the project's language (`devtools::check()`), run by its program (`Rscript -e`)
+            said = next((x for e in ecosystems if (x := e.expression_command(c.text))), "")
+            if said and not find_dangerous(said) and (not c.inline or _RUN_VERB.search(c.context)):
+                kind = _call_kind(said) or _kind(said, c.context, c.heading)
+                proof = prove(said, view, ecosystems, ci_lines)
+                if kind and proof and said not in seen and not _ELSEWHERE.search(c.heading):
+                    seen.add(said)
+                    out.append(DocCommand(kind, said, f"{path}:{c.line}", proof, False, c.block))
+                continue
             cmd = _plain(c.text)
+            if clone_dir and c.line > clone_line and cmd:  # `pip install -r name/req.txt` is `-r req.txt` inside it
+                cmd = " ".join(w.removeprefix(clone_dir + "/") if w.startswith(clone_dir + "/")
+                               and w.removeprefix(clone_dir + "/") in view.listed else w for w in cmd.split())
             if c.inline and cmd in names and _RUN_VERB.search(c.context):
                 cmd = names[cmd]  # "Please run `preparePR`": the one declared task of that name
             # the program: the first word after any `mkdir build && cd build &&`

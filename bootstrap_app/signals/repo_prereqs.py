@@ -48,13 +48,18 @@ def _makes(step: str, makers: tuple[str, ...]) -> bool:
     return bool(argv) and any(runs_file(argv) == m or argv[0] == m.split()[0] for m in makers)
 
 
-def _doc_step(docs: dict[str, str], where: str, makers: tuple[str, ...]) -> str:
-    """The nearest plain command before ``where`` (``path:line``) in that doc that runs one of ``makers``."""
+def _doc_step(docs: dict[str, str], where: str, makers: tuple[str, ...], part: str = "") -> str:
+    """The nearest plain command before ``where`` (``path:line``) in that doc that runs one of ``makers``;
+    for a step of CI (no doc line), before the first line of a workflow that runs ``part``'s program."""
     path, _, line = where.split(";")[0].strip().partition(":")
+    if path not in docs:  # a CI step ("CI"): the workflow that runs the command, up to its line
+        path, line = next(((p, str(t.count("\n", 0, pos) + 1)) for p, t in docs.items()
+                           if part and (pos := t.find(part.split()[0] + " ")) >= 0), ("", ""))
     text = docs.get(path, "")
     lines = text.splitlines()[: int(line) - 1] if line.isdigit() else []
     for raw in reversed(lines):
-        for cand in [_PROMPT.sub("", raw.strip()), *_BACKTICKED.findall(raw)]:
+        # `autoreconf -i   # if building from git`: the comment says when, the command is the step
+        for cand in [re.sub(r"\s+#\s.*$", "", _PROMPT.sub("", raw.strip())), *_BACKTICKED.findall(raw)]:
             argv = cand.split()
             if argv and len(argv) <= 6 and all(_TOKEN.match(t) for t in argv) and _makes(cand, makers):
                 return " ".join(argv)
@@ -83,7 +88,7 @@ def with_prerequisites(task: Task, docs: dict[str, str], view: RepoView, ecosyst
                 out.append(part)
                 continue
             if not any(_makes(prev, makers) for prev in out):
-                out.append(_doc_step(docs, task.source, makers) or _plain_step(makers[0], view))
+                out.append(_doc_step(docs, task.source, makers, part) or _plain_step(makers[0], view))
                 changed = True
         out.append(part)
     return dataclasses.replace(task, command=" && ".join(out)) if changed else task
@@ -94,6 +99,9 @@ def completed(tasks: tuple[Task, ...], docs: dict[str, str], view: RepoView,
     """Every task :func:`with_prerequisites` keeps, completed; a step that now stands at the head of
     another command of its kind (``autoreconf -fi`` before ``autoreconf -fi && ./configure``) is
     that command's first step, not a command of its own."""
-    done = [t for task in tasks if (t := with_prerequisites(task, docs, view, ecosystems))]
-    return tuple(t for t in done if not any(o.kind == t.kind and o.command.startswith(t.command + " && ")
-                                            for o in done))
+    pairs = [(task, t) for task in tasks if (t := with_prerequisites(task, docs, view, ecosystems))]
+    # only a step put in front here is absorbed: a chain the docs wrote themselves (`crystal tool
+    # format && bin/ameba && crystal spec`) does not make its first command any less a command
+    return tuple(t for _, t in pairs if not any(o.kind == t.kind and o.command.startswith(t.command + " && ")
+                                                and not was.command.startswith(t.command + " && ")
+                                                for was, o in pairs))

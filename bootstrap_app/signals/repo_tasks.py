@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from bootstrap_app.ecosystems.base import load_json, load_toml, load_yaml
+from bootstrap_app.ecosystems.runners import taskfile_tasks
 from bootstrap_app.ecosystems.syntax import make_rules, make_variables, script_needs_an_argument
 from bootstrap_app.safety.dangerous import find_dangerous
 
 from .repo_tools import kind_of_name, kind_of_tools, runnable, safe_name, safe_path, tools_in
 
-__all__ = ["Task", "ci_lines", "ci_tasks", "declared_tasks", "installs_into_system", "load_json", "load_toml", "load_yaml", "reruns",
+__all__ = ["Task", "ci_lines", "ci_tasks", "declared_tasks", "installs_into_system", "load_json", "load_toml", "load_yaml", "reruns", "runs_on_changes",
            "special_purpose", "task_of"]
 
 
@@ -132,13 +133,9 @@ def _justfile(text: str) -> list[Task]:
     return out
 
 
-def _taskfile(text: str) -> list[Task]:
-    data = load_yaml(text)
-    tasks = data.get("tasks") if isinstance(data, dict) else None
+def _taskfile(files: dict[str, str]) -> list[Task]:
     out: list[Task] = []
-    if not isinstance(tasks, dict):
-        return out
-    for name, spec in tasks.items():
+    for name, spec, _path in taskfile_tasks(files):
         cmds = spec.get("cmds", []) if isinstance(spec, dict) else spec if isinstance(spec, list) else [spec]
         body = "\n".join(str(c.get("cmd", "")) if isinstance(c, dict) else str(c) for c in cmds or [])
         task = _task(str(name), f"task {name}", body, "Taskfile")
@@ -281,9 +278,7 @@ def declared_tasks(files: dict[str, str], runner: str, pkg: dict[str, Any]) -> l
     for name in ("justfile", "Justfile", ".justfile"):
         if name in files:
             out += _justfile(files[name])
-    for name in ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml"):
-        if name in files:
-            out += _taskfile(files[name])
+    out += _taskfile(files)
     out += _package_json(pkg, runner)
     if "tox.ini" in files:
         out += _tox(files["tox.ini"])
@@ -323,7 +318,9 @@ def special_purpose(command: str, kind: str) -> bool:
     if len(words) < 2 and "/" not in command:
         return False
     name = words[-1].rsplit("/", 1)[-1]
-    return any(_SPECIAL_JOB.fullmatch(p) and kind_of_name(p) != kind
+    # a project's website or pages are its documentation site: building them is its docs
+    own = {"website", "site", "www", "pages", "doc", "docs", "documentation"} if kind == "docs" else set()
+    return any(_SPECIAL_JOB.fullmatch(p) and kind_of_name(p) != kind and p not in own
                for p in re.split(r"[-:_.]", name.lower()) if p)
 
 
@@ -339,9 +336,14 @@ def _triggers(data: dict[Any, Any]) -> set[str]:
     return {str(k) for k, v in on.items() if not (isinstance(v, dict) and "tags" in v and "branches" not in v)}
 
 
+def runs_on_changes(data: dict[Any, Any]) -> bool:
+    """The workflow (parsed) runs on pushes or pull requests: not only by hand, on a schedule or on a release tag."""
+    return bool(_triggers(data) & {"push", "pull_request", "pull_request_target", "merge_group"})
+
+
 def _job_runs_on_changes(data: dict[Any, Any], job_id: str, job: dict[Any, Any]) -> bool:
     """The workflow runs on pushes or pull requests, and the job is not a special-purpose one."""
-    if not _triggers(data) & {"push", "pull_request", "pull_request_target", "merge_group"}:
+    if not runs_on_changes(data):
         return False
     name = str(job.get("name", "") or "")
     if _several_legs(name):  # "JDK 17 (JVM, Native, plugin), linting": the special leg is one of several

@@ -68,6 +68,8 @@ LOCKFILES: tuple[tuple[str, str], ...] = (
 _CI = ((".github/workflows/", "GitHub Actions"), (".gitlab-ci.yml", "GitLab CI"), ("Jenkinsfile", "Jenkins"),
        (".circleci/", "CircleCI"), ("azure-pipelines.yml", "Azure Pipelines"), (".travis.yml", "Travis CI"),
        (".buildkite/", "Buildkite"), ("bitbucket-pipelines.yml", "Bitbucket Pipelines"))
+_WORKFLOWS = (".github/workflows/", ".gitlab-ci.yml")
+"""Where a CI step's own lines are: the step that makes a generated file is spelt as the job spells it."""
 _NOT_CODE = frozenset({"markdown", "yaml", "json", "toml", "text", "ini", "xml", "csv", "restructuredtext",
                        "svg", "lock", "gitignore", "dockerignore", "editorconfig", "html", "css", "scss"})
 _PR_RULE = re.compile(r"never (?:push|commit) (?:directly )?to `?(?:main|master|trunk)|do not push (?:directly )?to|"
@@ -75,7 +77,8 @@ _PR_RULE = re.compile(r"never (?:push|commit) (?:directly )?to `?(?:main|master|
                       r"open a pull request|open your pull request", re.I)
 _SETUP = {"npm": "npm install", "pnpm": "pnpm install", "yarn": "yarn install", "bun": "bun install",
           "uv": "uv sync", "poetry": "poetry install", "pdm": "pdm install", "pipenv": "pipenv install",
-          "go": "go mod download", "bundler": "bundle install", "composer": "composer install"}
+          "go": "go mod download", "bundler": "bundle install", "composer": "composer install",
+          "cpanm": "cpanm --installdeps ."}  # the distribution's own prerequisites (Makefile.PL, cpanfile)
 _CANONICAL = {"setup": ("install", "setup", "bootstrap", "init"), "test": ("test", "tests"), "lint": ("lint",), "format": ("fmt", "format"),
               "typecheck": ("typecheck", "type-check", "types"), "build": ("build",), "docs": ("docs", "doc"),
               "release": ("release", "publish"), "deploy": ("deploy",)}
@@ -213,6 +216,10 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
                 runs[kind] = pick.runs
         else:
             implied = next((cmd for k, tool, cmd in _IMPLIED if k == kind and tool in configured), "")
+            # CI runs the tool only through an action (`uses: …/luacheck@v1`) and its config file is
+            # tracked: the tool's own command runs what CI checks
+            action = next((inv for t in on_ci if not t.command for tool in t.tools[:1] if tool in configured
+                           for e in ecosystems if (inv := e.invocations.get(tool))), "")
             default = next((_DEFAULTS[lang][kind] for lang in languages[:1] if kind in _DEFAULTS.get(lang, {})), None)
             label = "language default"
             if kind == "setup" and pm in _SETUP:
@@ -223,6 +230,9 @@ def _choose(tasks: list[Task], ci: list[Task], configured: tuple[str, ...], lang
             if kind == "format" and formatters:  # golangci-lint v2 runs the formatters its config enables
                 commands[kind] = ("golangci-lint fmt", ".golangci config")
                 found = ["golangci-lint", *formatters]
+            elif action:
+                commands[kind] = (action, "CI action, tool config")
+                found = [action.split()[0]]
             elif implied:
                 commands[kind] = (prefix + implied, "tool config")
                 found = [" ".join(implied.split()[:2]).rstrip(" .")]
@@ -407,7 +417,7 @@ def repo_facts(repo: Repo, owner: OwnerIdentity | None = None) -> RepoFacts:
         if (t := task_of(target.name, target.command, target.body, target.where.split(":")[0]))]
     # a CI step that runs a generated file (`./configure`) comes with the step that makes it, as a doc's does
     ci_steps = list(completed(tuple(t for t in ci_tasks(files, tasks) if _of_the_code(t.command, ecosystems, languages)),
-                              {}, view, ecosystems))
+                              {p: t for p, t in files.items() if p.startswith(_WORKFLOWS)}, view, ecosystems))
     configured = config_tools(listed, pyproject, files.get(".pre-commit-config.yaml", ""), pkg)
     configured = tuple(dict.fromkeys([*configured, *(t for e in own for t in e.configured(view))]))
     docs = contributor_docs(files, listed)

@@ -243,3 +243,15 @@ def test_a_ci_matrix_value_is_resolved_to_the_lowest_version_tested(tmp_path: Pa
     f = facts_of(tmp_path, {"rebar.config": "{deps, []}.\n", ".github/workflows/ci.yml": ci,
                             "src/app.erl": "-module(app).\n"})
     assert "OTP 27.2 (CI: .github/workflows/ci.yml:8)" in f.min_versions, f.min_versions
+
+
+def test_a_workflow_run_only_by_hand_pins_no_floor(tmp_path: Path) -> None:
+    steps = ("    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-java@v4\n        with:\n"
+             "          java-version: {v}\n      - run: rebar3 eunit\n")
+    manual = "name: Package\non:\n  workflow_dispatch:\njobs:\n  package:\n" + steps.format(v="17")
+    checks = "name: CI\non: [push, pull_request]\njobs:\n  test:\n" + steps.format(v="11")
+    base = {"rebar.config": "{deps, []}.\n", "src/app.erl": "-module(app).\n"}
+    alone = facts_of(tmp_path / "alone", {**base, ".github/workflows/package.yml": manual})
+    assert not any(v.startswith("Java") for v in alone.min_versions), alone.min_versions
+    both = facts_of(tmp_path / "both", {**base, ".github/workflows/package.yml": manual, ".github/workflows/ci.yml": checks})
+    assert "Java 11 (CI: .github/workflows/ci.yml:9)" in both.min_versions, both.min_versions

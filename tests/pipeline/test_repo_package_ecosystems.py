@@ -76,6 +76,8 @@ def test_r_nim_perl_julia_and_bazel_manifests_state_their_floor(tmp_path: Path) 
                                         "lib/Proj.pm": "package Proj;\n1;\n"})
     assert "Perl 5.016" in perl.min_versions
     assert _cmds(perl)["test"] == "prove -l t" and not any("Test::Pod" in c for c in _all_commands(perl))
+    # the package manager installs the distribution's own prerequisites, as npm install does a package's
+    assert _cmds(perl)["setup"] == "cpanm --installdeps ."
     julia = facts_of(tmp_path / "jl", {"Project.toml": 'name = "CSV"\nuuid = "336ed68f-0bac-5ca0-87d4-7b16caf5d00b"\n'
                                                        '[compat]\njulia = "1.6"\n', "src/CSV.jl": "module CSV\nend\n"})
     assert "Julia 1.6" in julia.min_versions

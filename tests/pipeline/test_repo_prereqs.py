@@ -86,3 +86,30 @@ def test_a_ci_step_running_configure_comes_behind_the_bootstrap_script(tmp_path:
           "      - name: Build\n        run: ./configure\n")
     facts = facts_of(tmp_path, {**_AUTOTOOLS, "autogen.sh": "#!/bin/sh\nautoreconf -fi\n", ".github/workflows/ci.yml": ci})
     assert facts.commands["build"][0].startswith("./autogen.sh && ./configure")
+
+
+def test_the_docs_step_is_found_past_its_trailing_comment(tmp_path: Path) -> None:
+    readme = ("# tool\n\n## Building\n\n```\nautoreconf -i        # if building from git\n"
+              "./configure --enable-x\nmake\n```\n")
+    facts = facts_of(tmp_path, {**_AUTOTOOLS, "README.md": readme})
+    assert facts.commands["build"][0].startswith("autoreconf -i && ./configure --enable-x")
+
+
+def test_a_ci_step_running_configure_comes_behind_the_maker_that_job_runs(tmp_path: Path) -> None:
+    ci = ("on: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - name: Build\n"
+          "        run: |\n          autoreconf -i\n          ./configure --enable-x\n          make\n")
+    facts = facts_of(tmp_path, {**_AUTOTOOLS, ".github/workflows/ci.yml": ci})
+    assert facts.commands["build"][0].startswith("autoreconf -i && ./configure --enable-x")
+
+
+def test_a_chain_the_docs_wrote_keeps_its_first_command_as_a_command() -> None:
+    from bootstrap_app.signals.repo_prereqs import completed
+
+    view = RepoView.of({**_AUTOTOOLS, "configure": "#!/bin/sh\n"})
+    alone = Task("build", "./configure", source="README.md:3")
+    chain = Task("build", "./configure && make", source="README.md:9")
+    assert completed((alone, chain), {}, view, (Autotools(),)) == (alone, chain)
+    # a step put in front by the prerequisite rule is absorbed into the command it now heads
+    made = RepoView.of(_AUTOTOOLS)
+    step = Task("build", "autoreconf -fi", source="README.md:2")
+    assert [t.command for t in completed((step, alone), {}, made, (Autotools(),))] == ["autoreconf -fi && ./configure"]

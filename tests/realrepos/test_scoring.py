@@ -72,6 +72,18 @@ def test_a_command_is_proven_by_the_documented_forms_or_by_the_tree(tree: Tree) 
     assert prove("deploy ${{ matrix.site }}", exp, tree) is None
 
 
+def test_a_chain_is_proven_part_by_part_and_matches_behind_documented_steps(tree: Tree) -> None:
+    exp = _exp()
+    assert prove("make vet && make test", exp, tree) == "doc"  # each part proven
+    assert prove("make vet && make nosuch", exp, tree) is None  # one part proves nothing
+    assert prove("cd pkg && make vet", exp, tree) == "target"
+    # a documented step in front (a prerequisite) still finds the documented command; any other does not
+    found = score(exp, ["- Lint: `make test && golangci-lint run`"], ["- Lint: `make test && golangci-lint run`"], tree)
+    assert "lint: golangci-lint run" in found.docs_found
+    other = score(exp, ["- Lint: `make vet && golangci-lint run`"], ["- Lint: `make vet && golangci-lint run`"], tree)
+    assert "lint: golangci-lint run" in other.docs_missing
+
+
 def test_automake_targets_are_proven_by_makefile_am(tmp_path: Path) -> None:
     (tmp_path / "configure.ac").write_text("AC_INIT([p], [1])\n", encoding="utf-8")
     (tmp_path / "Makefile.am").write_text("SUBDIRS = src\n", encoding="utf-8")
