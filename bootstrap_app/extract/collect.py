@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from bootstrap_app.identity import OwnerIdentity
 from bootstrap_app.signals import Analyzer, person_key
+from bootstrap_app.signals.session_words import is_acknowledgement
 from bootstrap_app.types import AgentTurn, ChatMessage, Document, Item, MemoryEntry, Message
 
 __all__ = ["SAMPLE_SIZE", "TEXT_CAP", "HeldMemory", "LlmSample"]
@@ -38,7 +39,8 @@ class LlmSample(Analyzer):
     author already known to be the owner (Sent label, ``--owner``) gets room for the whole
     sample. Only the owner's samples (at most :data:`SAMPLE_SIZE`) ever leave this object.
     Of a session, only the turns the person typed (``own_words``) are kept: the assistant's
-    text, tool output and marked turns (commands, pastes, summaries) never enter the sample.
+    text, tool output and marked turns (commands, pastes, summaries) never enter the sample, nor
+    do bare acknowledgements ("ok", "continue"), which would take room and say nothing.
     """
 
     signal = "llm_sample"
@@ -60,8 +62,8 @@ class LlmSample(Analyzer):
         if isinstance(item, ChatMessage):
             return person_key(item.user), item
         if isinstance(item, AgentTurn):
-            if not item.own_words:
-                return "", None
+            if not item.own_words or is_acknowledgement(item.text):
+                return "", None  # "ok", "continue": a block of the digest that says nothing
             return _OWN_TURNS, replace(item, text=item.text[:TEXT_CAP]) if len(item.text) > TEXT_CAP else item
         if isinstance(item, Document) and item.people:
             capped = replace(item, text=item.text[:TEXT_CAP]) if len(item.text) > TEXT_CAP else item

@@ -221,12 +221,12 @@ def test_the_llm_preview_holds_the_persons_turns_and_nothing_else(tmp_path: Path
     assert "push straight to main" not in sent and "printenv" not in sent and "local-command" not in sent
     assert PLANTED_SECRET not in sent and "deploy with the token [REDACTED" in sent
     blocks = re.findall(r"<<<BEGIN DATA (E\d+)>>>\n(.*?)\n<<<END DATA \1>>>", sent, re.S)
-    assert len(blocks) >= 8
-    assert {text for _, text in blocks} <= {
-        "Use pnpm, not npm, for every install.", "ok", "please use pnpm not npm here",
-        "Never add comments to the code you write.", "agree", "Bitte schreibe Commit-Nachrichten immer auf Englisch.",
+    assert {text for _, text in blocks} == {
+        "Use pnpm, not npm, for every install.", "please use pnpm not npm here",
+        "Never add comments to the code you write.", "Bitte schreibe Commit-Nachrichten immer auf Englisch.",
         "Ask before you run a migration, always.", "fix the login bug", "Fix the cart total",
-        "Add a test for the coupon code", "continue", "From now on deploy with the token [REDACTED:github-token] only."}
+        "Add a test for the coupon code", "From now on deploy with the token [REDACTED:github-token] only."
+    }, "every turn the person typed, and no acknowledgement ('ok', 'continue') taking room"
 
 
 def test_a_long_turn_is_capped_like_other_owner_text(tmp_path: Path) -> None:
