@@ -1,4 +1,4 @@
-"""What reading agent sessions costs: the session readers against ``json.loads`` of every line.
+"""What reading agent sessions costs: the session readers against the mail reader and ``json.loads``.
 
 Why: a year of Claude Code transcripts and Codex rollouts is gigabytes, nearly all of it tool
 output and the agent's text. The readers decode only the person's turns and take tool names
@@ -9,7 +9,13 @@ that saves over the plainest full read (``json.loads`` of every line, nothing el
 - ``reader``: :class:`ClaudeCodeSessions` / :class:`CodexSessions` reading the same files
   (the person's turns decoded, marked and redacted; tool calls counted by name);
 - ``reader, no redaction``: the same with an identity cleaner, which shows how much of the read
-  is secret redaction of the person's own text (a pasted CI log left in a turn is scanned whole).
+  is secret redaction of the person's own text (a pasted CI log left in a turn is scanned whole);
+- ``mail reader``: :class:`MboxSource` over a generated Takeout-like mbox of about the same size
+  (``benchmarks.bench_mbox``'s generator), the yardstick the issue sets ("at the speed of the
+  mail reader"): MB/s against MB/s, turns/s beside messages/s.
+
+Times are CPU-seconds of this process (``time.process_time``, median of ``--repeat``), not wall
+time: the machine is shared, and another process's load would otherwise show up as ours.
 
 Two corpora: generated sessions (``--sessions`` per agent, long tool output), and — when the
 shared real-data folder is there (``MEMSEED_REALDATA``) — the real Claude Code and Codex sessions
@@ -83,12 +89,44 @@ def _lines(paths: list[Path]) -> int:
 
 
 def _timed(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
+    """Median CPU-seconds of ``fn`` over ``repeat`` runs, and what it returned."""
     times, result = [], None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         result = fn()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return statistics.median(times), result
+
+
+def _mbox_like(root: Path, megabytes: float) -> Path:
+    """A generated mbox of about ``megabytes`` MB (bench_mbox's generator, sized from a probe)."""
+    from benchmarks.bench_mbox import generate_mbox
+
+    path = root / "mail.mbox"
+    per_message = generate_mbox(path, 500) / 500
+    generate_mbox(path, max(100, round(megabytes * 1e6 / per_message)))
+    return path
+
+
+def _mail(root: Path, megabytes: float, repeat: int) -> tuple[float, float, int]:
+    """(MB, CPU-seconds, messages) of MboxSource reading a generated mbox of about ``megabytes``."""
+    from connectors.base import ReadContext
+    from connectors.local.mbox import MboxSource
+
+    path = _mbox_like(root, megabytes)
+    source = MboxSource(str(path))
+
+    def read() -> int:
+        return sum(1 for _ in source.read(ReadContext()))
+
+    seconds, count = _timed(read, repeat)
+    return path.stat().st_size / 1e6, seconds, int(count)  # type: ignore[call-overload]
+
+
+def _row(name: str, size: float, seconds: float, units: int, unit: str, mail_rate: float, plain: float) -> str:
+    rate = size / seconds if seconds else float("inf")
+    return (f"  {name:<22} {seconds:7.3f} cpu-s {rate:7.1f} MB/s {units / seconds:9.0f} {unit}/s"
+            f"   x{rate / mail_rate:5.2f} mail reader   x{plain / seconds:5.2f} json.loads")
 
 
 def main() -> int:
@@ -109,6 +147,11 @@ def main() -> int:
             print("real sessions: MEMSEED_REALDATA has no agent-sessions/, generated corpus only")
         else:
             runs += [("real claude-code", ClaudeCodeSessions(str(real[0]))), ("real codex", CodexSessions(str(real[1])))]
+        total = sum(p.stat().st_size for _, src in runs for p in src.files()) / len(runs) / 1e6
+        mail_mb, mail_s, messages = _mail(Path(tmp), total, args.repeat)
+        mail_rate = mail_mb / mail_s
+        print(f"mail reader (MboxSource, generated mbox): {mail_mb:.1f} MB, {messages} messages, "
+              f"{mail_s:.3f} cpu-s, {mail_rate:.1f} MB/s, {messages / mail_s:.0f} messages/s")
         for label, source in runs:
             files = source.files()
             size = sum(p.stat().st_size for p in files) / 1e6
@@ -129,12 +172,11 @@ def main() -> int:
             if records != lines:
                 print(f"{label}: the reader saw {records} lines, json.loads {lines}")
                 return 1
-            print(f"{label}: {len(files)} files, {size:.1f} MB, {lines} lines, {turns} turns yielded")
-            print(f"  json.loads every line  {plain * 1000:8.1f} ms  {size / plain:7.1f} MB/s")
-            print(f"  session reader         {ours * 1000:8.1f} ms  {size / ours:7.1f} MB/s  "
-                  f"({plain / ours:.1f}x json.loads)")
-            print(f"  reader, no redaction   {bare * 1000:8.1f} ms  {size / bare:7.1f} MB/s  "
-                  f"({plain / bare:.1f}x json.loads; redacting the person's own text is the rest)")
+            n_turns, n_lines = int(turns), int(lines)  # type: ignore[call-overload]
+            print(f"{label}: {len(files)} files, {size:.1f} MB, {n_lines} lines, {n_turns} turns yielded")
+            print(_row("json.loads every line", size, plain, n_lines, "lines", mail_rate, plain))
+            print(_row("session reader", size, ours, n_turns, "turns", mail_rate, plain))
+            print(_row("reader, no redaction", size, bare, n_turns, "turns", mail_rate, plain))
     return 0
 
 

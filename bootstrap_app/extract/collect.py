@@ -17,7 +17,8 @@ from dataclasses import dataclass, field, replace
 
 from bootstrap_app.identity import OwnerIdentity
 from bootstrap_app.signals import Analyzer, person_key
-from bootstrap_app.types import ChatMessage, Document, Item, MemoryEntry, Message
+from bootstrap_app.signals.session_words import is_acknowledgement
+from bootstrap_app.types import AgentTurn, ChatMessage, Document, Item, MemoryEntry, Message
 
 __all__ = ["SAMPLE_SIZE", "TEXT_CAP", "HeldMemory", "LlmSample"]
 
@@ -25,19 +26,25 @@ SAMPLE_SIZE = 200
 """At most this many of the owner's items reach the digest."""
 TEXT_CAP = 2000
 """Characters of a body or document text kept per sampled item."""
+_OWN_TURNS = "\x00agent-sessions"
+"""The sample key of the turns a person typed to their agents: they are the owner's by how the
+reader found them (no address to match), so this key is always the owner's and never an author's."""
 
 
 @dataclass
 class LlmSample(Analyzer):
-    """Per-author uniform samples (reservoir sampling) of mail, chat and documents.
+    """Per-author uniform samples (reservoir sampling) of mail, chat, documents and agent turns.
 
     At most ``authors`` x ``per_author`` items, texts cut to :data:`TEXT_CAP` characters; an
     author already known to be the owner (Sent label, ``--owner``) gets room for the whole
     sample. Only the owner's samples (at most :data:`SAMPLE_SIZE`) ever leave this object.
+    Of a session, only the turns the person typed (``own_words``) are kept: the assistant's
+    text, tool output and marked turns (commands, pastes, summaries) never enter the sample, nor
+    do bare acknowledgements ("ok", "continue"), which would take room and say nothing.
     """
 
     signal = "llm_sample"
-    consumes = frozenset({"message", "chatmessage", "document"})
+    consumes = frozenset({"message", "chatmessage", "document", "agentturn"})
 
     per_author: int = 20
     authors: int = 200
@@ -54,6 +61,10 @@ class LlmSample(Analyzer):
             return person_key(item.sender), capped
         if isinstance(item, ChatMessage):
             return person_key(item.user), item
+        if isinstance(item, AgentTurn):
+            if not item.own_words or is_acknowledgement(item.text):
+                return "", None  # "ok", "continue": a block of the digest that says nothing
+            return _OWN_TURNS, replace(item, text=item.text[:TEXT_CAP]) if len(item.text) > TEXT_CAP else item
         if isinstance(item, Document) and item.people:
             capped = replace(item, text=item.text[:TEXT_CAP]) if len(item.text) > TEXT_CAP else item
             return person_key(item.people[0]), capped
@@ -61,9 +72,11 @@ class LlmSample(Analyzer):
 
     def observe(self, item: Item) -> None:
         key, kept = self._author(item)
-        if kept is None or not key or (key not in self.samples and len(self.samples) >= self.authors):
+        if kept is None or not key or (key not in self.samples and len(self.samples) >= self.authors
+                                       and key != _OWN_TURNS):
             return
-        cap = SAMPLE_SIZE if (item.authored_by_owner is True or key in self.known_owners) else self.per_author
+        cap = SAMPLE_SIZE if (item.authored_by_owner is True or key in self.known_owners
+                              or key == _OWN_TURNS) else self.per_author
         bucket = self.samples.setdefault(key, [])
         self.seen[key] = self.seen.get(key, 0) + 1
         if len(bucket) < cap:
@@ -75,8 +88,8 @@ class LlmSample(Analyzer):
 
     def result(self, owner: OwnerIdentity, limit: int = SAMPLE_SIZE) -> list[Item]:
         """The owner's sampled items, marked as theirs, at most ``limit``."""
-        items = [owner.mark(i) for key, bucket in self.samples.items() if owner.is_owner_address(key)
-                 for i in bucket]
+        items = [owner.mark(i) for key, bucket in self.samples.items()
+                 if key == _OWN_TURNS or owner.is_owner_address(key) for i in bucket]
         items = [i for i in items if i.authored_by_owner]
         if len(items) > limit:
             items = self.rng.sample(items, limit)

@@ -4,7 +4,8 @@ Why a digest and not the items: an LLM is opt-in and remote, so what it sees is 
 one place a person can preview (DESIGN principle 5), under three rules from safety.md §2/§8:
 
 - **Provenance tiers.** Only *owner-authored* items (the owner's sent mail, chat messages,
-  documents, events they organise, repositories they maintain) contribute free text. Third-party
+  documents, events they organise, repositories they maintain, the turns they typed to an agent)
+  contribute free text. Third-party
   items contribute metadata only: kind, date, sender/organiser name, counts; never a subject or
   a body, because that is where injected instructions live.
 - **Data, not instructions.** Each owner block is wrapped in ``<<<BEGIN DATA En>>>`` /
@@ -43,7 +44,7 @@ from .llm_caps import grammar_items, plan
 __all__ = ["Digest", "build_digest", "clean_text", "llm_request", "preview_llm_request", "settings_digest",
            "settings_model", "strip_quoted"]
 
-_OWNER_KINDS = ("repo", "document", "message", "chatmessage", "event", "memoryentry")
+_OWNER_KINDS = ("repo", "document", "message", "chatmessage", "agentturn", "event", "memoryentry")
 
 
 def _source_label(item: Item) -> str:

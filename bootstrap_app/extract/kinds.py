@@ -15,10 +15,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import PurePath
 from typing import Any, Generic, TypeVar
 
 from bootstrap_app.text import clean_text, is_forward, neutralise, strip_quoted
-from bootstrap_app.types import ChatMessage, Document, Event, Item, MemoryEntry, Message, Repo
+from bootstrap_app.types import AgentTurn, ChatMessage, Document, Event, Item, MemoryEntry, Message, Repo
 
 __all__ = ["VIEWS", "KindView", "day", "label", "view_of"]
 
@@ -113,6 +114,21 @@ def _repo_scope(item: Repo) -> tuple[str, str] | None:
     return (label(item.name, 60), item.path or item.name) if item.name else None
 
 
+def _turn_owner(item: AgentTurn, cap: int) -> tuple[str, str]:
+    """The person's own turn, cited as ``session:line``; the project by its folder name only."""
+    where = f" project={label(PurePath(item.project).name, 60)}" if item.project else ""
+    return (f" harness={label(item.harness, 20)} at={label(item.session, 60)}:{item.line}{where}",
+            item.text if item.own_words else "")
+
+
+def _turn_meta(item: AgentTurn) -> str:
+    return f" harness={label(item.harness, 20)} role={label(item.role, 12)} turns=1"
+
+
+def _turn_scope(item: AgentTurn) -> tuple[str, str] | None:
+    return (label(PurePath(item.project).name, 60), item.project) if item.project else None
+
+
 # The registry of views, one per item kind; the digest hands each view only items of its kind.
 VIEWS: dict[str, KindView[Any]] = {
     "message": KindView[Message]("sent-mail", _message_owner, _sender, bulk=lambda m: m.is_bulk,
@@ -126,6 +142,10 @@ VIEWS: dict[str, KindView[Any]] = {
     "memoryentry": KindView[MemoryEntry](
         "memory", lambda e, cap: (f" harness={label(e.harness, 20)}", f"{e.name}: {e.description}\n\n{e.body}"),
         _people),
+    # a turn is the person's words only as the reader found it (a person turn with no mark): the
+    # agent's text, tool output, commands and pastes are someone else's, whatever marked them
+    "agentturn": KindView[AgentTurn]("agent-turn", _turn_owner, _turn_meta, scope=_turn_scope,
+                                     received=lambda t: not t.own_words),
 }
 
 _NONE: KindView[Item] = KindView("", lambda item, cap: ("", ""), lambda item: "")

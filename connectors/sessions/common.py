@@ -45,6 +45,10 @@ class ReadTally:
         return self.unknown[kind] == 1
 
 
+_BLANK = b" \t\n\r\x0b\x0c"
+"""The bytes ``bytes.strip`` removes."""
+
+
 def stream_lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
     """(line number, raw line without its newline, complete) for each non-blank line.
 
@@ -54,7 +58,8 @@ def stream_lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
         for number, raw in enumerate(fh, 1):
             complete = raw.endswith(b"\n")
             line = raw.rstrip(b"\r\n")
-            if line.strip():
+            # a line that opens with a non-blank byte is not blank: no copy of it to find that out
+            if line and (line[0] not in _BLANK or line.strip()):
                 yield number, line, complete
 
 
@@ -85,14 +90,40 @@ _LOG_LINE = re.compile(
     r"[/~][\w./-]+:(?: line)? ?\d+|\S+\s+\[\s*\d+%\]$|\(?[\w.-]*\)?\s*[\w.-]+@[\w.-]+[:~]|\d+(\.\d+)?m?s$|\s{2,}\S|[\w-]+=\S+$|={3,}|-{3,}|\|.*\|)", re.IGNORECASE)
 
 
+def _output_lines(lines: list[str]) -> tuple[list[int], int]:
+    """(indices of the lines that look like output, how many lines are not blank)."""
+    filled = 0
+    output: list[int] = []
+    for index, line in enumerate(lines):
+        if line.strip():
+            filled += 1
+            if _LOG_LINE.match(line):
+                output.append(index)
+    return output, filled
+
+
+def _share(output: int, filled: int) -> float:
+    if not filled:
+        return 0.0
+    share = output / filled
+    return share if filled >= 4 or share == 1.0 else 0.0  # a short message: only all-output counts
+
+
 def pasted_share(text: str) -> float:
     """Share of the text's lines that look like output (log lines, tracebacks, paths with line
     numbers, tables, indented code): a structural test, whatever language the log is in."""
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    if not lines:
-        return 0.0
-    share = sum(1 for ln in lines if _LOG_LINE.match(ln)) / len(lines)
-    return share if len(lines) >= 4 or share == 1.0 else 0.0  # a short message: only all-output counts
+    output, filled = _output_lines(text.splitlines())
+    return _share(len(output), filled)
+
+
+def _tag_marks(text: str) -> tuple[str, ...]:
+    if _COMMAND.match(text):
+        return ("command",)
+    if _HARNESS_TAG.match(text):
+        return ("meta",)
+    if _INTERRUPTED.match(text):
+        return ("interrupted",)
+    return ()
 
 
 def marks_of(text: str) -> tuple[str, ...]:
@@ -103,15 +134,7 @@ def marks_of(text: str) -> tuple[str, ...]:
     ``interrupted``: the harness's note that the person pressed Escape; ``pasted``: mostly pasted
     output (a log, a traceback). A person's message that merely *contains* a short paste keeps
     no mark: its own lines are read, the pasted ones are skipped by the signal reader."""
-    if _COMMAND.match(text):
-        return ("command",)
-    if _HARNESS_TAG.match(text):
-        return ("meta",)
-    if _INTERRUPTED.match(text):
-        return ("interrupted",)
-    if pasted_share(text) >= 0.6:
-        return ("pasted",)
-    return ()
+    return _tag_marks(text) or (("pasted",) if pasted_share(text) >= 0.6 else ())
 
 
 def own_part(text: str) -> tuple[str, tuple[str, ...]]:
@@ -121,14 +144,17 @@ def own_part(text: str) -> tuple[str, tuple[str, ...]]:
     ("I think you broke something:" and a traceback; a log line and "this is the problem we had
     before") keeps those lines, without the paste, and no mark: they are what the person said,
     the paste is third-party data that is never kept. A paste with no such lines of at least
-    three words is marked ``pasted``; other marks as :func:`marks_of`."""
-    marks = marks_of(text)
-    if marks and marks != ("pasted",):
+    three words is marked ``pasted``; other marks as :func:`marks_of`.
+
+    Why the lines are matched once here rather than by :func:`marks_of` and again: the output
+    test is most of what reading a person's turn costs (a pasted log is hundreds of lines)."""
+    marks = _tag_marks(text)
+    if marks:
         return text, marks
     lines = text.splitlines()
-    output = [i for i, line in enumerate(lines) if line.strip() and _LOG_LINE.match(line)]
-    filled = sum(1 for line in lines if line.strip())
-    if not output or (len(output) < filled / 2 and not marks):
+    output, filled = _output_lines(lines)
+    pasted = _share(len(output), filled) >= 0.6
+    if not output or (len(output) < filled / 2 and not pasted):
         return text, ()
     own = "\n".join([*lines[:output[0]], *lines[output[-1] + 1:]]).strip()
     return (own, ()) if len(own.split()) >= 3 else (text, ("pasted",))
