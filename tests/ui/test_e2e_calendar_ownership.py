@@ -61,7 +61,7 @@ def test_marking_a_calendar_not_mine_takes_its_zone_and_rituals_away(tmp_path: P
                                   zone=_ZONE, weeks=55, title="Garden club planning", daily=True)
         with wizard_browser() as wizard:
             page, nav, settle = wizard.page, wizard.nav, wizard.settle
-            page.goto(app.url)
+            page.goto(app.link)  # the tokened link `memseed app` prints
             expect(page.get_by_role("heading", name="Sources", level=1)).to_be_visible()
             page.get_by_role("textbox", name="Path").fill(str(calendar))
             page.get_by_role("button", name="Add source").click()
