@@ -20,14 +20,13 @@ line); their text never leaves this module.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bootstrap_app.types import AgentTurn
 
-from .common import ReadTally, kept_text, own_part, parse_time, project_of, stream_lines
+from .common import ReadTally, kept_text, own_part, parse_record, parse_time, project_of, stream_lines
 
 __all__ = ["KNOWN_TYPES", "read_claude_session"]
 
@@ -83,16 +82,8 @@ def read_claude_session(path: Path, source: str, tally: ReadTally, skip: Skip,
         if _TOOL_RESULT in head and _USER in head:
             continue  # tool output: third-party data, never decoded
         ref = f"{prefix}{number}"
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            tally.broken += 1
-            skip(ref, "line cut short (no newline at the end of the file)" if not complete
-                 else f"not a JSON record ({str(exc)[:60]})")
-            continue
-        if not isinstance(record, dict):
-            tally.broken += 1
-            skip(ref, "not a JSON object")
+        record = parse_record(line, complete, ref, tally, skip)
+        if record is None:
             continue
         kind = str(record.get("type", ""))
         if kind not in KNOWN_TYPES:

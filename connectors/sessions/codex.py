@@ -19,7 +19,6 @@ yield theirs. Tool output and the model's text are never decoded.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -28,7 +27,7 @@ from typing import Any
 
 from bootstrap_app.types import AgentTurn
 
-from .common import ReadTally, kept_text, own_part, parse_time, project_of, stream_lines
+from .common import ReadTally, kept_text, own_part, parse_record, parse_time, project_of, stream_lines
 
 __all__ = ["KNOWN_TYPES", "read_codex_rollout"]
 
@@ -94,16 +93,8 @@ def read_codex_rollout(path: Path, source: str, tally: ReadTally, skip: Skip,
                                 line=number, role="tool", tool=name, project=project, cwd=cwd)
                 continue
         ref = f"{prefix}{number}"
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            tally.broken += 1
-            skip(ref, "line cut short (no newline at the end of the file)" if not complete
-                 else f"not a JSON record ({str(exc)[:60]})")
-            continue
-        if not isinstance(record, dict):
-            tally.broken += 1
-            skip(ref, "not a JSON object")
+        record = parse_record(line, complete, ref, tally, skip)
+        if record is None:
             continue
         kind = str(record.get("type", "") or record.get("record_type", ""))
         wrapped = record.get("payload")

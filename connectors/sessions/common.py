@@ -10,6 +10,7 @@ notice), and how a working folder maps to its repository.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -17,12 +18,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "ReadTally",
     "kept_text",
     "marks_of",
     "own_part",
+    "parse_record",
     "parse_time",
     "project_of",
     "stream_lines",
@@ -61,6 +64,25 @@ def stream_lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
             # a line that opens with a non-blank byte is not blank: no copy of it to find that out
             if line and (line[0] not in _BLANK or line.strip()):
                 yield number, line, complete
+
+
+def parse_record(line: bytes, complete: bool, ref: str, tally: ReadTally,
+                 skip: Callable[[str, str], None]) -> dict[str, Any] | None:
+    """The JSON object on ``line``, or ``None`` once ``skip(ref, reason)`` was told why not (a line
+    cut short, not JSON, not an object) and the tally counted it broken: one wording for every
+    reader, so a session's report reads the same whichever agent wrote it."""
+    try:
+        record = json.loads(line)
+    except ValueError as exc:
+        tally.broken += 1
+        skip(ref, "line cut short (no newline at the end of the file)" if not complete
+             else f"not a JSON record ({str(exc)[:60]})")
+        return None
+    if not isinstance(record, dict):
+        tally.broken += 1
+        skip(ref, "not a JSON object")
+        return None
+    return record
 
 
 def parse_time(value: object) -> datetime | None:

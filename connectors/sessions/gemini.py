@@ -26,7 +26,7 @@ from typing import Any
 
 from bootstrap_app.types import AgentTurn
 
-from .common import ReadTally, kept_text, own_part, parse_time, project_of, stream_lines
+from .common import ReadTally, kept_text, own_part, parse_record, parse_time, project_of, stream_lines
 
 __all__ = ["KNOWN_TYPES", "looks_like_gemini_session", "read_gemini_session"]
 
@@ -128,16 +128,8 @@ def read_gemini_session(path: Path, source: str, tally: ReadTally, skip: Skip,
             names = [n.decode("utf-8", "replace") for n in _TOOL.findall(line)] if b'"toolCalls"' in line else []
             state.tools[found.group(1).decode("utf-8", "replace") if found else ref] = names
             continue
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            tally.broken += 1
-            skip(ref, "line cut short (no newline at the end of the file)" if not complete
-                 else f"not a JSON record ({str(exc)[:60]})")
-            continue
-        if not isinstance(record, dict):
-            tally.broken += 1
-            skip(ref, "not a JSON object")
+        record = parse_record(line, complete, ref, tally, skip)
+        if record is None:
             continue
         if "$set" in record:
             if isinstance(record["$set"], dict):
