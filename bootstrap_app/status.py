@@ -22,9 +22,9 @@ from bootstrap_app.agenthooks import HOOKS, MARKS, hook_settings_path
 from bootstrap_app.config import Settings
 from bootstrap_app.extract.freshness import check_written
 from bootstrap_app.fsutil import read_bytes
-from bootstrap_app.store import Store
+from bootstrap_app.store import Store, WriteRecord
 
-__all__ = ["HookState", "SourceState", "Status", "WriteState", "format_status", "memseed_status"]
+__all__ = ["HookState", "SourceState", "Status", "format_status", "memseed_status"]
 
 
 @dataclass(frozen=True)
@@ -36,14 +36,6 @@ class SourceState:
     parts: int
     """Sources found under the location at its last scan (0 when never scanned)."""
     exists: bool
-
-
-@dataclass(frozen=True)
-class WriteState:
-    target: str
-    at: str
-    status: str
-    files: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -67,7 +59,8 @@ class Status:
     sources: list[SourceState] = field(default_factory=list)
     last_run: dict[str, Any] | None = None
     """The newest scan or reseed: kind, started, finished, status."""
-    last_write: WriteState | None = None
+    last_write: WriteRecord | None = None
+    """The newest write as the journal has it (target, time, status, files)."""
     written_entries: int = 0
     stale: list[dict[str, str]] = field(default_factory=list)
     hooks: list[HookState] = field(default_factory=list)
@@ -112,9 +105,7 @@ def _store_part(status: Status, store: Store, now: datetime | None) -> None:
     run = next((r for r in store.runs(limit=50) if r["kind"] in ("scan", "reseed", "demo")), None)
     if run:
         status.last_run = {k: run[k] for k in ("kind", "started", "finished", "status")}
-    write = next(iter(store.writes(limit=1)), None)
-    if write:
-        status.last_write = WriteState(write.target, write.at, write.status, write.files)
+    status.last_write = next(iter(store.writes(limit=1)), None)
     status.written_entries = len(store.written())
     _checked, stale = check_written(store, now=now)
     status.stale = [{"target": s.target, "name": s.name, "what": s.what, "detail": s.detail} for s in stale]
