@@ -71,6 +71,17 @@ def _added(location: str) -> bool:
     return True
 
 
+def _offer(found: list[tuple[str, str]], key: str, known: set[str]) -> None:
+    """One line per (markdown, location) found on this machine, with an Add button or "added"."""
+    for index, (text, location) in enumerate(found):
+        col_text, col_button = st.columns([6, 1], vertical_alignment="center")
+        col_text.markdown(text)
+        if normalize_location(location) in known:
+            col_button.caption("added")
+        else:
+            col_button.button("Add", key=f"{key}_{index}", on_click=_add, args=(location,))
+
+
 def _forget(location: str) -> None:
     get_store().forget_source(location)
     st.session_state["sources_msg"] = ("info", f"Removed `{location}` from the list (nothing was deleted).")
@@ -171,13 +182,7 @@ known = {entry["location"] for entry in remembered}
 folders = find_harness_folders()
 if not folders:
     st.info("No existing agent memory found on this machine.", icon=":material/info:")
-for index, folder in enumerate(folders):
-    col_text, col_button = st.columns([6, 1], vertical_alignment="center")
-    col_text.markdown(f"**{folder.harness}** — `{folder.path}` ({folder.entries} file(s))")
-    if normalize_location(folder.location) in known:
-        col_button.caption("added")
-    else:
-        col_button.button("Add", key=f"add_harness_{index}", on_click=_add, args=(folder.location,))
+_offer([(f"**{f.harness}** — `{f.path}` ({f.entries} file(s))", f.location) for f in folders], "add_harness", known)
 bring_memory_section(folders)
 
 st.subheader("Conversations with your agents")
@@ -187,13 +192,8 @@ st.caption("What you told your agents before (corrections, rules, the projects y
 sessions = find_session_folders()
 if not sessions:
     st.info("No Claude Code or Codex sessions found on this machine.", icon=":material/info:")
-for index, found in enumerate(sessions):
-    col_text, col_button = st.columns([6, 1], vertical_alignment="center")
-    col_text.markdown(f"**{found.label}** — `{found.path}` ({found.files} session(s), {found.megabytes:.1f} MB)")
-    if normalize_location(found.location) in known:
-        col_button.caption("added")
-    else:
-        col_button.button("Add", key=f"add_sessions_{index}", on_click=_add, args=(found.location,))
+_offer([(f"**{f.label}** — `{f.path}` ({f.files} session(s), {f.megabytes:.1f} MB)", f.location) for f in sessions],
+       "add_sessions", known)
 
 st.divider()
 st.subheader("Accounts")
