@@ -7,6 +7,7 @@ a scan result, a plan) and returns a new frame; none reads or writes anything el
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta, timezone
@@ -30,10 +31,32 @@ except ImportError as exc:  # pragma: no cover - the notebooks extra is part of 
                       ) from exc
 
 __all__ = ["WEEKDAYS", "activity_frame", "budget_frame", "correspondents_frame", "funnel_frame", "identity_frame",
-           "llm_request_frame", "repo_facts_frame", "rituals_frame", "sources_frame", "week_frame",
+           "llm_request_frame", "repo_facts_frame", "rituals_frame", "source_label", "sources_frame", "week_frame",
            "write_plan_frame"]
 
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
+def source_label(source: str, limit: int = 60) -> str:
+    """A source as a table cell: its path without the ``kind:`` prefix (the kind has its own
+    column), home as ``~``, and when still longer than ``limit`` the leading folders elided.
+
+    Why from the left: pandas cuts a long cell at its end, which drops the one part a person
+    recognises (the file name) on any machine whose folders are nested a little deeper."""
+    kind, sep, rest = source.partition(":")
+    path = rest if sep and "/" not in kind and "\\" not in kind and len(kind) > 1 else source
+    home = str(PurePath(os.path.expanduser("~")))
+    if home not in ("", "/") and (path == home or path.startswith(home + "/")):
+        path = "~" + path[len(home):]
+    if len(path) <= limit:
+        return path
+    parts = PurePath(path).parts
+    kept = parts[-1]
+    for part in reversed(parts[:-1]):
+        if len(part) + len(kept) + 3 > limit:
+            break
+        kept = f"{part}/{kept}"
+    return f"…/{kept}"
 
 
 def sources_frame(footprint: Footprint) -> pd.DataFrame:
@@ -42,7 +65,7 @@ def sources_frame(footprint: Footprint) -> pd.DataFrame:
     for report in footprint.result.reports:
         data = report.to_json()
         rows.append({
-            "source": data["source"], "kind": data["kind"], "items": data["items"],
+            "source": source_label(data["source"]), "kind": data["kind"], "items": data["items"],
             "item kinds": ", ".join(f"{n} {k}" for k, n in sorted(data["item_kinds"].items())),
             "skipped": data["skipped"],
             "skip reasons": "; ".join(why if why[:1].isdigit() else f"{n} × {why}"

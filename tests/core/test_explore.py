@@ -132,3 +132,16 @@ def test_repo_facts_cite_file_and_line(tmp_path: Path) -> None:
     assert set(facts["repository"]) == {"ledger-api", "deploy-console"}
     cited = [c for c in facts["cites"] if c != "(its files and history as a whole)"]
     assert cited and all(":" in part and not part.startswith("/") for c in cited for part in c.split(", "))
+
+
+def test_source_label_keeps_the_file_name_of_a_deeply_nested_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pandas cuts a long cell at its end; the label elides leading folders instead, so the file
+    name a person recognises survives however deep the folder is (CI's checkout is deeper)."""
+    monkeypatch.setenv("HOME", "/home/someone")
+    deep = "mbox:/a/very/long/prefix/of/folders/that/goes/on/and/on/email/list/archive-2009-corpus.mbox"
+    label = explore.source_label(deep, limit=50)
+    assert label.startswith("…/") and label.endswith("/list/archive-2009-corpus.mbox") and len(label) <= 50
+    assert explore.source_label("ics:/home/someone/cal/work.ics") == "~/cal/work.ics"
+    assert explore.source_label("/srv/x.mbox") == "/srv/x.mbox"
+    only_name = "mbox:/" + "d" * 70 + "/" + "n" * 70 + ".mbox"
+    assert explore.source_label(only_name, limit=40) == "…/" + "n" * 70 + ".mbox"
