@@ -96,7 +96,7 @@ def _connector(home: Path, cursor: dict[str, Any] | None) -> tuple[int, dict[str
 def _reseed(home: Path, *, with_cache: bool) -> int:
     """What ``memseed reseed`` runs: the check, then the scan; ``with_cache`` False drops the item
     cache first, so the check reads from the cursor and the scan re-reads the whole mailbox."""
-    from bootstrap_app.changes import count_new_items
+    from bootstrap_app.cache.changes import count_new_items
     from bootstrap_app.config import load_settings
     from bootstrap_app.pipeline import scan
     from bootstrap_app.store import Store

@@ -34,10 +34,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--scale", type=int, default=100)
     args = parser.parse_args()
-    from bootstrap_app import agenthooks, decisions, writing
     from bootstrap_app.config import load_settings
-    from bootstrap_app.extract.freshness import check_written
+    from bootstrap_app.memory import hooks as agenthooks
+    from bootstrap_app.memory import write as writing
+    from bootstrap_app.memory.freshness import check_written
     from bootstrap_app.pipeline import scan_demo
+    from bootstrap_app.review import decisions
     from bootstrap_app.store import Store
 
     saved = os.environ.get("MEMSEED_HOME")

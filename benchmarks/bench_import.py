@@ -50,8 +50,9 @@ def _scan_seconds(root: Path, folder: Path, i: int) -> tuple[float, int, int]:
 
 
 def _import_seconds(root: Path, folder: Path, target: str, i: int) -> tuple[float, Counter[str], float]:
-    from bootstrap_app import decisions, importing
     from bootstrap_app.config import load_settings
+    from bootstrap_app.memory import move as importing
+    from bootstrap_app.review import decisions
     from bootstrap_app.store import Store
 
     home = _fresh_home(root, f"import-{target}-{i}")

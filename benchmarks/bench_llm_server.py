@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
               "or set MEMSEED_LLM_SERVER_PYTHON)")
         return 0
     from bootstrap_app.config import load_settings
-    from bootstrap_app.scanreport import llm_line
+    from bootstrap_app.report.scan import llm_line
 
     with start_server(n_ctx=args.n_ctx) as server, \
             tempfile.TemporaryDirectory(prefix="memseed-bench-llm-") as tmp:

@@ -2,7 +2,7 @@
 
 Why: the wizard's "Who you are" page re-runs the analysis after each correction. Path sources
 (mbox, ``.ics``, Slack export, repositories, folders) used to be read again for it; now their last
-full read is replayed from the state database (:mod:`bootstrap_app.snapshotcache`) while their
+full read is replayed from the state database (:mod:`bootstrap_app.cache.snapshots`) while their
 files are unchanged. Measured side by side in one run, after one full scan of the same footprint:
 
 - read (before) — ``scan(...)``: every source read again, as each re-analysis did;

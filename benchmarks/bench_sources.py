@@ -53,7 +53,7 @@ def main() -> int:
         os.environ["MEMSEED_HOME"] = str(root / "home")
         from bootstrap_app.config import load_settings
         from bootstrap_app.pipeline import scan
-        from bootstrap_app.sourceinfo import source_catalog
+        from bootstrap_app.report.sources import source_catalog
         from bootstrap_app.store import Store
 
         folder = _folder(root, args.files)

@@ -22,18 +22,18 @@ from connectors.registry import detect
 
 from . import types
 from .config import Settings, load_settings
-from .decisions import approve, approve_all_of_type, edit, reject, undecide
 from .demo import PERSONA, build_demo, demo_owner_addresses
 from .errors import MemseedError
 from .extract.digest import build_digest, preview_llm_request
 from .extract.llm import llm_proposals
 from .harnesses import Plan, WriteOptions, WriteOutcome, get_harness
 from .harnesses.doctor import run_doctor
+from .memory.write import apply_write, history, plan_write, undo_write
 from .pipeline import ScanEvent, ScanResult, SourceReport, scan, scan_demo
+from .review.decisions import approve, approve_all_of_type, edit, reject, undecide
 from .safety import check_entry, gate, pii_flags, redact_secrets, scan_text
 from .store import Store
 from .types import *  # noqa: F403 - the core records and their helpers, as types.__all__ lists them
-from .writing import apply_write, history, plan_write, undo_write
 
 __all__ = [
     *types.__all__,

@@ -16,7 +16,7 @@ from typing import Any
 
 import platformdirs
 
-from .errors import ConfigError
+from bootstrap_app.errors import ConfigError
 
 __all__ = ["ENV_HOME", "LLM_RESPONSE_FORMATS", "OTHER_ENV_VARS", "SettingOrigin", "Settings", "app_home", "env_table",
            "load_settings", "resolve_secret", "settings_origins"]

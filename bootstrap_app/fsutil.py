@@ -23,7 +23,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from .errors import UnsafePath, WriteError
+from bootstrap_app.errors import UnsafePath, WriteError
 
 __all__ = [
     "atomic_write",

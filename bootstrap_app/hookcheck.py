@@ -7,7 +7,7 @@ with memseed's own Python (``python -I -S …/hookcheck.py --home H --format F``
 without ``site``, whose start-up — the installed packages' path hooks — costs more than the
 check; the full check below turns it on when it needs the packages). It reads the store
 read-only and a summary of what to look at again (the ``hook_watch`` row that
-:func:`bootstrap_app.extract.freshness.refresh_watch` keeps; ``write``, ``undo``, ``import``, the
+:func:`bootstrap_app.memory.freshness.refresh_watch` keeps; ``write``, ``undo``, ``import``, the
 wizard's Write page, ``verify``, ``reseed`` and the hook itself refresh it), and then only stats
 files and compares dates:
 
@@ -147,7 +147,7 @@ def _full_line(db_path: Path) -> str:
         sys.path.insert(0, root)
     # by name, at run time: this file sits in the bottom layer for the modules that import it, and
     # only as a script, when the summary cannot answer, does it load the engine above it
-    agenthooks = importlib.import_module("bootstrap_app.agenthooks")
+    agenthooks = importlib.import_module("bootstrap_app.memory.hooks")
     return str(agenthooks.hook_line(db_path))
 
 

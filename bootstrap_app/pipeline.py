@@ -3,7 +3,7 @@
 One pass over the items. Every item is shown to the identity collector and to the signal
 analyzers while it streams and is then dropped; nothing holds the whole footprint, so the
 cost grows linearly with the number of items. Who the owner is gets decided *after* the pass
-(see :mod:`bootstrap_app.identity` for why that works without a second read). The store gets
+(see :mod:`bootstrap_app.identity.resolve` for why that works without a second read). The store gets
 each item's (source, ref, digest) — never its text.
 
 The steps, each a function below: ``_resolve`` (locations -> sources), ``_read_source`` (one
@@ -11,12 +11,12 @@ source streamed through the run's consumers), ``_propose`` (owner, signals, prop
 ``_keep`` (gate, dedup, already decided) and ``_save``; ``_scan`` is the loop over them.
 
 What changed since the last scan (``item_digest``, reseed's ``count_new_items``) and the read
-context every source gets live in :mod:`bootstrap_app.changes`: reseed asks that question
+context every source gets live in :mod:`bootstrap_app.cache.changes`: reseed asks that question
 without running a scan; ``count_new_items`` and ``item_digest`` are still importable from here.
-Mailbox sources keep their items in the local item cache (:mod:`bootstrap_app.itemcache`):
+Mailbox sources keep their items in the local item cache (:mod:`bootstrap_app.cache.append`):
 ``cached=True`` (reseed) replays it instead of asking the provider again. Path sources (mbox,
 ``.ics``, Slack exports, repositories, folders) keep the items of their last full read beside it
-(:mod:`bootstrap_app.snapshotcache`): ``cached=True`` (the wizard's re-analysis, reseed) replays
+(:mod:`bootstrap_app.cache.snapshots`): ``cached=True`` (the wizard's re-analysis, reseed) replays
 them while the files' stats and the reader's version are unchanged.
 
 A location that cannot be read becomes a :class:`SourceReport` with its error and the scan
@@ -34,8 +34,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bootstrap_app.aliases import alias_evidence, record_suggestions
-from bootstrap_app.changes import count_new_items, item_digest, read_context
+from bootstrap_app.cache.append import CacheWriter, replay, serves
+from bootstrap_app.cache.changes import count_new_items, item_digest, read_context
+from bootstrap_app.cache.snapshots import SnapshotWriter, snapshot_key
+from bootstrap_app.cache.snapshots import replay as replay_kept
+from bootstrap_app.cache.snapshots import serves as kept_serves
 from bootstrap_app.config import Settings
 from bootstrap_app.demo import build_demo, demo_owner_addresses
 from bootstrap_app.errors import MemseedError, NoSourceReadable, StoreError
@@ -48,24 +51,21 @@ from bootstrap_app.extract.llm import llm_extract
 from bootstrap_app.extract.llm_transport import LLMProgress
 from bootstrap_app.extract.supersede import Approved, link_updates
 from bootstrap_app.extract.verify import verify_written
-from bootstrap_app.identity import IdentityCollector
-from bootstrap_app.itemcache import CacheWriter, replay, serves
-from bootstrap_app.ledger import RefWatch, ledger_of
-from bootstrap_app.owner_hints import check_given
+from bootstrap_app.identity.aliases import alias_evidence, record_suggestions
+from bootstrap_app.identity.hints import check_given
+from bootstrap_app.identity.resolve import IdentityCollector
+from bootstrap_app.report.ledger import RefWatch, ledger_of
+from bootstrap_app.report.scan import ScanEvent, ScanResult, SourceReport, leftover_report, name_once
 from bootstrap_app.safety.gate import gate
-from bootstrap_app.scanreport import ScanEvent, ScanResult, SourceReport, leftover_report, name_once
 from bootstrap_app.signals import KindRouter, SignalBuilder
 from bootstrap_app.signals.rules import RulesAccumulator
 from bootstrap_app.signals.textfacts import PREPARE
-from bootstrap_app.snapshotcache import SnapshotWriter, snapshot_key
-from bootstrap_app.snapshotcache import replay as replay_kept
-from bootstrap_app.snapshotcache import serves as kept_serves
-from bootstrap_app.sourcestat import location_signature
 from bootstrap_app.store import Store
 from bootstrap_app.text.paths import is_text, printable
 from bootstrap_app.types import Item, MemoryEntry, Message, Proposal
 from connectors.base import ReadContext, Source
 from connectors.registry import detect, from_parts
+from connectors.signature import location_signature
 
 __all__ = ["ScanEvent", "ScanResult", "SourceReport", "count_new_items", "item_digest", "scan", "scan_demo"]
 

@@ -42,10 +42,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bootstrap_app.errors import AuthRequired, SourceNotFound
-from bootstrap_app.sourcestat import location_signature
 from bootstrap_app.text import redact_secrets
 from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Item, Skip
+from connectors.signature import location_signature
 
 __all__ = [
     "CACHE_MODES",
@@ -258,13 +258,13 @@ class Source:
     cache: ClassVar[str] = ""
     """``"append"``: a read from the cursor yields exactly the items added since it (Gmail by
     history id, Outlook mail by delta link), so a reseed keeps the earlier ones in the local item
-    cache (:mod:`bootstrap_app.itemcache`) and asks the provider only for what is new; such a
+    cache (:mod:`bootstrap_app.cache.append`) and asks the provider only for what is new; such a
     source calls ``ctx.resync()`` when it must fall back to a full read. ``""`` (default): a
     reseed reads the source in full (cheap local snapshots, or a cursor that does not report
     what was deleted)."""
     reader_version: ClassVar[int] = 1
     """Raise it when what ``read`` yields from the same input changes (a new field, a fixed parser):
-    a path source's items kept for re-analysis (:mod:`bootstrap_app.snapshotcache`) were made by
+    a path source's items kept for re-analysis (:mod:`bootstrap_app.cache.snapshots`) were made by
     the old reader and are read again instead of replayed."""
 
     def __init_subclass__(cls, **declared: Any) -> None:

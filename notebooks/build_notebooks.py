@@ -87,7 +87,7 @@ for kind in sorted({i.kind for i in mail_items}):
            "Slack ids, git emails, with the reason for each. Only strong evidence counts (given, the Sent "
            "folder, git user.email ...); lookalike addresses are listed as suggestions."),
     ("code", '''\
-from bootstrap_app.identity import IdentityCollector
+from bootstrap_app.identity.resolve import IdentityCollector
 
 all_items = []
 for source in sources:
@@ -176,8 +176,8 @@ print([m["role"] for m in payload["messages"]], payload["response_format"]["type
     ("md", "## 8. Approve a few, plan a Claude Code write\nApproval is recorded in the store at once; the "
            "writer only ever sees approved entries. `plan_write` is pure: it shows the exact diff."),
     ("code", '''\
-from bootstrap_app import decisions
-from bootstrap_app.writing import plan_write
+from bootstrap_app.review import decisions
+from bootstrap_app.memory.write import plan_write
 
 chosen = [p for p in result.proposals if "sensitive" not in p.flags][:4]
 decisions.approve(store, [p.id for p in chosen])
@@ -234,7 +234,7 @@ print(len(footprint.items), "items from", len(footprint.result.reports), "source
     ("md", "## 7. From items to memories\nItems → signals → proposals → the safety gate → new ones → what "
            "you approved."),
     ("code", '''\
-from bootstrap_app import decisions
+from bootstrap_app.review import decisions
 
 # approve the first three proposals about you, as the review would (only in this sandbox)
 chosen = [p for p in footprint.result.proposals if str(p.type) == "user"][:3]
@@ -255,7 +255,7 @@ explore.llm_request_frame(payload, digest.stats)
 '''),
     ("md", "## 9. A write, before it happens\nThe plan for Claude Code: which files change, and the exact diff."),
     ("code", '''\
-from bootstrap_app.writing import plan_write
+from bootstrap_app.memory.write import plan_write
 
 plan = plan_write(store, "claude-code")
 assert all(str(change.path).startswith(str(WORK)) for change in plan.files)

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from bootstrap_app.errors import AuthError
-from bootstrap_app.sourceinfo import from_env, short_scope
+from bootstrap_app.report.sources import from_env, short_scope
 from connectors.registry import AUTH_PROVIDERS
 
 from .common import open_settings

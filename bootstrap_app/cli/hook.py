@@ -1,4 +1,4 @@
-"""``memseed hook install|remove|run``: a start-up hook in the agent (see ``bootstrap_app.agenthooks``).
+"""``memseed hook install|remove|run``: a start-up hook in the agent (see ``bootstrap_app.memory.hooks``).
 
 ``run`` is what the agent calls at session start: one line when memory went stale or proposals
 wait for review, nothing otherwise, and always exit status 0 — a hook must never stop a session.
@@ -11,8 +11,8 @@ import sys
 
 import click
 
-from bootstrap_app import agenthooks
 from bootstrap_app.config import load_settings
+from bootstrap_app.memory import hooks as agenthooks
 
 from .common import open_settings
 

@@ -2,7 +2,7 @@
 
 Why a command of its own when ``scan`` + ``review`` + ``write`` can do it: the person thinks
 "take what Claude Code knows into Codex", and wants an account of every entry — which ones
-arrived and why each other one did not. The work is the library's (``bootstrap_app.importing``);
+arrived and why each other one did not. The work is the library's (``bootstrap_app.memory.move``);
 this module asks, prints and confirms.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import click
 
-from bootstrap_app import importing
 from bootstrap_app.harnesses import HARNESSES
+from bootstrap_app.memory import move as importing
 
 from .common import EXIT_PARTIAL, open_settings, open_store
 from .review import decide_each

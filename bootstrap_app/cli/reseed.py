@@ -7,8 +7,8 @@ because signals such as "closest collaborators" or "working hours" are only righ
 it; fingerprints already decided are never proposed again, and only proposals the store had not
 seen count as new. Mailboxes (``gmail:``, ``outlook:``) are not downloaded again for that: the
 check puts their new mail into the local item cache, and the scan replays the cache
-(:mod:`bootstrap_app.itemcache`); path sources whose files did not change are replayed from their
-last full read (:mod:`bootstrap_app.snapshotcache`), the others are read in full.
+(:mod:`bootstrap_app.cache.append`); path sources whose files did not change are replayed from their
+last full read (:mod:`bootstrap_app.cache.snapshots`), the others are read in full.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ import json
 
 import click
 
-from bootstrap_app.changes import count_new_items
+from bootstrap_app.cache.changes import count_new_items
 from bootstrap_app.errors import NoSourceReadable
-from bootstrap_app.extract.freshness import refresh_watch
+from bootstrap_app.memory.freshness import refresh_watch
+from bootstrap_app.memory.schedule import notify
 from bootstrap_app.pipeline import scan
-from bootstrap_app.scanreport import name_once
-from bootstrap_app.schedule import notify
+from bootstrap_app.report.scan import name_once
 
 from .common import open_settings, open_store
 

@@ -21,9 +21,9 @@ import click
 import frontmatter
 import yaml
 
-from bootstrap_app import decisions
-from bootstrap_app.cards import flag_notes
 from bootstrap_app.errors import MemseedError
+from bootstrap_app.review import decisions
+from bootstrap_app.review.cards import flag_notes
 from bootstrap_app.store import Store, StoredProposal
 from bootstrap_app.types import MemoryType
 

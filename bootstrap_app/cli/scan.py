@@ -21,8 +21,8 @@ import click
 
 from bootstrap_app.demo import build_demo, demo_owner_addresses
 from bootstrap_app.pipeline import scan
-from bootstrap_app.scanreport import ScanEvent, ScanResult, format_summary, name_once
-from bootstrap_app.throughput import Throughput
+from bootstrap_app.report.scan import ScanEvent, ScanResult, format_summary, name_once
+from bootstrap_app.report.throughput import Throughput
 
 from .common import EXIT_PARTIAL, open_settings, open_store
 

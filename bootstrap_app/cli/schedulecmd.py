@@ -1,6 +1,6 @@
 """``memseed schedule``: re-seed on a timer (systemd user timer, launchd agent, or a crontab line).
 
-See :mod:`bootstrap_app.schedule`; this module parses, shows and calls. ``--status`` shows the
+See :mod:`bootstrap_app.memory.schedule`; this module parses, shows and calls. ``--status`` shows the
 last run, the next run and what waits.
 """
 
@@ -10,8 +10,8 @@ from datetime import datetime
 
 import click
 
-from bootstrap_app import schedule
-from bootstrap_app.extract.freshness import check_written
+from bootstrap_app.memory import schedule
+from bootstrap_app.memory.freshness import check_written
 
 from .common import open_settings, open_store
 

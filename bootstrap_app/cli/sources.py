@@ -7,8 +7,8 @@ import json
 
 import click
 
-from bootstrap_app.aliases import confirm_alias, list_aliases, reject_alias
-from bootstrap_app.sourceinfo import short_scope, source_catalog
+from bootstrap_app.identity.aliases import confirm_alias, list_aliases, reject_alias
+from bootstrap_app.report.sources import short_scope, source_catalog
 
 from .common import open_settings, open_store
 

@@ -1,6 +1,6 @@
 """``memseed status`` and ``memseed config``: where the person stands, and what is in force.
 
-Both only read: ``status`` asks :func:`bootstrap_app.status.memseed_status` (review queue,
+Both only read: ``status`` asks :func:`bootstrap_app.memory.status.memseed_status` (review queue,
 sources, last run and write, stale entries, hook, timer) and never creates the store;
 ``config`` lists every setting with the place it comes from
 (:func:`bootstrap_app.config.settings_origins`), so "why does it use that model?" has an answer.
@@ -13,7 +13,7 @@ import json
 import click
 
 from bootstrap_app.config import settings_origins
-from bootstrap_app.status import format_status, memseed_status
+from bootstrap_app.memory.status import format_status, memseed_status
 
 from .common import open_settings
 

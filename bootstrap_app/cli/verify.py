@@ -12,8 +12,8 @@ from pathlib import Path
 
 import click
 
-from bootstrap_app.extract.freshness import check_written, refresh_watch
 from bootstrap_app.harnesses import HARNESSES
+from bootstrap_app.memory.freshness import check_written, refresh_watch
 
 from .common import open_settings, open_store
 

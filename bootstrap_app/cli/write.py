@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import click
 
-from bootstrap_app import writing
-from bootstrap_app.extract.freshness import keep_watch
 from bootstrap_app.harnesses import HARNESSES
+from bootstrap_app.memory import write as writing
 
 from .common import EXIT_PARTIAL, open_settings, open_store
 
@@ -67,7 +66,6 @@ def write_cmd(ctx: click.Context, target: str, project: str | None, dry_run: boo
             click.echo(f"dry run: {len(plan.files)} file(s) would change; nothing written", err=True)
         elif not plan.empty:
             outcome = writing.apply_write(store, plan)
-            keep_watch(store)
             for path in outcome.paths:
                 click.echo(path)
             click.echo(f"write {outcome.write_id}: {len(plan.entries)} new entr"
@@ -93,7 +91,6 @@ def undo_cmd(ctx: click.Context, write_id: int | None, force: bool) -> None:
     settings = open_settings(ctx)
     with open_store(settings) as store:
         paths = writing.undo_write(store, write_id, force=force)
-        keep_watch(store)
         for path in paths:
             click.echo(path)
         click.echo(f"restored {len(paths)} file(s)", err=True)

@@ -19,8 +19,8 @@ from typing import Any
 import platformdirs
 
 from bootstrap_app.config import ENV_HOME, Settings
+from bootstrap_app.identity.owner import OwnerIdentity
 from bootstrap_app.items import Item
-from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.pipeline import ScanResult, scan
 from bootstrap_app.signals import SignalBuilder, Signals
 from bootstrap_app.store import Store

@@ -16,8 +16,8 @@ from typing import Any
 
 from bootstrap_app.errors import ConfigError
 from bootstrap_app.harnesses.plan import Plan
+from bootstrap_app.identity.owner import OwnerIdentity
 from bootstrap_app.items import Event, Item, Message
-from bootstrap_app.owner import OwnerIdentity
 from bootstrap_app.proposals import Proposal
 from bootstrap_app.signals.rhythms import zone
 

@@ -2,7 +2,7 @@
 
 Why a sample and not the items: the footprint can be hundreds of thousands of items and only
 the owner's own words are worth sending. The owner is known only after the stream (see
-:mod:`bootstrap_app.identity`), so the sample is kept per author and chosen at the end. It is
+:mod:`bootstrap_app.identity.resolve`), so the sample is kept per author and chosen at the end. It is
 an analyzer (:class:`~bootstrap_app.signals.Analyzer`): it declares the kinds that carry an
 author's text and the pipeline routes those to it, only when the LLM is switched on.
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
-from bootstrap_app.identity import OwnerIdentity
+from bootstrap_app.identity.resolve import OwnerIdentity
 from bootstrap_app.signals import Analyzer, person_key
 from bootstrap_app.signals.session_words import is_acknowledgement
 from bootstrap_app.types import AgentTurn, ChatMessage, Document, Item, MemoryEntry, Message

@@ -1,11 +1,11 @@
 """Deterministic aggregates over the scanned items: contacts, rhythms, repos, documents, chat, profile.
 
 Usage: feed every item to :meth:`SignalBuilder.observe` while it streams, then call
-:meth:`SignalBuilder.build` with the resolved :class:`~bootstrap_app.identity.OwnerIdentity`.
+:meth:`SignalBuilder.build` with the resolved :class:`~bootstrap_app.identity.resolve.OwnerIdentity`.
 :data:`ANALYZERS` is the one list of analyzers; each declares the item kinds it consumes
 (:mod:`.analyzer` holds the contract), so an item only reaches the analyzers that want it.
 Each analyzer keeps counters keyed by address (never whole items, never third-party free
-text), so the owner can be decided *after* the stream: see :mod:`bootstrap_app.identity`.
+text), so the owner can be decided *after* the stream: see :mod:`bootstrap_app.identity.resolve`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, fields, is_dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from bootstrap_app.owner import OwnerIdentity
+from bootstrap_app.identity.owner import OwnerIdentity
 from bootstrap_app.types import Item
 
 from .analyzer import Analyzer, KindRouter

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bootstrap_app.owner import OwnerIdentity
+from bootstrap_app.identity.owner import OwnerIdentity
 from bootstrap_app.types import ITEM_KINDS, Item
 
 __all__ = ["Analyzer", "KindRouter"]

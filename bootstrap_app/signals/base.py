@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from bootstrap_app.identity import name_key
-from bootstrap_app.owner import OwnerIdentity
+from bootstrap_app.identity.owner import OwnerIdentity
+from bootstrap_app.identity.resolve import name_key
 from bootstrap_app.types import Evidence, Person
 
 __all__ = ["BULK_LOCAL", "RECEIVED_SUFFIX", "Ref", "is_bulk_address", "is_owner_key", "is_person", "person_key",

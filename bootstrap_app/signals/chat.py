@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from bootstrap_app.owner import OwnerIdentity
+from bootstrap_app.identity.owner import OwnerIdentity
 from bootstrap_app.types import ChatMessage, Item
 
 from .analyzer import Analyzer

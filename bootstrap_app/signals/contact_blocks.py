@@ -23,9 +23,9 @@ from functools import lru_cache
 
 from publicsuffixlist import PublicSuffixList
 
-from bootstrap_app.confusables import imitates
-from bootstrap_app.identity import name_key
-from bootstrap_app.names import FREE_MAIL as FREE_MAIL_DOMAINS
+from bootstrap_app.identity.confusables import imitates
+from bootstrap_app.identity.names import FREE_MAIL as FREE_MAIL_DOMAINS
+from bootstrap_app.identity.resolve import name_key
 from bootstrap_app.types import Message
 
 from .base import Ref, person_key
@@ -198,7 +198,7 @@ class ContactDirectory:
     mail and that organisation is the owner's (a stranger cannot deliver inside it). A footprint
     with no mail of the owner's at all (an inbox-only export) cannot tell correspondents apart;
     there a sender counts when its delivery is not a known forgery and its address imitates none
-    of the owner's (:func:`~bootstrap_app.confusables.imitates`: lookalike domains are out). Which
+    of the owner's (:func:`~bootstrap_app.identity.confusables.imitates`: lookalike domains are out). Which
     sender is the owner is decided late, so recipients are kept for every sender whose mail
     was not judged received (``Message.third_party_reason``), bounded.
     """

@@ -35,8 +35,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bootstrap_app.identity import name_key, normal_name
-from bootstrap_app.owner import OwnerIdentity
+from bootstrap_app.identity.owner import OwnerIdentity
+from bootstrap_app.identity.resolve import name_key, normal_name
 from bootstrap_app.types import ChatMessage, Event, Item, Message, Person
 
 from .analyzer import Analyzer

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import itemgetter
 
-from bootstrap_app.identity import name_key
-from bootstrap_app.owner import OwnerIdentity
+from bootstrap_app.identity.owner import OwnerIdentity
+from bootstrap_app.identity.resolve import name_key
 from bootstrap_app.types import ChatMessage, Item, Message
 
 from .account_directory import AccountDirectory

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from bootstrap_app.ecosystems import Ecosystem, RepoView, detected
 from bootstrap_app.ecosystems.base import load_json, load_toml
 from bootstrap_app.ecosystems.guides import about_working, as_markdown, is_guide_path, pointed_docs
-from bootstrap_app.owner import OwnerIdentity
+from bootstrap_app.identity.owner import OwnerIdentity
 from bootstrap_app.types import Item, Person, Repo
 
 from .analyzer import Analyzer

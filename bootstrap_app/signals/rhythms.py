@@ -33,8 +33,8 @@ from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from statistics import median
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bootstrap_app.identity import normal_name
-from bootstrap_app.owner import OwnerIdentity
+from bootstrap_app.identity.owner import OwnerIdentity
+from bootstrap_app.identity.resolve import normal_name
 from bootstrap_app.types import Event, Item
 
 from .analyzer import Analyzer

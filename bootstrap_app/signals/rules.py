@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import cast
 
-from bootstrap_app.owner import OwnerIdentity
+from bootstrap_app.identity.owner import OwnerIdentity
 from bootstrap_app.safety.dangerous import find_dangerous
 from bootstrap_app.safety.gate import Quarantined
 from bootstrap_app.types import ChatMessage, Item, Message

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import cast
 
-from bootstrap_app.owner import OwnerIdentity
+from bootstrap_app.identity.owner import OwnerIdentity
 from bootstrap_app.types import AgentTurn, Item
 
 from .analyzer import Analyzer

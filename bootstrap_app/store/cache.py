@@ -10,8 +10,8 @@ cursor, and the retry delivers the same items again (they replace their rows by 
 ``cache_state.cursor`` is the JSON text of the cursor the cache is complete up to. The cache is
 *ready* only while that text equals the stored cursor, so anything that moves the cursor without
 filling the cache (an older memseed, a read with ``--since``) makes it unusable, never wrong.
-Rows hold the JSON of :mod:`bootstrap_app.itemjson`; the row codec and the policy (when to
-write, when to read back) live in :mod:`bootstrap_app.itemcache`.
+Rows hold the JSON of :mod:`bootstrap_app.cache.codec`; the row codec and the policy (when to
+write, when to read back) live in :mod:`bootstrap_app.cache.append`.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ class CacheMixin(StoreBase):
 
     def snapshot_ready(self, source: str, fmt: int, key: str) -> bool:
         """True when ``source``'s kept items were made from the input ``key`` names, in format ``fmt``
-        (:mod:`bootstrap_app.snapshotcache`: the key is the source's stamp and reader version)."""
+        (:mod:`bootstrap_app.cache.snapshots`: the key is the source's stamp and reader version)."""
         row = self._db.execute("SELECT 1 FROM cache_state WHERE source=? AND format=? AND cursor=?",
                                (source, fmt, json.dumps({"snapshot": key}))).fetchone()
         return row is not None

@@ -4,7 +4,7 @@ machine and the agent to bring it to; each entry then waits on the Review page.
 Why a section of its own and not only "Add" in the list above: adding a folder makes its memory
 one source among many; bringing it names the target, so entries the target already holds are
 not asked about, and the person sees at once what will not come across and why. The work is
-:func:`bootstrap_app.importing.start_import` — the function ``memseed import`` calls; the
+:func:`bootstrap_app.memory.move.start_import` — the function ``memseed import`` calls; the
 write itself is the Write page's (the same journaled write, undone byte for byte).
 """
 
@@ -17,7 +17,7 @@ import streamlit as st
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import HARNESS_CLASSES
 from bootstrap_app.harnesses.plan import LocalMemory
-from bootstrap_app.importing import start_import
+from bootstrap_app.memory.move import start_import
 from bootstrap_app.ui.common import get_settings, get_store, show_error
 
 __all__ = ["bring_memory_section", "outcome_caption"]

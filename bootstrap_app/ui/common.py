@@ -19,10 +19,10 @@ from typing import Any
 
 import streamlit as st
 
-from bootstrap_app.accounting import SourceAccount
 from bootstrap_app.config import Settings, load_settings
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import labels
+from bootstrap_app.report.accounting import SourceAccount
 from bootstrap_app.store import Store
 from bootstrap_app.ui import DEMO_ENV, DEMO_PROJECT_ENV, DEMO_ROOT_ENV
 

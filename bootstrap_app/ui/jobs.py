@@ -21,8 +21,8 @@ from typing import Any
 from bootstrap_app import pipeline
 from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError
+from bootstrap_app.report.throughput import Throughput
 from bootstrap_app.store import Store
-from bootstrap_app.throughput import Throughput
 
 __all__ = ["ScanJob", "SourceProgress", "current_job", "start_scan"]
 
@@ -39,7 +39,7 @@ class SourceProgress:
     finished: float | None = None
     error: str | None = None
     meter: Throughput = field(default_factory=Throughput)
-    """Items and bytes per second and the time left (:mod:`bootstrap_app.throughput`): ``meter.line()``."""
+    """Items and bytes per second and the time left (:mod:`bootstrap_app.report.throughput`): ``meter.line()``."""
 
     @property
     def elapsed(self) -> float:

@@ -2,7 +2,7 @@
 
 Why on the Review page: a re-seed's only outcome is proposals that wait here, so this is
 where the person sees how many the last one found and decides whether re-seeding runs on its
-own. The switch calls :mod:`bootstrap_app.schedule` — the same plan and apply as
+own. The switch calls :mod:`bootstrap_app.memory.schedule` — the same plan and apply as
 ``memseed schedule --daily`` / ``--off`` — and shows the same status lines as ``--status``.
 """
 
@@ -13,9 +13,9 @@ from datetime import time as clock
 
 import streamlit as st
 
-from bootstrap_app import schedule
 from bootstrap_app.errors import MemseedError
-from bootstrap_app.extract.freshness import check_written
+from bootstrap_app.memory import schedule
+from bootstrap_app.memory.freshness import check_written
 from bootstrap_app.store import Store
 from bootstrap_app.ui.common import get_settings, show_error
 

@@ -27,7 +27,7 @@ from email.utils import getaddresses, parsedate_to_datetime
 from functools import lru_cache
 from typing import Any
 
-from bootstrap_app.names import respell
+from bootstrap_app.identity.names import respell
 from bootstrap_app.text.mail import trim_quoted
 from bootstrap_app.types import Message, Person, utc
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bootstrap_app.text.mail import trim_quoted
 from bootstrap_app.types import Message
@@ -21,10 +21,8 @@ from bootstrap_app.types import Message
 from .lazybody import FileBody, LazyMessage
 from .mailbody import extract_body
 from .mailparse import message_fields, parse_date
+from .rawmessage import RawMessage
 from .tnef import tnef_reason
-
-if TYPE_CHECKING:
-    from .mbox import RawMessage
 
 __all__ = ["MboxJob", "Outcome", "Reader", "outcome", "outcomes", "range_outcomes"]
 
@@ -131,7 +129,7 @@ def outcome(job: MboxJob, raw: RawMessage, read_own: bool = False) -> Outcome:
     return Outcome(resume, item, tuple(skips))
 
 
-Reader = Callable[..., Iterator["RawMessage"]]
+Reader = Callable[..., Iterator[RawMessage]]
 """:func:`.mbox.iter_mbox`, handed in (it is picklable by name) so this module never imports the reader."""
 
 

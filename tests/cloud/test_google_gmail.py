@@ -123,7 +123,7 @@ def test_uri_account_must_match_the_signed_in_account(google: GoogleStandIn) -> 
 
 
 def test_send_as_aliases_reach_the_owner_evidence(google: GoogleStandIn, monkeypatch: pytest.MonkeyPatch) -> None:
-    from bootstrap_app.identity import IdentityCollector
+    from bootstrap_app.identity.resolve import IdentityCollector
 
     google.world.send_as = ["maya.o@personal.example"]
     told: list[str] = []
@@ -172,7 +172,7 @@ def test_sent_bodies_are_capped(google: GoogleStandIn, monkeypatch: pytest.Monke
 
 def test_send_as_alias_is_strong_owner_evidence(google: GoogleStandIn) -> None:
     """Without the stand-in hook: the provider's send-as list proves the alias (issue 14)."""
-    from bootstrap_app.identity import ACCOUNT_ALIAS
+    from bootstrap_app.identity.resolve import ACCOUNT_ALIAS
 
     google.world.send_as = ["maya.o@personal.example"]
     result = scan(["gmail:"], settings=load_settings(None))
@@ -184,7 +184,7 @@ def test_a_different_signed_in_account_is_read_in_full_not_from_the_old_cursor(
         google: GoogleStandIn, monkeypatch: pytest.MonkeyPatch) -> None:
     """``gmail:`` names no account; after signing in as someone else its history id and its
     send-as aliases (owner evidence) belong to the old mailbox and must not be reused."""
-    from bootstrap_app.identity import IdentityCollector
+    from bootstrap_app.identity.resolve import IdentityCollector
 
     google.world.send_as = ["maya.o@personal.example"]
     settings = load_settings(None)

@@ -55,7 +55,7 @@ def test_auth_cli_says_the_env_file_still_signs_in(google: GoogleStandIn) -> Non
 
 def test_account_overview_shows_who_scopes_and_what_a_scan_read(google: GoogleStandIn) -> None:
     from bootstrap_app.pipeline import scan
-    from bootstrap_app.sourceinfo import account_overview
+    from bootstrap_app.report.sources import account_overview
 
     settings = load_settings(None)
     with Store(settings.db_path) as store:

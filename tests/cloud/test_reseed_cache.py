@@ -16,7 +16,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from bootstrap_app import itemcache, itemjson, pipeline
+from bootstrap_app import pipeline
+from bootstrap_app.cache import append as itemcache
+from bootstrap_app.cache import codec as itemjson
+from bootstrap_app.cache import rows
 from bootstrap_app.cli import main
 from bootstrap_app.store import Store
 from connectors.base import ReadContext
@@ -280,7 +283,7 @@ def test_an_existing_world_readable_db_is_tightened(hermetic: Path) -> None:
 def test_a_mailbox_over_the_bound_is_not_cached(google: GoogleStandIn, hermetic: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     home = hermetic / ".memseed"
-    monkeypatch.setattr(itemcache, "MAX_ITEMS", 10)
+    monkeypatch.setattr(rows, "MAX_ITEMS", 10)
     summary = _cli("scan", "gmail:", "-q")
     assert summary["items"] > 10 and not summary["errors"]  # the scan itself is whole
     with Store(home / "state.db") as store:
@@ -303,7 +306,7 @@ def test_a_full_read_resumed_after_a_kill_keeps_what_the_killed_read_cached(
 
     def add(self: itemcache.CacheWriter, item: Any, digest: str) -> None:
         real_add(self, item, digest)
-        if self.count == 25:
+        if self.writer.count == 25:
             google.faults[0].count = 50  # the server starts failing part-way through the first read
 
     monkeypatch.setattr(itemcache.CacheWriter, "add", add)

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bootstrap_app.config import load_settings
-from bootstrap_app.identity import IdentityCollector
+from bootstrap_app.identity.resolve import IdentityCollector
 from bootstrap_app.pipeline import scan
 from bootstrap_app.signals import SignalBuilder
 from bootstrap_app.types import Event

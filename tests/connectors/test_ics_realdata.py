@@ -12,7 +12,7 @@ from pathlib import Path
 import icalendar
 import pytest
 
-from bootstrap_app.identity import IdentityCollector
+from bootstrap_app.identity.resolve import IdentityCollector
 from connectors.base import ReadContext
 from connectors.local.ics import read_calendar
 from connectors.local.ics_checks import is_published

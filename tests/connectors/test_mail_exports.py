@@ -14,7 +14,7 @@ import pytest
 
 from bootstrap_app.config import load_settings
 from bootstrap_app.errors import SourceError
-from bootstrap_app.identity import IdentityCollector
+from bootstrap_app.identity.resolve import IdentityCollector
 from bootstrap_app.pipeline import scan
 from bootstrap_app.types import Message
 from connectors.base import ReadContext

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app import itemjson
+from bootstrap_app.cache import codec as itemjson
+from bootstrap_app.cache.codec import generic_item_to_json, item_from_json, item_to_json
 from bootstrap_app.demo import build_demo
 from bootstrap_app.errors import StoreError
-from bootstrap_app.itemjson import generic_item_to_json, item_from_json, item_to_json
 from bootstrap_app.types import (
     ITEM_KINDS,
     AgentTurn,

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bootstrap_app import decisions
 from bootstrap_app.cli import main
 from bootstrap_app.config import load_settings, settings_origins
+from bootstrap_app.memory.write import apply_write, plan_write
 from bootstrap_app.pipeline import scan_demo
+from bootstrap_app.review import decisions
 from bootstrap_app.store import Store
-from bootstrap_app.writing import apply_write, plan_write
 
 
 def _run(home: Path, *args: str) -> tuple[int, str]:

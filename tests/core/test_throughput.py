@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from bootstrap_app.cli import scan as scan_cli
-from bootstrap_app.scanreport import ScanEvent
-from bootstrap_app.throughput import Throughput
+from bootstrap_app.report.scan import ScanEvent
+from bootstrap_app.report.throughput import Throughput
 from connectors.base import ReadContext
 from connectors.local.mbox import read_mbox
 

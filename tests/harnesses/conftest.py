@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app import decisions
+from bootstrap_app.review import decisions
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
 from tests.conftest import realdata_file

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bootstrap_app import agenthooks
 from bootstrap_app.cli import main
 from bootstrap_app.config import load_settings
+from bootstrap_app.memory import hooks as agenthooks
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app import decisions
 from bootstrap_app.config import load_settings
 from bootstrap_app.extract.imported import carry_over
 from bootstrap_app.pipeline import scan
+from bootstrap_app.review import decisions
 from bootstrap_app.store import Store
 from bootstrap_app.types import MemoryEntry, MemoryType
 from connectors.agent_rules import ClineMemoryBank, CursorRules

@@ -10,11 +10,11 @@ from pathlib import Path
 import frontmatter
 import pytest
 
-from bootstrap_app import writing
 from bootstrap_app.errors import CapacityExceeded
 from bootstrap_app.harnesses import get_harness
 from bootstrap_app.harnesses.base import WriteOptions
 from bootstrap_app.harnesses.claude_code import find_project_dir, project_key
+from bootstrap_app.memory import write as writing
 from bootstrap_app.store import Store
 from bootstrap_app.types import MemoryType, Proposal
 
@@ -101,7 +101,7 @@ def test_existing_lines_and_foreign_files_are_kept(approved: Store, home: Path, 
 
 def test_edits_outside_memseed_are_kept_and_own_lines_updated(approved: Store, proposals: list[Proposal],
                                                                home: Path, project: Path) -> None:
-    from bootstrap_app import decisions
+    from bootstrap_app.review import decisions
 
     writing.apply_write(approved, writing.plan_write(approved, "claude-code", project=project))
     folder = get_harness("claude-code").memory_root(project)
@@ -203,7 +203,7 @@ def test_worktrees_share_the_main_repository_folder(home: Path) -> None:
 
 
 def test_renamed_entry_updates_its_own_file(approved: Store, proposals: list[Proposal], project: Path) -> None:
-    from bootstrap_app import decisions
+    from bootstrap_app.review import decisions
 
     writing.apply_write(approved, writing.plan_write(approved, "claude-code", project=project))
     decisions.edit(approved, proposals[2].id, name="ledger-service", body="Ledger service, renamed.")

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app import writing
 from bootstrap_app.errors import CapacityExceeded
 from bootstrap_app.harnesses import get_harness
 from bootstrap_app.harnesses.base import WriteOptions
 from bootstrap_app.harnesses.codex import AGENTS_BUDGET
 from bootstrap_app.harnesses.gemini import HEADING, add_fact
+from bootstrap_app.memory import write as writing
 from bootstrap_app.store import Store
 from bootstrap_app.types import MemoryType
 
@@ -81,7 +81,7 @@ def test_agents_md_block_mode_keeps_user_text(approved: Store, home: Path) -> No
 
 
 def test_agents_md_budget(store: Store, home: Path) -> None:
-    from bootstrap_app import decisions
+    from bootstrap_app.review import decisions
 
     big = [replace(make_proposals()[2], name=f"project-{i}", subject=f"p{i}", body="word " * 1500)
            for i in range(6)]

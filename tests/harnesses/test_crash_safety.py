@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app import decisions
+from bootstrap_app.review import decisions
 from bootstrap_app.store import Store
 
 from .conftest import make_proposals

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bootstrap_app import decisions
 from bootstrap_app.cli import main
 from bootstrap_app.errors import BlockedContent, UnknownProposal
+from bootstrap_app.review import decisions
 from bootstrap_app.store import Store
 from bootstrap_app.types import DecisionStatus, MemoryType
 

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app import decisions, writing
 from bootstrap_app.errors import CapacityExceeded
 from bootstrap_app.harnesses import get_harness
+from bootstrap_app.memory import write as writing
+from bootstrap_app.review import decisions
 from bootstrap_app.store import Store
 from bootstrap_app.types import MemoryEntry, MemoryType
 from connectors.base import ReadContext

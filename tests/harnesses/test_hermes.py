@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app import decisions, writing
 from bootstrap_app.errors import BlockedContent, CapacityExceeded, UnsafePath
 from bootstrap_app.harnesses import files as harness_files
 from bootstrap_app.harnesses import get_harness
 from bootstrap_app.harnesses.base import WriteOptions
 from bootstrap_app.harnesses.hermes import DELIMITER, LIMITS, budget_report, parse_entries
+from bootstrap_app.memory import write as writing
+from bootstrap_app.review import decisions
 from bootstrap_app.store import Store
 from bootstrap_app.types import MemoryEntry, MemoryType, Proposal
 

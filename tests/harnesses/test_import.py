@@ -15,11 +15,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bootstrap_app import decisions, importing, writing
 from bootstrap_app.cli import main
 from bootstrap_app.config import load_settings
 from bootstrap_app.harnesses import get_harness
 from bootstrap_app.harnesses.block import BEGIN, END
+from bootstrap_app.memory import move as importing
+from bootstrap_app.memory import write as writing
+from bootstrap_app.review import decisions
 from bootstrap_app.store import Store
 from bootstrap_app.types import MemoryEntry
 from connectors.base import ReadContext

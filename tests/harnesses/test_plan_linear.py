@@ -73,7 +73,7 @@ def _digest(parts: object) -> str:
 
 def plan_digests(root: Path) -> dict[str, str]:
     """The digests :data:`BEFORE` holds, from the plans the code now makes (public API only)."""
-    from bootstrap_app import importing
+    from bootstrap_app.memory import move as importing
 
     project = _home(root)
     chosen = entries()

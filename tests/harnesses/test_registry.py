@@ -29,7 +29,8 @@ SCRIPT = textwrap.dedent("""
     registry.HARNESSES[toy.name] = toy
 
     from click.testing import CliRunner
-    from bootstrap_app import decisions, review_model
+    from bootstrap_app.review import decisions
+    from bootstrap_app.review import model as review_model
     from bootstrap_app.cli import main
     from bootstrap_app.harnesses.doctor import run_doctor
     from bootstrap_app.store import Store

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app import decisions, writing
 from bootstrap_app.errors import WriteError
 from bootstrap_app.harnesses import files as harness_files
 from bootstrap_app.harnesses.block import BEGIN
+from bootstrap_app.memory import write as writing
+from bootstrap_app.review import decisions
 from bootstrap_app.store import Store
 from bootstrap_app.types import MemoryType
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app import writing
 from bootstrap_app.harnesses import get_harness
+from bootstrap_app.memory import write as writing
 from bootstrap_app.store import Store
 from bootstrap_app.types import MemoryType, Proposal
 
@@ -85,7 +85,7 @@ def test_plan_respects_only_and_exclude(approved: Store, proposals: list[Proposa
 
 
 def test_unapproved_and_rejected_are_never_written(store: Store, proposals: list[Proposal], home: Path) -> None:
-    from bootstrap_app import decisions
+    from bootstrap_app.review import decisions
 
     store.save_proposals(store.start_run("scan", []), proposals)
     decisions.reject(store, [proposals[0].id])
@@ -97,7 +97,7 @@ def test_unapproved_and_rejected_are_never_written(store: Store, proposals: list
 
 
 def test_edited_entry_is_written_as_edited(approved: Store, proposals: list[Proposal], home: Path) -> None:
-    from bootstrap_app import decisions
+    from bootstrap_app.review import decisions
 
     decisions.edit(approved, proposals[1].id, body="Keep PRs small; one behaviour change each.")
     plan = writing.plan_write(approved, "markdown", root=home / "md")
@@ -109,8 +109,9 @@ def test_edited_entry_is_written_as_edited(approved: Store, proposals: list[Prop
 def test_demo_persona_round_trip(home: Path, project: Path) -> None:
     """The demo persona scans, every non-sensitive proposal is approved, and both the Claude Code
     and the markdown writers accept all of them: at least 90 % read back as typed entries."""
-    from bootstrap_app import decisions, pipeline
+    from bootstrap_app import pipeline
     from bootstrap_app.config import load_settings
+    from bootstrap_app.review import decisions
 
     settings = load_settings()
     with Store(settings.db_path) as store:
@@ -126,7 +127,7 @@ def test_demo_persona_round_trip(home: Path, project: Path) -> None:
 
 def test_undo_of_a_later_write_keeps_earlier_entries_known(approved: Store, proposals: list[Proposal],
                                                            home: Path) -> None:
-    from bootstrap_app import decisions
+    from bootstrap_app.review import decisions
 
     first = writing.apply_write(approved, writing.plan_write(approved, "hermes"))
     extra = Proposal(type=MemoryType.PROJECT, name="deploy-console", description="deploy-console ships releases",

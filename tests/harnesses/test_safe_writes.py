@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from filelock import FileLock, Timeout
 
-from bootstrap_app import writing
 from bootstrap_app.errors import ConflictError, UndoError, UnsafePath, WriteError
 from bootstrap_app.fsutil import atomic_write, check_name, contained, read_bytes
 from bootstrap_app.harnesses import get_harness
 from bootstrap_app.harnesses.base import WriteOptions
+from bootstrap_app.memory import write as writing
 from bootstrap_app.store import Store
 
 from .conftest import make_proposals, snapshot
@@ -85,7 +85,7 @@ def test_failed_write_rolls_back_every_file(approved: Store, home: Path, project
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     writing.apply_write(approved, writing.plan_write(approved, "claude-code", project=project))
     folder = get_harness("claude-code").memory_root(project)
-    from bootstrap_app import decisions
+    from bootstrap_app.review import decisions
 
     for p in make_proposals()[1:]:
         decisions.edit(approved, p.id, body=p.body + "\n\nEdited later.")

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bootstrap_app import schedule
 from bootstrap_app.cli import main
 from bootstrap_app.errors import WriteError
+from bootstrap_app.memory import schedule
 
 
 class FakeRunner:

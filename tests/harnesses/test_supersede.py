@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bootstrap_app import decisions, writing
 from bootstrap_app.cli import main
 from bootstrap_app.errors import CapacityExceeded
 from bootstrap_app.harnesses import get_harness
 from bootstrap_app.harnesses.hermes import DELIMITER, parse_entries
+from bootstrap_app.memory import write as writing
+from bootstrap_app.review import decisions
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
 

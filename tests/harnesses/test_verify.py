@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bootstrap_app import decisions, hookcheck, writing
+from bootstrap_app import hookcheck
 from bootstrap_app.cli import main
 from bootstrap_app.config import load_settings
-from bootstrap_app.extract.freshness import check_written, refresh_watch
+from bootstrap_app.memory import write as writing
+from bootstrap_app.memory.freshness import check_written, refresh_watch
+from bootstrap_app.review import decisions
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
 
@@ -83,7 +85,7 @@ def test_verify_cli_exit_status(hermetic: Path) -> None:
 
 
 def test_an_archive_members_source_is_its_archive(hermetic: Path) -> None:
-    from bootstrap_app.extract.freshness import _local_source
+    from bootstrap_app.memory.freshness import _local_source
 
     archive = hermetic / "takeout.zip"
     archive.write_bytes(b"PK")
@@ -119,9 +121,7 @@ def test_the_hook_summary_finds_what_verify_finds_until_it_cannot(hermetic: Path
         return [(s.fingerprint, s.name, s.what, s.detail) for s in check_written(store, now=now)[1]]
 
     with _write(hermetic, repo, notes) as store:
-        with pytest.raises(hookcheck.Changed):  # the write marked it: no summary to trust yet
-            _summary_findings(store, NOW.date())
-        refresh_watch(store)
+        # the write marked the summary stale and writing's after-write callback rebuilt it
         assert _summary_findings(store, date(2026, 1, 1)) == full(datetime(2026, 1, 1, tzinfo=UTC)) == []
         (repo / "docs" / "guide.md").unlink()
         shutil.rmtree(notes)
@@ -148,9 +148,44 @@ def test_the_hook_summary_finds_what_verify_finds_until_it_cannot(hermetic: Path
             Proposal(type=MemoryType.FEEDBACK, name="other", description="Another fact", body="Another.",
                      subject="feedback:other")])
         assert _summary_findings(store, NOW.date()) == full(NOW)  # a new proposal changes no written entry
+        writing.undo_write(store)  # the undo marks it, the after-write callback rebuilds it
+        assert _summary_findings(store, NOW.date()) == full(NOW)
+
+
+def test_writing_owns_the_hook_refresh_and_a_failing_callback_costs_only_itself(
+        hermetic: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The store's triggers mark the summary stale on every write (the harness alone leaves it so);
+    :func:`writing.apply_write` and :func:`writing.undo_write` then run the callbacks writing owns,
+    which rebuild it. A callback that raises is logged; the write it follows still stands."""
+    from bootstrap_app.harnesses import get_harness
+    from bootstrap_app.memory.freshness import keep_watch
+
+    assert keep_watch in writing._AFTER_WRITE  # wired by bootstrap_app.memory, for every front end
+    repo, notes = hermetic / "code" / "app", hermetic / "notes"
+    repo.mkdir(parents=True)
+    notes.mkdir()
+    def full() -> list[tuple[str, str, str, str]]:
+        return [(s.fingerprint, s.name, s.what, s.detail) for s in check_written(store, now=NOW)[1]]
+
+    with _write(hermetic, repo, notes) as store:
+        assert _summary_findings(store, NOW.date()) == full() != []
         writing.undo_write(store)
+        plan = writing.plan_write(store, "markdown", project=hermetic / "proj")
+        get_harness(plan.target).apply(plan, store)  # below writing: no callback runs
         with pytest.raises(hookcheck.Changed):
             _summary_findings(store, NOW.date())
+        writing.undo_write(store)
+        assert _summary_findings(store, NOW.date()) == full() == []
+
+        def broken(_store: Store) -> None:
+            raise RuntimeError("callback broke")
+
+        monkeypatch.setattr(writing, "_AFTER_WRITE", [broken])
+        plan = writing.plan_write(store, "markdown", project=hermetic / "proj")
+        outcome = writing.apply_write(store, plan)
+        assert outcome.paths and all(Path(p).exists() for p in outcome.paths)
+        assert "callback broke" in caplog.text
+        assert store.writes(limit=1)[0].status == "applied"
 
 
 def _watch_names(db_path: Path) -> list[str]:

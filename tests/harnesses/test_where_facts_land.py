@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app import decisions, writing
 from bootstrap_app.harnesses.doctor import doctor_files, run_doctor
+from bootstrap_app.memory import write as writing
+from bootstrap_app.review import decisions
 from bootstrap_app.store import Store
 from bootstrap_app.types import MemoryType
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from bootstrap_app import decisions
 from bootstrap_app.cli import main
+from bootstrap_app.review import decisions
 from bootstrap_app.store import Store
 
 from .conftest import make_proposals

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bootstrap_app.extract.digest import build_digest
-from bootstrap_app.identity import IdentityCollector
+from bootstrap_app.identity.resolve import IdentityCollector
 from bootstrap_app.types import Message
 from connectors.base import ReadContext
 from connectors.registry import detect

@@ -22,7 +22,7 @@ from typing import Any
 from bootstrap_app.config import Settings
 from bootstrap_app.extract.llm import llm_extract
 from bootstrap_app.pipeline import scan_demo
-from bootstrap_app.scanreport import llm_line
+from bootstrap_app.report.scan import llm_line
 from bootstrap_app.store import Store
 
 from .conftest import FakeLLM, footprint_items, footprint_signals

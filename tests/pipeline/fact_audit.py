@@ -31,9 +31,9 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from bootstrap_app.config import load_settings
-from bootstrap_app.owner import OwnerIdentity
+from bootstrap_app.identity.owner import OwnerIdentity
 from bootstrap_app.pipeline import scan
-from bootstrap_app.scanreport import ScanResult
+from bootstrap_app.report.scan import ScanResult
 from bootstrap_app.store import Store
 from bootstrap_app.types import ChatMessage, Event, Item, MemoryType, Message, Proposal, Repo
 from connectors.base import ReadContext

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bootstrap_app.config import Settings, load_settings
-from bootstrap_app.owner import OwnerIdentity
+from bootstrap_app.identity.owner import OwnerIdentity
 from bootstrap_app.pipeline import scan
 from bootstrap_app.signals.session_words import about_self, guess_language, is_acknowledgement, statements
 from bootstrap_app.signals.sessions import SessionsAccumulator

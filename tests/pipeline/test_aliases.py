@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bootstrap_app.aliases import alias_evidence, confirm_alias, list_aliases, reject_alias
 from bootstrap_app.cli import main
 from bootstrap_app.config import load_settings
 from bootstrap_app.errors import ConfigError
+from bootstrap_app.identity.aliases import alias_evidence, confirm_alias, list_aliases, reject_alias
 from bootstrap_app.pipeline import scan
 from bootstrap_app.store import Store
 from tests.safety import lookalike as L

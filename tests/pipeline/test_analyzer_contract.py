@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bootstrap_app.extract.collect import HeldMemory, LlmSample
-from bootstrap_app.identity import OwnerIdentity
+from bootstrap_app.identity.resolve import OwnerIdentity
 from bootstrap_app.signals import ANALYZERS, Analyzer, KindRouter, SignalBuilder
 from bootstrap_app.signals.fake import FakeAnalyzer, KindCounts
 from bootstrap_app.types import (

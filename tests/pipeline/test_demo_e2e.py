@@ -130,7 +130,7 @@ def test_identity_without_owner_hint(tmp_path: Path, demo_scan: ScanResult) -> N
     # same proposals (document subjects hold the demo's path, so compare names)
     assert {p.name for p in result.proposals} == {p.name for p in demo_scan.proposals}
     # confirmed once, it is hers from the next scan on
-    from bootstrap_app.aliases import confirm_alias
+    from bootstrap_app.identity.aliases import confirm_alias
     from bootstrap_app.store import Store
 
     with Store(settings.db_path) as store:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 
 from bootstrap_app.extract.heuristic import heuristic_proposals
-from bootstrap_app.identity import IdentityCollector
+from bootstrap_app.identity.resolve import IdentityCollector
 from bootstrap_app.signals import Ref, SignalBuilder
 from bootstrap_app.signals.base import prefer_past
 from bootstrap_app.types import Event, Item

@@ -118,7 +118,7 @@ def test_marking_a_calendar_not_mine_takes_its_facts_out_of_the_review(mail: Pat
     """The same store, scanned again after the person said the calendar is not theirs: the zone
     and ritual it gave are no longer waiting for review; a decided one is kept, and so is a
     proposal whose sources this run did not read."""
-    from bootstrap_app.identity_review import set_source_ownership
+    from bootstrap_app.identity.review import set_source_ownership
     from bootstrap_app.pipeline import scan
     from bootstrap_app.types import DecisionStatus
 

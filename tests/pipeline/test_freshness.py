@@ -168,7 +168,7 @@ def test_link_updates_keeps_two_checkouts_of_the_same_folder_name_apart() -> Non
 
 
 def test_location_signature_changes_with_any_file_and_leaves_git_to_its_cursor(tmp_path: Path) -> None:
-    from bootstrap_app.sourcestat import location_signature
+    from connectors.signature import location_signature
 
     folder = tmp_path / "export"
     folder.mkdir()
@@ -281,7 +281,7 @@ def test_a_new_manager_named_after_the_old_ones_last_1on1_is_the_manager_now() -
 
 
 def test_location_signature_survives_undecodable_file_names(tmp_path: Path) -> None:
-    from bootstrap_app.sourcestat import location_signature
+    from connectors.signature import location_signature
 
     folder = tmp_path / "docs"
     folder.mkdir()

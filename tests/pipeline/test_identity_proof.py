@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from bootstrap_app.identity import ACCOUNT_ALIAS, IdentityCollector
+from bootstrap_app.identity.resolve import ACCOUNT_ALIAS, IdentityCollector
 from bootstrap_app.types import ChatMessage, Event, Message, Person, Repo
 
 from .synth import OWNER, PRIYA, TOM, at, mail, mailbox

@@ -10,10 +10,10 @@ from zoneinfo import ZoneInfo
 import icalendar
 import pytest
 
-from bootstrap_app import identity_review as ir
 from bootstrap_app import pipeline
-from bootstrap_app.accounting import source_accounting
 from bootstrap_app.config import load_settings
+from bootstrap_app.identity import review as ir
+from bootstrap_app.report.accounting import source_accounting
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
 

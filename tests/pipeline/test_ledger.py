@@ -20,7 +20,7 @@ from bootstrap_app.cli import main
 from bootstrap_app.cli.common import EXIT_PARTIAL
 from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import scan
-from bootstrap_app.scanreport import ScanResult
+from bootstrap_app.report.scan import ScanResult
 from bootstrap_app.store import Store
 
 
@@ -187,7 +187,7 @@ def test_every_real_source_balances(tmp_path: Path, realdata: Path, part: str) -
 
 def test_the_wizard_table_gets_the_ledger(tmp_path: Path) -> None:
     """The Scan and Sources pages render source_accounting: found, skipped, the check, and what was passed over."""
-    from bootstrap_app.accounting import source_accounting
+    from bootstrap_app.report.accounting import source_accounting
 
     root = tmp_path / "docs"
     root.mkdir()

@@ -3,7 +3,7 @@
 still works afterwards.
 
 The library half replays each corpus's items into fresh collectors (the same matcher the
-``--owner`` check uses, :func:`bootstrap_app.owner_hints.match_given`); the CLI half runs the real
+``--owner`` check uses, :func:`bootstrap_app.identity.hints.match_given`); the CLI half runs the real
 commands on a git repository built with ``git``, the case that used to fail ("matched nobody").
 """
 
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from bootstrap_app.demo import build_demo
-from bootstrap_app.identity import IdentityCollector
-from bootstrap_app.names import name_key
-from bootstrap_app.owner import OwnerIdentity
+from bootstrap_app.identity.names import name_key
+from bootstrap_app.identity.owner import OwnerIdentity
+from bootstrap_app.identity.resolve import IdentityCollector
 from bootstrap_app.types import Item
 from connectors.base import ReadContext
 from connectors.registry import detect

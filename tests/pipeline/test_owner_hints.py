@@ -17,7 +17,7 @@ import pytest
 from bootstrap_app.config import load_settings
 from bootstrap_app.errors import OwnerNotFound
 from bootstrap_app.pipeline import scan
-from bootstrap_app.scanreport import ScanResult, format_summary
+from bootstrap_app.report.scan import ScanResult, format_summary
 
 LIST = "devtalk@lists.quarry.example"
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)  # a Monday

@@ -16,7 +16,7 @@ import pytest
 from bootstrap_app.config import load_settings
 from bootstrap_app.demo import build_demo, demo_owner_addresses
 from bootstrap_app.pipeline import scan
-from bootstrap_app.scanreport import ScanResult
+from bootstrap_app.report.scan import ScanResult
 from connectors.local import mboxpool
 from tests.conftest import realdata_by_digest
 from tests.mail_oracle import HELD_OUT_INBOX, TUNING_INBOX

@@ -35,10 +35,10 @@ from pathlib import Path
 import icalendar
 import pytest
 
-from bootstrap_app.aliases import confirm_alias
 from bootstrap_app.config import load_settings
+from bootstrap_app.identity.aliases import confirm_alias
 from bootstrap_app.pipeline import scan
-from bootstrap_app.scanreport import ScanResult
+from bootstrap_app.report.scan import ScanResult
 from bootstrap_app.store import Store
 from bootstrap_app.types import MemoryType
 from tests.conftest import realdata_by_digest, realdata_file

@@ -28,7 +28,7 @@ import pytest
 
 from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import scan
-from bootstrap_app.scanreport import ScanResult
+from bootstrap_app.report.scan import ScanResult
 from tests.conftest import realdata_by_digest, realdata_file
 from tests.mail_oracle import HELD_OUT_INBOX, TUNING_INBOX
 

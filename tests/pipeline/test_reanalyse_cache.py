@@ -1,4 +1,4 @@
-"""Re-analysis replays every path source from the item cache (bootstrap_app.snapshotcache).
+"""Re-analysis replays every path source from the item cache (bootstrap_app.cache.snapshots).
 
 The demo footprint (a Takeout with mbox and calendar, a Slack export, git repositories, a
 document folder) is scanned once; then no source may be read: every reader raises and any
@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from bootstrap_app import identity_review as ir
 from bootstrap_app.config import load_settings
 from bootstrap_app.demo import build_demo, demo_owner_addresses
+from bootstrap_app.identity import review as ir
 from bootstrap_app.pipeline import scan
-from bootstrap_app.scanreport import ScanResult
+from bootstrap_app.report.scan import ScanResult
 from bootstrap_app.store import Store
 from connectors.base import Source
 from connectors.registry import detect

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bootstrap_app.cards import evidence_markdown
 from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import scan
+from bootstrap_app.review.cards import evidence_markdown
 from bootstrap_app.signals.repo_cites import cite_line
 from bootstrap_app.types import Evidence
 

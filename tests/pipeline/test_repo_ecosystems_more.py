@@ -67,7 +67,7 @@ _SWIFT = {
 
 def test_the_commit_template_the_guide_sets_up_is_a_rule(tmp_path: Path) -> None:
     from bootstrap_app.extract.heuristic import heuristic_proposals
-    from bootstrap_app.identity import IdentityCollector
+    from bootstrap_app.identity.resolve import IdentityCollector
     from bootstrap_app.signals import SignalBuilder
 
     from .gitrepo import build, read

@@ -8,8 +8,8 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 from datetime import date, timedelta
 
-from bootstrap_app.identity import IdentityCollector
-from bootstrap_app.names import normal_name
+from bootstrap_app.identity.names import normal_name
+from bootstrap_app.identity.resolve import IdentityCollector
 from bootstrap_app.signals.contacts import ContactsAccumulator
 from bootstrap_app.types import Message, Person
 

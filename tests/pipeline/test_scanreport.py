@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from bootstrap_app.cli import main
-from bootstrap_app.scanreport import ScanResult, SourceReport, format_summary, shorten, skip_categories
+from bootstrap_app.report.scan import ScanResult, SourceReport, format_summary, shorten, skip_categories
 from bootstrap_app.types import Skip
 
 SLACK = "slack:/data/export"
@@ -67,7 +67,7 @@ def test_errors_name_the_source_once(tmp_path) -> None:
     from click.testing import CliRunner
 
     from bootstrap_app.cli import main
-    from bootstrap_app.scanreport import name_once
+    from bootstrap_app.report.scan import name_once
 
     assert name_once("folder:/x/y", "/x/y: cannot list folder\n  hint: h") == "/x/y: cannot list folder"
     assert name_once("mbox:/a.mbox", "broken") == "mbox:/a.mbox: broken"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from bootstrap_app.identity import IdentityCollector
+from bootstrap_app.identity.resolve import IdentityCollector
 from bootstrap_app.signals import SignalBuilder
 from bootstrap_app.signals.base import is_bulk_address
 from bootstrap_app.types import Message, Person

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from bootstrap_app.cli import main
 from bootstrap_app.config import load_settings
-from bootstrap_app.sourceinfo import source_catalog
+from bootstrap_app.report.sources import source_catalog
 from bootstrap_app.store import Store
 from connectors import registry
 from connectors.fake import FakeSource

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bootstrap_app.config import load_settings
-from bootstrap_app.identity import IdentityCollector
+from bootstrap_app.identity.resolve import IdentityCollector
 from bootstrap_app.pipeline import scan
 from bootstrap_app.signals import SignalBuilder
 from bootstrap_app.types import Message

@@ -114,7 +114,7 @@ def test_message_fields_and_third_party_reason() -> None:
     ("priya.raman@tidewater.io", ""),  # herself
 ])
 def test_imitates(address: str, original: str) -> None:
-    from bootstrap_app.confusables import imitates
+    from bootstrap_app.identity.confusables import imitates
 
     owned = frozenset({"priya.raman@tidewater.io", "p.raman.home@fastmail.com"})
     assert imitates(address, owned, frozenset({"gmail.com", "fastmail.com"})) == original

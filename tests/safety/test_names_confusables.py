@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bootstrap_app.confusables import imitates, skeleton
-from bootstrap_app.names import name_key, name_tokens
+from bootstrap_app.identity.confusables import imitates, skeleton
+from bootstrap_app.identity.names import name_key, name_tokens
 
 
 def test_accented_name_is_one_token_per_word() -> None:

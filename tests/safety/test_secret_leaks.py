@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from bootstrap_app import decisions
 from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import scan
+from bootstrap_app.review import decisions
 from bootstrap_app.store import Store
 from bootstrap_app.types import Person
 from tests.safety import corpus as C
@@ -78,7 +78,7 @@ def test_planted_secrets_never_leave(tmp_path: Path, hermetic: Path, llm_server:
         result = scan([str(inbox)], settings=settings, store=store, owners=[C.OWNER.address], llm="openai")
         assert result.proposals and llm_server.requests, result.llm_error
         decisions.approve(store, [p.id for p in result.proposals])
-        from bootstrap_app.writing import apply_write, plan_write
+        from bootstrap_app.memory.write import apply_write, plan_write
 
         for target in ("hermes", "claude-code"):
             plan = plan_write(store, target, project=hermetic / "code" / "ledger-api")

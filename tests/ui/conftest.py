@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bootstrap_app.config import load_settings
-from bootstrap_app.identity_review import mark_identity_shown
+from bootstrap_app.identity.review import mark_identity_shown
 from bootstrap_app.store import Store
 from bootstrap_app.types import Evidence, MemoryType, Proposal
 from bootstrap_app.ui import APP_FILE, TOKEN_ENV

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bootstrap_app.cards import FLAG_LEGEND, card_markdown, flag_notes
+from bootstrap_app.review.cards import FLAG_LEGEND, card_markdown, flag_notes
 from bootstrap_app.types import MemoryType, Proposal
 
 

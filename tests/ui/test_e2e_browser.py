@@ -29,8 +29,8 @@ from typing import IO, Any
 
 import pytest
 
-from bootstrap_app import identity_review as ir
 from bootstrap_app.demo import demo_owner_addresses
+from bootstrap_app.identity import review as ir
 from bootstrap_app.store import Store
 from tests.harnesses.session_load import loaded_text
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app import identity_review as ir
 from bootstrap_app.demo import demo_owner_addresses
+from bootstrap_app.identity import review as ir
 from bootstrap_app.store import Store
 from tests.pipeline.fact_audit import owner_calendar
 

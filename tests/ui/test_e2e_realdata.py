@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app.accounting import source_accounting
-from bootstrap_app.identity_review import identity_view
+from bootstrap_app.identity.review import identity_view
+from bootstrap_app.report.accounting import source_accounting
 from bootstrap_app.store import Store
 from tests.conftest import realdata_file
 from tests.harnesses.session_load import loaded_text

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app import decisions
-from bootstrap_app import review_model as rm
+from bootstrap_app.review import decisions
+from bootstrap_app.review import model as rm
 from bootstrap_app.store import Store
 
 from .conftest import app_at
@@ -447,7 +447,7 @@ def test_review_keeps_memory_fresh_with_the_schedule_library(seeded, hermetic: P
     and the page says what the last re-seed found."""
     import subprocess
 
-    from bootstrap_app import schedule
+    from bootstrap_app.memory import schedule
 
     calls: list[list[str]] = []
     monkeypatch.setattr(schedule, "system_name", lambda platform=None: "systemd")
@@ -467,7 +467,7 @@ def test_review_keeps_memory_fresh_with_the_schedule_library(seeded, hermetic: P
     assert any("schedule: daily at 07:30 (systemd)" in c.value for c in at.caption)
 def test_doctor_checks_what_the_last_write_wrote(seeded, hermetic: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    from bootstrap_app import writing
+    from bootstrap_app.memory import write as writing
 
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(hermetic / ".claude"))
     store = seeded(8)

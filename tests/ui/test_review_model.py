@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app import decisions
-from bootstrap_app import review_model as rm
 from bootstrap_app.config import load_settings
 from bootstrap_app.errors import SourceError
+from bootstrap_app.review import decisions
+from bootstrap_app.review import model as rm
 from bootstrap_app.store import Store
 from bootstrap_app.types import DecisionStatus, MemoryType, Proposal
 from bootstrap_app.ui.local import find_harness_folders, save_upload

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bootstrap_app.demo import build_demo, demo_owner_addresses
-from bootstrap_app.scanreport import ScanEvent
+from bootstrap_app.report.scan import ScanEvent
 from bootstrap_app.store import Store
 from bootstrap_app.ui.jobs import ScanJob, current_job
 

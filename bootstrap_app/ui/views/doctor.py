@@ -12,8 +12,8 @@ from pathlib import Path
 import streamlit as st
 
 from bootstrap_app.harnesses.doctor import detect_target, run_doctor
+from bootstrap_app.memory.write import check_write, history
 from bootstrap_app.ui.common import TARGETS, get_store, page_header, show_error
-from bootstrap_app.writing import check_write, history
 
 __all__: list[str] = []
 

@@ -1,7 +1,7 @@
 """Identity page: who memseed thinks you are, with the evidence — settled before any review.
 
-Renders :func:`bootstrap_app.identity_review.identity_view`; every button calls one function of
-:mod:`bootstrap_app.identity_review` (bulk alias decisions, undo, a typed address, what a
+Renders :func:`bootstrap_app.identity.review.identity_view`; every button calls one function of
+:mod:`bootstrap_app.identity.review` (bulk alias decisions, undo, a typed address, what a
 source is) and re-analysis starts the same background scan as the Scan page, with
 ``cached=True`` so sources the item cache holds (mailboxes, and path sources whose files did not
 change) are replayed instead of read again.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bootstrap_app import identity_review as ir
 from bootstrap_app.errors import MemseedError
+from bootstrap_app.identity import review as ir
 from bootstrap_app.ui.common import get_settings, get_store, md_escape, page_header, show_error
 from bootstrap_app.ui.jobs import ScanJob, current_job, start_scan
 

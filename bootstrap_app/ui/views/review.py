@@ -1,6 +1,6 @@
 """Review page: approve, edit or reject every proposal, with its evidence in view.
 
-Every decision button calls one :mod:`bootstrap_app.decisions` function (the same ones the
+Every decision button calls one :mod:`bootstrap_app.review.decisions` function (the same ones the
 CLI uses) from its ``on_click`` callback, which writes the decision to the store before
 Streamlit reruns the page; the rerun then reads the rows back from the store
 (:func:`review_model.load_rows`). Session state holds only widget values (filters, ticks,
@@ -15,11 +15,11 @@ from typing import Any, Literal
 
 import streamlit as st
 
-from bootstrap_app import decisions
-from bootstrap_app import review_model as rm
-from bootstrap_app.cards import card_markdown, evidence_markdown, flag_notes
 from bootstrap_app.errors import TargetNotFound
-from bootstrap_app.identity_review import hold_back_about_you
+from bootstrap_app.identity.review import hold_back_about_you
+from bootstrap_app.review import decisions
+from bootstrap_app.review import model as rm
+from bootstrap_app.review.cards import card_markdown, evidence_markdown, flag_notes
 from bootstrap_app.store import Store
 from bootstrap_app.ui.common import TARGETS, get_store, md_escape, page_header, remember, restore, show_error
 from bootstrap_app.ui.keep_fresh import keep_fresh_section

@@ -11,9 +11,9 @@ from collections import Counter
 
 import streamlit as st
 
-from bootstrap_app.accounting import source_accounting
-from bootstrap_app.aliases import list_aliases
-from bootstrap_app.scanreport import name_once
+from bootstrap_app.identity.aliases import list_aliases
+from bootstrap_app.report.accounting import source_accounting
+from bootstrap_app.report.scan import name_once
 from bootstrap_app.ui.common import account_table, get_settings, get_store, page_header
 from bootstrap_app.ui.jobs import ScanJob, current_job, start_scan
 

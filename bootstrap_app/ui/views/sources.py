@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 
 import streamlit as st
 
-from bootstrap_app.accounting import source_accounting
-from bootstrap_app.aliases import list_aliases
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.harnesses import HARNESS_CLASSES
-from bootstrap_app.sourceinfo import account_overview, remembered_sources
+from bootstrap_app.identity.aliases import list_aliases
+from bootstrap_app.report.accounting import source_accounting
+from bootstrap_app.report.sources import account_overview, remembered_sources
 from bootstrap_app.ui.bring_memory import bring_memory_section
 from bootstrap_app.ui.common import account_table, get_settings, get_store, is_demo, page_header, show_error
 from bootstrap_app.ui.device_login import device_login, has_device_login

@@ -11,10 +11,10 @@ from typing import Any
 
 import streamlit as st
 
-from bootstrap_app import review_model as rm
 from bootstrap_app.errors import MemseedError
-from bootstrap_app.extract.freshness import keep_watch
 from bootstrap_app.harnesses import harness_class
+from bootstrap_app.memory.write import USER_FACTS, apply_write, history, undo_write
+from bootstrap_app.review import model as rm
 from bootstrap_app.ui.common import (
     TARGETS,
     default_project,
@@ -26,7 +26,6 @@ from bootstrap_app.ui.common import (
     restore,
     show_error,
 )
-from bootstrap_app.writing import USER_FACTS, apply_write, history, undo_write
 
 __all__: list[str] = []
 
@@ -66,8 +65,6 @@ def _apply() -> None:
         except Exception as exc:
             st.session_state["write_error"] = exc
             break
-    if done:
-        keep_watch(store)  # the agents' start-up hook answers from a fresh summary (hookcheck)
     st.session_state["write_done"] = done
     st.session_state.pop("write_plans", None)
 
@@ -78,7 +75,6 @@ def _undo(write_id: int) -> None:
     except Exception as exc:
         st.session_state["write_error"] = exc
         return
-    keep_watch(store)
     st.session_state["write_msg"] = f"Undid write {write_id}: {len(restored)} file(s) put back as they were."
     st.session_state.pop("write_done", None)
 

@@ -3,7 +3,7 @@
 Why a person decides: an address that merely looks like the owner's (their name at another
 domain, their surname at a free-mail provider, their name in a display field) is exactly what a
 lookalike attacker registers, and an owner address turns its mail into trusted instructions. So
-:mod:`bootstrap_app.identity` only *suggests* such addresses; a scan records them here, the
+:mod:`bootstrap_app.identity.resolve` only *suggests* such addresses; a scan records them here, the
 person confirms the ones that really are theirs (``memseed sources --confirm-alias``, or the
 Confirm button on the wizard's Sources page, both calling :func:`confirm_alias`), and the next
 scan takes every confirmed alias as strong evidence (:func:`alias_evidence`).
@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import ConfigError
-from .store import Store
+from bootstrap_app.errors import ConfigError
+from bootstrap_app.store import Store
 
 __all__ = ["AliasSuggestion", "alias_evidence", "confirm_alias", "list_aliases", "record_suggestions",
            "reject_alias"]
@@ -65,7 +65,7 @@ def reject_alias(store: Store, address: str) -> AliasSuggestion:
 
 
 def alias_evidence(store: Store) -> tuple[tuple[str, ...], frozenset[str]]:
-    """(confirmed aliases, rejected aliases) for :class:`~bootstrap_app.identity.IdentityCollector`."""
+    """(confirmed aliases, rejected aliases) for :class:`~bootstrap_app.identity.resolve.IdentityCollector`."""
     confirmed = tuple(a.address for a in list_aliases(store, "confirmed"))
     rejected = frozenset(a.address for a in list_aliases(store, "rejected"))
     return confirmed, rejected

@@ -11,8 +11,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bootstrap_app.ledger import Ledger
-from bootstrap_app.owner import OwnerIdentity
+from bootstrap_app.identity.owner import OwnerIdentity
+from bootstrap_app.report.ledger import Ledger
 from bootstrap_app.safety.gate import Quarantined
 from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Proposal, Skip
@@ -33,7 +33,7 @@ class ScanEvent:
     message: str = ""
     done_bytes: int = 0
     """On ``progress`` from a file source: bytes read so far (with ``total_bytes``, 0 when unknown);
-    :class:`~bootstrap_app.throughput.Throughput` turns them into rates and a time left."""
+    :class:`~bootstrap_app.report.throughput.Throughput` turns them into rates and a time left."""
     total_bytes: int = 0
 
 
@@ -136,7 +136,7 @@ class SourceReport:
     left_out_reason: str = ""
     """Why, and how to read them (``--since``)."""
     ledger: Ledger | None = None
-    """found = read + skipped (:mod:`bootstrap_app.ledger`); its ``failed_units`` is set for every read."""
+    """found = read + skipped (:mod:`bootstrap_app.report.ledger`); its ``failed_units`` is set for every read."""
     counted: bool = False
     """The reader counted what it found, so the ledger's balance is checked."""
 

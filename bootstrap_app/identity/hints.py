@@ -1,6 +1,6 @@
 """Owner hints: list addresses that are nobody's, ``--owner`` values matched, candidates offered.
 
-Why apart from :mod:`bootstrap_app.identity`: the collector there decides on *proof*; this
+Why apart from :mod:`bootstrap_app.identity.resolve`: the collector there decides on *proof*; this
 module handles the cases where proof is missing or given in another form, all from the same
 streamed counters:
 
@@ -27,13 +27,13 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Protocol
 
-from .errors import OwnerNotFound
-from .names import name_key, written_address
-from .owner import OwnerCandidate, OwnerIdentity
+from bootstrap_app.errors import OwnerNotFound
+from bootstrap_app.identity.names import name_key, written_address
+from bootstrap_app.identity.owner import OwnerCandidate, OwnerIdentity
 
 
 class IdentityCollector(Protocol):
-    """What these hints read of :class:`bootstrap_app.identity.IdentityCollector` (a protocol, so
+    """What these hints read of :class:`bootstrap_app.identity.resolve.IdentityCollector` (a protocol, so
     this module sits below the collector that calls it)."""
 
     @property
@@ -116,7 +116,7 @@ def _known(collector: IdentityCollector) -> dict[str, str]:
 
 def given_key(value: str) -> str:
     """How a ``--owner`` value is looked up: an address in any written form the readers accept
-    (:func:`~bootstrap_app.names.written_address`), else the value lower-cased, without a
+    (:func:`~bootstrap_app.identity.names.written_address`), else the value lower-cased, without a
     handle's ``@``."""
     return written_address(value) or value.strip().lower().removeprefix("@")
 
@@ -125,7 +125,7 @@ def match_given(collector: IdentityCollector, values: tuple[str, ...]) -> tuple[
     """(given value -> the address or chat id it names, unmatched value -> nearest matches).
 
     An address or id is matched in any written form (:func:`given_key`); anything else is a
-    name, matched by its :func:`~bootstrap_app.names.name_key` against Slack real names first (a
+    name, matched by its :func:`~bootstrap_app.identity.names.name_key` against Slack real names first (a
     workspace directory), then the display names addresses are shown with (the most used address
     winning), then the authors of the scanned repositories (their git user.email first); a name
     shown only without an address (Enron's ``X-To``) or spelled by an address (``first.last@``)

@@ -1,7 +1,7 @@
 """Names and the addresses built from them: normalising "Marrow, Theo J", matching local parts.
 
 Used by identity to *suggest* aliases (never to prove one) and by the signal analyzers to merge
-people shown by name only. Kept apart from :mod:`bootstrap_app.identity` so the rules of proof
+people shown by name only. Kept apart from :mod:`bootstrap_app.identity.resolve` so the rules of proof
 read on their own.
 """
 

@@ -1,11 +1,11 @@
 """The resolved owner: which addresses, Slack ids and names are theirs, and who wrote an item.
 
-Why apart from :mod:`bootstrap_app.identity`: the collector there streams evidence and decides
+Why apart from :mod:`bootstrap_app.identity.resolve`: the collector there streams evidence and decides
 once; everything after that decision (signal analyzers, extractors, the scan report) only asks
 this record "is this person the owner?" and "did the owner write this item?". Keeping the
 question apart from how the answer was found lets those modules depend on a small, frozen
 record instead of the collector's counters and heuristics. Why only strong evidence puts an
-address here is explained in :mod:`bootstrap_app.identity`.
+address here is explained in :mod:`bootstrap_app.identity.resolve`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import cast
 
-from .names import name_key
-from .types import ChatMessage, Document, Event, Item, Message, Person, Repo
+from bootstrap_app.identity.names import name_key
+from bootstrap_app.types import ChatMessage, Document, Event, Item, Message, Person, Repo
 
 __all__ = ["OwnerCandidate", "OwnerIdentity"]
 
@@ -51,7 +51,7 @@ class OwnerIdentity:
     """The addresses, most used first (for display)."""
     suggested: dict[str, str] = field(default_factory=dict)
     candidates: tuple[OwnerCandidate, ...] = ()
-    """When nothing proves an owner: who it likely is, best first (see :mod:`bootstrap_app.owner_hints`)."""
+    """When nothing proves an owner: who it likely is, best first (see :mod:`bootstrap_app.identity.hints`)."""
     unknown_why: str = ""
     """Why no owner was found (a mailing-list archive, no mail or profile naming one)."""
     unmatched: dict[str, tuple[str, ...]] = field(default_factory=dict)

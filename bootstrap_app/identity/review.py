@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .aliases import AliasSuggestion, confirm_alias, list_aliases, reject_alias
-from .errors import ConfigError
-from .store import Store
-from .types import MemoryType
+from bootstrap_app.errors import ConfigError
+from bootstrap_app.identity.aliases import AliasSuggestion, confirm_alias, list_aliases, reject_alias
+from bootstrap_app.store import Store
+from bootstrap_app.types import MemoryType
 
 __all__ = ["OWNERSHIP", "IdentityAddress", "IdentityView", "add_address", "decide_aliases", "hold_back_about_you",
            "identity_shown", "identity_view", "mark_identity_shown", "owner_candidates", "set_source_ownership",

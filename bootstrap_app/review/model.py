@@ -7,7 +7,7 @@ as pure functions on plain data, so the CLI, notebooks and tests get the same an
 UI callbacks only call one function each.
 
 The store is the truth (DESIGN §7): :func:`load_rows` reads proposals joined with their
-decisions on every run. Decisions themselves are recorded by :mod:`bootstrap_app.decisions`
+decisions on every run. Decisions themselves are recorded by :mod:`bootstrap_app.review.decisions`
 (the same functions the CLI uses, committed before they return), so a rerun of the page — or
 another process opening the store — sees a decision at once.
 """
@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import CapacityExceeded, MemseedError
-from .harnesses import WriteOptions, get_harness
-from .store import Store
-from .types import MemoryType, Proposal
-from .writing import plan_write
+from bootstrap_app.errors import CapacityExceeded, MemseedError
+from bootstrap_app.harnesses import WriteOptions, get_harness
+from bootstrap_app.memory.write import plan_write
+from bootstrap_app.store import Store
+from bootstrap_app.types import MemoryType, Proposal
 
 __all__ = [
     "STATUSES",

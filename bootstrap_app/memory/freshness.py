@@ -32,12 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from bootstrap_app.errors import UnknownProposal
+from bootstrap_app.extract.verify import declared_commands, reference_checks, stale_references, task_paths
 from bootstrap_app.harnesses import HARNESSES
 from bootstrap_app.hookcheck import WATCH_VERSION, findings, signature
 from bootstrap_app.store import Store
 from bootstrap_app.types import Proposal
-
-from .verify import declared_commands, reference_checks, stale_references, task_paths
 
 __all__ = ["Stale", "check_written", "keep_watch", "refresh_watch"]
 

@@ -5,22 +5,22 @@ rejected, a source marked not theirs) the whole analysis runs again, since the o
 every signal means. Reading a 100 MB mbox, a calendar and a Slack export again for that costs most
 of a first scan, although not one byte of them changed. So every full read of a source with a local
 path (mbox, ``.ics``, Slack export, Takeout, repositories, document folders …) also keeps the items
-it yielded, as JSON (:mod:`bootstrap_app.itemjson`), in the state database's item cache tables
+it yielded, as JSON (:mod:`bootstrap_app.cache.codec`), in the state database's item cache tables
 (:mod:`bootstrap_app.store.cache`), together with a *key*:
 
 * the source's :meth:`~connectors.base.Source.stamp` — size, modification and inode-change time and
   inode number of every file under the path (a git working copy: HEAD, index, config and the stats
   of changed tracked files), taken *before* the read, so a file written during it is read again;
 * the reader's version: its class, its ``reader_version`` declaration and memseed's own version;
-* the cache's JSON :data:`~bootstrap_app.itemjson.FORMAT`.
+* the cache's JSON :data:`~bootstrap_app.cache.codec.FORMAT`.
 
 A scan with ``cached=True`` (the wizard's re-analysis, ``memseed reseed``) replays a source whose
 key still matches (:func:`serves`) and reads any other in full, which rebuilds its entry. What the
 read reported besides items (skipped files, the window read, items left out, an account's own
 addresses) is kept beside the rows and reported again by the replay, so the per-source accounting
-is the same. Bounded like the mailbox cache (:data:`~bootstrap_app.itemcache.MAX_ITEMS` items or
-:data:`~bootstrap_app.itemcache.MAX_BYTES` of JSON per source; a larger source is read every time).
-Sources that declare ``cache="append"`` (Gmail, Outlook) keep using :mod:`bootstrap_app.itemcache`.
+is the same. Bounded like the mailbox cache (:data:`~bootstrap_app.cache.rows.MAX_ITEMS` items or
+:data:`~bootstrap_app.cache.rows.MAX_BYTES` of JSON per source; a larger source is read every time).
+Sources that declare ``cache="append"`` (Gmail, Outlook) keep using :mod:`bootstrap_app.cache.append`.
 """
 
 from __future__ import annotations
@@ -34,9 +34,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from bootstrap_app.cache.append import account_attrs, restore_account
+from bootstrap_app.cache.codec import FORMAT, item_from_json, item_to_json
+from bootstrap_app.cache.rows import FLUSH_ROWS, RowWriter
 from bootstrap_app.errors import StoreError
-from bootstrap_app.itemcache import FLUSH_ROWS, MAX_BYTES, MAX_ITEMS, account_attrs, restore_account
-from bootstrap_app.itemjson import FORMAT, item_from_json, item_to_json
 from bootstrap_app.store import Store
 from bootstrap_app.text import redact_secrets
 from bootstrap_app.types import Item, Message
@@ -87,14 +88,17 @@ class SnapshotWriter:
         self.store, self.source, self.key = store, source, key
         path = Path(location).expanduser()
         self.location = str(path.resolve()) if path.exists() else location  # as `memseed sources` remembers it
-        self.gen = store.cache_generation()
-        self.count = self.bytes = 0
-        self.rows: list[tuple[str, str, str]] = []
+        self.writer = RowWriter(store, source.id, errors=(sqlite3.Error, OSError, UnicodeError),
+                                on_stop=lambda _why: self.refs.clear())  # too large or not writable: read it each time
         self.refs: set[str] = set()
         self.absolute: dict[str, str] = {}
         """A body's file name -> its absolute path (a mailbox's bodies share one or a few files)."""
-        self.enabled = True
         store.snapshot_begin(source.id)
+
+    @property
+    def enabled(self) -> bool:
+        """Still keeping what this read yields."""
+        return self.writer.enabled
 
     @classmethod
     def open(cls, store: Store, source: Source, location: str, key: str | None, ctx: ReadContext,
@@ -108,39 +112,26 @@ class SnapshotWriter:
             return None
 
     def add(self, item: Item, digest: str) -> None:
-        """Keep ``item`` (``digest``: its :func:`~bootstrap_app.itemcache.item_digest`)."""
-        if not self.enabled:
+        """Keep ``item`` (``digest``: its :func:`~bootstrap_app.cache.append.item_digest`)."""
+        if not self.writer.enabled:
             return
         ref = _body_ref(item, self.absolute)
         data = item_to_json(item, "body", {"fb": ref}) if ref is not None else item_to_json(item)
-        self.count += 1
-        self.bytes += len(data)
-        if self.count > MAX_ITEMS or self.bytes > MAX_BYTES:  # too large to keep: read it each time
-            self.enabled, self.rows, self.refs = False, [], set()
-            return
         # the row's key; the item keeps its own ref in ``data``. Two items under one ref (a memory
         # entry and its index line, occurrences of a moved event) are kept as two rows: dropping the
         # whole snapshot for it made re-analysis read those sources again
-        key = item.ref if item.ref not in self.refs else f"{item.ref}\x1f#{self.count}"
-        self.refs.add(key)
-        self.rows.append((key, digest, data))
-        if len(self.rows) >= FLUSH_ROWS:
-            self.flush()
+        key = item.ref if item.ref not in self.refs else f"{item.ref}\x1f#{self.writer.count + 1}"
+        if self.writer.add(key, digest, data):
+            self.refs.add(key)
 
     def flush(self) -> None:
         """Write the rows held so far (they serve nothing until :meth:`finish`)."""
-        if not (self.rows and self.enabled):
-            return
-        try:
-            self.store.cache_put(self.source.id, self.gen, self.rows)
-        except (sqlite3.Error, OSError, UnicodeError):  # an undecodable name in an item: not kept
-            self.enabled = False
-        self.rows = []
+        self.writer.flush()
 
     def finish(self, ctx: ReadContext) -> bool:
         """The read completed: the rows, what the read reported and the key in one transaction.
         False when nothing was kept (too large, a failed write); the source is then read next time."""
-        if not self.enabled:
+        if not self.writer.enabled:
             return False
         attrs = account_attrs(self.source)
         attrs["report"] = {
@@ -152,12 +143,10 @@ class SnapshotWriter:
                        "notes": sorted(ctx.notes), "units": None if ctx.units_read is None
                        else [ctx.units_read, ctx.units_failed]}}
         try:
-            self.store.snapshot_finish(self.source.id, location=self.location, fmt=FORMAT, gen=self.gen,
-                                       key=self.key, attrs=attrs, rows=self.rows)
+            self.store.snapshot_finish(self.source.id, location=self.location, fmt=FORMAT, gen=self.writer.gen,
+                                       key=self.key, attrs=attrs, rows=self.writer.take())
         except (sqlite3.Error, OSError, UnicodeError):
             return False
-        finally:
-            self.rows = []
         return True
 
 

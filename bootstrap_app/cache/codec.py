@@ -1,4 +1,4 @@
-"""Items to JSON and back, exactly: the format of the local item cache (:mod:`bootstrap_app.itemcache`).
+"""Items to JSON and back, exactly: the format of the local item cache (:mod:`bootstrap_app.cache.append`).
 
 Why JSON and not pickle: the cache lives in the state database for months and is read by later
 memseed versions; pickle would run code named by the bytes it loads, and a changed class would

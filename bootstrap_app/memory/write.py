@@ -26,18 +26,19 @@ the ``superseded`` journal row (old text, date) is what ``memseed history`` show
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import logging
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import BlockedContent, MemseedError, TargetNotFound, UnknownProposal
-from .harnesses import Harness, Plan, WriteOptions, WriteOutcome, get_harness
-from .harnesses.base import is_removal, pick_write, write_lock
-from .harnesses.doctor import Finding, doctor_files
-from .store import Store, nearest_ids
-from .types import Proposal, slugify
+from bootstrap_app.errors import BlockedContent, MemseedError, TargetNotFound, UnknownProposal
+from bootstrap_app.harnesses import Harness, Plan, WriteOptions, WriteOutcome, get_harness
+from bootstrap_app.harnesses.base import is_removal, pick_write, write_lock
+from bootstrap_app.harnesses.doctor import Finding, doctor_files
+from bootstrap_app.store import Store, nearest_ids
+from bootstrap_app.types import Proposal, slugify
 
-__all__ = ["USER_FACTS", "apply_write", "check_ids", "check_write", "describe", "history", "plan_write", "recover_interrupted",
+__all__ = ["USER_FACTS", "AfterWrite", "after_write", "apply_write", "check_ids", "check_write", "describe", "history", "plan_write", "recover_interrupted",
            "replacements", "undo_write"]
 
 USER_FACTS: dict[str, str] = {
@@ -45,6 +46,36 @@ USER_FACTS: dict[str, str] = {
     "project": "the home folder's auto memory (loaded only when Claude Code starts in the home folder)",
 }
 """Claude Code's choices for facts about the person (``--user-facts``), default first, with what each means."""
+
+
+AfterWrite = Callable[[Store], object]
+"""Work to do once a write or an undo has landed, given the store it was journaled in."""
+
+_AFTER_WRITE: list[AfterWrite] = []
+_log = logging.getLogger(__name__)
+
+
+def after_write(callback: AfterWrite) -> AfterWrite:
+    """Run ``callback(store)`` after every write and every undo that landed; registering the same
+    callback twice keeps one. Returns ``callback`` (usable as a decorator).
+
+    Why a callback that writing owns: the agents' start-up hook answers from a summary of what
+    memseed wrote (:mod:`bootstrap_app.memory.freshness`), so every change to those files must
+    rebuild it. Writing sits below the hook and the staleness check, so it offers the moment and
+    they bring the work: :mod:`bootstrap_app.memory` wires it once, and the CLI, the app, imports
+    and notebooks get it without each remembering to call it (five call sites did, before)."""
+    if callback not in _AFTER_WRITE:
+        _AFTER_WRITE.append(callback)
+    return callback
+
+
+def _landed(store: Store) -> None:
+    """The write is on disk and journaled: a failing callback costs only its own work."""
+    for callback in tuple(_AFTER_WRITE):
+        try:
+            callback(store)
+        except Exception:  # the files are written; never turn a landed write into an error
+            _log.warning("after-write callback %r failed", callback, exc_info=True)
 
 
 def replacements(store: Store, target: str, entries: Sequence[Proposal]) -> dict[str, Proposal]:
@@ -207,8 +238,11 @@ def _plan_around_blocked(harness: Harness, entries: list[Proposal], options: Wri
 
 
 def apply_write(store: Store, plan: Plan) -> WriteOutcome:
-    """Apply ``plan`` (atomic, journaled, rolled back on failure)."""
-    return get_harness(plan.target).apply(plan, store)
+    """Apply ``plan`` (atomic, journaled, rolled back on failure), then run the
+    :func:`after_write` callbacks."""
+    outcome = get_harness(plan.target).apply(plan, store)
+    _landed(store)
+    return outcome
 
 
 def undo_write(store: Store, write_id: int | None = None, *, force: bool = False) -> list[str]:
@@ -219,7 +253,9 @@ def undo_write(store: Store, write_id: int | None = None, *, force: bool = False
     """
     recover_interrupted(store)
     record = pick_write(store, write_id)
-    return get_harness(record.target).undo(store, record.id, force=force)
+    restored = get_harness(record.target).undo(store, record.id, force=force)
+    _landed(store)
+    return restored
 
 
 def check_write(store: Store, write_id: int | None = None) -> tuple[str, list[Path], list[Finding]]:

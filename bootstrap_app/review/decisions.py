@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .errors import UnknownProposal
-from .harnesses.common import scan_entry
-from .store import Store, StoredProposal
-from .types import Decision, DecisionStatus, MemoryType, slugify
+from bootstrap_app.errors import UnknownProposal
+from bootstrap_app.harnesses.common import scan_entry
+from bootstrap_app.store import Store, StoredProposal
+from bootstrap_app.types import Decision, DecisionStatus, MemoryType, slugify
 
 __all__ = ["approve", "approve_all_of_type", "edit", "reject", "undecide"]
 

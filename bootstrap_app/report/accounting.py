@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .store import Store
+from bootstrap_app.store import Store
 
 __all__ = ["SourceAccount", "source_accounting"]
 
@@ -40,7 +40,7 @@ class SourceAccount:
     """What the person can do about it."""
     found: int | None = None
     """What the reader found (files, messages, entries, rows), when it counts them: the ledger
-    found = read + skipped (:mod:`bootstrap_app.ledger`); None for a reader that does not count yet."""
+    found = read + skipped (:mod:`bootstrap_app.report.ledger`); None for a reader that does not count yet."""
     skipped: int = 0
     balanced: bool = True
     """False when found != read + skipped: the reader lost something without a word (a fault)."""

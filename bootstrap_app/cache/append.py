@@ -5,7 +5,7 @@ history, so a reseed that found something new used to read every remembered sour
 again — for ``gmail:`` / ``outlook:`` that is the whole mailbox, every morning. A source whose
 cursor yields exactly the items added since it declares ``cache="append"`` (see
 :class:`connectors.base.Source`); for those, the items a read delivers are also kept, as JSON
-(:mod:`bootstrap_app.itemjson`), in the state database (:mod:`bootstrap_app.store.cache`).
+(:mod:`bootstrap_app.cache.codec`), in the state database (:mod:`bootstrap_app.store.cache`).
 
 How a reseed uses it (``memseed reseed``):
 
@@ -20,40 +20,34 @@ How a reseed uses it (``memseed reseed``):
 Every other read of such a source writes through (:class:`CacheWriter`): a full ``memseed scan``
 rebuilds the cache (rows it did not see again are dropped), a read from the cursor appends. The
 cache is used only while it is complete up to the stored cursor and in this memseed's
-:data:`~bootstrap_app.itemjson.FORMAT`; otherwise (first reseed after an upgrade, a read with
+:data:`~bootstrap_app.cache.codec.FORMAT`; otherwise (first reseed after an upgrade, a read with
 ``--since``, a history id Google forgot — the source calls ``ctx.resync()``) the source is read in
 full and its cache rebuilt: rows the full read did not deliver again are dropped, unless the
 source continued an interrupted read from its own checkpoint (``ctx.continued``: it yields only
-the rest, and the interrupted read's rows are kept). Bounded: a source with more than :data:`MAX_ITEMS` items or
-:data:`MAX_BYTES` of cached JSON is not cached (its reseeds read it in full).
+the rest, and the interrupted read's rows are kept). Bounded: a source with more than :data:`~bootstrap_app.cache.rows.MAX_ITEMS` items or
+:data:`~bootstrap_app.cache.rows.MAX_BYTES` of cached JSON is not cached (its reseeds read it in full).
 """
 
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
+from bootstrap_app.cache.codec import FORMAT, isoformat, item_from_json, item_to_json
+from bootstrap_app.cache.rows import FLUSH_ROWS, RowWriter
 from bootstrap_app.errors import StoreError
-from bootstrap_app.itemjson import FORMAT, isoformat, item_from_json, item_to_json
 from bootstrap_app.store import Store
 from bootstrap_app.types import Item
 from connectors.base import ReadContext, Source
 
-__all__ = ["FLUSH_ROWS", "MAX_BYTES", "MAX_ITEMS", "CacheWriter", "account_attrs", "ingest", "item_digest", "replay",
+__all__ = ["CacheWriter", "account_attrs", "ingest", "item_digest", "replay",
            "restore_account", "serves"]
 
-MAX_ITEMS = 50_000
-"""Items cached per source at most (a mailbox's received mail is headers only: ~1 KB each)."""
-MAX_BYTES = 256 * 1024 * 1024
-"""Characters of JSON (about bytes) cached per source at most (bodies are capped at ``max_text_chars`` already)."""
 ACCOUNT_ATTRS = ("owner_addresses", "owner_directory")
 """What an account source learns of its owner while reading (send-as aliases, the directory
 entry); kept beside the cache, since a replay does not ask the provider."""
-FLUSH_ROWS = 2000
-"""Rows written per batch, and items per progress report on replay (both caches)."""
 
 
 def item_digest(item: Item) -> str:
@@ -79,10 +73,10 @@ class CacheWriter:
                  since: datetime | None = None) -> None:
         self.store, self.source, self.location, self.ctx = store, source, location, ctx
         self.was_ready = serves(store, source)
-        self.enabled = since is None and (self.was_ready or ctx.cursor is None)
-        self.gen = store.cache_generation()
-        self.count, self.bytes = store.cache_size(source.id) if self.was_ready and ctx.cursor is not None else (0, 0)
-        self.rows: list[tuple[str, str, str]] = []
+        count, size = store.cache_size(source.id) if self.was_ready and ctx.cursor is not None else (0, 0)
+        self.writer = RowWriter(store, source.id, count=count, size=size, on_stop=self._stopped)
+        if not (since is None and (self.was_ready or ctx.cursor is None)):
+            self.writer.enabled = False
 
     @classmethod
     def open(cls, store: Store, source: Source, location: str, ctx: ReadContext,
@@ -90,29 +84,19 @@ class CacheWriter:
         """A writer for a source that declares ``cache``; None for every other source."""
         return cls(store, source, location, ctx, since) if source.cache else None
 
+    @property
+    def enabled(self) -> bool:
+        """Still keeping what this read delivers."""
+        return self.writer.enabled
+
     def add(self, item: Item, digest: str) -> None:
         """Keep ``item``; ``digest`` is its :func:`item_digest`, which the scan has already taken."""
-        if not self.enabled:
-            return
-        data = item_to_json(item)
-        self.count += 1
-        self.bytes += len(data)
-        if self.count > MAX_ITEMS or self.bytes > MAX_BYTES:
-            self._stop(f"more than {MAX_ITEMS} items or {MAX_BYTES // 2**20} MB: too large to keep")
-            return
-        self.rows.append((item.ref, digest, data))
-        if len(self.rows) >= FLUSH_ROWS:
-            self.flush()
+        if self.writer.enabled:
+            self.writer.add(item.ref, digest, item_to_json(item))
 
     def flush(self) -> None:
         """Write the rows held so far (each batch its own transaction, before any cursor moves)."""
-        if not (self.rows and self.enabled):
-            return
-        try:
-            self.store.cache_put(self.source.id, self.gen, self.rows)
-        except (sqlite3.Error, OSError) as exc:
-            self._stop(f"not written ({exc})")
-        self.rows = []
+        self.writer.flush()
 
     def finish(self, cursor: dict[str, Any]) -> int:
         """Store the read's cursor together with the cache's last rows; returns rows dropped
@@ -122,18 +106,15 @@ class CacheWriter:
         # a full read that continued an interrupted one yields only the rest: prune nothing
         rebuilt = rebuilt and not self.ctx.continued
         attrs = account_attrs(self.source)
-        dropped = self.store.cache_finish(self.source.id, location=self.location, fmt=FORMAT, gen=self.gen,
-                                          cursor=cursor, attrs=attrs, rows=self.rows if keep else [],
+        rows = self.writer.take()
+        dropped = self.store.cache_finish(self.source.id, location=self.location, fmt=FORMAT, gen=self.writer.gen,
+                                          cursor=cursor, attrs=attrs, rows=rows if keep else [],
                                           rebuilt=rebuilt, keep=keep)
-        self.rows = []
         return dropped if keep else max(dropped, 1)
 
-    def _stop(self, why: str) -> None:
-        if self.enabled:
-            self.ctx.skip(self.source.id, "(item cache)", f"item cache {why}; reseeds read {self.source.id} in full",
-                          note=True)
-        self.enabled = False
-        self.rows = []
+    def _stopped(self, why: str) -> None:
+        self.ctx.skip(self.source.id, "(item cache)", f"item cache {why}; reseeds read {self.source.id} in full",
+                      note=True)
 
 
 def account_attrs(source: Source) -> dict[str, Any]:

@@ -29,8 +29,8 @@ so the fallback never adds an address by name, and mail *from* it still has to p
 names the owner, or a proven address is already delivered to about as often, the most frequent
 recipient is only a suggestion (one flooding a lookalike address cannot outvote the Sent folder).
 
-The decision's result, :class:`~bootstrap_app.owner.OwnerIdentity`, lives in
-:mod:`bootstrap_app.owner`: every analyzer and extractor needs to ask "is this the owner?", none
+The decision's result, :class:`~bootstrap_app.identity.owner.OwnerIdentity`, lives in
+:mod:`bootstrap_app.identity.owner`: every analyzer and extractor needs to ask "is this the owner?", none
 needs the collector. It is still importable from here.
 """
 
@@ -42,11 +42,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .confusables import imitates
-from .names import FREE_MAIL, local_part_matches, name_key, name_tokens, normal_name
-from .owner import OwnerIdentity
-from .owner_hints import given_key, list_addresses, match_given, owner_candidates
-from .types import SENT_LABELS, ChatMessage, Event, Item, Message, Person, Repo
+from bootstrap_app.identity.confusables import imitates
+from bootstrap_app.identity.hints import given_key, list_addresses, match_given, owner_candidates
+from bootstrap_app.identity.names import FREE_MAIL, local_part_matches, name_key, name_tokens, normal_name
+from bootstrap_app.identity.owner import OwnerIdentity
+from bootstrap_app.types import SENT_LABELS, ChatMessage, Event, Item, Message, Person, Repo
 
 __all__ = ["ACCOUNT_ALIAS", "SENT_LABELS", "IdentityCollector", "OwnerIdentity", "name_key", "name_tokens",
            "normal_name"]

@@ -17,11 +17,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bootstrap_app import schedule
-from bootstrap_app.agenthooks import HOOKS, MARKS, hook_settings_path
 from bootstrap_app.config import Settings
-from bootstrap_app.extract.freshness import check_written
 from bootstrap_app.fsutil import read_bytes
+from bootstrap_app.memory import schedule
+from bootstrap_app.memory.freshness import check_written
+from bootstrap_app.memory.hooks import HOOKS, MARKS, hook_settings_path
 from bootstrap_app.store import Store, WriteRecord
 
 __all__ = ["HookState", "SourceState", "Status", "format_status", "memseed_status"]

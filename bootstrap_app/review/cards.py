@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .types import Evidence, Proposal
+from bootstrap_app.types import Evidence, Proposal
 
 __all__ = ["FLAG_LEGEND", "FlagNote", "card_markdown", "evidence_markdown", "flag_notes"]
 

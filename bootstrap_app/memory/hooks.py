@@ -45,10 +45,10 @@ from typing import Any
 
 from bootstrap_app import hookcheck
 from bootstrap_app.errors import WriteError
-from bootstrap_app.extract.freshness import check_written, refresh_watch
 from bootstrap_app.fsutil import atomic_write, read_bytes
 from bootstrap_app.harnesses import harness_class
 from bootstrap_app.hookcheck import render
+from bootstrap_app.memory.freshness import check_written, refresh_watch
 from bootstrap_app.store import Store
 
 __all__ = ["HOOKS", "MARKS", "HookChange", "HookSpec", "apply_change", "command_for", "hook_line", "hook_settings_path",

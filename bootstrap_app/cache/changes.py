@@ -13,14 +13,14 @@ import contextlib
 from collections.abc import Sequence
 from typing import Any
 
+from bootstrap_app.cache.append import ingest, item_digest, serves
 from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError
-from bootstrap_app.itemcache import ingest, item_digest, serves
-from bootstrap_app.sourcestat import location_signature
 from bootstrap_app.store import Store
 from connectors import registry
 from connectors.base import ReadContext, available_cores
 from connectors.registry import detect
+from connectors.signature import location_signature
 
 __all__ = ["count_new_items", "item_digest", "read_context"]
 
@@ -45,7 +45,7 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
     already delivered); whatever still comes is compared with the digests the store recorded,
     so a calendar re-expanded in full or an unchanged repository snapshot is not news. Those
     cursors are never advanced here. A source served by the item cache is the exception: what it
-    delivers goes into the cache and its cursor moves with it (:func:`~bootstrap_app.itemcache.ingest`),
+    delivers goes into the cache and its cursor moves with it (:func:`~bootstrap_app.cache.append.ingest`),
     so the scan that follows needs no second download; its news are the cached items no scan
     analysed yet. Returns (new or changed items, locations that could not be read).
     """

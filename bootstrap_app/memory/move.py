@@ -21,13 +21,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bootstrap_app import writing
 from bootstrap_app.config import Settings
 from bootstrap_app.errors import MemseedError
-from bootstrap_app.extract.freshness import keep_watch
 from bootstrap_app.harnesses import Plan, WriteOptions, get_harness
+from bootstrap_app.memory import write as writing
 from bootstrap_app.pipeline import scan
-from bootstrap_app.scanreport import ScanEvent, ScanResult
+from bootstrap_app.report.scan import ScanEvent, ScanResult
 from bootstrap_app.store import Store, StoredProposal
 from bootstrap_app.types import MemoryEntry, Proposal
 from connectors.harness_memory import EntryOutcome
@@ -181,6 +180,5 @@ def apply_import(run: ImportRun, store: Store) -> int | None:
     if run.plan is None or run.plan.empty:
         return None
     outcome = writing.apply_write(store, run.plan)
-    keep_watch(store)  # the agents' start-up hook answers from a fresh summary (hookcheck)
     run.outcomes = [o.but("moved") if o.status == "to-write" else o for o in run.outcomes]
     return outcome.write_id
