@@ -7,8 +7,9 @@ with memseed's own Python (``python -I -S …/hookcheck.py --home H --format F``
 without ``site``, whose start-up — the installed packages' path hooks — costs more than the
 check; the full check below turns it on when it needs the packages). It reads the store
 read-only and a summary of what to look at again (the ``hook_watch`` row that
-:func:`bootstrap_app.memory.freshness.refresh_watch` keeps; ``write``, ``undo``, ``import``, the
-wizard's Write page, ``verify``, ``reseed`` and the hook itself refresh it), and then only stats
+:func:`bootstrap_app.memory.freshness.refresh_watch` keeps; every write and undo refreshes it
+through :func:`bootstrap_app.memory.write.after_write`, and ``verify``, ``reseed`` and the hook
+itself do too), and then only stats
 files and compares dates:
 
 - each written entry's memory file, the local sources it came from and the paths it names must

@@ -1,4 +1,5 @@
-"""The README's command table matches the CLI both ways, and the README explains the repo from inside it."""
+"""The command table (docs/usage.md) matches the CLI both ways; the README names every command and
+explains the repo from inside it, as a newcomer's page that sends the rest into docs/."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from bootstrap_app.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+USAGE = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
 
 
-def _section(title: str) -> str:
-    return README.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+def _section(title: str, text: str = README) -> str:
+    return text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
 
 
 def _commands(group: click.Group, prefix: str = "memseed") -> Iterator[tuple[str, click.Command]]:
@@ -39,7 +41,7 @@ def _mentions(text: str, option: str) -> bool:
 
 
 COMMANDS = dict(_commands(main))
-ROWS = [line for line in _section("Command line").splitlines() if line.startswith("| `memseed")]
+ROWS = [line for line in _section("Command line", USAGE).splitlines() if line.startswith("| `memseed")]
 
 
 def _rows_of(name: str) -> list[str]:
@@ -56,7 +58,7 @@ def test_every_command_and_option_is_in_the_table() -> None:
         text = " ".join(rows)
         missing += [f"{name} {'/'.join(names)}" for names in _options(command)
                     if not any(_mentions(text, o) for o in names)]
-    assert missing == [], f"README command table lacks: {missing}"
+    assert missing == [], f"docs/usage.md command table lacks: {missing}"
 
 
 def test_the_table_names_nothing_the_cli_does_not_have() -> None:
@@ -72,7 +74,35 @@ def test_the_table_names_nothing_the_cli_does_not_have() -> None:
                 continue
             unknown += [f"{name} {opt}" for opt in re.findall(r"--[a-z][a-z-]*", usage)
                         if opt not in _long_options(COMMANDS[name])]
-    assert unknown == [], f"README command table names what the CLI lacks: {unknown}"
+    assert unknown == [], f"docs/usage.md command table names what the CLI lacks: {unknown}"
+
+
+def test_the_readme_names_every_top_level_command() -> None:
+    table = _section("Commands")
+    named = set(re.findall(r"`memseed ([a-z-]+)`", table))
+    assert named == set(main.commands), f"README Commands table: {sorted(set(main.commands) ^ named)}"
+    assert "(docs/usage.md)" in table
+
+
+def test_the_readme_is_a_newcomers_page() -> None:
+    """What it is, the two commands, a picture, how it works in a few lines, where to read more —
+    in that order, short; the rest lives in docs/ and every page it links exists."""
+    titles = re.findall(r"^## (.+)$", README, flags=re.M)
+    assert titles[:5] == ["The two commands", "What it looks like", "How it works", "Commands", "Read more"]
+    assert len(README.splitlines()) <= 120
+    assert "make app" in _section("The two commands") and "make test" in _section("The two commands")
+    assert re.search(r"!\[[^]]*\]\(docs/screenshots/\w+\.png\)", _section("What it looks like"))
+    for link in re.findall(r"\]\(((?:docs|tests)/[^)#]+)", README):
+        assert (ROOT / link).is_file(), f"README links a missing page: {link}"
+    for page in ("how-it-works", "trust", "usage", "placement", "architecture", "extending", "development"):
+        assert f"(docs/{page}.md)" in _section("Read more"), f"Read more lacks docs/{page}.md"
+
+
+def test_docs_link_only_pages_that_exist() -> None:
+    for doc in sorted((ROOT / "docs").glob("*.md")):
+        text = doc.read_text(encoding="utf-8")
+        for link in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text):
+            assert (doc.parent / link).resolve().exists(), f"{doc.name} links a missing {link}"
 
 
 def test_development_section_points_into_the_repository() -> None:
