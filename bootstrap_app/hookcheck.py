@@ -1,5 +1,10 @@
 """The agents' start-up check, run as a plain script: standard library only, no package import.
 
+This file is an entry point, like the CLI: installed hooks name it by its path (so it stays at
+this path), and nothing imports it. What it reads and prints — the summary's format, the checks,
+the line — is :mod:`bootstrap_app.memory.watch`, loaded here by its file path (no package import)
+and by the engine by name.
+
 Why a script of its own: an agent runs the hook at every session start, and importing the
 ``bootstrap_app`` package (its ``__init__`` imports the whole engine, by design) costs far more
 than the check. So ``memseed hook install`` writes a command that runs this file by its path
@@ -27,115 +32,29 @@ missing, locked or corrupt store is silence, never a stalled or failed session s
 from __future__ import annotations
 
 import importlib
-import json
-import os
-import sqlite3
+import importlib.util
 import sys
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 TYPE_CHECKING = False  # the typing module is not imported at run time: every millisecond is a session start's
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
-    from typing import Any
+    from collections.abc import Sequence
+    from types import ModuleType
 
-__all__ = ["WATCH_VERSION", "Changed", "fast_line", "findings", "main", "render", "signature", "summary_line"]
+__all__ = ["main"]
 
-WATCH_VERSION = 1
-"""The shape of the summary this file reads; another version is treated as no summary."""
-
-_WAITING = ("SELECT count(*) FROM proposals p LEFT JOIN decisions d ON d.fingerprint = p.fingerprint "
-            "WHERE d.status IS NULL")
+_WATCH = Path(__file__).resolve().parent / "memory" / "watch.py"
 
 
-class Changed(Exception):
-    """The summary cannot answer (missing, marked stale, or a repository's task files changed)."""
-
-
-def signature(paths: Iterable[str | Path]) -> list[list[Any]]:
-    """[path, mtime_ns, size] per path ([path, None, None] when absent): what a task file's verdict rests on."""
-    out: list[list[Any]] = []
-    for path in paths:
-        try:
-            st = os.stat(path)
-        except OSError:
-            out.append([str(path), None, None])
-            continue
-        out.append([str(path), st.st_mtime_ns, st.st_size])
-    return out
-
-
-def findings(record: dict[str, Any], today: date, *, recheck: bool = True) -> list[tuple[str, str]]:
-    """(what, detail) of every check of one summary record that no longer holds, in order.
-
-    ``recheck``: compare the record's task-file signature with the files now, and raise
-    :class:`Changed` when they differ (the command verdicts were made on other files).
-    """
-    location = record["file"]
-    if location and not os.path.exists(location):
-        return [("file", "is gone (removed since memseed wrote it)")]
-    sig = record.get("sig")
-    if recheck and sig and signature(s[0] for s in sig) != sig:
-        raise Changed(record["n"])
-    out = []
-    for kind, value, what, detail in record["checks"]:
-        if (kind == "path" and not os.path.exists(value)) or (kind == "held" and value) \
-                or (kind == "date" and date.fromisoformat(value) < today):
-            out.append((what, detail))
-    return out
-
-
-def summary_line(stale: Sequence[tuple[str, str, str, str]], waiting: int) -> str:
-    """The hook's line from (fingerprint, name, what, detail) findings and the undecided count."""
-    parts = []
-    if stale:
-        entries = len({s[0] for s in stale})
-        parts.append(f"{entries} memor{'y' if entries == 1 else 'ies'} written by memseed may be stale "
-                     f"(e.g. {stale[0][1]}: {stale[0][2]} {stale[0][3]}) — `memseed verify`")
-    if waiting:
-        parts.append(f"{waiting} proposal{'' if waiting == 1 else 's'} wait{'s' if waiting == 1 else ''} "
-                     "for review — `memseed review`")
-    return ("memseed: " + "; ".join(parts)) if parts else ""
-
-
-def fast_line(db_path: Path, today: date) -> str:
-    """The line from the summary alone; "" for a missing store. Raises :class:`Changed` when the
-    summary cannot answer, and ``sqlite3.Error`` when the store cannot be read."""
-    if not db_path.is_file():
-        return ""
-    db = sqlite3.connect(f"{db_path.resolve().as_uri()}?mode=ro", uri=True, timeout=0.2)
-    try:
-        if db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='hook_watch'").fetchone() is None:
-            raise Changed("a store from before the summary")
-        waiting = db.execute(_WAITING).fetchone()[0]
-        row = db.execute("SELECT stale, data FROM hook_watch WHERE id = 1").fetchone()
-    finally:
-        db.close()
-    if row is None or row[0]:
-        raise Changed("no summary, or written to since")
-    data = json.loads(row[1])
-    if data.get("v") != WATCH_VERSION:
-        raise Changed("another summary version")
-    stale = [(r["fp"], r["n"], what, detail) for r in data["entries"] for what, detail in findings(r, today)]
-    return summary_line(stale, waiting)
-
-
-def render(line: str, fmt: str, stdin_text: str = "") -> str:
-    """What to print for agent format ``fmt`` ("" when ``line`` is)."""
-    if fmt == "hermes":  # pre_llm_call fires every turn: speak on the first only
-        try:
-            first = bool(json.loads(stdin_text or "{}").get("extra", {}).get("is_first_turn", True))
-        except (ValueError, AttributeError):
-            first = True
-        return json.dumps({"context": line}) if line and first else ""
-    if not line:
-        return ""
-    if fmt in ("codex", "gemini"):
-        out: dict[str, Any] = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": line}}
-        if fmt == "gemini":
-            out["systemMessage"] = line
-        return json.dumps(out, ensure_ascii=False)
-    return line
+def _watch() -> ModuleType:
+    """:mod:`bootstrap_app.memory.watch`, loaded from its file: standard library only, no package import."""
+    spec = importlib.util.spec_from_file_location("memseed_hook_watch", _WATCH)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {_WATCH}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _full_line(db_path: Path) -> str:
@@ -146,8 +65,7 @@ def _full_line(db_path: Path) -> str:
     root = str(Path(__file__).resolve().parent.parent)
     if root not in sys.path:
         sys.path.insert(0, root)
-    # by name, at run time: this file sits in the bottom layer for the modules that import it, and
-    # only as a script, when the summary cannot answer, does it load the engine above it
+    # the engine, by name and only now: the summary could not answer
     agenthooks = importlib.import_module("bootstrap_app.memory.hooks")
     return str(agenthooks.hook_line(db_path))
 
@@ -160,11 +78,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         opts = dict(zip(args[::2], args[1::2], strict=False))
         db_path = Path(opts["--home"]).expanduser() / "state.db"
         stdin = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read(65536)
+        watch = _watch()
         try:
-            line = fast_line(db_path, datetime.now(UTC).date())
-        except Changed:
+            line = watch.fast_line(db_path, datetime.now(UTC).date())
+        except watch.Changed:
             line = _full_line(db_path)
-        out = render(line, opts.get("--format", "text"), stdin)
+        out = watch.render(line, opts.get("--format", "text"), stdin)
     except Exception:  # whatever went wrong, the agent's session starts as usual
         out = ""
     if out:

@@ -17,7 +17,7 @@ What counts as stale, per written entry (the store's ``written`` table, per targ
 - ``file`` — the memory file memseed wrote it to is gone (removed by the person or the agent).
 
 Each entry is first turned into a record of what to look at (:func:`_record`), and the
-findings come from those records (:func:`bootstrap_app.hookcheck.findings`). The same records,
+findings come from those records (:func:`bootstrap_app.memory.watch.findings`). The same records,
 saved in the store by :func:`refresh_watch`, are what the agents' start-up hook re-checks
 without importing this package: one rule for ``verify`` and for the hook.
 """
@@ -34,7 +34,7 @@ from typing import Any
 from bootstrap_app.errors import UnknownProposal
 from bootstrap_app.extract.verify import declared_commands, reference_checks, stale_references, task_paths
 from bootstrap_app.harnesses import HARNESSES
-from bootstrap_app.hookcheck import WATCH_VERSION, findings, signature
+from bootstrap_app.memory.watch import WATCH_VERSION, findings, signature
 from bootstrap_app.store import Store
 from bootstrap_app.types import Proposal
 
@@ -86,7 +86,7 @@ def _kind(ref: str) -> str:
 def _record(target: str, fp: str, location: str, p: Proposal, sigs: dict[str, list[list[Any]]],
             commands: dict[str, set[str] | None]) -> dict[str, Any]:
     """What to look at again for one written entry, in the order findings are reported (see
-    :func:`bootstrap_app.hookcheck.findings`): the memory file, the paths and commands it names,
+    :func:`bootstrap_app.memory.watch.findings`): the memory file, the paths and commands it names,
     its local sources, its deadlines. Command verdicts are made now; ``sig`` is the stat of the
     task files they rest on."""
     checks: list[list[Any]] = []

@@ -43,17 +43,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bootstrap_app import hookcheck
 from bootstrap_app.errors import WriteError
 from bootstrap_app.fsutil import atomic_write, read_bytes
 from bootstrap_app.harnesses import harness_class
-from bootstrap_app.hookcheck import render
+from bootstrap_app.memory import watch
 from bootstrap_app.memory.freshness import check_written, refresh_watch
+from bootstrap_app.memory.watch import render
 from bootstrap_app.store import Store
 
 __all__ = ["HOOKS", "MARKS", "HookChange", "HookSpec", "apply_change", "command_for", "hook_line", "hook_settings_path",
            "plan_install", "plan_remove", "render"]
 
+HOOK_SCRIPT = Path(__file__).resolve().parent.parent / "hookcheck.py"
+"""The start-up check script the hook command runs by its path (an entry point: nothing imports it)."""
 MARKS = ("bootstrap_app/hookcheck.py", "memseed hook run")
 """What identifies memseed's own hook entries in a command (install is idempotent, remove takes
 only these): the check script's path, or — hooks installed before it — ``memseed hook run``."""
@@ -93,12 +95,12 @@ def hook_line(db_path: Path, now: datetime | None = None) -> str:
     """The one line for the session ("" when nothing is stale or waiting). A store that is
     missing, locked or unreadable is "" — a start-up hook must never get in the way.
 
-    The summary answers when it can (:func:`bootstrap_app.hookcheck.fast_line`, what the
+    The summary answers when it can (:func:`bootstrap_app.memory.watch.fast_line`, what the
     installed hook runs without this package); otherwise the full check runs and refreshes it."""
     today = (now or datetime.now(UTC)).date()
     try:
-        return hookcheck.fast_line(db_path, today)
-    except hookcheck.Changed:
+        return watch.fast_line(db_path, today)
+    except watch.Changed:
         pass
     except Exception:  # locked or corrupt: the agent's session starts as usual
         return ""
@@ -115,14 +117,14 @@ def hook_line(db_path: Path, now: datetime | None = None) -> str:
                 refresh_watch(store, wait=0.2)
     except Exception:  # whatever went wrong, the agent's session starts as usual
         return ""
-    return hookcheck.summary_line([(s.fingerprint, s.name, s.what, s.detail) for s in stale], waiting)
+    return watch.summary_line([(s.fingerprint, s.name, s.what, s.detail) for s in stale], waiting)
 
 
 def command_for(target: str, home: Path) -> str:
     """The hook command: memseed's own Python runs :mod:`bootstrap_app.hookcheck` by its path,
     isolated (``-I``: no script folder or user site on ``sys.path``, no ``PYTHON*`` variables) and
     without ``site`` (``-S``: the script needs only the standard library until it falls back)."""
-    return (f"{shlex.quote(sys.executable)} -I -S {shlex.quote(hookcheck.__file__)} "
+    return (f"{shlex.quote(sys.executable)} -I -S {shlex.quote(str(HOOK_SCRIPT))} "
             f"--home {shlex.quote(str(home))} --format {HOOKS[target].fmt}")
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bootstrap_app import hookcheck
 from bootstrap_app.cli import main
 from bootstrap_app.config import load_settings
+from bootstrap_app.memory import watch as hookcheck
 from bootstrap_app.memory import write as writing
 from bootstrap_app.memory.freshness import check_written, refresh_watch
 from bootstrap_app.review import decisions
