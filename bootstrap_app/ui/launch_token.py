@@ -18,8 +18,11 @@ stores a *browser pass* — HMAC-SHA256 of the launch token, :func:`browser_pass
 browser's ``localStorage``, through a tiny inline component (``st.components.v2``, which runs in
 the page itself, no iframe). A new session that is not admitted mounts the same component, which
 hands back what the browser holds, at most once per page load; the server admits it when that
-equals this launch's pass (constant-time compare). A new launch has a new token, so a pass kept
-from an earlier launch is refused.
+equals this launch's pass (constant-time compare), then opens the page its address asked for
+(:func:`resume_page`). A new launch has a new token, so a pass kept from an earlier launch is
+refused (a token fixed by hand in :data:`TOKEN_ENV` keeps its pass valid as long as it is used).
+Until the pass is checked a reloaded page shows the notice for a moment; a browser with storage
+switched off needs the link after each reload, as before.
 
 Why ``localStorage`` and not a cookie: cookies are scoped by host, not by port, so a cookie set
 by ``127.0.0.1:8501`` is sent to, and readable by script on, every other ``127.0.0.1`` port — any
