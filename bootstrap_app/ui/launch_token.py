@@ -64,6 +64,7 @@ export default function (component) {
   try {
     if (data && data.keep) {
       window.localStorage.setItem(KEY, data.keep);
+      window.__memseedPassOffered = false;  // admitted: a later new session of this page may offer it again
       return;
     }
     const held = window.localStorage.getItem(KEY) || "";
