@@ -122,7 +122,10 @@ def app(ctx: click.Context, demo: bool, port: int, headless: bool | None, keep: 
 
     Each launch makes a random token; the browser opens on the printed link, which carries it
     (?token=...). A page opened without the token shows nothing and can change nothing, so other
-    accounts on this machine cannot use the wizard. Set MEMSEED_APP_TOKEN to choose the token.
+    accounts on this machine cannot use the wizard. The browser that opened the link stays admitted
+    for this launch (reloads, bookmarks, new tabs) by a pass kept in its storage for this address;
+    a pass from an earlier launch is refused. Set MEMSEED_APP_TOKEN to choose the token (a pass
+    then holds as long as that token does).
 
     \b
     Examples:

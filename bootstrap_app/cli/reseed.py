@@ -23,14 +23,55 @@ from bootstrap_app.memory.freshness import refresh_watch
 from bootstrap_app.memory.schedule import notify
 from bootstrap_app.pipeline import scan
 from bootstrap_app.report.scan import name_once
+from bootstrap_app.store import Store
 
-from .common import open_settings, open_store
+from .common import EXIT_PARTIAL, open_settings, open_store
 
 __all__ = ["COMMANDS", "reseed_cmd"]
 
 
+def _cheap_status(locations: list[str], failed: list[str]) -> str:
+    """``complete``, ``partial`` (some remembered source could not be read) or ``failed`` (none could)."""
+    if not failed:
+        return "complete"
+    return "failed" if set(locations) <= set(failed) else "partial"
+
+
+def _nothing_new(ctx: click.Context, store: Store, locations: list[str], failed: list[str],
+                 outcome: dict[str, object], quiet: bool, json_summary: bool) -> None:
+    """The common cron run: nothing new anywhere. Record it (with what could not be read), say so
+    unless ``--quiet``, and exit with the scan's statuses: 3 partial, 2 when nothing was readable."""
+    status = _cheap_status(locations, failed)
+    run_id = store.start_run("reseed", locations)
+    error = f"no remembered source could be read ({', '.join(failed)})" if status == "failed" else ""
+    store.finish_run(run_id, "failed" if error else "finished",
+                     {"new_items": 0, "unreadable": failed, "status": status, **({"error": error} if error else {})})
+    waiting = len(store.proposals(status="undecided"))
+    refresh_watch(store)  # the start-up hook's summary, fresh for the next session (hookcheck)
+    outcome.update(waiting=waiting, status=status, run_id=run_id)
+    if json_summary:
+        click.echo(json.dumps(outcome))
+    elif not quiet and not error:
+        readable = len(locations) - len(failed)
+        click.echo(f"nothing new in {readable} remembered source{'' if readable == 1 else 's'}"
+                   f"{f' ({len(failed)} could not be read)' if failed else ''}; {waiting} proposals wait for review",
+                   err=True)
+    if error:
+        raise NoSourceReadable(error, hint="check they are still there (a moved folder, an unmounted disk, a "
+                                           "signed-out account), or stop re-seeding one with "
+                                           "`memseed sources --forget LOCATION`")
+    if not json_summary:  # said even with --quiet: cron mails it, the journal keeps it
+        for location in failed:
+            click.echo(f"  cannot read {location}: check it is still there, or stop re-seeding it with "
+                       f"`memseed sources --forget {location}`", err=True)
+    if status == "partial":
+        ctx.exit(EXIT_PARTIAL)
+
+
 @click.command("reseed")
-@click.option("-q", "--quiet", is_flag=True, help="Print nothing unless there are new proposals (for cron).")
+@click.option("-q", "--quiet", is_flag=True,
+              help="Print nothing unless there are new proposals or something could not be read (for cron, "
+                   "which mails what a job prints).")
 @click.option("--json-summary", is_flag=True, help="Print the outcome as one JSON object on stdout.")
 @click.pass_context
 def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
@@ -40,8 +81,12 @@ def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
     everything is analysed again: mailboxes (gmail:, outlook:) from the local item cache plus
     their new mail (nothing downloaded twice), other sources by reading them again.
 
+    Exit status, as for `memseed scan`: 0 everything read; 3 partial (a remembered source, or a
+    file or message in one, could not be read — the rest was; each is named on stderr); 2 nothing
+    could be read. A timer set by `memseed schedule` shows a non-zero exit as a failed run.
+
     \b
-    Example (crontab: every morning at 7, quiet unless there is news):
+    Example (crontab: every morning at 7, quiet unless there is news or trouble):
       0 7 * * *  memseed reseed --quiet
     """
     settings = open_settings(ctx)
@@ -53,21 +98,10 @@ def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
                                    hint="run `memseed scan SOURCE...` once (its sources are remembered), "
                                         "or list them as sources = [...] in config.toml")
         new_items, failed = count_new_items(locations, store, settings)
+        failed = list(dict.fromkeys(failed))  # a location whose several parts failed is named once
         outcome: dict[str, object] = {"new_items": new_items, "unreadable": failed, "new_proposals": 0}
         if new_items == 0:
-            run_id = store.start_run("reseed", locations)
-            store.finish_run(run_id, "finished", {"new_items": 0, "unreadable": failed})
-            waiting = len(store.proposals(status="undecided"))
-            refresh_watch(store)  # the start-up hook's summary, fresh for the next session (hookcheck)
-            outcome["waiting"] = waiting
-            if json_summary:
-                click.echo(json.dumps(outcome))
-            elif not quiet:
-                click.echo(f"nothing new in {len(locations)} remembered sources; {waiting} proposals wait for review",
-                           err=True)
-                for location in failed:
-                    click.echo(f"  cannot read {location}: check it is still there, or stop re-seeding it with "
-                               f"`memseed sources --forget {location}`", err=True)
+            _nothing_new(ctx, store, locations, failed, outcome, quiet, json_summary)
             return
         result = scan(locations, settings=settings, store=store, llm=settings.llm,
                       run_kind="reseed", cached=True)
@@ -83,12 +117,20 @@ def reseed_cmd(ctx: click.Context, quiet: bool, json_summary: bool) -> None:
                    already_decided=result.already_decided, errors=errors, updates=updates, status=result.status)
     if json_summary:
         click.echo(json.dumps(outcome, default=str))
-    elif result.new_proposals or not quiet:
-        said = f", {updates} of them updates of what memory holds" if updates else ""
-        click.echo(f"memseed reseed: {result.new_proposals} new proposals wait for approval{said} "
-                   f"({waiting} undecided in total); run `memseed review`")
+    else:
+        if result.new_proposals or not quiet:
+            said = f", {updates} of them updates of what memory holds" if updates else ""
+            click.echo(f"memseed reseed: {result.new_proposals} new proposals wait for approval{said} "
+                       f"({waiting} undecided in total); run `memseed review`")
+        # said even with --quiet, like the cheap path's unreadable sources: cron mails it, the journal keeps it
         for source, error in errors.items():
             click.echo(f"  error: {name_once(source, error)}", err=True)
+        for report in result.reports:
+            if report.partial and not report.error and report.ledger is not None:
+                click.echo(f"  partial: {report.source}: {report.ledger.failed_units} of {report.ledger.found} "
+                           f"could not be read (`memseed scan {report.source}` names each)", err=True)
+    if result.status == "partial":
+        ctx.exit(EXIT_PARTIAL)
 
 
 COMMANDS = [reseed_cmd]

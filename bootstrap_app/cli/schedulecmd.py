@@ -1,7 +1,7 @@
 """``memseed schedule``: re-seed on a timer (systemd user timer, launchd agent, or a crontab line).
 
 See :mod:`bootstrap_app.memory.schedule`; this module parses, shows and calls. ``--status`` shows the
-last run, the next run and what waits.
+last run and how it ended, the next run and what waits.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ __all__ = ["COMMANDS", "schedule_cmd"]
 @click.option("--daily", metavar="HH:MM", help="Re-seed every day at this local time.")
 @click.option("--weekly", nargs=2, metavar="DAY HH:MM", help="Re-seed once a week (DAY: Mon ... Sun).")
 @click.option("--off", is_flag=True, help="Remove memseed's timer.")
-@click.option("--status", is_flag=True, help="Show the schedule, the last run, the next run and what waits.")
+@click.option("--status", is_flag=True, help="Show the schedule, the last reseed and how it ended (complete, partial, failed), "
+                   "the next run and what waits.")
 @click.pass_context
 def schedule_cmd(ctx: click.Context, daily: str | None, weekly: tuple[str, str] | None, off: bool, status: bool) -> None:
     """Keep memory fresh: run `memseed reseed` on a timer (systemd user timer on Linux, launchd

@@ -8,9 +8,18 @@ agent (``~/Library/LaunchAgents/org.memseed.reseed.plist``), and elsewhere it pr
 line to add. Every system command goes through one injectable ``runner`` (tests check the exact
 command lines and never touch the real user's timers).
 
-``--status`` answers from the store (the last ``reseed`` run, what waits for review) and from
-the scheduler (the next run: systemd's ``NextElapseUSecRealtime``; computed from the
-schedule otherwise).
+``--status`` answers from the store (the last ``reseed`` run and how it ended — complete,
+partial with the sources it could not read, failed —, what waits for review) and from the
+scheduler (the next run: systemd's ``NextElapseUSecRealtime``; computed from the schedule
+otherwise).
+
+A reseed that could not read everything exits non-zero (3 partial, 2 nothing readable; see
+``memseed reseed --help``), and each scheduler makes that visible its own way, so nothing in the
+units below hides it: the oneshot service ends ``failed`` (``systemctl --user status
+memseed-reseed`` and ``systemctl --user --failed`` show it, the journal keeps what it printed; the
+timer still fires next time), launchd records the exit code (``launchctl print
+gui/UID/org.memseed.reseed``) and the output goes to ``reseed.log`` in the app dir, and cron mails
+what the job printed — ``reseed --quiet`` still prints a source it could not read.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from pathlib import Path
 
 from bootstrap_app.errors import MemseedError, WriteError
 from bootstrap_app.fsutil import atomic_write
+from bootstrap_app.report.scan import run_outcome
 
 __all__ = ["DAYS", "Plan", "Runner", "Schedule", "launchd_plist", "next_run", "notify", "plan_off", "plan_on",
            "status_lines", "systemd_units"]
@@ -225,7 +235,7 @@ def status_lines(system: str, last_run: dict[str, object] | None, waiting: int, 
     lines = [f"schedule: {schedule.describe()} ({system})" if schedule else
              f"schedule: none installed ({system}; `memseed schedule --daily HH:MM`)"]
     if last_run:
-        lines.append(f"last run: {last_run.get('started')} ({last_run.get('status')})")
+        lines.append(f"last run: {last_run.get('started')} ({run_outcome(last_run)})")
     else:
         lines.append("last run: never")
     if schedule:

@@ -22,6 +22,7 @@ from bootstrap_app.fsutil import read_bytes
 from bootstrap_app.memory import schedule
 from bootstrap_app.memory.freshness import check_written
 from bootstrap_app.memory.hooks import HOOKS, MARKS, hook_settings_path
+from bootstrap_app.report.scan import run_outcome
 from bootstrap_app.store import Store, WriteRecord
 
 __all__ = ["HookState", "SourceState", "Status", "format_status", "memseed_status"]
@@ -58,7 +59,9 @@ class Status:
     """Decisions per status (approved, rejected, edited ...)."""
     sources: list[SourceState] = field(default_factory=list)
     last_run: dict[str, Any] | None = None
-    """The newest scan or reseed: kind, started, finished, status."""
+    """The newest scan or reseed: kind, started, finished, status (``finished``/``failed``: whether it
+    got to its end) and outcome (:func:`~bootstrap_app.report.scan.run_outcome`: complete, partial
+    with what could not be read, failed with why)."""
     last_write: WriteRecord | None = None
     """The newest write as the journal has it (target, time, status, files)."""
     written_entries: int = 0
@@ -104,7 +107,8 @@ def _store_part(status: Status, store: Store, now: datetime | None) -> None:
                                           len(row["parts"] or ()), Path(location).exists() if local else True))
     run = next((r for r in store.runs(limit=50) if r["kind"] in ("scan", "reseed", "demo")), None)
     if run:
-        status.last_run = {k: run[k] for k in ("kind", "started", "finished", "status")}
+        status.last_run = {**{k: run[k] for k in ("kind", "started", "finished", "status")},
+                           "outcome": run_outcome(run)}
     status.last_write = next(iter(store.writes(limit=1)), None)
     status.written_entries = len(store.written())
     _checked, stale = check_written(store, now=now)
@@ -154,7 +158,7 @@ def format_status(status: Status) -> list[str]:
     else:
         lines.append("sources: none remembered")
     run = status.last_run
-    lines.append(f"last run: {run['kind']} {run['started']} ({run['status'] or 'unfinished'})" if run
+    lines.append(f"last run: {run['kind']} {run['started']} ({run['outcome']})" if run
                  else "last run: never")
     write = status.last_write
     lines.append(f"last write: {write.target} {write.at} ({write.status}, {len(write.files)} file(s))" if write

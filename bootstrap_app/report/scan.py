@@ -19,7 +19,7 @@ from bootstrap_app.types import Proposal, Skip
 from connectors.harness_memory import EntryOutcome
 
 __all__ = ["EventKind", "ScanEvent", "ScanResult", "SourceReport", "format_summary", "leftover_report", "llm_line",
-           "name_once", "shorten", "skip_categories"]
+           "name_once", "run_outcome", "shorten", "skip_categories"]
 
 EventKind = Literal["source-start", "progress", "skip", "source-done", "error", "stage", "llm-progress"]
 """``llm-progress``: the LLM's streamed answer so far (``count`` tokens; ``message`` says how long)."""
@@ -259,6 +259,31 @@ def _ledger_line(ledger: dict[str, Any]) -> str:
         line = (f"LEDGER MISMATCH: found {ledger['found']}, read {ledger['read']}, skipped {ledger['skipped']}: "
                 f"{gap:+d} unaccounted (a reader fault; please report it)")
     return line
+
+
+def run_outcome(run: dict[str, Any]) -> str:
+    """How a stored run (``Store.runs``) ended, in words: ``complete``, ``partial: …``, ``failed: …``
+    or ``unfinished``.
+
+    Why not the run's own status column: it says only whether the run got to its end
+    (``finished``/``failed``), and a reseed that could not read a remembered source still gets
+    there. What happened is in the summary it stored: the scan's ``status`` and per-source
+    ``partial``, or a cheap reseed's ``unreadable`` locations."""
+    summary = run.get("summary") or {}
+    if run.get("status") == "failed":
+        return "failed: " + shorten(str(summary.get("error") or "see the command's output").splitlines()[0], 160)
+    if not run.get("finished"):
+        return "unfinished"
+    unreadable = list(summary.get("unreadable") or [])
+    sources = summary.get("sources") or []
+    partial = [s for s in sources if s.get("partial")]
+    if summary.get("status") == "partial" or unreadable or partial:
+        if partial:
+            return f"partial: {len(partial)} of {len(sources)} sources could not be read in full"
+        if unreadable:
+            return f"partial: {len(unreadable)} source(s) could not be read ({shorten(', '.join(unreadable), 120)})"
+        return "partial: some input could not be read"
+    return "complete"
 
 
 def format_summary(summary: dict[str, Any]) -> str:

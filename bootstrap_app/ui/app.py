@@ -16,7 +16,7 @@ if __package__ in (None, ""):  # run as a script by `streamlit run`: make the pa
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bootstrap_app.ui.common import sidebar_mode
-from bootstrap_app.ui.launch_token import require_token
+from bootstrap_app.ui.launch_token import require_token, resume_page
 
 __all__: list[str] = []
 
@@ -39,4 +39,6 @@ with st.sidebar:
     st.markdown("### memseed")
     st.caption("Give your coding agent a memory of you on day one — only what you approve.")
 sidebar_mode()
-st.navigation(pages).run()
+navigation = st.navigation(pages)
+resume_page(pages)  # a reload or bookmark admitted by the browser pass opens the page it asked for
+navigation.run()

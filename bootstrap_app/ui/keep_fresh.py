@@ -16,6 +16,7 @@ import streamlit as st
 from bootstrap_app.errors import MemseedError
 from bootstrap_app.memory import schedule
 from bootstrap_app.memory.freshness import check_written
+from bootstrap_app.report.scan import run_outcome
 from bootstrap_app.store import Store
 from bootstrap_app.ui.common import get_settings, show_error
 
@@ -40,8 +41,10 @@ def keep_fresh_section(store: Store) -> None:
     last = next((r for r in store.runs(limit=200) if r["kind"] == "reseed"), None)
     if last is not None:
         found = int(last["summary"].get("new_proposals", 0) or 0)
+        outcome = run_outcome(last)
+        trouble = "" if outcome == "complete" else f" Outcome: {outcome}."
         st.caption(f"The last re-seed ({last['started'][:16].replace('T', ' ')}) found {found} new proposal"
-                   f"{'' if found == 1 else 's'} for review.")
+                   f"{'' if found == 1 else 's'} for review.{trouble}")
     system = schedule.system_name()
     installed = schedule.installed(system)
     with st.expander("Keep memory fresh", expanded=False):

@@ -42,6 +42,10 @@ def test_systemd_units_pass_systemd_analyze(hermetic: Path) -> None:
     assert "OnCalendar=Mon *-*-* 07:30:00" in units["memseed-reseed.timer"]
     assert "Persistent=true" in units["memseed-reseed.timer"]
     assert "reseed --quiet" in units["memseed-reseed.service"]
+    # reseed's exit status (3 partial, 2 nothing readable) must reach systemd: a failed run shows
+    # in `systemctl --user status`; neither an ExecStart "-" prefix nor SuccessExitStatus may hide it
+    assert "ExecStart=-" not in units["memseed-reseed.service"]
+    assert "SuccessExitStatus" not in units["memseed-reseed.service"]
     folder = hermetic / "units"
     folder.mkdir()
     for name, text in units.items():
