@@ -97,7 +97,7 @@ OTHER_ENV_VARS: dict[str, str] = {
     "MEMSEED_TOKEN_STORE": "`file` or `keyring`: where sign-in tokens are kept (default: keyring when usable)",
     "MEMSEED_APP_DEMO": "set by `memseed app --demo` for the Streamlit process: serve the demo persona",
     "MEMSEED_APP_TOKEN": "the wizard's launch token (default: a new random one per `memseed app`); "
-                         "a page must present it as `?token=`",
+                         "a page must present it as `?token=` (or, after that, the browser pass derived from it)",
     "MEMSEED_DEMO_ROOT": "set by `memseed app --demo`: where the demo footprint was built",
     "MEMSEED_DEMO_PROJECT": "set by `memseed app --demo`: the throwaway project folder memory is written to",
     "MEMSEED_GRAPH_API_ROOT": "Microsoft Graph base URL (default `https://graph.microsoft.com/v1.0/`; a national "
