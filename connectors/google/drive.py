@@ -40,7 +40,7 @@ from ..local.ics import DAYS_BACK
 from .client import GoogleSession
 from .source import GoogleSource
 
-__all__ = ["EXPORTS", "GoogleDriveSource", "drive_query"]
+__all__ = ["EXPORTS", "OVER_CAP", "GoogleDriveSource", "drive_query"]
 
 EXPORTS: dict[str, tuple[str, str]] = {
     "application/vnd.google-apps.document": ("text/markdown", ".md"),
@@ -55,6 +55,7 @@ DOWNLOADS: dict[str, str] = {
 FIELDS = ("id,name,mimeType,modifiedTime,size,ownedByMe,modifiedByMe,webViewLink,trashed,driveId,"
           "owners(displayName,emailAddress),lastModifyingUser(displayName,emailAddress)")
 YEARS_BACK = 3
+OVER_CAP = "files over the per-file size cap (not downloaded)"
 
 
 def drive_query(since: datetime, *, shared_drive: bool = False) -> str:
@@ -93,13 +94,15 @@ class GoogleDriveSource(GoogleSource, kind="google-drive",
         else:
             token = str(session.call(api.changes().getStartPageToken(supportsAllDrives=True),
                                      units=1).get("startPageToken", ""))
-            files = self._list(session, api, since, lambda ref, why: ctx.skip(self.id, ref, why))
+            files = self._list(session, api, since, lambda ref, why: self._lost(ctx, ref, why))
         count = 0
+        ctx.find(len(files))  # the ledger: each file listed ends as a document, a skip or passed over
         with tempfile.TemporaryDirectory(prefix="memseed-drive-") as tmp:  # mode 0700
             for meta in files:
                 if ctx.should_stop():
                     return
                 if not (meta.get("ownedByMe") or meta.get("modifiedByMe")):
+                    ctx.pass_over("shared with you, neither owned nor edited by you")
                     continue
                 doc = self._document(session, api, meta, Path(tmp), ctx)
                 if doc is not None:
@@ -107,6 +110,11 @@ class GoogleDriveSource(GoogleSource, kind="google-drive",
                     yield doc
                     ctx.progress(self.id, count)
         ctx.new_cursor = {"account": account, "page_token": token}
+
+    def _lost(self, ctx: ReadContext, ref: str, why: str) -> None:
+        """A listing that failed (the shared drives, one drive): one unit of the ledger, failed."""
+        ctx.find()
+        ctx.skip(self.id, ref, why)
 
     @staticmethod
     def _list(session: GoogleSession, api: Any, since: datetime,
@@ -184,8 +192,10 @@ class GoogleDriveSource(GoogleSource, kind="google-drive",
             suffix = DOWNLOADS.get(mime, "")
             size = int(meta.get("size", 0) or 0)
             if size > ctx.max_file_bytes:
+                # a cap is a choice (the person can raise it), not a failure: named, and passed over
                 ctx.skip(source_id, fid, f"{display}: {size / 2**20:.1f} MB is over the "
-                                         f"{ctx.max_file_bytes / 2**20:.0f} MB per-file cap")
+                                         f"{ctx.max_file_bytes / 2**20:.0f} MB per-file cap", note=True)
+                ctx.pass_over(OVER_CAP)
                 return None
             request = api.files().get_media(fileId=fid, supportsAllDrives=True)
         try:

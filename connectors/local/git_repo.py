@@ -30,7 +30,15 @@ from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Person, Repo, utc
 
 from ..base import ReadContext, Source
-from .repo_files import GUIDE_NAMES, LOCKFILES, MAX_DOC_BYTES, OWN_BLOCK, RepoFiles, without_memseed_block
+from .repo_files import (
+    GUIDE_NAMES,
+    LOCKFILES,
+    MAX_DOC_BYTES,
+    OWN_BLOCK,
+    SCRIPT_DIRS,
+    RepoFiles,
+    without_memseed_block,
+)
 
 __all__ = ["LANGUAGES", "OWN_BLOCK", "GitRepoSource", "redact_url", "selected_file", "without_memseed_block"]
 
@@ -62,7 +70,6 @@ _GUIDE_DIRS = ("", ".github/", "docs/", "doc/")
 def _split(globs: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(root-level, nested) patterns of what the ecosystems answer from (plugins included)."""
     return tuple(g for g in globs if "/" not in g), tuple(g for g in globs if "/" in g)
-_SCRIPT_DIRS = ("scripts/", "script/", "bin/")
 LANGUAGES = {
     ".py": "Python", ".pyi": "Python", ".ipynb": "Jupyter", ".js": "JavaScript", ".mjs": "JavaScript",
     ".cjs": "JavaScript", ".jsx": "JavaScript", ".ts": "TypeScript", ".tsx": "TypeScript", ".go": "Go",
@@ -97,7 +104,7 @@ def selected_file(path: str) -> bool:
     if is_guide_path(path):
         return True
     # the "scripts to rule them all" convention: scripts/test, scripts/lint.sh, …
-    if len(p.parts) == 2 and any(low.startswith(d) for d in _SCRIPT_DIRS) and not p.name.startswith(".") \
+    if len(p.parts) == 2 and any(low.startswith(d) for d in SCRIPT_DIRS) and not p.name.startswith(".") \
             and p.suffix in ("", ".sh", ".bash", ".py"):
         return True
     top, nested = _split(read_globs())
@@ -261,7 +268,7 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
                 # top-level files (README, manifests, task runners) have their own budget, so 200
                 # workflow files sorted before them ("." < "A") cannot crowd them out
                 top = "/" not in path
-                script = path.startswith(_SCRIPT_DIRS)
+                script = path.startswith(SCRIPT_DIRS)
                 if (top and len(chosen_top) < _MAX_SELECTED) or (
                         not top and len(chosen) < _MAX_SELECTED and (not script or scripts < _MAX_SCRIPTS)):
                     (chosen_top if top else chosen).append(path)

@@ -23,7 +23,7 @@ from bootstrap_app.ecosystems.guides import is_guide_path
 
 from ..base import ReadContext
 
-__all__ = ["GUIDE_NAMES", "LOCKFILES", "MAX_DOC_BYTES", "OWN_BLOCK", "RepoFiles", "without_memseed_block"]
+__all__ = ["GUIDE_NAMES", "LOCKFILES", "MAX_DOC_BYTES", "OWN_BLOCK", "SCRIPT_DIRS", "RepoFiles", "without_memseed_block"]
 
 _MAX_FILE_CHARS = 16_000
 _MAX_MANIFEST_CHARS = 256_000
@@ -38,6 +38,7 @@ its reason, rather than read in part: its first 16 kB would stand for a document
 to be read whole."""
 _MANIFEST_SUFFIXES = (".json", ".toml", ".yml", ".yaml", ".ini", ".cfg")
 _MANIFEST_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", "noxfile.py"})
+SCRIPT_DIRS = ("scripts/", "script/", "bin/")
 _STRICT_JSON = frozenset({"package.json", "composer.json"})
 """Manifests whose format admits no comments (unlike tsconfig.json or .eslintrc.json, which are
 JSON with comments): one that does not parse is broken, not merely a dialect."""
@@ -53,6 +54,7 @@ LOCKFILE = "lockfiles (their presence is noted; not read)"
 SUBMODULE = "submodules (other repositories; not entered)"
 OUTSIDE = "symbolic links pointing outside the repository (not followed)"
 FOLDER_LINK = "symbolic links to folders (not entered)"
+PROGRAM = "not a kind of file memseed reads (binary programs in a scripts folder)"
 PAST_BUDGET = "files of a kind the reader selects, past its budget per repository (not read)"
 
 
@@ -147,7 +149,10 @@ class RepoFiles:
         except OSError as exc:
             return "[unreadable]", f"{path}: unreadable ({exc.strerror or exc})", ""
         if b"\x00" in data[:4096]:
-            return "[binary file]", f"{rel}: a binary file (NUL bytes), not text; not read", ""
+            # a compiled tool in bin/ (no extension) is a program, not a broken script; a binary
+            # named like a doc or a manifest is broken
+            program = not PurePosixPath(rel).suffix and rel.startswith(SCRIPT_DIRS) and data[:4] != b"#!"
+            return "[binary file]", f"{rel}: a binary file (NUL bytes), not text; not read", PROGRAM if program else ""
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:

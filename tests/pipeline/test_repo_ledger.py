@@ -19,7 +19,7 @@ from bootstrap_app.report.ledger import ledger_of
 from bootstrap_app.store import Store
 from connectors.base import ReadContext
 from connectors.local.git_repo import GitRepoSource
-from connectors.local.repo_files import LOCKFILE, OUTSIDE, PAST_BUDGET, SUBMODULE
+from connectors.local.repo_files import LOCKFILE, OUTSIDE, PAST_BUDGET, PROGRAM, SUBMODULE
 
 from .gitrepo import build, read
 
@@ -50,6 +50,7 @@ def test_every_file_looked_at_is_read_or_skipped_with_its_reason(tmp_path: Path)
         "uv.lock": "version = 1\n",
         "Taskfile.yml": "version: '3'\n",
         "Makefile": "test:\n\ttrue\n",
+        "bin/tool": b"\x7fELF\x02\x01\x01\x00\x00\x00 a compiled program",  # a program, not a broken script
     }
     repo = build(tmp_path, files, links={"docs/CONTRIBUTING.md": str(outside)})
     lib = build(tmp_path, {"README.md": "# lib\n"}, name="lib")
@@ -65,9 +66,9 @@ def test_every_file_looked_at_is_read_or_skipped_with_its_reason(tmp_path: Path)
     assert "pyproject.toml" not in reasons and snapshot.files["pyproject.toml"].startswith("[project]")
     ledger = _ledger(ctx)
     assert ledger.balanced, ledger.to_json()
-    # read: README, pyproject.toml, Makefile, .gitmodules is not selected; failed: 5; passed: lock, submodule, link
-    assert (ledger.found, ledger.read, ledger.failed_units) == (11, 3, 5), (ledger.to_json(), reasons)
-    assert ledger.passed == {LOCKFILE: 1, SUBMODULE: 1, OUTSIDE: 1}
+    # read: README, pyproject.toml, Makefile; failed: 5; passed: lock, submodule, link, program
+    assert (ledger.found, ledger.read, ledger.failed_units) == (12, 3, 5), (ledger.to_json(), reasons)
+    assert ledger.passed == {LOCKFILE: 1, SUBMODULE: 1, OUTSIDE: 1, PROGRAM: 1}
 
 
 def test_files_past_the_budget_are_counted_and_a_clean_scan_is_complete(tmp_path: Path) -> None:
