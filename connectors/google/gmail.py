@@ -206,7 +206,9 @@ class _GmailRead:
                                   note=True)
                     yield from self.full(account, history_id)
                     return
-                refs = [m for m in answer.get("messages", []) or [] if m["id"] not in self.seen_ids]
+                # not again what this read fetched or was refused (a restart from the first page)
+                refs = [m for m in answer.get("messages", []) or []
+                        if m["id"] not in self.seen_ids and m["id"] not in self.refused_ids]
                 if sent:
                     owner_threads.update(m.get("threadId", "") for m in refs)
                 else:  # two-way mail first: threads the owner wrote in
