@@ -35,12 +35,12 @@ from bootstrap_app.errors import QuotaExceeded, SourceError, SourceOffline
 from bootstrap_app.types import Document, Item, Person
 
 from ..base import ReadContext
-from ..local.folder import read_document
+from ..local.folder import OVER_CAP, read_document
 from ..local.ics import DAYS_BACK
 from .client import GoogleSession
 from .source import GoogleSource
 
-__all__ = ["EXPORTS", "OVER_CAP", "GoogleDriveSource", "drive_query"]
+__all__ = ["EXPORTS", "GoogleDriveSource", "drive_query"]
 
 EXPORTS: dict[str, tuple[str, str]] = {
     "application/vnd.google-apps.document": ("text/markdown", ".md"),
@@ -55,7 +55,6 @@ DOWNLOADS: dict[str, str] = {
 FIELDS = ("id,name,mimeType,modifiedTime,size,ownedByMe,modifiedByMe,webViewLink,trashed,driveId,"
           "owners(displayName,emailAddress),lastModifyingUser(displayName,emailAddress)")
 YEARS_BACK = 3
-OVER_CAP = "files over the per-file size cap (not downloaded)"
 
 
 def drive_query(since: datetime, *, shared_drive: bool = False) -> str:

@@ -25,8 +25,7 @@ from bootstrap_app.errors import SourceError
 from bootstrap_app.types import Document, Item
 
 from ..base import ReadContext
-from ..google.drive import OVER_CAP
-from ..local.folder import DOC_SUFFIXES, _Unreadable, extract_document
+from ..local.folder import DOC_SUFFIXES, OVER_CAP, _Unreadable, extract_document
 from .graph import GraphClient
 from .source import GraphSource, parse_graph_time
 

@@ -16,7 +16,7 @@ import pytest
 from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import scan
 from bootstrap_app.report.scan import ScanResult, SourceReport
-from connectors.google.drive import OVER_CAP
+from connectors.local.folder import OVER_CAP
 from connectors.series import CANCELLED
 
 from .google_standin import GoogleStandIn
