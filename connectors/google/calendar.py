@@ -23,6 +23,7 @@ from bootstrap_app.types import Event, Item, Person, utc
 
 from ..base import ReadContext
 from ..local.ics import DAYS_AHEAD, DAYS_BACK, calendar_event
+from ..series import SeriesTally
 from .client import Gone, GoogleSession
 from .source import GoogleSource
 
@@ -91,6 +92,7 @@ class GoogleCalendarSource(GoogleSource, kind="google-calendar",
         new_tokens: dict[str, str] = {}
         count = 0
         seen: set[str] = set()  # a meeting on two calendars (mine and a colleague's) counts once
+        tally = SeriesTally()  # the ledger, in event series (the iCalendar UID all occurrences share)
         for cal in calendars:
             cal_id = str(cal["id"])
             source_id = self.id
@@ -99,21 +101,28 @@ class GoogleCalendarSource(GoogleSource, kind="google-calendar",
                 events, new_tokens[cal_id] = self._events(session, api, cal_id, token, window)
             except Gone:
                 ctx.skip(source_id, "syncToken", f"{source_id} ({cal_id}): Google asks for a full re-read of "
-                                                 "this calendar")
+                                                 "this calendar", note=True)
                 events, new_tokens[cal_id] = self._events(session, api, cal_id, None, window)
             for ev in events:
+                series = str(ev.get("iCalUID") or ev.get("recurringEventId") or ev.get("id", ""))
                 try:
                     item = to_event(ev, cal, source_id, ctx)
                 except (ValueError, KeyError, TypeError) as exc:
                     ctx.skip(source_id, str(ev.get("id", "event")), f"{source_id}: event unreadable ({exc})")
+                    tally.fail(series)
                     continue
-                if item is not None and item.ref not in seen:
+                if item is None:
+                    tally.cancel(series)
+                    continue
+                tally.item(series)
+                if item.ref not in seen:
                     seen.add(item.ref)
                     count += 1
                     yield item
             ctx.progress(self.id, count)
             if ctx.should_stop():
                 return
+        tally.finish(ctx)
         ctx.new_cursor = {"account": account, "tokens": new_tokens}
 
     @staticmethod

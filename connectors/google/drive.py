@@ -35,7 +35,7 @@ from bootstrap_app.errors import QuotaExceeded, SourceError, SourceOffline
 from bootstrap_app.types import Document, Item, Person
 
 from ..base import ReadContext
-from ..local.folder import read_document
+from ..local.folder import OVER_CAP, read_document
 from ..local.ics import DAYS_BACK
 from .client import GoogleSession
 from .source import GoogleSource
@@ -93,13 +93,15 @@ class GoogleDriveSource(GoogleSource, kind="google-drive",
         else:
             token = str(session.call(api.changes().getStartPageToken(supportsAllDrives=True),
                                      units=1).get("startPageToken", ""))
-            files = self._list(session, api, since, lambda ref, why: ctx.skip(self.id, ref, why))
+            files = self._list(session, api, since, lambda ref, why: self._lost(ctx, ref, why))
         count = 0
+        ctx.find(len(files))  # the ledger: each file listed ends as a document, a skip or passed over
         with tempfile.TemporaryDirectory(prefix="memseed-drive-") as tmp:  # mode 0700
             for meta in files:
                 if ctx.should_stop():
                     return
                 if not (meta.get("ownedByMe") or meta.get("modifiedByMe")):
+                    ctx.pass_over("shared with you, neither owned nor edited by you")
                     continue
                 doc = self._document(session, api, meta, Path(tmp), ctx)
                 if doc is not None:
@@ -107,6 +109,11 @@ class GoogleDriveSource(GoogleSource, kind="google-drive",
                     yield doc
                     ctx.progress(self.id, count)
         ctx.new_cursor = {"account": account, "page_token": token}
+
+    def _lost(self, ctx: ReadContext, ref: str, why: str) -> None:
+        """A listing that failed (the shared drives, one drive): one unit of the ledger, failed."""
+        ctx.find()
+        ctx.skip(self.id, ref, why)
 
     @staticmethod
     def _list(session: GoogleSession, api: Any, since: datetime,
@@ -184,8 +191,10 @@ class GoogleDriveSource(GoogleSource, kind="google-drive",
             suffix = DOWNLOADS.get(mime, "")
             size = int(meta.get("size", 0) or 0)
             if size > ctx.max_file_bytes:
+                # a cap is a choice (the person can raise it), not a failure: named, and passed over
                 ctx.skip(source_id, fid, f"{display}: {size / 2**20:.1f} MB is over the "
-                                         f"{ctx.max_file_bytes / 2**20:.0f} MB per-file cap")
+                                         f"{ctx.max_file_bytes / 2**20:.0f} MB per-file cap", note=True)
+                ctx.pass_over(OVER_CAP)
                 return None
             request = api.files().get_media(fileId=fid, supportsAllDrives=True)
         try:

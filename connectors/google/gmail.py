@@ -142,6 +142,7 @@ class _GmailRead:
         self.names: dict[str, str] | None = None
         self.seen_ids: set[str] = set()
         self.seen_msgids: set[str] = set()
+        self.refused_ids: set[str] = set()
         self.count = 0
 
     def run(self) -> Iterator[Item]:
@@ -157,7 +158,8 @@ class _GmailRead:
             except Gone:
                 self.ctx.resync()  # what follows is the whole mailbox: the item cache is rebuilt from it
                 self.ctx.skip(self.source.id, "historyId", f"{self.source.id}: Google no longer keeps the change "
-                                                           "history since the last scan; reading the mailbox again")
+                                                           "history since the last scan; reading the mailbox again",
+                              note=True)
         yield from self.full(account, str(profile.get("historyId", "")))
 
     def label_names(self) -> dict[str, str]:
@@ -181,7 +183,7 @@ class _GmailRead:
         else:
             self.ctx.continued = True  # only the rest follows: the item cache keeps the first part
             self.ctx.skip(self.source.id, "resume", f"{self.source.id}: continuing an interrupted read "
-                                                    "from its last finished page")
+                                                    "from its last finished page", note=True)
         phases = [("in:sent" + since, True), (f"-in:sent {BULK_QUERY}{since}", False)]
         owner_threads: set[str] = set(resume.get("threads", []))
         checkpoint = resume["page"]  # a page token from an earlier run, which Google may have forgotten
@@ -200,10 +202,13 @@ class _GmailRead:
                         raise
                     state.clear()  # else every later scan would fail on it again
                     self.ctx.skip(self.source.id, "resume", f"{self.source.id}: Google refused the interrupted "
-                                  f"read's page ({str(exc).splitlines()[0]}); reading the mailbox from the start")
+                                  f"read's page ({str(exc).splitlines()[0]}); reading the mailbox from the start",
+                                  note=True)
                     yield from self.full(account, history_id)
                     return
-                refs = [m for m in answer.get("messages", []) or [] if m["id"] not in self.seen_ids]
+                # not again what this read fetched or was refused (a restart from the first page)
+                refs = [m for m in answer.get("messages", []) or []
+                        if m["id"] not in self.seen_ids and m["id"] not in self.refused_ids]
                 if sent:
                     owner_threads.update(m.get("threadId", "") for m in refs)
                 else:  # two-way mail first: threads the owner wrote in
@@ -231,12 +236,15 @@ class _GmailRead:
             requests.append((m["id"], req))
         if not requests:
             return
+        self.ctx.find(len(refs))  # the ledger: each message listed ends as an item, a skip or passed over
         self.session.batch(requests, on_result=got.__setitem__, on_error=self.refused)
         names = self.label_names()
         for m in refs:
             body = got.get(m["id"])
-            if body is None:
-                continue  # refused or deleted while we read: reported by refused()
+            if body is None:  # refused or deleted while we read: reported by refused()
+                if m["id"] not in self.refused_ids:
+                    self.refused(m["id"], "Google returned no answer for it")
+                continue
             self.seen_ids.add(m["id"])
             try:
                 item = to_message(body, names, self.source.id, self.ctx)
@@ -244,8 +252,10 @@ class _GmailRead:
                 self.ctx.skip(self.source.id, m["id"], f"{self.source.id}: message {m['id']} unreadable ({exc})")
                 continue
             if item.message_id and item.message_id in self.seen_msgids:
+                self.ctx.pass_over("messages listed twice under one Message-ID")
                 continue
             if self.ctx.since is not None and item.timestamp is not None and item.timestamp < self.ctx.since:
+                self.ctx.pass_over("older than --since")
                 continue
             self.seen_msgids.add(item.message_id)
             self.count += 1
@@ -254,6 +264,7 @@ class _GmailRead:
 
     def refused(self, message_id: str, reason: str) -> None:
         """One message Google would not hand out: reported with its reason, the read goes on."""
+        self.refused_ids.add(message_id)
         self.ctx.skip(self.source.id, message_id, f"{self.source.id}: message {message_id} skipped: {reason}")
 
     def incremental(self, cur: dict[str, Any], now: str) -> Iterator[Item]:
@@ -268,13 +279,17 @@ class _GmailRead:
             for record in answer.get("history", []) or []:
                 for entry in record.get("messagesAdded", []) or []:
                     msg = entry.get("message") or {}
-                    if msg.get("id") and not set(msg.get("labelIds", []) or []) & _SKIP_IDS:
+                    if msg.get("id"):
                         added.append(msg)
             history_id = str(answer.get("historyId", history_id))
             page = answer.get("nextPageToken")
             if not page:
                 break
-        unique = list({m["id"]: m for m in added}.values())
+        listed = list({m["id"]: m for m in added}.values())
+        unique = [m for m in listed if not set(m.get("labelIds", []) or []) & _SKIP_IDS]
+        self.ctx.find(len(listed) - len(unique))  # bulk, spam, trash, drafts: what the full read's query excludes
+        self.ctx.pass_over("bulk mail, spam, trash, drafts and chats (excluded as in a full read)",
+                           len(listed) - len(unique))
         sent = [m for m in unique if "SENT" in (m.get("labelIds") or [])]
         rest = [m for m in unique if "SENT" not in (m.get("labelIds") or [])]
         resume: dict[str, Any] = {"sent": 0}

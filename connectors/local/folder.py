@@ -34,8 +34,11 @@ from .docmeta import OLE_MAGIC, OdtUnreadable, front_matter_people, html_people,
 from .htmltext import html_to_text
 from .walk import ChangeCursor, not_read, skips_under, walk_files
 
-__all__ = ["DOC_SUFFIXES", "DocumentFolderSource", "extract_document", "read_document"]
+__all__ = ["DOC_SUFFIXES", "OVER_CAP", "DocumentFolderSource", "extract_document", "read_document"]
 
+OVER_CAP = "files over the per-file size cap (not downloaded)"
+"""A signed-in account's file over ``ctx.max_file_bytes``: passed over (a cap the person can raise),
+named in the skips."""
 DOC_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".docx", ".odt", ".pdf", ".html", ".htm"})
 _TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
 _SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache"})

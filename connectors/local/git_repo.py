@@ -30,6 +30,15 @@ from bootstrap_app.errors import SourceError, SourceNotFound
 from bootstrap_app.types import Item, Person, Repo, utc
 
 from ..base import ReadContext, Source
+from .repo_files import (
+    GUIDE_NAMES,
+    LOCKFILES,
+    MAX_DOC_BYTES,
+    OWN_BLOCK,
+    SCRIPT_DIRS,
+    RepoFiles,
+    without_memseed_block,
+)
 
 __all__ = ["LANGUAGES", "OWN_BLOCK", "GitRepoSource", "redact_url", "selected_file", "without_memseed_block"]
 
@@ -37,26 +46,10 @@ _MAX_FILES = 200_000
 _MAX_LISTED = 2_000
 _MAX_SELECTED = 100
 _MAX_SCRIPTS = 20
-_MAX_FILE_CHARS = 16_000
-_MAX_MANIFEST_CHARS = 256_000
-_MAX_GUIDE_CHARS = 64_000
-"""Contributor guides and agent files are read further than other prose: their rules and commands
-are what a newcomer needs, and a thorough AGENTS.md passes 16 kB."""
 _MAX_POINTED = 6
 """Docs read because a guide points to them: a few, so a README linking every page of its site
 does not pull the whole site in."""
-_MAX_DOC_BYTES = 1_000_000
-"""A prose file larger than this (a generated README, a dump named like a doc) is skipped, with
-its reason, rather than read in part: its first 16 kB would stand for a document nobody wrote
-to be read whole."""
-"""Manifests, task runners and CI files are parsed (JSON/TOML/YAML): cut short they would not
-parse at all, so they get a larger cap than prose (a monorepo's package.json can pass 16 kB)."""
-_MANIFEST_SUFFIXES = (".json", ".toml", ".yml", ".yaml", ".ini", ".cfg")
-_MANIFEST_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", "noxfile.py"})
 _TIMEOUT = 120
-LOCKFILES = frozenset({"uv.lock", "poetry.lock", "Pipfile.lock", "package-lock.json", "pnpm-lock.yaml",
-                       "yarn.lock", "bun.lockb", "bun.lock", "Cargo.lock", "go.sum", "Gemfile.lock",
-                       "composer.lock"})
 _SELECT = (
     "pyproject.toml", "setup.cfg", "setup.py", "requirements*.txt", "package.json", "Cargo.toml", "go.mod",
     "pom.xml", "build.gradle*", "settings.gradle*", "Gemfile", "composer.json", "Makefile", "makefile",
@@ -71,15 +64,12 @@ _SELECT_NESTED = (".github/workflows/*.yml", ".github/workflows/*.yaml", ".githu
                   "docs/CODEOWNERS", "scripts/*deploy*", "deploy/*", ".cargo/config.toml", ".cargo/config",
                   ".github/copilot-instructions.md", ".github/pull_request_template.md", ".github/dco.yml")
 _GUIDE_DIRS = ("", ".github/", "docs/", "doc/")
-_GUIDE_NAMES = ("contributing", "hacking", "developing", "development", "building", "get-started", "getting-started",
-                "getting_started")
 
 
 @cache
 def _split(globs: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(root-level, nested) patterns of what the ecosystems answer from (plugins included)."""
     return tuple(g for g in globs if "/" not in g), tuple(g for g in globs if "/" in g)
-_SCRIPT_DIRS = ("scripts/", "script/", "bin/")
 LANGUAGES = {
     ".py": "Python", ".pyi": "Python", ".ipynb": "Jupyter", ".js": "JavaScript", ".mjs": "JavaScript",
     ".cjs": "JavaScript", ".jsx": "JavaScript", ".ts": "TypeScript", ".tsx": "TypeScript", ".go": "Go",
@@ -108,13 +98,13 @@ def selected_file(path: str) -> bool:
     if len(p.parts) == 1 and low.startswith("readme"):
         return True
     if any(low == f"{d}pull_request_template.md" or any(low in (f"{d}{n}", f"{d}{n}.md", f"{d}{n}.rst", f"{d}{n}.txt")
-                                                         for n in _GUIDE_NAMES) for d in _GUIDE_DIRS):
+                                                         for n in GUIDE_NAMES) for d in _GUIDE_DIRS):
         return True
     # a guide in any markup, or in a docs site's sources: docs/dev/contributing.rst, website/src/docs/contributing.md
     if is_guide_path(path):
         return True
     # the "scripts to rule them all" convention: scripts/test, scripts/lint.sh, …
-    if len(p.parts) == 2 and any(low.startswith(d) for d in _SCRIPT_DIRS) and not p.name.startswith(".") \
+    if len(p.parts) == 2 and any(low.startswith(d) for d in SCRIPT_DIRS) and not p.name.startswith(".") \
             and p.suffix in ("", ".sh", ".bash", ".py"):
         return True
     top, nested = _split(read_globs())
@@ -123,16 +113,6 @@ def selected_file(path: str) -> bool:
     return any(fnmatch.fnmatchcase(path, pat) and path.count("/") == pat.count("/") for pat in (*_SELECT_NESTED, *nested))
 
 
-
-OWN_BLOCK = re.compile(r"<!-- memseed:begin -->.*?<!-- memseed:end -->\n?", re.DOTALL)
-"""memseed's marked block (``harnesses.block.BEGIN`` … ``END``) in a repository's instruction file."""
-
-
-def without_memseed_block(text: str) -> str:
-    """``text`` without the block memseed wrote into it: a repository's ``AGENTS.md`` /
-    ``GEMINI.md`` may hold the facts memseed wrote there for the agents, and reading them back as
-    what the maintainers wrote would propose memseed's own output again on every re-scan."""
-    return OWN_BLOCK.sub("", text) if "<!-- memseed:begin -->" in text else text
 
 def _heading(line: str, below: str) -> bool:
     """An ATX heading, or a setext one (a line underlined with ``===``/``---``)."""
@@ -232,10 +212,14 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
         head = git.run("rev-parse", "--verify", "-q", "HEAD")
         if ctx.cursor and head and ctx.cursor.get("head") == head:
             ctx.new_cursor = dict(ctx.cursor)
+            ctx.find()
+            ctx.pass_over("repository unchanged since the last read (same HEAD)")
             return  # nothing committed since the last scan
         repo = self._snapshot(root, git, head, ctx)
         ctx.new_cursor = {"head": head}
         if ctx.since is not None and repo.last_commit is not None and repo.last_commit < ctx.since:
+            ctx.pass_over("files of a repository with no commit since --since", ctx.units_read or 0)
+            ctx.units_read = 0
             return
         ctx.progress(self.id, 1)
         yield repo
@@ -271,7 +255,7 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
         listed: list[str] = []
         chosen: list[str] = []
         chosen_top: list[str] = []
-        scripts = 0
+        scripts = past = 0
         for path in git.stream("ls-files", "-z", sep=b"\x00"):
             if not path:
                 continue
@@ -284,25 +268,30 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
                 # top-level files (README, manifests, task runners) have their own budget, so 200
                 # workflow files sorted before them ("." < "A") cannot crowd them out
                 top = "/" not in path
-                script = path.startswith(_SCRIPT_DIRS)
+                script = path.startswith(SCRIPT_DIRS)
                 if (top and len(chosen_top) < _MAX_SELECTED) or (
                         not top and len(chosen) < _MAX_SELECTED and (not script or scripts < _MAX_SCRIPTS)):
                     (chosen_top if top else chosen).append(path)
                     scripts += script
+                else:
+                    past += 1
         chosen = chosen_top + chosen
         if not head and not chosen:  # an empty repository: look at the working tree's top level
             chosen = sorted(p.name for p in root.iterdir() if p.is_file() and selected_file(p.name))
+        reader = RepoFiles(root, self.id, ctx)  # the ledger: each file looked at ends read or skipped
+        reader.past_budget(past)
         files: dict[str, str] = {}
         for rel in chosen:
-            files[rel] = self._read_file(root, rel, ctx)
+            files[rel] = reader.unit(rel)
         for rel, anchor in self._anchored(files):  # "see [the readme](README.md#contributing)"
-            files[rel] = self._with_section(root, rel, files[rel], anchor, ctx)
+            files[rel] = self._with_section(reader, rel, files[rel], anchor)
         pointed: tuple[str, ...] = ()
         for _hop in range(2):  # a guide's pointer, then the pages of the index it points to
             hop = self._pointed(files, listed, pointed)[:_MAX_POINTED - len(pointed)]
             for rel in hop:
-                files[rel] = self._read_file(root, rel, ctx)
+                files[rel] = reader.unit(rel)
             pointed += tuple(hop)
+        reader.finish()
         count = int(git.run("rev-list", "--count", "HEAD") or 0) if head else 0
         authors: list[tuple[str, str, int]] = []
         subjects: list[str] = []
@@ -369,11 +358,12 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
                     out.append((m.group(1), m.group(2).lower()))
         return out
 
-    def _with_section(self, root: Path, rel: str, text: str, anchor: str, ctx: ReadContext) -> str:
+    @staticmethod
+    def _with_section(reader: RepoFiles, rel: str, text: str, anchor: str) -> str:
         """``text`` (the README as read, capped) plus the section a guide points to when the cap cut it
         off: read further, that section's lines are put at their own line numbers (the lines between
         stay blank), so a citation ``README.md:5660`` stays true."""
-        whole = self._read_file(root, rel, ctx, cap=_MAX_DOC_BYTES)
+        whole = reader.text(rel, cap=MAX_DOC_BYTES)[0]  # the same unit, read further: not counted again
         lines = whole.splitlines()
         start = next((i for i, line in enumerate(lines)
                       if _slug(line) == anchor and _heading(line, lines[i + 1] if i + 1 < len(lines) else "")), -1)
@@ -386,43 +376,3 @@ class GitRepoSource(Source, kind="git", priority=20, description="git repository
                     and _level(lines[j], lines[j + 1] if j + 1 < len(lines) else "") <= level), len(lines))
         head = kept[:-1]  # the last line read may be cut mid-line
         return "\n".join([*head, *([""] * (start - len(head))), *lines[start:end]])
-
-    def _read_file(self, root: Path, rel: str, ctx: ReadContext, cap: int | None = None) -> str:
-        if PurePosixPath(rel).name in LOCKFILES:
-            return "[lockfile present; not read]"
-        path = root / rel
-        try:
-            if path.is_symlink():  # README.md -> packages/x/README.md: follow it, never out of the repo
-                target = path.resolve()
-                if not target.is_relative_to(root.resolve()):
-                    ctx.skip(self.id, rel, f"{rel}: a symbolic link pointing outside the repository; not followed")
-                    return "[not a regular file]"
-                path = target
-            if not path.is_file():
-                return "[not a regular file]"
-            # build files an ecosystem parses (CMakeLists.txt, pom.xml, mix.exs …) get the parser's cap too
-            manifest = rel.endswith(_MANIFEST_SUFFIXES) or PurePosixPath(rel).name in _MANIFEST_NAMES or any(
-                fnmatch.fnmatchcase(rel, g) and rel.count("/") == g.count("/") for g in read_globs())
-            if not manifest and path.stat().st_size > _MAX_DOC_BYTES:
-                ctx.skip(self.id, rel, f"{rel}: {path.stat().st_size:,} bytes, larger than {_MAX_DOC_BYTES:,}; not read")
-                return "[too large]"
-            with open(path, "rb") as f:
-                # the README is often the contributor guide too: its "Building" section sits past 16 kB
-                guide = PurePosixPath(rel).stem.lower() in (*_GUIDE_NAMES, "agents", "claude", "gemini",
-                                                            "copilot-instructions", "readme") or is_guide_path(rel)
-                cap = cap or (_MAX_MANIFEST_CHARS if manifest else _MAX_GUIDE_CHARS if guide else _MAX_FILE_CHARS)
-                data = f.read(cap * 4)
-        except OSError as exc:
-            ctx.skip(self.id, rel, f"{path}: unreadable ({exc.strerror or exc})")
-            return "[unreadable]"
-        if b"\x00" in data[:4096]:
-            ctx.skip(self.id, rel, f"{rel}: a binary file (NUL bytes), not text; not read")
-            return "[binary file]"
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            if len(data) < cap * 4 or exc.start < len(data) - 3:  # not merely a character the read cap cut in half
-                ctx.skip(self.id, rel, f"{rel}: not UTF-8 text (byte {exc.start}); not read")
-                return "[not UTF-8]"
-            text = data[:exc.start].decode("utf-8")
-        return ctx.clean(without_memseed_block(text), cap)

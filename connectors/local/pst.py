@@ -84,15 +84,21 @@ def _headers(message: Any) -> dict[str, str]:
 
 
 def _messages(folder: Any, path: str, depth: int, ctx: ReadContext, source_id: str) -> Iterator[tuple[str, int, Any]]:
-    """(folder path, index, message) over the folder tree, depth-first."""
+    """(folder path, index, message) over the folder tree, depth-first.
+
+    The ledger: each message record is a unit found (``ctx.find``); a folder whose list of
+    messages or sub-folders cannot be read is a unit too, found and skipped (its contents unknown)."""
     if depth > _MAX_DEPTH:
+        ctx.find()
         ctx.skip(source_id, path, f"{path}: folders nested more than {_MAX_DEPTH} deep, not read")
         return
     try:
         count = folder.get_number_of_sub_messages()
     except Exception as exc:  # libpff raises IOError on damaged tables
+        ctx.find()
         ctx.skip(source_id, path, f"{path}: folder unreadable ({exc})")
         count = 0
+    ctx.find(count)
     for i in range(count):
         try:
             yield path, i, folder.get_sub_message(i)
@@ -101,13 +107,15 @@ def _messages(folder: Any, path: str, depth: int, ctx: ReadContext, source_id: s
     try:
         subs = folder.get_number_of_sub_folders()
     except Exception as exc:
-        ctx.skip(source_id, path, f"{path}: sub-folders unreadable ({exc})")
+        ctx.find()
+        ctx.skip(source_id, f"{path}/", f"{path}: sub-folders unreadable ({exc})")
         return
     for i in range(subs):
         try:
             sub = folder.get_sub_folder(i)
             name = _text(getattr(sub, "name", None)) or f"folder{i}"
         except Exception as exc:
+            ctx.find()
             ctx.skip(source_id, f"{path}/#{i}", f"{path}: sub-folder {i} unreadable ({exc})")
             continue
         yield from _messages(sub, f"{path}/{name}" if path else name, depth + 1, ctx, source_id)
@@ -131,6 +139,7 @@ class PstSource(Source, kind="pst", priority=33,
         path = self.local_path("Outlook data file")
         pypff = load_pypff()
         if pypff is None:
+            ctx.find()  # the file, unread
             ctx.skip(self.id, path.name, f"{printable(path)}: Outlook data files need libpff, which is not "
                                          "installed; run `pip install 'memseed[outlook]'`, or export the "
                                          "mailbox from Outlook as .msg files or via IMAP to a maildir")
@@ -168,15 +177,17 @@ class PstSource(Source, kind="pst", priority=33,
             ctx.skip(self.id, ref, f"{folder}: message unreadable ({exc})")
             return None
         if not headers.keys() & {"from", "subject", "date"}:
-            return None  # a contact, note or task: not mail
+            ctx.pass_over("contacts, notes and tasks (not mail)")
+            return None
         size = len(raw) if isinstance(raw, bytes | str) else 0
         if size > ctx.max_file_bytes:
             ctx.skip(self.id, ref, f"{folder}: message body of {size / 2**20:.1f} MB is over the "
-                                   f"{ctx.max_file_bytes / 2**20:.1f} MB per-file cap; read partially")
+                                   f"{ctx.max_file_bytes / 2**20:.1f} MB per-file cap; read partially", note=True)
         sent = is_sent_folder(folder.rsplit("/", 1)[-1]) if folder else False
         item = message_from_parts(headers, body, source=self.id, ref=ref, clean=ctx.clean,
                                   sent_hint=True if sent else None)
         since = utc(ctx.since)
         if since is not None and item.timestamp is not None and item.timestamp < since:
-            return None  # older than --since: passed over silently, as in .eml folders and mbox
+            ctx.pass_over("older than --since")
+            return None
         return item

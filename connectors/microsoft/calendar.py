@@ -26,6 +26,7 @@ from bootstrap_app.types import Event, Item, utc
 
 from ..base import ReadContext
 from ..local.ics import DAYS_AHEAD, DAYS_BACK, calendar_event
+from ..series import SeriesTally
 from .source import GraphSource, graph_person
 
 __all__ = ["REWINDOW", "OutlookCalendarSource", "event_from_graph", "iana_zone"]
@@ -138,18 +139,23 @@ class OutlookCalendarSource(GraphSource, kind="outlook-calendar",
         owner = self.account or creds.account
         params = {"startDateTime": window[0], "endDateTime": window[1]}
         count = cancelled = 0
+        tally = SeriesTally()  # the ledger, in event series (an occurrence names its series master)
         for page, link in client.delta("me/calendarView/delta", saved, params=params, headers=_HEADERS):
             for data in page:
                 if "@removed" in data:
                     continue
+                series = str(data.get("seriesMasterId") or data.get("id") or "")
                 try:
                     event = event_from_graph(data, source=self.id, owner=owner, ctx=ctx)
                 except Exception as exc:  # one odd event never stops the calendar
                     ctx.skip(self.id, str(data.get("id") or "event"), f"event unreadable ({exc})")
+                    tally.fail(series)
                     continue
                 if event is None:
                     cancelled += 1
+                    tally.cancel(series)
                     continue
+                tally.item(series)
                 count += 1
                 yield event
             ctx.progress(self.id, count)
@@ -157,5 +163,6 @@ class OutlookCalendarSource(GraphSource, kind="outlook-calendar",
                 return
             if link:
                 if cancelled:
-                    ctx.skip(self.id, "isCancelled", f"{cancelled} cancelled occurrences left out")
+                    ctx.skip(self.id, "isCancelled", f"{cancelled} cancelled occurrences left out", note=True)
+                tally.finish(ctx)
                 ctx.new_cursor = {"delta": link, "window": list(window), "me": me}

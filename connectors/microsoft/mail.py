@@ -150,8 +150,12 @@ class OutlookMailSource(GraphSource, kind="outlook",
         count = 0
         for page, link in client.delta(initial, saved, params=params, headers=_HEADERS):
             for data in page:
-                if "@removed" in data or data.get("isDraft") or not _CONTENT.intersection(data):
-                    continue  # gone, a draft, or a change notice (read, flagged) of a message already read
+                if "@removed" in data or not _CONTENT.intersection(data):
+                    continue  # gone, or a change notice (read, flagged) of a message already read
+                ctx.find()  # the ledger: each message listed ends as an item, a skip or passed over
+                if data.get("isDraft"):
+                    ctx.pass_over("drafts")
+                    continue
                 if label != "Sent" and "internetMessageHeaders" not in data:
                     completed = self._with_headers(client, data, folder, ctx)
                     if completed is None:

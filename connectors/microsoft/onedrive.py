@@ -25,7 +25,7 @@ from bootstrap_app.errors import SourceError
 from bootstrap_app.types import Document, Item
 
 from ..base import ReadContext
-from ..local.folder import DOC_SUFFIXES, _Unreadable, extract_document
+from ..local.folder import DOC_SUFFIXES, OVER_CAP, _Unreadable, extract_document
 from .graph import GraphClient
 from .source import GraphSource, parse_graph_time
 
@@ -80,22 +80,31 @@ class OneDriveSource(GraphSource, kind="onedrive",
     def _document(self, client: GraphClient, item: dict[str, Any], me: dict[str, str],
                   ctx: ReadContext) -> Document | None:
         if "deleted" in item or "@removed" in item or "file" not in item:
-            return None
+            return None  # a deletion or a folder: no file to account for
+        ctx.find()  # the ledger: each file listed ends as a document, a skip or passed over
         ref = drive_path(item)
         suffix = Path(str(item.get("name") or "")).suffix.lower()
-        if suffix not in DOC_SUFFIXES or not _by_owner(item, me):
+        if suffix not in DOC_SUFFIXES:
+            ctx.pass_over(f"not a kind of file memseed reads ({suffix or 'no extension'})")
+            return None
+        if not _by_owner(item, me):
+            ctx.pass_over("shared with you, neither owned nor edited by you")
             return None
         size = int(item.get("size") or 0)
         if size > ctx.max_file_bytes:
+            # a cap is a choice (the person can raise it), not a failure: named, and passed over
             ctx.skip(self.id, ref, f"{size / 2**20:.1f} MB is over the {ctx.max_file_bytes / 2**20:.0f} MB "
-                                   f"per-file cap")
+                                   f"per-file cap", note=True)
+            ctx.pass_over(OVER_CAP)
             return None
         fd, name = tempfile.mkstemp(prefix="memseed-onedrive-", suffix=suffix)
         tmp = Path(name)
         try:
             with os.fdopen(fd, "wb") as out:
                 if not self._download(client, item, out, ctx):
-                    ctx.skip(self.id, ref, f"larger than the {ctx.max_file_bytes / 2**20:.0f} MB per-file cap")
+                    ctx.skip(self.id, ref, f"larger than the {ctx.max_file_bytes / 2**20:.0f} MB per-file cap",
+                             note=True)
+                    ctx.pass_over(OVER_CAP)
                     return None
             text, title, _, people = extract_document(tmp, ctx)
         except _Unreadable as exc:

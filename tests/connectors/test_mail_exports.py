@@ -378,3 +378,51 @@ def test_pst_body_cut_lands_on_a_character_boundary(text: str) -> None:
         assert len(cut) <= limit and data.startswith(cut)
         assert text.startswith(cut.decode("utf-8"))  # never a split character
         assert len(cut) > limit - 4  # never more than one character given up
+
+
+def test_pst_ledger_counts_every_record_and_each_damaged_part(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """found = read + skipped over a folder tree shaped as libpff hands it out (issue 29): a
+    message record that cannot be fetched, a sub-folder whose list fails, a contact (not mail)."""
+    from types import SimpleNamespace
+
+    from bootstrap_app.report.ledger import ledger_of
+
+    def mail(n: int) -> SimpleNamespace:
+        return SimpleNamespace(transport_headers=None, sender_name="Ana Ruiz", subject=f"Note {n}",
+                               client_submit_time=WHEN.replace(tzinfo=None), plain_text_body=b"Text.")
+
+    class Folder:
+        def __init__(self, name: str, records: list[object], subs: list[object] | None = None) -> None:
+            self.name, self.records, self.subs = name, records, subs
+
+        def get_number_of_sub_messages(self) -> int:
+            return len(self.records)
+
+        def get_sub_message(self, i: int) -> object:
+            if isinstance(self.records[i], Exception):
+                raise self.records[i]  # type: ignore[misc]
+            return self.records[i]
+
+        def get_number_of_sub_folders(self) -> int:
+            if self.subs is None:
+                raise OSError("damaged sub-folder table")
+            return len(self.subs)
+
+        def get_sub_folder(self, i: int) -> object:
+            return self.subs[i]  # type: ignore[index]
+
+    contact = SimpleNamespace(transport_headers=None, sender_name=None, subject=None, client_submit_time=None,
+                              plain_text_body=None)
+    inbox = Folder("Inbox", [mail(1), OSError("bad record"), contact, mail(2)], subs=None)
+    root = Folder("", [], subs=[inbox, Folder("Sent Items", [mail(3)], subs=[])])
+    fake = SimpleNamespace(file=lambda: SimpleNamespace(open=lambda p: None, close=lambda: None,
+                                                        get_root_folder=lambda: root))
+    monkeypatch.setattr(pst_mod, "load_pypff", lambda: fake)
+    path = tmp_path / "a.pst"
+    path.write_bytes(b"!BDN")
+    ctx = ReadContext()
+    items = list(pst_mod.PstSource(str(path)).read(ctx))
+    ledger = ledger_of(ctx.found, len(items), ctx.skips, ctx.notes, set(), ctx.passed)
+    assert len(items) == 3 and ledger.balanced, ledger.to_json()
+    assert (ledger.found, ledger.failed_units) == (6, 2)  # 5 records + the unreadable sub-folder list
+    assert ledger.passed == {"contacts, notes and tasks (not mail)": 1}

@@ -166,9 +166,11 @@ def test_scan_exit_status_partial_and_complete(tmp_path: Path) -> None:
 
 
 REAL_SOURCES = ["email/enron", "email/notmuch", "ics", "slack", "memory", "takeout"]
-COUNTED = {"eml", "mbox", "emlx", "msg", "folder", "ics", "slack", "takeout", "claude-code", "codex", "hermes", "gemini", "cline",
-           "cursor", "not read"}
-"""The kinds whose reader keeps a ledger (git repositories and accounts do not yet)."""
+COUNTED = {"eml", "mbox", "emlx", "msg", "pst", "folder", "ics", "slack", "takeout", "git", "claude-code", "codex", "hermes",
+           "gemini", "cline", "cursor", "not read", "gmail", "google-calendar", "google-drive", "outlook",
+           "outlook-calendar", "onedrive"}
+"""The kinds whose reader keeps a ledger (every one; repositories: tests/pipeline/test_repo_ledger.py,
+accounts: tests/cloud/test_account_ledger.py)."""
 
 
 @pytest.mark.parametrize("part", REAL_SOURCES)
