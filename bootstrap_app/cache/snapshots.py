@@ -21,6 +21,11 @@ addresses) is kept beside the rows and reported again by the replay, so the per-
 is the same. Bounded like the mailbox cache (:data:`~bootstrap_app.cache.rows.MAX_ITEMS` items or
 :data:`~bootstrap_app.cache.rows.MAX_BYTES` of JSON per source; a larger source is read every time).
 Sources that declare ``cache="append"`` (Gmail, Outlook) keep using :mod:`bootstrap_app.cache.append`.
+
+An mbox message whose body no analysis has read yet is kept as the byte span of its message
+(:func:`_body_ref`), unless an analysis can ever ask for that body whoever the owner turns out to
+be: those are kept as text (:class:`_NewestBodies`), so a re-analysis after an identity
+correction opens no mailbox either (issue 29).
 """
 
 from __future__ import annotations
@@ -40,8 +45,13 @@ from bootstrap_app.cache.codec import FORMAT, item_from_json, item_to_json
 from bootstrap_app.cache.rows import FLUSH_ROWS, MAX_BYTES, RowWriter
 from bootstrap_app.errors import StoreError
 from bootstrap_app.signals import person_key
-from bootstrap_app.signals.profile import (BODY_NEVER, BODY_NEWEST, MAX_DEFERRED_SENDERS, NEWEST_PER_SENDER,
-                                           body_demand)
+from bootstrap_app.signals.profile import (
+    BODY_NEVER,
+    BODY_NEWEST,
+    MAX_DEFERRED_SENDERS,
+    NEWEST_PER_SENDER,
+    body_demand,
+)
 from bootstrap_app.store import Store
 from bootstrap_app.text import redact_secrets
 from bootstrap_app.types import Item, Message
@@ -50,9 +60,11 @@ from connectors.local.lazybody import FileBody, LazyMessage
 
 __all__ = ["SnapshotWriter", "replay", "serves", "snapshot_key"]
 
-_LAYOUT = 2
+_LAYOUT = 3
 """Part of every key: 2 keeps an unread mbox body as a reference to its bytes (:func:`_body_ref`),
-which a memseed that wrote layout 1 would read back as an empty body."""
+which a memseed that wrote layout 1 would read back as an empty body; 3 keeps as text every body
+an analysis can ask for (:class:`_NewestBodies`), so an entry of layout 2, which would open the
+mailbox for them, is read again once."""
 
 
 def _memseed_version() -> str:
