@@ -141,11 +141,11 @@ def _read_span(path: str, at: int, size: int) -> bytes:
         with open(path, "rb") as f:
             f.seek(at)
             return f.read(size)
-    f = files.get(path)
-    if f is None:
-        f = files[path] = open(path, "rb")  # noqa: SIM115 - closed when shared_files() ends
-    f.seek(at)
-    return f.read(size)
+    handle = files.get(path)
+    if handle is None:
+        handle = files[path] = open(path, "rb")  # noqa: SIM115 - closed when shared_files() ends
+    handle.seek(at)
+    return handle.read(size)
 
 
 def _get_body(self: LazyMessage) -> str:
