@@ -64,6 +64,7 @@ from bootstrap_app.store import Store
 from bootstrap_app.text.paths import is_text, printable
 from bootstrap_app.types import Item, MemoryEntry, Message, Proposal
 from connectors.base import ReadContext, Source
+from connectors.local.lazybody import shared_files
 from connectors.registry import detect, from_parts
 from connectors.signature import location_signature
 
@@ -115,8 +116,10 @@ def scan(locations: Sequence[str], *, settings: Settings, store: Store | None = 
     locations = [str(loc) for loc in locations]
     run_id = store.start_run(run_kind, locations)
     try:
-        result = _scan(locations, settings, store, run_id, owners, llm, since, emit, should_stop,
-                       existing_memory, (incremental, cached), llm_preview, run_kind)
+        # a replayed mbox body that was kept as its span is read through one handle per mailbox
+        with shared_files() if cached else contextlib.nullcontext():
+            result = _scan(locations, settings, store, run_id, owners, llm, since, emit, should_stop,
+                           existing_memory, (incremental, cached), llm_preview, run_kind)
     except BaseException as exc:
         with contextlib.suppress(sqlite3.Error, OSError):  # a full disk must not hide the real error
             store.finish_run(run_id, "failed", {"error": printable(str(exc))})

@@ -21,23 +21,37 @@ addresses) is kept beside the rows and reported again by the replay, so the per-
 is the same. Bounded like the mailbox cache (:data:`~bootstrap_app.cache.rows.MAX_ITEMS` items or
 :data:`~bootstrap_app.cache.rows.MAX_BYTES` of JSON per source; a larger source is read every time).
 Sources that declare ``cache="append"`` (Gmail, Outlook) keep using :mod:`bootstrap_app.cache.append`.
+
+An mbox message whose body no analysis has read yet is kept as the byte span of its message
+(:func:`_body_ref`), unless an analysis can ever ask for that body whoever the owner turns out to
+be: those are kept as text (:class:`_NewestBodies`), so a re-analysis after an identity
+correction opens no mailbox either (issue 29).
 """
 
 from __future__ import annotations
 
 import hashlib
+import heapq
 import os
 import sqlite3
 from collections.abc import Iterator
 from datetime import datetime
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bootstrap_app.cache.append import account_attrs, restore_account
 from bootstrap_app.cache.codec import FORMAT, item_from_json, item_to_json
-from bootstrap_app.cache.rows import FLUSH_ROWS, RowWriter
+from bootstrap_app.cache.rows import FLUSH_ROWS, MAX_BYTES, RowWriter
 from bootstrap_app.errors import StoreError
+from bootstrap_app.signals import person_key
+from bootstrap_app.signals.profile import (
+    BODY_NEVER,
+    BODY_NEWEST,
+    MAX_DEFERRED_SENDERS,
+    NEWEST_PER_SENDER,
+    body_demand,
+)
 from bootstrap_app.store import Store
 from bootstrap_app.text import redact_secrets
 from bootstrap_app.types import Item, Message
@@ -46,9 +60,11 @@ from connectors.local.lazybody import FileBody, LazyMessage
 
 __all__ = ["SnapshotWriter", "replay", "serves", "snapshot_key"]
 
-_LAYOUT = 2
+_LAYOUT = 3
 """Part of every key: 2 keeps an unread mbox body as a reference to its bytes (:func:`_body_ref`),
-which a memseed that wrote layout 1 would read back as an empty body."""
+which a memseed that wrote layout 1 would read back as an empty body; 3 keeps as text every body
+an analysis can ask for (:class:`_NewestBodies`), so an entry of layout 2, which would open the
+mailbox for them, is read again once."""
 
 
 def _memseed_version() -> str:
@@ -91,6 +107,7 @@ class SnapshotWriter:
         self.writer = RowWriter(store, source.id, errors=(sqlite3.Error, OSError, UnicodeError),
                                 on_stop=lambda _why: self.refs.clear())  # too large or not writable: read it each time
         self.refs: set[str] = set()
+        self.bodies = _NewestBodies()
         self.absolute: dict[str, str] = {}
         """A body's file name -> its absolute path (a mailbox's bodies share one or a few files)."""
         store.snapshot_begin(source.id)
@@ -115,14 +132,18 @@ class SnapshotWriter:
         """Keep ``item`` (``digest``: its :func:`~bootstrap_app.cache.append.item_digest`)."""
         if not self.writer.enabled:
             return
-        ref = _body_ref(item, self.absolute)
-        data = item_to_json(item, "body", {"fb": ref}) if ref is not None else item_to_json(item)
         # the row's key; the item keeps its own ref in ``data``. Two items under one ref (a memory
         # entry and its index line, occurrences of a moved event) are kept as two rows: dropping the
         # whole snapshot for it made re-analysis read those sources again
         key = item.ref if item.ref not in self.refs else f"{item.ref}\x1f#{self.writer.count + 1}"
+        ref = _body_ref(item, self.absolute)
+        if ref is not None and not self.bodies.defer(cast(Message, item), key):
+            ref = None  # an analysis can ask for it whoever the owner is: kept as text (read now if unread)
+        data = item_to_json(item, "body", {"fb": ref}) if ref is not None else item_to_json(item)
         if self.writer.add(key, digest, data):
             self.refs.add(key)
+            if ref is not None:
+                self.bodies.sized(key, len(data))
 
     def flush(self) -> None:
         """Write the rows held so far (they serve nothing until :meth:`finish`)."""
@@ -132,6 +153,11 @@ class SnapshotWriter:
         """The read completed: the rows, what the read reported and the key in one transaction.
         False when nothing was kept (too large, a failed write); the source is then read next time."""
         if not self.writer.enabled:
+            return False
+        updates = self.bodies.settle()
+        self.writer.bytes += sum(len(data) - before for _key, data, before in updates)
+        if self.writer.bytes > MAX_BYTES:
+            self.writer.stop("too large to keep with the bodies a re-analysis reads")
             return False
         attrs = account_attrs(self.source)
         attrs["report"] = {
@@ -144,10 +170,70 @@ class SnapshotWriter:
                        else [ctx.units_read, ctx.units_failed]}}
         try:
             self.store.snapshot_finish(self.source.id, location=self.location, fmt=FORMAT, gen=self.writer.gen,
-                                       key=self.key, attrs=attrs, rows=self.writer.take())
+                                       key=self.key, attrs=attrs, rows=self.writer.take(),
+                                       updates=[(key, data) for key, data, _before in updates])
         except (sqlite3.Error, OSError, UnicodeError):
             return False
         return True
+
+
+class _NewestBodies:
+    """Which unread mbox bodies a re-analysis can ask for, so the snapshot keeps them as text.
+
+    Why: a body kept only as a span (:func:`_body_ref`) is read back from the mbox when an
+    analyzer asks, so the wizard's re-analysis after an identity correction opened the mailbox
+    once per such message (693 times for two Enron inboxes). What the analyzers read does not
+    depend on who the owner is (:func:`~bootstrap_app.signals.profile.body_demand`): every
+    message not judged received, and each received sender's newest few. The first are kept as
+    text at once (most were decoded for the analysis already); the newest of each sender of this
+    source are known only at its end, so their rows are written with the span and their text
+    replaces it when the read completes (:meth:`settle`) — the same bodies the first analysis
+    reads a moment later, so it decodes none twice. A sender past
+    :data:`~bootstrap_app.signals.profile.MAX_DEFERRED_SENDERS` has every message read by the
+    profile, so every one is kept as text here too.
+    """
+
+    def __init__(self) -> None:
+        self.newest: dict[str, list[tuple[float, int, str, LazyMessage]]] = {}
+        self.size: dict[str, int] = {}
+        self.seq = 0
+
+    def defer(self, item: Message, key: str) -> bool:
+        """True: keep ``item``'s body as a span for now (never read, or maybe among its sender's
+        newest); False: keep it as text now."""
+        demand = body_demand(item)
+        if demand != BODY_NEWEST:
+            return demand == BODY_NEVER
+        sender = person_key(item.sender)
+        kept = self.newest.get(sender)
+        if kept is None:
+            if len(self.newest) >= MAX_DEFERRED_SENDERS:
+                return False
+            kept = self.newest[sender] = []
+        self.seq += 1  # the profile's order: time, then arrival (an undated message is the oldest)
+        entry = (item.timestamp.timestamp() if item.timestamp else float("-inf"), self.seq, key, cast(LazyMessage, item))
+        if len(kept) < NEWEST_PER_SENDER:
+            heapq.heappush(kept, entry)
+        else:
+            dropped = heapq.heappushpop(kept, entry)
+            if dropped is entry:
+                return True  # older than the sender's newest: never read, kept as its span
+            self.size.pop(dropped[2], None)  # no longer among the newest: stays a span
+        self.size[key] = -1
+        return True
+
+    def sized(self, key: str, size: int) -> None:
+        """The row ``key`` holding a span was written, ``size`` characters long."""
+        if key in self.size:
+            self.size[key] = size
+
+    def settle(self) -> list[tuple[str, str, int]]:
+        """(row key, JSON with the body as text, the row's size before) of each sender's newest."""
+        out = [(key, item_to_json(item), self.size[key])
+               for kept in self.newest.values() for _t, _n, key, item in kept if self.size.get(key, -1) >= 0]
+        self.newest.clear()
+        self.size.clear()
+        return out
 
 
 def _body_ref(item: Item, absolute: dict[str, str]) -> list[Any] | None:

@@ -36,11 +36,33 @@ from .rhythms import zone
 from .signature import parse_slack_title
 from .textfacts import mail_text
 
-__all__ = ["NEWEST_PER_SENDER", "ProfileAccumulator", "ProfileSignal"]
+__all__ = ["BODY_ALWAYS", "BODY_NEVER", "BODY_NEWEST", "MAX_DEFERRED_SENDERS", "NEWEST_PER_SENDER",
+           "ProfileAccumulator", "ProfileSignal", "body_demand"]
 
 NEWEST_PER_SENDER = 5
 """Received messages per sender whose text (signature, contact blocks) is read."""
-_MAX_DEFERRED_SENDERS = 5_000
+MAX_DEFERRED_SENDERS = 5_000
+"""Senders of received mail whose newest messages are held at most; a later sender's are read at once."""
+
+BODY_NEVER, BODY_NEWEST, BODY_ALWAYS = 0, 1, 2
+
+
+def body_demand(item: Message) -> int:
+    """Whether any analysis, whoever the owner turns out to be, can read ``item``'s body.
+
+    :data:`BODY_ALWAYS`: a message not judged received — the profile reads it (not bulk), the
+    working rules read it when its sender is the owner, which any correction of who the owner is
+    can make true, and so does the LLM sample. :data:`BODY_NEWEST`: received mail from someone,
+    not bulk — read when among its sender's :data:`NEWEST_PER_SENDER` newest (:meth:`ProfileAccumulator._defer`).
+    :data:`BODY_NEVER`: received bulk mail, or mail from nobody. None of it depends on the owner:
+    headers decide, so the item cache (:mod:`bootstrap_app.cache.snapshots`) keeps exactly the
+    bodies a re-analysis after an identity correction can ask for, and opens no mailbox for them.
+    """
+    if not item.third_party_reason:
+        return BODY_ALWAYS
+    if item.is_bulk or not person_key(item.sender):
+        return BODY_NEVER
+    return BODY_NEWEST
 
 
 
@@ -183,7 +205,7 @@ class ProfileAccumulator(Analyzer):
         """
         kept = self.newest.get(key)
         if kept is None:
-            if len(self.newest) >= _MAX_DEFERRED_SENDERS:
+            if len(self.newest) >= MAX_DEFERRED_SENDERS:
                 return False
             kept = self.newest[key] = []
         self._seq += 1

@@ -101,11 +101,15 @@ class CacheMixin(StoreBase):
             db.execute("DELETE FROM cache_state WHERE source=?", (source,))
 
     def snapshot_finish(self, source: str, *, location: str, fmt: int, gen: int, key: str,
-                        attrs: dict[str, Any], rows: Iterable[tuple[str, str, str]]) -> None:
+                        attrs: dict[str, Any], rows: Iterable[tuple[str, str, str]],
+                        updates: Iterable[tuple[str, str]] = ()) -> None:
         """One transaction: the last rows of a complete read, rows earlier reads wrote dropped, and the key
-        they serve (no cursor moves: a path source's cursor is its own business)."""
+        they serve (no cursor moves: a path source's cursor is its own business). ``updates``: (row key,
+        JSON) of rows this read wrote already whose JSON is replaced in place (their order stays)."""
         with self.transaction() as db:
             self._put(db, source, gen, rows)
+            db.executemany("UPDATE cached_items SET data=?, size=? WHERE source=? AND ref=? AND gen=?",
+                           ((data, len(data), source, ref, gen) for ref, data in updates))
             db.execute("DELETE FROM cached_items WHERE source=? AND gen != ?", (source, gen))
             db.execute(
                 "INSERT INTO cache_state(source, location, format, cursor, attrs, updated) "

@@ -18,10 +18,13 @@ cut off in a damaged export does.
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import MISSING, dataclass, fields
-from typing import Any
+from typing import Any, BinaryIO
 
 from bootstrap_app.text.mail import trim_quoted
 from bootstrap_app.types import Message
@@ -29,7 +32,7 @@ from bootstrap_app.types import Message
 from .mailbody import extract_body
 from .mailparse import ITEM_HEADERS, parse_header_block
 
-__all__ = ["FileBody", "LazyMessage", "mbox_body_bytes"]
+__all__ = ["FileBody", "LazyMessage", "mbox_body_bytes", "shared_files"]
 
 MAX_BODY_BYTES = 16 * 1024 * 1024
 """Bytes of one message's body that are read at most (a huge attachment is read partially)."""
@@ -76,9 +79,7 @@ class FileBody:
         (the reader that just made the item): then only the body is read back, and not parsed twice."""
         at = self.start if block is None else self.body_start
         try:
-            with open(self.path, "rb") as f:
-                f.seek(at)
-                data = f.read(self.body_end - at)
+            data = _read_span(self.path, at, self.body_end - at)
         except OSError:
             return ""
         if len(data) != self.body_end - at:
@@ -99,6 +100,52 @@ class FileBody:
             return ""
         text = trim_quoted(text)
         return self.cleaner(text[: self.cap] if len(text) > self.cap else text)
+
+
+class _Shared(threading.local):
+    """The read-only handles of :func:`shared_files`, per thread (the wizard scans in one of its own)."""
+
+    files: dict[str, BinaryIO] | None = None
+    pid = 0
+
+
+_SHARED = _Shared()
+
+
+@contextmanager
+def shared_files() -> Iterator[None]:
+    """Within it, bodies are read through one read-only handle per file, closed when it ends.
+
+    Why: a re-analysis replays an mbox's messages from the item cache; a body no analysis read
+    when the cache was written (the cache keeps as text those an analysis can ask for, so this is
+    the rare case) is read back from its span. Opening the mailbox once per such body made a
+    re-analysis open it hundreds of times; with this, once. The bytes are the same: a handle
+    opened during the scan names the same file a fresh ``open`` would. Only the thread and
+    process that entered it use the handles (a worker forked meanwhile opens its own)."""
+    if _SHARED.files is not None and _SHARED.pid == os.getpid():
+        yield  # nested: the outer one closes them
+        return
+    _SHARED.files, _SHARED.pid = {}, os.getpid()
+    try:
+        yield
+    finally:
+        files, _SHARED.files = _SHARED.files, None
+        for f in files.values():
+            f.close()
+
+
+def _read_span(path: str, at: int, size: int) -> bytes:
+    """``size`` bytes of ``path`` from ``at``: through :func:`shared_files`' handle when one is open."""
+    files = _SHARED.files
+    if files is None or _SHARED.pid != os.getpid():
+        with open(path, "rb") as f:
+            f.seek(at)
+            return f.read(size)
+    handle = files.get(path)
+    if handle is None:
+        handle = files[path] = open(path, "rb")  # noqa: SIM115 - closed when shared_files() ends
+    handle.seek(at)
+    return handle.read(size)
 
 
 def _get_body(self: LazyMessage) -> str:
