@@ -357,8 +357,15 @@ def _finditer_near(rx: re.Pattern[str], text: str, folded: str) -> Iterator[re.M
     position reads the characters before it as ``search`` does (``\b``, look-behind)."""
     stems = _STEMS[rx][0]
     pos = 0
+    ahead = {stem: folded.find(stem) for stem in stems}  # each stem's next place; found again once passed
     while True:
-        hits = [(at, stem) for stem in stems if (at := folded.find(stem, pos)) >= 0]
+        hits = []
+        for stem in stems:
+            at = ahead[stem]
+            if 0 <= at < pos:
+                at = ahead[stem] = folded.find(stem, pos)
+            if at >= 0:
+                hits.append((at, stem))
         if not hits:
             return
         at, stem = min(hits)
