@@ -240,7 +240,7 @@ def _gates() -> tuple[tuple[Any, str, int, re.Pattern[str] | None], ...]:
     20 characters a value needs (:func:`_ds_spans`), its literal none (:func:`_varied_enough`
     decides); KeywordDetector's literal is its keyword alternation; a plugin not in
     :data:`_PLUGIN_NEEDS` has neither and is always asked."""
-    table = []
+    table: list[tuple[Any, str, int, re.Pattern[str] | None]] = []
     for plugin in _plugins():
         name = type(plugin).__name__
         if name in _ENTROPY_PLUGINS:
