@@ -382,8 +382,9 @@ def _finditer_near(rx: re.Pattern[str], text: str, folded: str) -> Iterator[re.M
 def _regex_spans(text: str, every_plugin: bool = False) -> list[tuple[str, int, int]]:
     spans: list[tuple[str, int, int]] = []
     lowered = text.lower()
+    holds = lowered.__contains__
     for kind, pattern in SECRET_PATTERNS:
-        if not any(h in lowered for h in _HINTS.get(kind, ("",))):
+        if not any(map(holds, _HINTS.get(kind, ("",)))):  # in C: a generator here cost a third of this
             continue
         for m in pattern.finditer(text):
             group = 1 if pattern.groups and m.group(1) and kind not in ("private-key",) else 0
