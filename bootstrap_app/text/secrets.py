@@ -15,7 +15,8 @@ How, and why this way (reference/safety.md §3):
   Entropy plugins run eagerly but only values over the plugin's own entropy limit and at least
   20 characters count, with URLs masked first (document ids in links look random).
 - A cheap prefilter skips every line with neither a long token nor a secret-ish keyword, so
-  ordinary prose costs one regex search per line.
+  ordinary prose costs one regex search per line; on a text of several lines those lines are
+  picked with a few passes over the whole text (:func:`_candidate_lines`), not line by line.
 - On a line that passes, a plugin is asked only when the line holds what every one of its
   patterns needs (:data:`_PLUGIN_NEEDS`): a run of token characters as long as the shortest
   value it can report, and a literal (a prefix, a keyword). Real mail has many such lines (``Author:``, long ids) and
