@@ -14,10 +14,16 @@ scanned with ``--jobs 1`` and on every core (:mod:`connectors.local.filepool`).
 A second table reads an mbox of real text (:mod:`.realmail`: the real mail corpora's bodies,
 cycled, re-addressed, a third sent by the owner, scanned with ``--owner``) with the stdlib
 parse, the header-only read and the scan: real bodies reach costs the generated ones never do
-(issue 32). It is skipped when the real data is absent.
+(issue 32). It is skipped when the real data is absent. ``--corpus notmuch`` makes it of list
+mail only (the costliest text per message; the default mixes every corpus, mostly Enron).
 
-Run: ``python -m benchmarks.bench_mbox [--messages 30000,300000] [--real 30000] [--methods ...] [--crlf]
-[--keep DIR] [--profile-workers DIR]`` (the last: every worker task under cProfile, the merged top printed).
+``--base TREE`` runs every method also with the code of another checkout (``git worktree add
+/tmp/base main``), interleaved with this tree's runs, and ``--repeat N`` runs each N times and
+prints the medians: before/after figures measured side by side in one run, on a shared machine.
+
+Run: ``python -m benchmarks.bench_mbox [--messages 30000,300000] [--real 30000] [--corpus NAME] [--methods ...]
+[--crlf] [--keep DIR] [--repeat N] [--base TREE] [--profile-workers DIR]`` (the last: every worker task under
+cProfile, the merged top printed).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import os
 import random
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -208,14 +215,20 @@ def run_method(method: str, path: str) -> dict[str, float]:
             "child_cpu": kids.ru_utime + kids.ru_stime}
 
 
-def _in_subprocess(method: str, path: Path, profile: Path | None = None, owner: str = "") -> dict[str, float]:
+def _in_subprocess(method: str, path: Path, profile: Path | None = None, owner: str = "",
+                   tree: Path | None = None) -> dict[str, float]:
+    """One method in a fresh process, with this checkout's code or ``tree``'s (``--base``)."""
     env = dict(os.environ, MEMSEED_BENCH_OWNER=owner)
+    cwd = Path(__file__).resolve().parents[1]
+    if tree is not None:  # the other checkout's code, its own bench_mbox's ``--run`` included
+        env["PYTHONPATH"] = str(tree)
+        cwd = tree
     if profile is not None:  # every worker task is profiled into its own folder (connectors.local.mboxpool)
         folder = profile / f"{path.stem}-{method}"
         folder.mkdir(parents=True, exist_ok=True)
         env["MEMSEED_PROFILE_WORKERS"] = str(folder)
     out = subprocess.run([sys.executable, "-m", "benchmarks.bench_mbox", "--run", method, str(path)], env=env,
-                         check=True, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
+                         check=True, capture_output=True, text=True, cwd=cwd)
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
@@ -247,6 +260,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real", default="30000",
                         help="comma-separated sizes of the real-text mbox (bodies of $MEMSEED_REALDATA/email, "
                              "scanned with --owner; skipped when the real data is absent); 0: none")
+    parser.add_argument("--corpus", default="",
+                        help="the real-text mbox's bodies from one corpus folder of $MEMSEED_REALDATA/email "
+                             "(e.g. notmuch: list mail only) or a path; default: every corpus")
+    parser.add_argument("--repeat", type=int, default=1, help="run each method N times; rows are the medians")
+    parser.add_argument("--base", type=Path, metavar="TREE",
+                        help="also run every method with the code of this checkout, interleaved (before/after)")
     parser.add_argument("--crlf", action="store_true", help="write CRLF line endings as Takeout does")
     parser.add_argument("--keep", type=Path, help="write the mbox here instead of a temp dir")
     parser.add_argument("--profile-workers", type=Path, metavar="DIR",
@@ -268,29 +287,42 @@ def main(argv: list[str] | None = None) -> int:
             size = generate_mbox(path, messages, crlf=args.crlf)
             print(f"mbox: {messages:,} messages, {size / 2**20:.1f} MiB{' (CRLF)' if args.crlf else ''}; "
                   f"{available_cores()} cores; wall time, CPU time (this process + workers), peak RSS (largest process)")
-            short += _measure(path, size, messages, methods, args.profile_workers)
+            short += _measure(path, size, messages, methods, args.profile_workers, runs=_runs(args))
     for messages in (int(n) for n in args.real.split(",") if int(n)):
-        short += _measure_real(messages, [m for m in methods if m in _REAL_METHODS], args.keep, args.profile_workers)
+        short += _measure_real(messages, [m for m in methods if m in _REAL_METHODS], args.keep, args.profile_workers,
+                               args.corpus, _runs(args))
     for line in short:
         print(f"FAILED: {line}; its figures above are not comparable", file=sys.stderr)
     return 1 if short else 0
 
 
-def _measure_real(messages: int, methods: list[str], keep: Path | None, profile: Path | None) -> list[str]:
-    """The real-text mbox (:mod:`.realmail`), written in a subprocess and scanned as its owner's."""
-    from benchmarks.realmail import OWNER, realdata_email
+def _runs(args: argparse.Namespace) -> list[tuple[str, Path | None]]:
+    """The code each method runs with, in order, ``--repeat`` times: this tree, and the ``--base`` tree."""
+    trees: list[tuple[str, Path | None]] = [("", None)]
+    if args.base is not None:
+        if not (args.base / "benchmarks" / "bench_mbox.py").is_file():
+            raise SystemExit(f"--base {args.base}: not a checkout of this project")
+        trees.append((" [base]", args.base.resolve()))
+    return trees * max(1, args.repeat)
 
-    if realdata_email() is None:
+
+def _measure_real(messages: int, methods: list[str], keep: Path | None, profile: Path | None, corpus: str,
+                  runs: list[tuple[str, Path | None]]) -> list[str]:
+    """The real-text mbox (:mod:`.realmail`), written in a subprocess and scanned as its owner's."""
+    from benchmarks.realmail import OWNER, corpus_folder
+
+    folder = corpus_folder(corpus)
+    if folder is None:
         print("real-text mbox: skipped, the real data folder is absent (set MEMSEED_REALDATA)")
         return []
     with tempfile.TemporaryDirectory(prefix="memseed-bench-real-") as tmp:
-        path = (keep or Path(tmp)) / f"real-{messages}.mbox"
-        out = subprocess.run([sys.executable, "-m", "benchmarks.realmail", str(path), str(messages)], check=True,
-                             capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
+        path = (keep or Path(tmp)) / f"real-{folder.name}-{messages}.mbox"
+        out = subprocess.run([sys.executable, "-m", "benchmarks.realmail", str(path), str(messages), str(folder)],
+                             check=True, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
         size = int(out.stdout.strip().splitlines()[-1])
-        print(f"real-text mbox: {messages:,} messages, {size / 2**20:.1f} MiB, bodies of the real mail corpora, "
+        print(f"real-text mbox: {messages:,} messages, {size / 2**20:.1f} MiB, bodies of {folder}, "
               f"a third sent by the owner (--owner {OWNER}); {os.cpu_count()} cores; load {_load()}")
-        return _measure(path, size, messages, methods, profile, owner=OWNER)
+        return _measure(path, size, messages, methods, profile, owner=OWNER, runs=runs)
 
 
 def _load() -> str:
@@ -301,25 +333,40 @@ def _load() -> str:
         return "unknown"
 
 
+def _median(rows: list[dict[str, float]]) -> dict[str, float]:
+    """Each figure's median over the runs of one method (the run count kept)."""
+    return {key: statistics.median(r[key] for r in rows) for key in rows[0]}
+
+
 def _measure(path: Path, size: int, messages: int, methods: list[str], profile: Path | None,
-             owner: str = "") -> list[str]:
-    """Every method on one file, one row each, then the ratios; the methods that lost messages."""
+             owner: str = "", runs: list[tuple[str, Path | None]] | None = None) -> list[str]:
+    """Every method on one file, one row each (the median of its runs: ``--repeat``, each run with
+    this tree's code and the ``--base`` tree's, interleaved), then the ratios; the methods that
+    lost messages."""
     from connectors.base import available_cores
 
+    runs = runs or [("", None)]
     short: list[str] = []
-    results = {}
+    taken: dict[str, list[dict[str, float]]] = {}
     for m in methods:
         if m in ("stdlib", "eml-j1", "eml-jall") and messages > 100_000:
             continue  # minutes of the stdlib's full parse (or 300,000 files) add nothing at this size
         if m.startswith("eml-") and not Path(f"{path}.eml.d").is_dir():
             write_eml_folder(path, Path(f"{path}.eml.d"))
-        results[m] = r = _in_subprocess(m, path, profile, owner)
-        if int(r["count"]) != messages:  # a method that lost messages measured something else
-            short.append(f"{_LABELS[m]} read {int(r['count']):,} of {messages:,} messages")
+        for tag, tree in runs:
+            taken.setdefault(m + tag, []).append(r := _in_subprocess(m, path, profile, owner, tree))
+            if int(r["count"]) != messages:  # a method that lost messages measured something else
+                short.append(f"{_LABELS[m]}{tag} read {int(r['count']):,} of {messages:,} messages")
+    results = {key: _median(rows) for key, rows in taken.items()}
+    for key, r in results.items():
         rate = r["count"] / r["seconds"] if r["seconds"] else 0.0
-        print(f"  {_LABELS[m]:<26} {int(r['count']):>8,} msgs  {r['seconds']:7.2f} s  {rate:>8,.0f} msg/s  "
+        label = _LABELS[key.split(" ")[0]] + key[len(key.split(" ")[0]):]
+        seconds = ", ".join(f"{x['seconds']:.2f}" for x in taken[key])
+        each = f"  (runs: {seconds})" if len(taken[key]) > 1 else ""
+        print(f"  {label:<33} {int(r['count']):>8,} msgs  {r['seconds']:7.2f} s  {rate:>8,.0f} msg/s  "
               f"{size / 2**20 / r['seconds']:6.1f} MiB/s  cpu {r['cpu']:6.1f}+{r['child_cpu']:.1f} s  "
-              f"peak RSS {r['peak_rss_kib'] / 1024:6.1f} MiB", flush=True)
+              f"peak RSS {r['peak_rss_kib'] / 1024:6.1f} MiB{each}", flush=True)
+    _before_after(results)
     _ratios(results)
     _cpu_bound(results, available_cores())
     if profile is not None:
@@ -343,6 +390,15 @@ def _cpu_bound(results: dict[str, dict[str, float]], cores: int) -> None:
     if r and h and h["cpu"]:
         print(f"  ratio scan all cores vs header-only read, CPU-s (times more work): "
               f"{(r['cpu'] + r['child_cpu']) / h['cpu']:.1f}x")
+
+
+def _before_after(results: dict[str, dict[str, float]]) -> None:
+    """Each method's median with this tree's code against the ``--base`` tree's, wall and CPU."""
+    for key, base in results.items():
+        if key.endswith(" [base]") and (new := results.get(key[: -len(" [base]")])) and new["seconds"]:
+            cpu_new, cpu_base = new["cpu"] + new["child_cpu"], base["cpu"] + base["child_cpu"]
+            print(f"  before/after {_LABELS[key.split(' ')[0]]}: wall {base['seconds'] / new['seconds']:.2f}x, "
+                  f"CPU-s {cpu_base / cpu_new if cpu_new else 0.0:.2f}x (times faster)")
 
 
 def _ratios(results: dict[str, dict[str, float]]) -> None:

@@ -8,7 +8,10 @@ of two checkouts — today's tree and an older commit's (``git worktree add /tmp
 fresh app home, and compares the proposals and what the gate quarantined. Only the
 ``derived_at`` stamp (the clock) is dropped before comparing.
 
-Run: ``python -m benchmarks.proposals_check BASE_TREE [--real 8000]``; exit 1 when any differs.
+``--corpus NAME`` (repeatable) makes the real-text mbox of one corpus folder instead of all
+(``notmuch``: list mail only), one mbox per name given.
+
+Run: ``python -m benchmarks.proposals_check BASE_TREE [--real 8000] [--corpus NAME]...``; exit 1 when any differs.
 """
 
 from __future__ import annotations
@@ -51,8 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("base", type=Path, help="a checkout of the code to compare with (git worktree)")
     parser.add_argument("--real", type=int, default=8000,
                         help="messages of the real-text mbox (0: none); above 16 MB, so every core reads it")
+    parser.add_argument("--corpus", action="append", default=None,
+                        help="the real-text mbox of this corpus folder (repeatable; default: every corpus)")
     args = parser.parse_args(argv)
-    from benchmarks.realmail import OWNER, realdata_email, write_real_mbox
+    from benchmarks.realmail import OWNER, corpus_folder, realdata_email, write_real_mbox
 
     folder = realdata_email()
     if folder is None:
@@ -63,9 +68,10 @@ def main(argv: list[str] | None = None) -> int:
     eml_folders = sorted({p.parent for p in emls if sum(q.parent == p.parent for q in emls) > 1})
     cases += [(str(d), []) for d in eml_folders] + [(str(p), []) for p in emls if p.parent not in eml_folders]
     with tempfile.TemporaryDirectory(prefix="memseed-check-real-") as tmp:
-        if args.real:
-            mbox = Path(tmp) / f"real-{args.real}.mbox"
-            write_real_mbox(mbox, args.real, folder)
+        for corpus in (args.corpus or [""]) if args.real else []:
+            source = corpus_folder(corpus) or folder
+            mbox = Path(tmp) / f"real-{source.name}-{args.real}.mbox"
+            write_real_mbox(mbox, args.real, source)
             cases += [(str(mbox), ["--owner", OWNER, "--jobs", "1"]), (str(mbox), ["--owner", OWNER])]
         differ = 0
         for location, extra in cases:

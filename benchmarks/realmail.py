@@ -10,8 +10,9 @@ bench time in a temp folder and never committed: the text belongs to the corpora
 
 Each message keeps its own MIME headers and body bytes (so its encodings, parts and
 attachments are real); the address, date and id headers are replaced, and the rest of its
-header block is kept as it was. Run: ``python -m benchmarks.realmail OUT MESSAGES`` (the
-benchmark does, in a subprocess, so its own peak RSS stays its own).
+header block is kept as it was. Run: ``python -m benchmarks.realmail OUT MESSAGES [CORPUS]`` (the
+benchmark does, in a subprocess, so its own peak RSS stays its own); ``CORPUS`` narrows the
+bodies to one folder of the corpora (:func:`corpus_folder`: ``notmuch`` is list mail only).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
 
-__all__ = ["OWNER", "corpus_messages", "realdata_email", "write_real_mbox"]
+__all__ = ["OWNER", "corpus_folder", "corpus_messages", "realdata_email", "write_real_mbox"]
 
 OWNER = "maya.okafor@example.com"
 """The address the real-text mbox's own mail is sent from; the benchmark scans with it as ``--owner``."""
@@ -42,6 +43,25 @@ def realdata_email() -> Path | None:
     root = Path(os.environ.get("MEMSEED_REALDATA") or Path(__file__).resolve().parents[2] / "shared" / "realdata")
     folder = root / "email"
     return folder if folder.is_dir() else None
+
+
+def corpus_folder(corpus: str = "") -> Path | None:
+    """The folder whose mail the real-text mbox is made of: every corpus when ``corpus`` is empty,
+    else a folder of the corpora by name (``notmuch``: list mail only; ``enron``) or any path.
+    None when the real data is absent; a clear error when the name matches no folder.
+
+    Why a choice: the mix is mostly Enron's short business mail, while list mail (long quoted
+    replies, patches, logs) is what costs most per message, and a mixed figure hides it."""
+    if corpus and Path(corpus).is_dir():
+        return Path(corpus)
+    where = realdata_email()
+    if where is None or not corpus:
+        return where
+    folder = where / corpus
+    if not folder.is_dir():
+        names = ", ".join(sorted(p.name for p in where.iterdir() if p.is_dir()))
+        raise SystemExit(f"no corpus {corpus!r} under {where} (there are: {names})")
+    return folder
 
 
 def corpus_messages(folder: Path) -> list[bytes]:
@@ -104,7 +124,7 @@ def write_real_mbox(path: Path, count: int, folder: Path) -> int:
 
 
 if __name__ == "__main__":
-    where = realdata_email()
+    where = corpus_folder(sys.argv[3] if len(sys.argv) > 3 else "")
     if where is None:
         raise SystemExit("real data is absent")
     print(write_real_mbox(Path(sys.argv[1]), int(sys.argv[2]), where))

@@ -15,7 +15,8 @@ How, and why this way (reference/safety.md §3):
   Entropy plugins run eagerly but only values over the plugin's own entropy limit and at least
   20 characters count, with URLs masked first (document ids in links look random).
 - A cheap prefilter skips every line with neither a long token nor a secret-ish keyword, so
-  ordinary prose costs one regex search per line.
+  ordinary prose costs one regex search per line; on a text of several lines those lines are
+  picked with a few passes over the whole text (:func:`_candidate_lines`), not line by line.
 - On a line that passes, a plugin is asked only when the line holds what every one of its
   patterns needs (:data:`_PLUGIN_NEEDS`): a run of token characters as long as the shortest
   value it can report, and a literal (a prefix, a keyword). Real mail has many such lines (``Author:``, long ids) and
@@ -28,11 +29,13 @@ How, and why this way (reference/safety.md §3):
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
-__all__ = ["SECRET_PATTERNS", "find_secrets", "redact_secrets", "secret_spans"]
+__all__ = ["SECRET_PATTERNS", "find_secrets", "load_detectors", "redact_secrets", "secret_spans"]
 
 _I = re.IGNORECASE
 
@@ -147,6 +150,16 @@ def _plugins() -> tuple[Any, ...]:
         return tuple(p for p in get_plugins() if type(p).__name__ not in _SKIP_PLUGINS)
 
 
+def load_detectors() -> None:
+    """Load detect-secrets and build its plugins now rather than on the first line that needs them.
+
+    Why: a process that forks workers (:mod:`connectors.local.mboxpool`) calls this first, so
+    the workers share what it loaded instead of each importing and building it again (a tenth
+    of a CPU-second per worker, on a scan of a few seconds)."""
+    _gates()
+    from detect_secrets.filters import heuristic  # noqa: F401  (:func:`_filtered` imports it on first use)
+
+
 def _filtered(value: str, line: str) -> bool:
     """detect-secrets' own heuristic filters (the scan pipeline applies them; analyze_line does not)."""
     from detect_secrets.filters import heuristic as h
@@ -218,28 +231,59 @@ def _charset(chars: str) -> frozenset[str]:
     return frozenset(chars)
 
 
+@lru_cache(maxsize=1)
+def _gates() -> tuple[tuple[Any, str, int, re.Pattern[str] | None], ...]:
+    """Each plugin with its gate, worked out once: (plugin, name, shortest run, literal).
+
+    Why a table: asking 25 small gate functions per candidate line cost more than the plugins
+    they spared (a tenth of secret scanning on list mail); read off a table, a plugin whose
+    run is longer than the line's longest costs one comparison. An entropy plugin's run is the
+    20 characters a value needs (:func:`_ds_spans`), its literal none (:func:`_varied_enough`
+    decides); KeywordDetector's literal is its keyword alternation; a plugin not in
+    :data:`_PLUGIN_NEEDS` has neither and is always asked."""
+    table: list[tuple[Any, str, int, re.Pattern[str] | None]] = []
+    for plugin in _plugins():
+        name = type(plugin).__name__
+        if name in _ENTROPY_PLUGINS:
+            table.append((plugin, name, 20, None))
+        elif name == "KeywordDetector":
+            table.append((plugin, name, 0, _keyword_gate()))
+        else:
+            run, literal = _PLUGIN_NEEDS.get(name, (0, None))
+            table.append((plugin, name, run, literal))
+    return tuple(table)
+
+
 def _may_report(plugin: Any, line: str, runs: list[str]) -> bool:
-    """Whether ``plugin`` can report a value on ``line``, whose token runs are ``runs``."""
-    name = type(plugin).__name__
+    """Whether ``plugin`` can report a value on ``line``, whose token runs are ``runs`` (the runs of
+    at least 11 characters): the gate :func:`_ds_spans` applies, one plugin at a time."""
+    gate = next(g for g in _gates() if g[0] is plugin)
+    return _passes(gate, line, runs, max(map(len, runs), default=0))
+
+
+def _passes(gate: tuple[Any, str, int, re.Pattern[str] | None], line: str, runs: list[str], longest: int) -> bool:
+    plugin, name, run, literal = gate
+    if run > longest:
+        return False
     if name in _ENTROPY_PLUGINS:
         return _varied_enough(plugin, runs)
-    if name == "KeywordDetector":
-        return _keyword_gate().search(line) is not None
-    need = _PLUGIN_NEEDS.get(name)
-    if need is None:
-        return True
-    run, literal = need
-    return (run == 0 or any(len(r) >= run for r in runs)) and (literal is None or literal.search(line) is not None)
+    return literal is None or literal.search(line) is not None
 
 
 def _ds_spans(text: str, offset: int, every_plugin: bool = False) -> list[tuple[str, int, int]]:
     spans: list[tuple[str, int, int]] = []
     masked: str | None = None
     runs = [r for r in _RUN.findall(text) if len(r) >= 11]  # the shortest run a plugin needs
-    for plugin in _plugins():
-        name = type(plugin).__name__
-        if not every_plugin and not _may_report(plugin, text, runs):
-            continue
+    longest = max(map(len, runs), default=0)
+    for plugin, name, run, literal in _gates():
+        if not every_plugin:  # :func:`_passes`, inline: it runs for every plugin on every candidate line
+            if run > longest:
+                continue
+            if name in _ENTROPY_PLUGINS:
+                if not _varied_enough(plugin, runs):
+                    continue
+            elif literal is not None and literal.search(text) is None:
+                continue
         if name in _ENTROPY_PLUGINS:
             if masked is None:
                 masked = _URL.sub(lambda m: " " * len(m.group(0)), text)
@@ -314,8 +358,15 @@ def _finditer_near(rx: re.Pattern[str], text: str, folded: str) -> Iterator[re.M
     position reads the characters before it as ``search`` does (``\b``, look-behind)."""
     stems = _STEMS[rx][0]
     pos = 0
+    ahead = {stem: folded.find(stem) for stem in stems}  # each stem's next place; found again once passed
     while True:
-        hits = [(at, stem) for stem in stems if (at := folded.find(stem, pos)) >= 0]
+        hits = []
+        for stem in stems:
+            at = ahead[stem]
+            if 0 <= at < pos:
+                at = ahead[stem] = folded.find(stem, pos)
+            if at >= 0:
+                hits.append((at, stem))
         if not hits:
             return
         at, stem = min(hits)
@@ -332,8 +383,9 @@ def _finditer_near(rx: re.Pattern[str], text: str, folded: str) -> Iterator[re.M
 def _regex_spans(text: str, every_plugin: bool = False) -> list[tuple[str, int, int]]:
     spans: list[tuple[str, int, int]] = []
     lowered = text.lower()
+    holds = lowered.__contains__
     for kind, pattern in SECRET_PATTERNS:
-        if not any(h in lowered for h in _HINTS.get(kind, ("",))):
+        if not any(map(holds, _HINTS.get(kind, ("",)))):  # in C: a generator here cost a third of this
             continue
         for m in pattern.finditer(text):
             group = 1 if pattern.groups and m.group(1) and kind not in ("private-key",) else 0
@@ -363,17 +415,58 @@ def find_secrets(text: str) -> list[tuple[str, int, int]]:
 
 
 def _find(text: str, every_plugin: bool) -> list[tuple[str, int, int]]:
-    """``every_plugin=True`` asks every plugin on every candidate line: the plain reading, kept
-    as the reference the gated one is tested against."""
+    """``every_plugin=True`` asks every plugin on every candidate line, and picks the candidate
+    lines one by one: the plain reading, kept as the reference the gated one is tested against."""
     if not text or not _worth_scanning(text):
         return []
     spans = _regex_spans(text, every_plugin)
+    for offset, line in (_lines_worth_scanning if every_plugin else _candidate_lines)(text):
+        spans.extend(_ds_spans(line.rstrip("\r\n"), offset, every_plugin))
+    return spans
+
+
+def _lines_worth_scanning(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, line) of each line of ``text`` the plugins are asked about, line by line."""
     offset = 0
     for line in text.splitlines(keepends=True):
         if len(line) >= 12 and _worth_scanning(line):
-            spans.extend(_ds_spans(line.rstrip("\r\n"), offset, every_plugin))
+            yield offset, line
         offset += len(line)
-    return spans
+
+
+_KEYWORD_RX = re.compile("|".join(map(re.escape, _KEYWORDS)))
+
+
+def _candidate_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The lines :func:`_lines_worth_scanning` gives, found with a few passes over the whole text.
+
+    Why: a long mail is a hundred lines, and asking :func:`_worth_scanning` about each (lower-case
+    it, a dozen keyword tests, a token search) was a quarter of secret scanning on list mail.
+    What makes a line worth scanning lies inside the line — a keyword, ``://`` with an ``@``, a
+    run of :data:`_LONG` token characters mixing letters and digits — and none of it holds a
+    line break, so a match in the whole text lies in one line and names it. Lower-casing the
+    whole text instead of each line is the same, character for character, unless it changes the
+    length (``İ``): that text is read line by line."""
+    lowered = text.lower()
+    lines = text.splitlines(keepends=True)
+    if len(lowered) != len(text) or len(lines) < 4:
+        yield from _lines_worth_scanning(text)
+        return
+    ends = list(accumulate(map(len, lines)))
+    hits = {bisect_right(ends, m.start()) for m in _KEYWORD_RX.finditer(lowered)}
+    for m in _LONG.finditer(text):
+        if _HAS_DIGIT.search(m.group(0)) and _HAS_ALPHA.search(m.group(0)):
+            hits.add(bisect_right(ends, m.start()))
+    at = text.find("://")
+    while at >= 0:
+        index = bisect_right(ends, at)
+        if "@" in lines[index]:
+            hits.add(index)
+        at = text.find("://", ends[index])  # the next line's, if any: this one is decided
+    for index in sorted(hits):
+        line = lines[index]
+        if len(line) >= 12:
+            yield ends[index] - len(line), line
 
 
 def secret_spans(text: str) -> list[tuple[str, int, int]]:

@@ -28,7 +28,7 @@ from bootstrap_app.text.paths import printable
 from bootstrap_app.types import Message
 
 from ..base import ReadContext
-from .mboxpool import in_order, submit_or_fail, worker_pool
+from .mboxpool import in_order, submit_or_fail, warm_up, worker_pool
 
 __all__ = ["BATCH", "MIN_FILES", "FileJob", "FileReader", "parallel_files"]
 
@@ -83,8 +83,7 @@ def parallel_files(job: FileJob, entries: Iterable[Entry], workers: int) -> Iter
         for entry in entries:
             yield from read_batch(job, [entry])
         return
-    if (setup := getattr(job.prepare, "setup", None)) is not None:
-        setup()  # loaded once here, shared by the forked workers
+    warm_up(job.prepare, job.cleaner)  # loaded once here, shared by the forked workers
     batches = _batches(head, entries)
     yield from in_order(batches, lambda pool, batch: submit_or_fail(pool, read_batch, job, batch),
                         lambda batch: _salvage(job, batch), workers)

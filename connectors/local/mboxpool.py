@@ -33,10 +33,12 @@ from contextlib import contextmanager
 from multiprocessing import get_context
 from typing import Any, TypeVar
 
+from bootstrap_app.text.secrets import load_detectors, redact_secrets
+
 from .mboxitems import MboxJob, Outcome, Reader, range_outcomes
 
 __all__ = ["CHUNK_BYTES", "MIN_BYTES", "PROFILE_ENV", "in_order", "packed", "parallel_outcomes", "profiled",
-           "submit_or_fail", "worker_pool"]
+           "submit_or_fail", "warm_up", "worker_pool"]
 
 CHUNK_BYTES = 4 * 1024 * 1024
 """Bytes of mbox per worker task: big enough that pickling per task is noise, small enough to balance."""
@@ -81,6 +83,16 @@ def profiled(task: Callable[..., T], *args: Any) -> T:
         return prof.runcall(task, *args)
     finally:
         prof.dump_stats(os.path.join(folder, f"worker-{os.getpid()}-{id(prof):x}.prof"))
+
+
+def warm_up(prepare: object, cleaner: object) -> None:
+    """Before workers are forked: load here what their readers would each load on first use — the
+    ``prepare`` hook's data (its ``setup``) and, for the default cleaner, detect-secrets' plugins —
+    so the workers share one copy instead of each paying for it."""
+    if (setup := getattr(prepare, "setup", None)) is not None:
+        setup()
+    if cleaner is redact_secrets:
+        load_detectors()
 
 
 @contextmanager
@@ -199,8 +211,7 @@ def parallel_outcomes(reader: Reader, job: MboxJob, pos: int, size: int, mode: t
                       workers: int) -> Iterator[Outcome]:
     """The outcomes of ``pos``..``size`` of ``job``'s file, parsed by ``workers`` processes, in file order."""
     ranges = _ranges(job.path, pos, size, mode[0], CHUNK_BYTES)
-    if (setup := getattr(job.prepare, "setup", None)) is not None:
-        setup()  # what it needs is loaded once, here, and the forked workers share it
+    warm_up(job.prepare, job.cleaner)  # what the readers need is loaded once, here; the forked workers share it
     return in_order(ranges, lambda pool, span: submit_or_fail(pool, range_outcomes, reader, job, *span, mode),
                     lambda span: _salvage(reader, job, _starts(job.path, span[0], span[1], mode[0]), span[1], mode),
                     workers)

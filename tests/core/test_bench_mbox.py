@@ -30,8 +30,9 @@ def test_a_method_that_loses_messages_fails_the_run(tmp_path: Path, capsys: pyte
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     real = bench_mbox._in_subprocess
 
-    def short_read(method: str, path: Path, profile: Path | None = None, owner: str = "") -> dict[str, float]:
-        got = real(method, path, profile, owner)
+    def short_read(method: str, path: Path, profile: Path | None = None, owner: str = "",
+                   tree: Path | None = None) -> dict[str, float]:
+        got = real(method, path, profile, owner, tree)
         return {**got, "count": 0.0} if method == "scan-baseline" else got
 
     monkeypatch.setattr(bench_mbox, "_in_subprocess", short_read)
@@ -51,3 +52,20 @@ def test_real_text_mbox_is_read_whole(realdata: Path, tmp_path: Path, capsys: py
             if (m := re.search(rf"^\s+{re.escape(label)}\s+([\d,]+) msgs", out, re.MULTILINE))}
     assert rows == {bench_mbox._LABELS[m]: 1500 for m in bench_mbox._REAL_METHODS}, out
     assert "ratio scan all cores vs stdlib mailbox parse, CPU-s" in out
+
+
+def test_one_corpus_before_and_after(realdata: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--corpus`` builds the real-text mbox of one corpus folder; ``--base`` runs each method
+    with another checkout's code too (here this very tree), ``--repeat`` each twice: every row
+    is a median of two runs that read every message, and the before/after line is printed."""
+    tree = Path(bench_mbox.__file__).resolve().parents[1]
+    assert bench_mbox.main(["--messages", "0", "--real", "600", "--corpus", "notmuch", "--methods", "iter_mbox",
+                            "--base", str(tree), "--repeat", "2", "--keep", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"real-text mbox: 600 messages, .* bodies of \S+/notmuch,", out), out
+    label = re.escape(bench_mbox._LABELS["iter_mbox"])
+    for tag in ("", r" \[base\]"):
+        assert re.search(rf"^\s+{label}{tag}\s+600 msgs .*\(runs: [\d.]+, [\d.]+\)$", out, re.MULTILINE), out
+    assert f"before/after {bench_mbox._LABELS['iter_mbox']}: wall" in out
+    with pytest.raises(SystemExit, match="no corpus 'no-such-corpus'"):
+        bench_mbox.main(["--messages", "0", "--real", "10", "--corpus", "no-such-corpus", "--keep", str(tmp_path)])

@@ -34,6 +34,8 @@ _FRAGMENTS = (
     "do\tnot merge on Fridays", "you muſt rebase first", "no\nCI today", "Don't skip tests?", "no  merges",
     "Prof. Ada Quist", "MS Ada Quist", "dame Ada Quist", "mrs.Ada Quist", "Maya okafor", "Maya|Okafor Smith",
     "Drew Carey", "sir", "always run the tests!", "no\tforce-pushes", "nobody knows", "Hi John", "a@b.example",
+    # a rule word across a sentence end, a letter whose lower case is longer (positions move), odd spaces
+    "do\nnot push", "do.  not merge", "İlker: never push to main", "İ" * 40, "no\u2028force pushes", "must.\n\nrebase",
 )
 _SEPARATORS = (" | ", ", ", " · ", "•", " - ", ",", ";", "|", " ", "\n", "\n\n", ". ")
 _LEADS = ("", "", "", ",", "; ", "| ", "· ", "• ", "  ", "ſ", "- ")
@@ -54,7 +56,8 @@ def _real_texts() -> Iterator[str]:
     """Every text/plain part of the real mailboxes, whole and cut to what its sender wrote."""
     paths = [realdata_file("email", "enron", "enron-kaminski-v-inbox.mbox"),
              realdata_file("email", "enron", "enron-germany-c-inbox.mbox"),
-             realdata_file("email", "notmuch", "notmuch-list-2009-default-corpus.mbox")]
+             realdata_file("email", "notmuch", "notmuch-list-2009-default-corpus.mbox"),
+             realdata_file("email", "notmuch", "notmuch-lkml-corpus.mbox")]
     for path in paths:
         for message in mailbox.mbox(path):
             for part in message.walk():

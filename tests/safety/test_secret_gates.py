@@ -207,3 +207,38 @@ def test_folds_are_every_letter_ignorecase_reads_as_ascii() -> None:
 def test_gate_edges(text: str) -> None:
     """Lines just at a gate's edge (the shortest run, a literal alone, a folded letter)."""
     assert secrets.find_secrets(text) == secrets._find(text, every_plugin=True)
+
+
+_AWKWARD_LINES = [
+    "short\n", "token\n", "a key here, and more\n", "see https://example.org/x and mail me@example.org\n",
+    "https://example.org/only-a-link-here\n", "@ at sign alone on a longer line\n",
+    "abc123def456ghi789jkl0\r\n", "abcdefghijklmnopqrstuvwxyz\n", "0123456789012345678901\n",
+    "İstanbul password: hunter22x\n", "İ" * 30 + "\n", "ends with a keyword: pass", "\x0bform\x0cfeed secret\x1cgroup\x1dsep\n",
+    "next\x85line token=abcdef1234567890abcd\u2028para\u2029sep key\n", "\n", "\r\n", "\r", "  \t  \n",
+    "-----BEGIN PRIVATE KEY-----\n", "x" * 11 + "\n", "y" * 12, "PASS in capitals on a long line\n",
+    "a://b on one line\n", "and the @ on the next line\n", "ſecret with a long s here\n",
+    "mixed run split at a break abcdefghij\n0123456789 more text\n",
+]
+
+
+def _awkward_texts(seed: int = 32) -> list[str]:
+    """Texts of the awkward lines above in random orders and sizes, with and without ``İ``."""
+    rng = random.Random(seed)
+    texts = ["".join(_AWKWARD_LINES), "".join(line for line in _AWKWARD_LINES if "İ" not in line)]
+    for _ in range(400):
+        texts.append("".join(rng.choices(_AWKWARD_LINES, k=rng.randint(1, 12))))
+    return texts
+
+
+def test_candidate_lines_are_the_lines_worth_scanning(realdata: Path) -> None:
+    """The lines picked with passes over the whole text (``_candidate_lines``) are exactly those
+    picked one line at a time (the plain reading), on awkward and on every real text."""
+    texts = [text for _path, text in _corpus_texts(realdata)]
+    checked = 0
+    for text in _awkward_texts() + _generated() + texts:
+        if secrets._worth_scanning(text):
+            assert list(secrets._candidate_lines(text)) == list(secrets._lines_worth_scanning(text)), text[:300]
+            checked += 1
+    assert checked > 5_000  # the real data reaches the shortcut, not only its fallback
+    many = [t for t in texts if t.count("\n") >= 4 and len(t.lower()) == len(t) and secrets._worth_scanning(t)]
+    assert len(many) > 1_000  # ... including its whole-text passes (texts of several lines)
