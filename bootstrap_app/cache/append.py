@@ -36,8 +36,7 @@ from datetime import datetime
 from typing import Any
 
 from bootstrap_app.cache.codec import FORMAT, isoformat, item_from_json, item_to_json
-from bootstrap_app.cache.rows import FLUSH_ROWS, RowWriter
-from bootstrap_app.errors import StoreError
+from bootstrap_app.cache.rows import RowWriter, read_rows
 from bootstrap_app.store import Store
 from bootstrap_app.types import Item
 from connectors.base import ReadContext, Source
@@ -141,16 +140,7 @@ def replay(store: Store, source: Source, ctx: ReadContext) -> Iterator[Item]:
     and is reported as a skip; the replay stops there.
     """
     restore_account(source, store.cache_attrs(source.id))
-    for count, data in enumerate(store.cache_rows(source.id), 1):
-        try:
-            item = item_from_json(data)
-        except StoreError as exc:
-            store.cache_drop(source.id)
-            ctx.skip(source.id, "(item cache)", f"{exc}; the next reseed reads {source.id} in full", note=True)
-            return
-        if count % FLUSH_ROWS == 0:
-            ctx.progress(source.id, count)
-        yield item
+    yield from read_rows(store, source.id, ctx, item_from_json, f"the next reseed reads {source.id} in full")
 
 
 def ingest(store: Store, source: Source, location: str, ctx: ReadContext) -> int:

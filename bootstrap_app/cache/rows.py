@@ -1,21 +1,24 @@
-"""The one row writer under both item caches: batches, bounds, and what stops it.
+"""The one row writer (and reader) under both item caches: batches, bounds, what stops them.
 
 Why one: the append cache of account sources (:mod:`bootstrap_app.cache.append`) and the
 snapshots of path sources (:mod:`bootstrap_app.cache.snapshots`) keep rows of the same shape in
 the same tables (:mod:`bootstrap_app.store.cache`), under the same bounds, written in batches of
 the same size. What differs is policy — when a read may be kept, how an item becomes a row, what
 a stop means to the person — and that stays with each cache. Counting, bounding and batching
-were two copies of one idea; here they are one.
+were two copies of one idea, and so was reading the rows back; here each is one.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
+from bootstrap_app.errors import StoreError
 from bootstrap_app.store import Store
+from bootstrap_app.types import Item
+from connectors.base import ReadContext
 
-__all__ = ["FLUSH_ROWS", "MAX_BYTES", "MAX_ITEMS", "Row", "RowWriter"]
+__all__ = ["FLUSH_ROWS", "MAX_BYTES", "MAX_ITEMS", "Row", "RowWriter", "read_rows"]
 
 MAX_ITEMS = 50_000
 """Items cached per source at most (a mailbox's received mail is headers only: ~1 KB each)."""
@@ -80,3 +83,21 @@ class RowWriter:
             self.on_stop(why)
         self.enabled = False
         self.rows = []
+
+
+def read_rows(store: Store, source_id: str, ctx: ReadContext, decode: Callable[[str], Item],
+              broken: str) -> Iterator[Item]:
+    """The rows kept for ``source_id`` as items, in the order they were kept, with a progress event
+    every :data:`FLUSH_ROWS`. A row ``decode`` cannot read back (:class:`StoreError`) drops all of
+    the source's rows — the next read of it is a full one — and is reported as a remark, ``broken``
+    said after the reason; the replay ends there."""
+    for count, data in enumerate(store.cache_rows(source_id), 1):
+        try:
+            item = decode(data)
+        except StoreError as exc:
+            store.cache_drop(source_id)
+            ctx.skip(source_id, "(item cache)", f"{exc}; {broken}", note=True)
+            return
+        if count % FLUSH_ROWS == 0:
+            ctx.progress(source_id, count)
+        yield item

@@ -42,8 +42,7 @@ from typing import Any, cast
 
 from bootstrap_app.cache.append import account_attrs, restore_account
 from bootstrap_app.cache.codec import FORMAT, item_from_json, item_to_json
-from bootstrap_app.cache.rows import FLUSH_ROWS, MAX_BYTES, RowWriter
-from bootstrap_app.errors import StoreError
+from bootstrap_app.cache.rows import MAX_BYTES, RowWriter, read_rows
 from bootstrap_app.signals import person_key
 from bootstrap_app.signals.profile import (
     BODY_NEVER,
@@ -295,14 +294,6 @@ def replay(store: Store, source: Source, ctx: ReadContext) -> Iterator[Item]:
     ctx.notes = {int(i) for i in ledger.get("notes", [])}
     if ledger.get("units"):
         ctx.units_read, ctx.units_failed = (int(n) for n in ledger["units"])
-    for count, data in enumerate(store.cache_rows(source.id), 1):
-        try:
-            item = item_from_json(data, _build)
-        except StoreError as exc:
-            store.cache_drop(source.id)
-            ctx.skip(source.id, "(item cache)", f"{exc}; the next analysis reads {source.id} again", note=True)
-            return
-        if count % FLUSH_ROWS == 0:
-            ctx.progress(source.id, count)
-        yield item
+    yield from read_rows(store, source.id, ctx, lambda data: item_from_json(data, _build),
+                         f"the next analysis reads {source.id} again")
 

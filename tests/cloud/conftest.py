@@ -1,5 +1,5 @@
 """Fixtures for the cloud connectors: a Google stand-in serving the demo persona's account
-(Microsoft's stand-in fixtures, ``ms`` and ``signed_in``, live in ms_fixtures.py)."""
+(Microsoft's stand-in fixtures, ``ms``, ``signed_in`` and ``account``, live in ms_fixtures.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from bootstrap_app.demo.cast import CAST
 from .google_demo import demo_world
 from .google_standin import GoogleStandIn
 from .google_world import World
-from .ms_fixtures import ms, signed_in  # noqa: F401  (fixtures for the test_ms_* modules)
+from .ms_fixtures import account, ms, signed_in  # noqa: F401  (fixtures for the test_ms_* modules)
 
 MAYA = CAST["maya"].email
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 
 from .ms_standin import MSStandIn, World
 
-__all__ = ["OWNER", "PEERS", "ms", "populate", "signed_in"]
+__all__ = ["OWNER", "PEERS", "account", "ms", "populate", "signed_in"]
 
 OWNER = ("Maya Okafor", "maya@contoso.test")
 PEERS = [("Ravi Shah", "ravi@fabrikam.test"), ("Lena Vogel", "lena@contoso.test"), ("Tom Berg", "tom@tailspin.test")]
@@ -53,4 +54,21 @@ def signed_in(ms: MSStandIn, tmp_path: Path) -> Path:
     home = tmp_path / "app"
     home.mkdir()
     auth.login(home, echo=lambda text: None, sleep=lambda seconds: None)
+    return home
+
+
+@pytest.fixture
+def account(ms: MSStandIn) -> Path:
+    """The app home (MEMSEED_HOME) signed in, with mail, a weekly series in a Windows zone and one file."""
+    from connectors.microsoft import auth
+
+    home = Path(os.environ["MEMSEED_HOME"])
+    home.mkdir(parents=True, exist_ok=True)
+    auth.login(home, echo=lambda t: None, sleep=lambda s: None)
+    populate(ms.world)
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
+    for week in range(4):
+        ms.world.add_event(subject="Platform sync", start=(now - dt.timedelta(weeks=week + 1)).replace(hour=10),
+                           minutes=45, zone="GMT Standard Time", attendees=PEERS[:2], series="AAMkSERIES=")
+    ms.world.add_file("Projects/rollout.md", b"# Rollout\nWe ship behind feature flags.\n")
     return home

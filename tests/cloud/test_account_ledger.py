@@ -8,10 +8,7 @@ a shared-drives listing that fails), so the real clients meet them on the wire.
 from __future__ import annotations
 
 import datetime as dt
-import os
 from pathlib import Path
-
-import pytest
 
 from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import scan
@@ -20,25 +17,7 @@ from connectors.local.folder import OVER_CAP
 from connectors.series import CANCELLED
 
 from .google_standin import GoogleStandIn
-from .ms_fixtures import PEERS, populate
 from .ms_standin import MSStandIn
-
-
-@pytest.fixture
-def account(ms: MSStandIn) -> Path:
-    """The app home signed in to the Microsoft stand-in, with mail, one weekly series and one file."""
-    from connectors.microsoft import auth
-
-    home = Path(os.environ["MEMSEED_HOME"])
-    home.mkdir(parents=True, exist_ok=True)
-    auth.login(home, echo=lambda t: None, sleep=lambda s: None)
-    populate(ms.world)
-    now = dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
-    for week in range(4):
-        ms.world.add_event(subject="Platform sync", start=(now - dt.timedelta(weeks=week + 1)).replace(hour=10),
-                           minutes=45, zone="GMT Standard Time", attendees=PEERS[:2], series="AAMkSERIES=")
-    ms.world.add_file("Projects/rollout.md", b"# Rollout\nWe ship behind feature flags.\n")
-    return home
 
 
 def _scan(uri: str, home: Path | None = None, **kw: object) -> tuple[SourceReport, ScanResult]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -15,25 +14,8 @@ from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import count_new_items, scan
 from bootstrap_app.store import Store
 
-from .ms_fixtures import OWNER, PEERS, populate
+from .ms_fixtures import OWNER, PEERS
 from .ms_standin import MSStandIn
-
-
-@pytest.fixture
-def account(ms: MSStandIn) -> Path:
-    """The app home (MEMSEED_HOME) signed in, with mail, a calendar and a drive to read."""
-    from connectors.microsoft import auth
-
-    home = Path(os.environ["MEMSEED_HOME"])
-    home.mkdir(parents=True, exist_ok=True)
-    auth.login(home, echo=lambda t: None, sleep=lambda s: None)
-    populate(ms.world)
-    now = dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
-    for week in range(4):
-        ms.world.add_event(subject="Platform sync", start=(now - dt.timedelta(weeks=week + 1)).replace(hour=10),
-                           minutes=45, zone="GMT Standard Time", attendees=PEERS[:2], series="AAMkSERIES=")
-    ms.world.add_file("Projects/rollout.md", b"# Rollout\nWe ship behind feature flags.\n")
-    return home
 
 
 @pytest.mark.parametrize("uri,kinds", [
