@@ -47,7 +47,8 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
     cursors are never advanced here. A source served by the item cache is the exception: what it
     delivers goes into the cache and its cursor moves with it (:func:`~bootstrap_app.cache.append.ingest`),
     so the scan that follows needs no second download; its news are the cached items no scan
-    analysed yet. Returns (new or changed items, locations that could not be read).
+    analysed yet. Returns (new or changed items, what could not be read: a remembered location,
+    or the one part of it that failed — a file inside a remembered folder — when the rest was read).
     """
     new = 0
     failed: list[str] = []
@@ -84,7 +85,9 @@ def count_new_items(locations: Sequence[str], store: Store, settings: Settings) 
                 if new == before and seen and signature is not None:
                     new += 1  # files changed yet none is new: one was deleted, which a memory may name
             except MemseedError:
-                failed.append(location)
+                # a part of a remembered folder (one broken calendar among several) is named itself:
+                # naming the folder said all of it was unreadable, though the rest was read
+                failed.append(location if source.location in ("", location) else source.location)
             except Exception:  # a connector bug: let the full scan report it
                 new += 1
     return new, failed

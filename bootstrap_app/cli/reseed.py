@@ -52,7 +52,8 @@ def _nothing_new(ctx: click.Context, store: Store, locations: list[str], failed:
     if json_summary:
         click.echo(json.dumps(outcome))
     elif not quiet and not error:
-        readable = len(locations) - len(failed)
+        whole = [f for f in failed if f in locations]
+        readable = len(locations) - len(whole)
         click.echo(f"nothing new in {readable} remembered source{'' if readable == 1 else 's'}"
                    f"{f' ({len(failed)} could not be read)' if failed else ''}; {waiting} proposals wait for review",
                    err=True)
@@ -62,8 +63,12 @@ def _nothing_new(ctx: click.Context, store: Store, locations: list[str], failed:
                                            "`memseed sources --forget LOCATION`")
     if not json_summary:  # said even with --quiet: cron mails it, the journal keeps it
         for location in failed:
-            click.echo(f"  cannot read {location}: check it is still there, or stop re-seeding it with "
-                       f"`memseed sources --forget {location}`", err=True)
+            if location in locations:
+                click.echo(f"  cannot read {location}: check it is still there, or stop re-seeding it with "
+                           f"`memseed sources --forget {location}`", err=True)
+            else:  # one part of a remembered folder: the rest of it was read
+                click.echo(f"  cannot read {location} (inside a remembered source, whose other parts were read): "
+                           f"repair or remove it; `memseed scan` on it says why", err=True)
     if status == "partial":
         ctx.exit(EXIT_PARTIAL)
 

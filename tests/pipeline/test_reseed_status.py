@@ -144,3 +144,21 @@ def test_a_remembered_source_gone_during_a_reanalysis_is_partial(tmp_path: Path)
     assert res.exit_code == EXIT_PARTIAL, res.output
     outcome = json.loads(res.stdout)
     assert outcome["status"] == "partial" and str(cal) in outcome["errors"]
+
+
+def test_one_broken_file_in_a_remembered_folder_is_named_alone(tmp_path: Path) -> None:
+    """Nothing new, but one calendar of a remembered folder turned binary: reseed names that file,
+    not the folder (its other calendar was read), and says partial."""
+    home = tmp_path / "home"
+    mail, cal = _sources(tmp_path)
+    assert _cli(home, "scan", str(mail), str(cal), "-q").exit_code == 0
+    broken = cal / "1.ics"
+    broken.write_bytes(b"\x00\x01\x02 not a calendar \xff\xfe" * 20)
+    res = _cli(home, "reseed", "--json-summary")
+    assert res.exit_code == EXIT_PARTIAL, res.output
+    outcome = json.loads(res.stdout)
+    assert outcome["status"] == "partial" and outcome["unreadable"] == [str(broken)]
+    said = _cli(home, "reseed")
+    assert said.exit_code == EXIT_PARTIAL
+    assert f"cannot read {broken} (inside a remembered source" in said.stderr
+    assert f"cannot read {cal}:" not in said.stderr and "nothing new in 2 remembered sources" in said.stderr
