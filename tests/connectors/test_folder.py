@@ -11,6 +11,7 @@ import docx
 import pytest
 
 from bootstrap_app.errors import SourceNotFound
+from bootstrap_app.report.ledger import expected_skip
 from connectors.base import ReadContext
 from connectors.local.folder import DocumentFolderSource
 from connectors.registry import claimed_by_other, detect
@@ -200,3 +201,18 @@ def test_missing_folder(tmp_path: Path) -> None:
         list(DocumentFolderSource(tmp_path / "nope").read(ReadContext()))
     with pytest.raises(SourceNotFound):
         detect(tmp_path / "nope")
+
+
+def test_a_document_over_the_cap_is_a_choice_not_a_failure(tmp_path: Path) -> None:
+    """As for a signed-in account's files: the file is not broken and the cap is a setting the
+    person can raise, so it is named in the skips (with that setting) without making the scan partial."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "note.md").write_text("# Note\n")
+    with open(root / "huge.txt", "wb") as f:  # sparse: 64 MB on paper
+        f.truncate(64 * 1024 * 1024)
+    (root / "broken.pdf").write_bytes(b"%PDF-1.4\n garbage")
+    _docs, ctx = _read(root, max_file_bytes=8 * 1024 * 1024)
+    reasons = {s.ref: s.reason for s in ctx.skips}
+    assert "max_file_bytes" in reasons["huge.txt"] and expected_skip(reasons["huge.txt"])
+    assert not expected_skip(reasons["broken.pdf"])  # broken is still a failure
