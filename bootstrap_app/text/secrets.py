@@ -14,26 +14,29 @@ How, and why this way (reference/safety.md §3):
   threshold flags plain English) and never a temp file (the secret would touch disk).
   Entropy plugins run eagerly but only values over the plugin's own entropy limit and at least
   20 characters count, with URLs masked first (document ids in links look random).
-- A cheap prefilter skips every line with neither a long token nor a secret-ish keyword, so
-  ordinary prose costs one regex search per line; on a text of several lines those lines are
-  picked with a few passes over the whole text (:func:`_candidate_lines`), not line by line.
-- On a line that passes, a plugin is asked only when the line holds what every one of its
-  patterns needs (:data:`_PLUGIN_NEEDS`): a run of token characters as long as the shortest
-  value it can report, and a literal (a prefix, a keyword). Real mail has many such lines (``Author:``, long ids) and
-  asking all 25 plugins about each was most of a worker's time; the verdicts are unchanged
-  (``tests/safety/test_secret_gates.py`` compares with every plugin asked on every line).
-  Likewise the two keyword patterns run over a whole text only where one of their keywords'
+- Not every line, nor every plugin, is asked: :mod:`.secret_gates` picks the lines that can
+  hold a secret and, per line, the plugins that can report a value on it; the verdicts are
+  unchanged (``tests/safety/test_secret_gates.py`` compares with every plugin asked on every
+  line).
+- The two keyword patterns run over a whole text only where one of their keywords'
   stems stands (:func:`_finditer_near`).
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Iterator
-from functools import lru_cache
-from itertools import accumulate
-from typing import Any
+
+from .secret_gates import (
+    ENTROPY_PLUGINS,
+    KEYWORDS,
+    RUN,
+    candidate_lines,
+    gates,
+    lines_worth_scanning,
+    varied_enough,
+    worth_scanning,
+)
 
 __all__ = ["SECRET_PATTERNS", "find_secrets", "load_detectors", "redact_secrets", "secret_spans"]
 
@@ -110,22 +113,6 @@ def _looks_like_words(value: str) -> bool:
     wordy = sum(1 for p in parts if (p.isalpha() and len(p) >= 3) or p.isdigit())
     return wordy / len(parts) >= 0.6
 
-_KEYWORDS = ("pass", "pwd", "pw", "secret", "token", "key", "auth", "cred", "bearer", "-----begin", "pin",
-             "sig=")
-_LONG = re.compile(r"[A-Za-z0-9+/=_.\-]{20,}")
-_HAS_DIGIT = re.compile(r"\d")
-_HAS_ALPHA = re.compile(r"[A-Za-z]")
-
-
-def _worth_scanning(text: str) -> bool:
-    """Cheap prefilter: a secret-ish keyword, or a long token mixing letters and digits."""
-    if any(map(text.lower().__contains__, _KEYWORDS)) or ("://" in text and "@" in text):
-        return True  # map over a bound method: the keyword loop runs in C (every subject and body asks)
-    if _LONG.search(text) is None:  # most text (every short subject) has no long token at all
-        return False
-    return any(_HAS_DIGIT.search(m.group(0)) and _HAS_ALPHA.search(m.group(0)) for m in _LONG.finditer(text))
-
-
 _URL = re.compile(r"\b(?:https?|ftp)://[^\s<>\"')\]]+|\bwww\.[^\s<>\"')\]]+", _I)
 
 _DS_KIND = {
@@ -136,18 +123,8 @@ _DS_KIND = {
     "NPM tokens": "npm-token", "OpenAI Token": "openai-key", "Private Key": "private-key",
     "PyPI Token": "pypi-token", "Slack Token": "slack-token", "Stripe Access Key": "stripe-key",
 }
-_SKIP_PLUGINS = {"IPPublicDetector"}  # public IPs are facts, not secrets
 _GENERIC = {"high-entropy", "secret"}  # lose to a specific kind when spans overlap
-_ENTROPY_PLUGINS = {"Base64HighEntropyString", "HexHighEntropyString"}
 
-
-@lru_cache(maxsize=1)
-def _plugins() -> tuple[Any, ...]:
-    """The detect-secrets 1.5.0 default plugin instances (built once)."""
-    from detect_secrets.settings import default_settings, get_plugins
-
-    with default_settings():
-        return tuple(p for p in get_plugins() if type(p).__name__ not in _SKIP_PLUGINS)
 
 
 def load_detectors() -> None:
@@ -156,7 +133,7 @@ def load_detectors() -> None:
     Why: a process that forks workers (:mod:`connectors.local.mboxpool`) calls this first, so
     the workers share what it loaded instead of each importing and building it again (a tenth
     of a CPU-second per worker, on a scan of a few seconds)."""
-    _gates()
+    gates()
     from detect_secrets.filters import heuristic  # noqa: F401  (:func:`_filtered` imports it on first use)
 
 
@@ -173,118 +150,21 @@ def _filtered(value: str, line: str) -> bool:
                 or (h.is_indirect_reference(line) and "=" not in value))
 
 
-# What every pattern of a plugin needs before it can report a value we keep: a run of at least
-# N token characters (``\w`` is Unicode, so it also holds what an IGNORECASE ``[a-z]`` or a
-# ``\d`` matches beyond ASCII) and a literal (its prefix, its keyword, under the pattern's own
-# case rule). Read off detect-secrets 1.5.0's patterns; the entropy plugins' 20 is ours
-# (shorter values are dropped in :func:`_ds_spans`). A plugin not in the table is always asked.
-_RUN = re.compile(r"[\w+/=-]+")
-_PLUGIN_NEEDS: dict[str, tuple[int, re.Pattern[str] | None]] = {
-    "ArtifactoryDetector": (11, re.compile("AKC|AP")),
-    "AWSKeyDetector": (20, re.compile("A3T|ABIA|ACCA|AKIA|ASIA|(?i:aws)")),
-    "AzureStorageKeyDetector": (20, re.compile("AccountKey=")),
-    "BasicAuthDetector": (0, re.compile("://")),
-    "CloudantDetector": (20, re.compile("cl", _I)),
-    "DiscordBotTokenDetector": (20, re.compile(r"\.")),
-    "GitHubTokenDetector": (20, re.compile("gh[pousr]_")),
-    "GitLabTokenDetector": (20, re.compile("gl|GR1348941")),
-    "Base64HighEntropyString": (20, None), "HexHighEntropyString": (20, None),
-    "IbmCloudIamDetector": (20, re.compile("key|pwd|pass|token", _I)),
-    "IbmCosHmacDetector": (20, re.compile("secret", _I)),
-    "JwtTokenDetector": (0, re.compile("eyJ")),
-    "MailchimpDetector": (20, re.compile("-us")),
-    "NpmDetector": (0, re.compile("/:_authToken=")),
-    "OpenAIDetector": (20, re.compile("T3BlbkFJ")),
-    "PrivateKeyDetector": (0, re.compile("PRIVATE KEY|PuTTY-User-Key-File-2")),
-    "PypiTokenDetector": (20, re.compile("pypi-")),
-    "SendGridDetector": (20, re.compile(r"SG\.")),
-    "SlackDetector": (0, re.compile(r"xox|hooks\.slack\.com", _I)),
-    "SoftlayerDetector": (20, re.compile("key|pwd|pass|token|softlayer", _I)),
-    "SquareOAuthDetector": (20, re.compile("sq0csp-")),
-    "StripeDetector": (20, re.compile("k_live_")),
-    "TelegramBotTokenDetector": (20, re.compile(":")),
-    "TwilioKeyDetector": (20, re.compile("AC|SK")),
-}
-
-
-@lru_cache(maxsize=1)
-def _keyword_gate() -> re.Pattern[str]:
-    """KeywordDetector's own keyword alternation: each of its patterns contains it, so a line it
-    does not match cannot give that plugin a value."""
-    from detect_secrets.plugins.keyword import DENYLIST
-
-    return re.compile("|".join(DENYLIST), _I)
-
-
-def _varied_enough(plugin: Any, runs: list[str]) -> bool:
-    """Whether an entropy plugin can find a value of 20 characters over its entropy limit among
-    ``runs``. A value's Shannon entropy is at most log2 of how many distinct characters it
-    holds, and a value lies inside one run; so a run needs more than 2**limit distinct
-    characters of the plugin's charset ("-----Original Message-----" has 12: never asked)."""
-    need = int(2 ** plugin.entropy_limit) + 1
-    charset = _charset(plugin.charset)
-    return any(len(r) >= 20 and len(charset.intersection(r)) >= need for r in runs)
-
-
-@lru_cache(maxsize=4)
-def _charset(chars: str) -> frozenset[str]:
-    return frozenset(chars)
-
-
-@lru_cache(maxsize=1)
-def _gates() -> tuple[tuple[Any, str, int, re.Pattern[str] | None], ...]:
-    """Each plugin with its gate, worked out once: (plugin, name, shortest run, literal).
-
-    Why a table: asking 25 small gate functions per candidate line cost more than the plugins
-    they spared (a tenth of secret scanning on list mail); read off a table, a plugin whose
-    run is longer than the line's longest costs one comparison. An entropy plugin's run is the
-    20 characters a value needs (:func:`_ds_spans`), its literal none (:func:`_varied_enough`
-    decides); KeywordDetector's literal is its keyword alternation; a plugin not in
-    :data:`_PLUGIN_NEEDS` has neither and is always asked."""
-    table: list[tuple[Any, str, int, re.Pattern[str] | None]] = []
-    for plugin in _plugins():
-        name = type(plugin).__name__
-        if name in _ENTROPY_PLUGINS:
-            table.append((plugin, name, 20, None))
-        elif name == "KeywordDetector":
-            table.append((plugin, name, 0, _keyword_gate()))
-        else:
-            run, literal = _PLUGIN_NEEDS.get(name, (0, None))
-            table.append((plugin, name, run, literal))
-    return tuple(table)
-
-
-def _may_report(plugin: Any, line: str, runs: list[str]) -> bool:
-    """Whether ``plugin`` can report a value on ``line``, whose token runs are ``runs`` (the runs of
-    at least 11 characters): the gate :func:`_ds_spans` applies, one plugin at a time."""
-    gate = next(g for g in _gates() if g[0] is plugin)
-    return _passes(gate, line, runs, max(map(len, runs), default=0))
-
-
-def _passes(gate: tuple[Any, str, int, re.Pattern[str] | None], line: str, runs: list[str], longest: int) -> bool:
-    plugin, name, run, literal = gate
-    if run > longest:
-        return False
-    if name in _ENTROPY_PLUGINS:
-        return _varied_enough(plugin, runs)
-    return literal is None or literal.search(line) is not None
-
-
 def _ds_spans(text: str, offset: int, every_plugin: bool = False) -> list[tuple[str, int, int]]:
     spans: list[tuple[str, int, int]] = []
     masked: str | None = None
-    runs = [r for r in _RUN.findall(text) if len(r) >= 11]  # the shortest run a plugin needs
+    runs = [r for r in RUN.findall(text) if len(r) >= 11]  # the shortest run a plugin needs
     longest = max(map(len, runs), default=0)
-    for plugin, name, run, literal in _gates():
+    for plugin, name, run, literal in gates():
         if not every_plugin:  # :func:`_passes`, inline: it runs for every plugin on every candidate line
             if run > longest:
                 continue
-            if name in _ENTROPY_PLUGINS:
-                if not _varied_enough(plugin, runs):
+            if name in ENTROPY_PLUGINS:
+                if not varied_enough(plugin, runs):
                     continue
             elif literal is not None and literal.search(text) is None:
                 continue
-        if name in _ENTROPY_PLUGINS:
+        if name in ENTROPY_PLUGINS:
             if masked is None:
                 masked = _URL.sub(lambda m: " " * len(m.group(0)), text)
             if name == "HexHighEntropyString":
@@ -394,7 +274,7 @@ def _regex_spans(text: str, every_plugin: bool = False) -> list[tuple[str, int, 
             spans.append((kind, m.start(group), m.end(group)))
     folded = _folded(text, lowered)
     for rx in (_ASSIGNMENT, _PROSE_PASSWORD):
-        if not any(k in lowered for k in _KEYWORDS):
+        if not any(k in lowered for k in KEYWORDS):
             break
         for m in (rx.finditer(text) if folded is None or every_plugin else _finditer_near(rx, text, folded)):
             value = m.group(m.lastindex or 1)
@@ -417,56 +297,12 @@ def find_secrets(text: str) -> list[tuple[str, int, int]]:
 def _find(text: str, every_plugin: bool) -> list[tuple[str, int, int]]:
     """``every_plugin=True`` asks every plugin on every candidate line, and picks the candidate
     lines one by one: the plain reading, kept as the reference the gated one is tested against."""
-    if not text or not _worth_scanning(text):
+    if not text or not worth_scanning(text):
         return []
     spans = _regex_spans(text, every_plugin)
-    for offset, line in (_lines_worth_scanning if every_plugin else _candidate_lines)(text):
+    for offset, line in (lines_worth_scanning if every_plugin else candidate_lines)(text):
         spans.extend(_ds_spans(line.rstrip("\r\n"), offset, every_plugin))
     return spans
-
-
-def _lines_worth_scanning(text: str) -> Iterator[tuple[int, str]]:
-    """(offset, line) of each line of ``text`` the plugins are asked about, line by line."""
-    offset = 0
-    for line in text.splitlines(keepends=True):
-        if len(line) >= 12 and _worth_scanning(line):
-            yield offset, line
-        offset += len(line)
-
-
-_KEYWORD_RX = re.compile("|".join(map(re.escape, _KEYWORDS)))
-
-
-def _candidate_lines(text: str) -> Iterator[tuple[int, str]]:
-    """The lines :func:`_lines_worth_scanning` gives, found with a few passes over the whole text.
-
-    Why: a long mail is a hundred lines, and asking :func:`_worth_scanning` about each (lower-case
-    it, a dozen keyword tests, a token search) was a quarter of secret scanning on list mail.
-    What makes a line worth scanning lies inside the line — a keyword, ``://`` with an ``@``, a
-    run of :data:`_LONG` token characters mixing letters and digits — and none of it holds a
-    line break, so a match in the whole text lies in one line and names it. Lower-casing the
-    whole text instead of each line is the same, character for character, unless it changes the
-    length (``İ``): that text is read line by line."""
-    lowered = text.lower()
-    lines = text.splitlines(keepends=True)
-    if len(lowered) != len(text) or len(lines) < 4:
-        yield from _lines_worth_scanning(text)
-        return
-    ends = list(accumulate(map(len, lines)))
-    hits = {bisect_right(ends, m.start()) for m in _KEYWORD_RX.finditer(lowered)}
-    for m in _LONG.finditer(text):
-        if _HAS_DIGIT.search(m.group(0)) and _HAS_ALPHA.search(m.group(0)):
-            hits.add(bisect_right(ends, m.start()))
-    at = text.find("://")
-    while at >= 0:
-        index = bisect_right(ends, at)
-        if "@" in lines[index]:
-            hits.add(index)
-        at = text.find("://", ends[index])  # the next line's, if any: this one is decided
-    for index in sorted(hits):
-        line = lines[index]
-        if len(line) >= 12:
-            yield ends[index] - len(line), line
 
 
 def secret_spans(text: str) -> list[tuple[str, int, int]]:

@@ -70,7 +70,10 @@ _BOUNCE_PATH = re.compile(r"^\s*<?\s*(?:>|(?:mailer-daemon|postmaster|bounces?)(
 
 _HEADER = re.compile(r"^([^\s:]+)(?:[ \t]|\n[ \t])*:[ \t]*([^\n]*(?:\n[ \t][^\n]*)*)", re.MULTILINE)
 """One header: its name, then its value with any folded continuation lines (unfolded only when kept)."""
-_FOLD = re.compile(r"\r?\n[ \t]+")
+_FOLD = re.compile(r"\n[ \t]+")
+"""A fold, in a block whose CRLFs are already LFs (:func:`parse_header_block`): no ``\\r?`` in
+front, which kept the regex engine from jumping to each line break and made unfolding the
+Received stamps a fifth of parsing a header block (``test_item_headers`` compares with it)."""
 
 ITEM_HEADERS = frozenset({
     "from", "sender", "to", "cc", "subject", "date", "message-id", "in-reply-to", "references",

@@ -9,10 +9,12 @@ the kept values are compared with a full parse's on awkward blocks and on real m
 from __future__ import annotations
 
 import pickle
+import re
 
 import pytest
 
 from bootstrap_app.items import Person
+from connectors.local import mailparse
 from connectors.local.mailbody import extract_body
 from connectors.local.mailparse import ITEM_HEADERS, message_fields, parse_header_block, split_message
 from tests.conftest import REALDATA
@@ -86,6 +88,20 @@ def _check_reads(data: bytes) -> None:
 @pytest.mark.parametrize("block", _AWKWARD)
 def test_every_header_the_item_reads_is_listed(block: bytes) -> None:
     _check_reads(block + b"\nbody\n")
+
+
+_STRAY_CR = [b"Subject: a\r\n \r\n\tb\rc\r\n\t\rd\nTo: x@example.com,\r\n\r y@example.com\r\nCc: \r\r\n z@x\n",
+              b"Received: by a\n\t\t with b\r\n   \t id c\rReceived: from d\r\n\r\n\tnot a fold\n"]
+
+
+def test_unfolding_is_the_plain_crlf_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fold regex reads LF only (the block's CRLFs are LFs by then): the same values as the
+    plain rule ``\\r?\\n[ \\t]+``, on awkward blocks (stray CRs, blank continuations) and real mail."""
+    blocks = _AWKWARD + _STRAY_CR + [split_message(m)[0] for m in _real_messages()]
+    fast = [parse_header_block(b) for b in blocks]
+    monkeypatch.setattr(mailparse, "_FOLD", re.compile(r"\r?\n[ \t]+"))
+    assert fast == [parse_header_block(b) for b in blocks]
+    assert fast[len(_AWKWARD)]["subject"] == "a  b\rc \rd"
 
 
 def test_real_mail_builds_the_same_item_from_its_item_headers() -> None:

@@ -35,7 +35,8 @@ _FRAGMENTS = (
     "Prof. Ada Quist", "MS Ada Quist", "dame Ada Quist", "mrs.Ada Quist", "Maya okafor", "Maya|Okafor Smith",
     "Drew Carey", "sir", "always run the tests!", "no\tforce-pushes", "nobody knows", "Hi John", "a@b.example",
     # a rule word across a sentence end, a letter whose lower case is longer (positions move), odd spaces
-    "do\nnot push", "do.  not merge", "İlker: never push to main", "İ" * 40, "no\u2028force pushes", "must.\n\nrebase",
+    "do\nnot push", "do.  not merge", "never.!? push to main", "always!\t\nmerge", "must?\u2028rebase",
+    "İlker: never push to main", "İ" * 40, "no\u2028force pushes", "must.\n\nrebase",
 )
 _SEPARATORS = (" | ", ", ", " · ", "•", " - ", ",", ";", "|", " ", "\n", "\n\n", ". ")
 _LEADS = ("", "", "", ",", "; ", "| ", "· ", "• ", "  ", "ſ", "- ")

@@ -1,5 +1,5 @@
 """Secret scanning asks a detect-secrets plugin only about lines that hold what its patterns need
-(``text/secrets.py``, ``_PLUGIN_NEEDS``); the secrets found must be exactly those found by asking
+(``text/secret_gates.py``, ``_PLUGIN_NEEDS``); the secrets found must be exactly those found by asking
 every plugin about every line (the plain reading, ``_find(text, every_plugin=True)``).
 
 Why: the gates made secret scanning several times cheaper on real mail (issue 32), and a gate
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bootstrap_app.text import secrets
+from bootstrap_app.text import secret_gates, secrets
 from tests.safety.test_secrets_pii import PLANTED
 
 _TEXT_SUFFIXES = {".md", ".json", ".jsonl", ".ics", ".txt", ".tsv", ".csv", ".rst", ".html", ".eml"}
@@ -80,10 +80,10 @@ def test_every_plugin_that_reports_passes_its_gate() -> None:
     """The gate of each plugin is sound: no line on which the plugin reports a value is kept from it."""
     reported: dict[str, int] = {}
     for line in _generated() + [text for text, _value in PLANTED.values()]:
-        runs = [r for r in secrets._RUN.findall(line) if len(r) >= 11]
-        for plugin in secrets._plugins():
+        runs = [r for r in secret_gates.RUN.findall(line) if len(r) >= 11]
+        for plugin in secret_gates.plugins():
             name = type(plugin).__name__
-            if name in secrets._ENTROPY_PLUGINS:  # a value counts from 20 characters over the limit (_ds_spans)
+            if name in secret_gates.ENTROPY_PLUGINS:  # a value counts from 20 characters over the limit (_ds_spans)
                 found = [s for s in plugin.analyze_line(filename="memseed.yaml", line=line, line_number=1,
                                                         enable_eager_search=True)
                          if s.secret_value and len(s.secret_value) >= 20
@@ -92,9 +92,9 @@ def test_every_plugin_that_reports_passes_its_gate() -> None:
                 found = list(plugin.analyze_line(filename="memseed.yaml", line=line, line_number=1))
             if found:
                 reported[name] = reported.get(name, 0) + 1
-                assert secrets._may_report(plugin, line, runs), (name, line)
+                assert secret_gates.may_report(plugin, line, runs), (name, line)
     # the set reaches the plugins: a gate that is never tested proves nothing
-    quiet = {type(p).__name__ for p in secrets._plugins()} - set(reported)
+    quiet = {type(p).__name__ for p in secret_gates.plugins()} - set(reported)
     assert not quiet, (quiet, reported)
 
 
@@ -231,14 +231,14 @@ def _awkward_texts(seed: int = 32) -> list[str]:
 
 
 def test_candidate_lines_are_the_lines_worth_scanning(realdata: Path) -> None:
-    """The lines picked with passes over the whole text (``_candidate_lines``) are exactly those
+    """The lines picked with passes over the whole text (``secret_gates.candidate_lines``) are exactly those
     picked one line at a time (the plain reading), on awkward and on every real text."""
     texts = [text for _path, text in _corpus_texts(realdata)]
     checked = 0
     for text in _awkward_texts() + _generated() + texts:
-        if secrets._worth_scanning(text):
-            assert list(secrets._candidate_lines(text)) == list(secrets._lines_worth_scanning(text)), text[:300]
+        if secret_gates.worth_scanning(text):
+            assert list(secret_gates.candidate_lines(text)) == list(secret_gates.lines_worth_scanning(text)), text[:300]
             checked += 1
     assert checked > 5_000  # the real data reaches the shortcut, not only its fallback
-    many = [t for t in texts if t.count("\n") >= 4 and len(t.lower()) == len(t) and secrets._worth_scanning(t)]
+    many = [t for t in texts if t.count("\n") >= 4 and len(t.lower()) == len(t) and secret_gates.worth_scanning(t)]
     assert len(many) > 1_000  # ... including its whole-text passes (texts of several lines)
