@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import date, datetime, time, timedelta
+from email.message import EmailMessage
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -149,3 +150,15 @@ class ExplodingSource(SyntheticItems, kind="boom", description="test source that
     def read(self, ctx: ReadContext) -> Iterator[Item]:
         yield mail(1, OWNER, PRIYA, at(date(2026, 3, 2), 10), source=self.id)
         raise RuntimeError("connector bug")
+
+
+def planning_note(n: int, sender: str = "ana@example.org") -> bytes:
+    """One RFC 822 message, numbered: the mail the ledger and reseed tests write as files."""
+    msg = EmailMessage()
+    msg["From"] = f"Ana Lima <{sender}>"
+    msg["To"] = "bo@example.org"
+    msg["Subject"] = f"Planning note {n}"
+    msg["Date"] = f"Mon, {n % 27 + 1:02d} Mar 2025 10:00:00 +0000"
+    msg["Message-ID"] = f"<note-{n}@example.org>"
+    msg.set_content(f"Body of note {n}: the release plan moves to the next sprint.\n")
+    return bytes(msg)

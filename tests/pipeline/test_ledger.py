@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import mailbox
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -22,17 +21,7 @@ from bootstrap_app.config import load_settings
 from bootstrap_app.pipeline import scan
 from bootstrap_app.report.scan import ScanResult
 from bootstrap_app.store import Store
-
-
-def _message(n: int, sender: str = "ana@example.org") -> bytes:
-    msg = EmailMessage()
-    msg["From"] = f"Ana Lima <{sender}>"
-    msg["To"] = "bo@example.org"
-    msg["Subject"] = f"Planning note {n}"
-    msg["Date"] = f"Mon, {n % 27 + 1:02d} Mar 2025 10:00:00 +0000"
-    msg["Message-ID"] = f"<note-{n}@example.org>"
-    msg.set_content(f"Body of note {n}: the release plan moves to the next sprint.\n")
-    return bytes(msg)
+from tests.pipeline.synth import planning_note
 
 
 def _scan(tmp_path: Path, *locations: Path) -> ScanResult:
@@ -57,13 +46,13 @@ SUBSETS = [s for n in range(1, 4) for s in itertools.combinations(("cur", "new",
 
 
 @pytest.mark.parametrize("subs", SUBSETS, ids=["+".join(s) for s in SUBSETS])
-def test_maildir_with_any_subset_of_cur_new_tmp_reads_every_message(tmp_path: Path, subs: tuple[str, ...]) -> None:
+def test_maildir_with_any_subset_of_cur_new_tmp_reads_everyplanning_note(tmp_path: Path, subs: tuple[str, ...]) -> None:
     box = tmp_path / "Inbox"
     held = 0
     for sub in subs:
         (box / sub).mkdir(parents=True)
         for n in range(3):
-            (box / sub / f"17000{n}.M{n}P1.host:2,S").write_bytes(_message(held + 100 * len(sub) + n))
+            (box / sub / f"17000{n}.M{n}P1.host:2,S").write_bytes(planning_note(held + 100 * len(sub) + n))
             held += sub != "tmp"
     result = _scan(tmp_path, box)
     (report,) = result.reports
@@ -78,7 +67,7 @@ def test_a_maildir_of_cur_only_inside_a_folder_loses_nothing(tmp_path: Path) -> 
     root = tmp_path / "archive"
     (root / "inbox" / "cur").mkdir(parents=True)
     for n in range(13):
-        (root / "inbox" / "cur" / f"{n}.host:2,S").write_bytes(_message(n))
+        (root / "inbox" / "cur" / f"{n}.host:2,S").write_bytes(planning_note(n))
     (root / "notes.md").write_text("# Notes\nthe plan\n", encoding="utf-8")
     (root / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0" + bytes(200))
     result = _scan(tmp_path, root)
@@ -107,9 +96,9 @@ def test_a_document_folder_passes_over_what_it_does_not_read(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("name", ["note.mbx", "message", "saved.txt", "mail.msg.bak"])
-def test_one_message_under_any_name_is_a_message(tmp_path: Path, name: str) -> None:
+def test_one_message_under_any_name_is_aplanning_note(tmp_path: Path, name: str) -> None:
     path = tmp_path / name
-    path.write_bytes(_message(7))
+    path.write_bytes(planning_note(7))
     result = _scan(tmp_path, path)
     (report,) = result.reports
     assert report.error is None and report.items == 1, (report.kind, report.error)
@@ -121,8 +110,8 @@ def test_nested_folders_truncated_and_binary_files_balance(tmp_path: Path) -> No
     (root / "2024" / "q1").mkdir(parents=True)
     (root / "2024" / "q2").mkdir(parents=True)
     for n in range(4):
-        (root / "2024" / ("q1" if n % 2 else "q2") / f"m{n}.eml").write_bytes(_message(n))
-    (root / "2024" / "q1" / "cut.eml").write_bytes(_message(9)[:60])  # headers cut mid-way
+        (root / "2024" / ("q1" if n % 2 else "q2") / f"m{n}.eml").write_bytes(planning_note(n))
+    (root / "2024" / "q1" / "cut.eml").write_bytes(planning_note(9)[:60])  # headers cut mid-way
     (root / "2024" / "q2" / "blob.eml").write_bytes(bytes(range(256)) * 8)  # binary named .eml
     (root / "2024" / "q2" / "empty.eml").write_bytes(b"")
     (root / "2024" / "q2" / "index.json").write_text("{}", encoding="utf-8")
@@ -139,7 +128,7 @@ def test_nested_folders_truncated_and_binary_files_balance(tmp_path: Path) -> No
 def test_truncated_mbox_balances_and_a_binary_ics_is_named_not_echoed(tmp_path: Path) -> None:
     box = mailbox.mbox(str(tmp_path / "inbox.mbox"))
     for n in range(5):
-        box.add(mailbox.mboxMessage(_message(n)))
+        box.add(mailbox.mboxMessage(planning_note(n)))
     box.flush()
     data = (tmp_path / "inbox.mbox").read_bytes()
     (tmp_path / "inbox.mbox").write_bytes(data[: len(data) - 40])  # the last message cut short
@@ -154,7 +143,7 @@ def test_truncated_mbox_balances_and_a_binary_ics_is_named_not_echoed(tmp_path: 
 
 def test_scan_exit_status_partial_and_complete(tmp_path: Path) -> None:
     good = tmp_path / "good.eml"
-    good.write_bytes(_message(1))
+    good.write_bytes(planning_note(1))
     (tmp_path / "bad.ics").write_bytes(bytes(range(256)))
     runner = CliRunner()
     home = ["--home", str(tmp_path / "home")]
@@ -249,12 +238,12 @@ def test_a_source_path_that_is_not_utf8_is_remembered_and_reseeded(tmp_path: Pat
 
     root = Path(os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9-mail"))
     root.mkdir()
-    (root / "a.eml").write_bytes(_message(1))
+    (root / "a.eml").write_bytes(planning_note(1))
     settings = load_settings(tmp_path / "home")
     with Store(settings.db_path) as store:
         scan([str(root)], settings=settings, store=store)
         assert [s["location"] for s in store.sources()] == [str(root)]
-    (root / "b.eml").write_bytes(_message(2))
+    (root / "b.eml").write_bytes(planning_note(2))
     reseed = CliRunner().invoke(main, ["--home", str(tmp_path / "home"), "reseed", "--json-summary"])
     assert reseed.exit_code == 0, reseed.output
     with Store(settings.db_path) as store:
@@ -274,7 +263,7 @@ def test_a_takeout_archive_accounts_for_every_member(tmp_path: Path) -> None:
     box = tmp_path / "all.mbox"
     mbox = mailbox.mbox(str(box))
     for n in range(3):
-        mbox.add(mailbox.mboxMessage(_message(n)))
+        mbox.add(mailbox.mboxMessage(planning_note(n)))
     mbox.flush()
     calendar = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:u1\r\n"
                 "DTSTART:20260302T090000Z\r\nSUMMARY:Standup\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")

@@ -13,28 +13,17 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from email.message import EmailMessage
 from pathlib import Path
 
 from click.testing import CliRunner, Result
 
 from bootstrap_app.cli import main
 from bootstrap_app.cli.common import EXIT_PARTIAL
+from tests.pipeline.synth import planning_note
 
 _EVENT = ("BEGIN:VEVENT\r\nUID:{uid}@example.org\r\nDTSTAMP:20250301T090000Z\r\n"
           "DTSTART:202503{day:02d}T100000Z\r\nDTEND:202503{day:02d}T110000Z\r\nSUMMARY:Planning {uid}\r\n"
           "ORGANIZER:mailto:ana@example.org\r\nEND:VEVENT\r\n")
-
-
-def _message(n: int) -> bytes:
-    msg = EmailMessage()
-    msg["From"] = "Ana Lima <ana@example.org>"
-    msg["To"] = "bo@example.org"
-    msg["Subject"] = f"Planning note {n}"
-    msg["Date"] = f"Mon, {n % 27 + 1:02d} Mar 2025 10:00:00 +0000"
-    msg["Message-ID"] = f"<note-{n}@example.org>"
-    msg.set_content(f"Body of note {n}: the release plan moves to the next sprint.\n")
-    return bytes(msg)
 
 
 def _calendar(uid: int) -> str:
@@ -47,7 +36,7 @@ def _sources(root: Path) -> tuple[Path, Path]:
     mail.mkdir()
     cal.mkdir()
     for n in range(4):
-        (mail / f"{n}.eml").write_bytes(_message(n))
+        (mail / f"{n}.eml").write_bytes(planning_note(n))
     for uid in (1, 2):
         (cal / f"{uid}.ics").write_text(_calendar(uid), encoding="utf-8")
     return mail, cal
@@ -111,14 +100,14 @@ def test_a_reanalysis_that_cannot_read_everything_is_partial(tmp_path: Path) -> 
     home = tmp_path / "home"
     mail, cal = _sources(tmp_path)
     assert _cli(home, "scan", str(mail), str(cal), "-q").exit_code == 0
-    (mail / "9.eml").write_bytes(_message(9))
+    (mail / "9.eml").write_bytes(planning_note(9))
     (cal / "1.ics").write_bytes(b"\x00\x01\x02 not a calendar \xff\xfe" * 20)
     res = _cli(home, "reseed", "--quiet")
     assert res.exit_code == EXIT_PARTIAL, res.output
     assert "1.ics" in res.stderr and "binary file, not a calendar" in res.stderr
     assert "\x00" not in res.stderr
     (cal / "1.ics").write_text(_calendar(1), encoding="utf-8")
-    (mail / "10.eml").write_bytes(_message(10))
+    (mail / "10.eml").write_bytes(planning_note(10))
     res = _cli(home, "reseed", "--json-summary")
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["status"] == "complete"
@@ -126,7 +115,7 @@ def test_a_reanalysis_that_cannot_read_everything_is_partial(tmp_path: Path) -> 
     assert sched.endswith("(complete)") and status.endswith("(complete)")
     # broken again: the last run shown says partial, with how many of the sources read
     (cal / "2.ics").write_bytes(b"\x00garbage\x00" * 30)
-    (mail / "11.eml").write_bytes(_message(11))
+    (mail / "11.eml").write_bytes(planning_note(11))
     res = _cli(home, "reseed", "--json-summary")
     assert res.exit_code == EXIT_PARTIAL and json.loads(res.stdout)["status"] == "partial"
     sched, status, as_json = _last_run_lines(home)
@@ -138,7 +127,7 @@ def test_a_remembered_source_gone_during_a_reanalysis_is_partial(tmp_path: Path)
     home = tmp_path / "home"
     mail, cal = _sources(tmp_path)
     assert _cli(home, "scan", str(mail), str(cal), "-q").exit_code == 0
-    (mail / "9.eml").write_bytes(_message(9))
+    (mail / "9.eml").write_bytes(planning_note(9))
     shutil.rmtree(cal)
     res = _cli(home, "reseed", "--json-summary")
     assert res.exit_code == EXIT_PARTIAL, res.output
