@@ -15,7 +15,7 @@ repository.
 A second table is about mailboxes (issue 29): an mbox body the first read never decoded used to
 be kept as a byte span and read back from the mbox when the re-analysis asked for it — one open
 of the mailbox per message. Now the snapshot keeps as text every body an analysis can ask for
-whoever the owner is (:func:`bootstrap_app.signals.profile.body_demand`). Each mailbox is scanned
+whoever the owner is (:func:`bootstrap_app.signals.newest.body_demand`). Each mailbox is scanned
 without an owner, then re-analysed with its owner given, three ways in one run (benchmark-only
 switches): *spans* (before: every unread body kept as its span, the mailbox opened per body read
 back), *handle* (the same spans read through one handle per mailbox, the fallback a re-analysis
@@ -49,7 +49,7 @@ from bootstrap_app import pipeline
 from bootstrap_app.cache import snapshots
 from bootstrap_app.config import load_settings
 from bootstrap_app.demo import build_demo, demo_owner_addresses
-from bootstrap_app.signals.profile import NEWEST_PER_SENDER
+from bootstrap_app.signals.newest import NEWEST_PER_SENDER
 
 __all__ = ["main"]
 

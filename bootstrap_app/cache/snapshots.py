@@ -31,7 +31,6 @@ correction opens no mailbox either (issue 29).
 from __future__ import annotations
 
 import hashlib
-import heapq
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -44,13 +43,7 @@ from bootstrap_app.cache.append import account_attrs, restore_account
 from bootstrap_app.cache.codec import FORMAT, item_from_json, item_to_json
 from bootstrap_app.cache.rows import MAX_BYTES, RowWriter, read_rows
 from bootstrap_app.signals import person_key
-from bootstrap_app.signals.profile import (
-    BODY_NEVER,
-    BODY_NEWEST,
-    MAX_DEFERRED_SENDERS,
-    NEWEST_PER_SENDER,
-    body_demand,
-)
+from bootstrap_app.signals.newest import BODY_NEVER, BODY_NEWEST, NewestPerSender, body_demand
 from bootstrap_app.store import Store
 from bootstrap_app.text import redact_secrets
 from bootstrap_app.types import Item, Message
@@ -182,20 +175,19 @@ class _NewestBodies:
     Why: a body kept only as a span (:func:`_body_ref`) is read back from the mbox when an
     analyzer asks, so the wizard's re-analysis after an identity correction opened the mailbox
     once per such message (693 times for two Enron inboxes). What the analyzers read does not
-    depend on who the owner is (:func:`~bootstrap_app.signals.profile.body_demand`): every
+    depend on who the owner is (:func:`~bootstrap_app.signals.newest.body_demand`): every
     message not judged received, and each received sender's newest few. The first are kept as
     text at once (most were decoded for the analysis already); the newest of each sender of this
     source are known only at its end, so their rows are written with the span and their text
     replaces it when the read completes (:meth:`settle`) — the same bodies the first analysis
     reads a moment later, so it decodes none twice. A sender past
-    :data:`~bootstrap_app.signals.profile.MAX_DEFERRED_SENDERS` has every message read by the
+    :data:`~bootstrap_app.signals.newest.MAX_DEFERRED_SENDERS` has every message read by the
     profile, so every one is kept as text here too.
     """
 
     def __init__(self) -> None:
-        self.newest: dict[str, list[tuple[float, int, str, LazyMessage]]] = {}
+        self.newest: NewestPerSender[tuple[str, LazyMessage]] = NewestPerSender()
         self.size: dict[str, int] = {}
-        self.seq = 0
 
     def defer(self, item: Message, key: str) -> bool:
         """True: keep ``item``'s body as a span for now (never read, or maybe among its sender's
@@ -203,21 +195,15 @@ class _NewestBodies:
         demand = body_demand(item)
         if demand != BODY_NEWEST:
             return demand == BODY_NEVER
-        sender = person_key(item.sender)
-        kept = self.newest.get(sender)
-        if kept is None:
-            if len(self.newest) >= MAX_DEFERRED_SENDERS:
-                return False
-            kept = self.newest[sender] = []
-        self.seq += 1  # the profile's order: time, then arrival (an undated message is the oldest)
-        entry = (item.timestamp.timestamp() if item.timestamp else float("-inf"), self.seq, key, cast(LazyMessage, item))
-        if len(kept) < NEWEST_PER_SENDER:
-            heapq.heappush(kept, entry)
-        else:
-            dropped = heapq.heappushpop(kept, entry)
-            if dropped is entry:
-                return True  # older than the sender's newest: never read, kept as its span
-            self.size.pop(dropped[2], None)  # no longer among the newest: stays a span
+        value = (key, cast(LazyMessage, item))
+        when = item.timestamp.timestamp() if item.timestamp else float("-inf")  # as the profile dates it
+        held, dropped = self.newest.offer(person_key(item.sender), when, value)
+        if not held:
+            return False  # past the sender bound: the profile reads it at once, so keep it as text
+        if dropped is value:
+            return True  # older than the sender's newest: never read, kept as its span
+        if dropped is not None:
+            self.size.pop(dropped[0], None)  # no longer among the newest: stays a span
         self.size[key] = -1
         return True
 
@@ -229,8 +215,7 @@ class _NewestBodies:
     def settle(self) -> list[tuple[str, str, int]]:
         """(row key, JSON with the body as text, the row's size before) of each sender's newest."""
         out = [(key, item_to_json(item), self.size[key])
-               for kept in self.newest.values() for _t, _n, key, item in kept if self.size.get(key, -1) >= 0]
-        self.newest.clear()
+               for key, item in self.newest.take() if self.size.get(key, -1) >= 0]
         self.size.clear()
         return out
 

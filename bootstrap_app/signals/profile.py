@@ -16,7 +16,6 @@ is the accumulator and the late decision.
 
 from __future__ import annotations
 
-import heapq
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -32,39 +31,12 @@ from .analyzer import Analyzer
 from .base import Ref, person_key, received_key
 from .clock import ActivityClock
 from .contact_blocks import ContactDirectory, org_from_domain
+from .newest import NewestPerSender
 from .rhythms import zone
 from .signature import parse_slack_title
 from .textfacts import mail_text
 
-__all__ = ["BODY_ALWAYS", "BODY_NEVER", "BODY_NEWEST", "MAX_DEFERRED_SENDERS", "NEWEST_PER_SENDER",
-           "ProfileAccumulator", "ProfileSignal", "body_demand"]
-
-NEWEST_PER_SENDER = 5
-"""Received messages per sender whose text (signature, contact blocks) is read."""
-MAX_DEFERRED_SENDERS = 5_000
-"""Senders of received mail whose newest messages are held at most; a later sender's are read at once."""
-
-BODY_NEVER, BODY_NEWEST, BODY_ALWAYS = 0, 1, 2
-
-
-def body_demand(item: Message) -> int:
-    """Whether any analysis, whoever the owner turns out to be, can read ``item``'s body.
-
-    :data:`BODY_ALWAYS`: a message not judged received — the profile reads it (not bulk), the
-    working rules read it when its sender is the owner, which any correction of who the owner is
-    can make true, and so does the LLM sample. :data:`BODY_NEWEST`: received mail from someone,
-    not bulk — read when among its sender's :data:`NEWEST_PER_SENDER` newest (:meth:`ProfileAccumulator._defer`).
-    :data:`BODY_NEVER`: received bulk mail, or mail from nobody. None of it depends on the owner:
-    headers decide, so the item cache (:mod:`bootstrap_app.cache.snapshots`) keeps exactly the
-    bodies a re-analysis after an identity correction can ask for, and opens no mailbox for them.
-    """
-    if not item.third_party_reason:
-        return BODY_ALWAYS
-    if item.is_bulk or not person_key(item.sender):
-        return BODY_NEVER
-    return BODY_NEWEST
-
-
+__all__ = ["ProfileAccumulator", "ProfileSignal"]
 
 @dataclass(frozen=True)
 class ProfileSignal:
@@ -122,9 +94,8 @@ class ProfileAccumulator(Analyzer):
     """What contact blocks in anyone's mail state, who stated it, whom each sender wrote to."""
     account: AccountDirectory = field(default_factory=AccountDirectory)
     """What the signed-in account's directory entry says of the owner (handed over by the scan)."""
-    newest: dict[str, list[tuple[float, int, Message]]] = field(default_factory=dict)
-    """Per sender of received mail: its newest messages (a heap), read at the end (:meth:`_defer`)."""
-    _seq: int = 0
+    newest: NewestPerSender[Message] = field(default_factory=NewestPerSender)
+    """Per sender of received mail: its newest messages, read at the end (:meth:`_defer`)."""
     _ranked: set[str] = field(default_factory=set, repr=False)
     """Authors whose kept activities are ordered newest first (they had a fourth)."""
 
@@ -195,7 +166,7 @@ class ProfileAccumulator(Analyzer):
                                       item.channel)
 
     def _defer(self, key: str, item: Message, value: float) -> bool:
-        """Keep ``item`` among the newest :data:`NEWEST_PER_SENDER` received messages of ``key``
+        """Keep ``item`` among the newest :data:`~bootstrap_app.signals.newest.NEWEST_PER_SENDER` received messages of ``key``
         (True), or say that it must be read now (False: too many senders kept already).
 
         Why: what received mail states (a colleague's signature, contact blocks, "my manager")
@@ -203,26 +174,12 @@ class ProfileAccumulator(Analyzer):
         body the reader decodes late (:mod:`connectors.local.lazybody`) is decoded only for
         those. The owner's own mail (never judged received) is always read in full.
         """
-        kept = self.newest.get(key)
-        if kept is None:
-            if len(self.newest) >= MAX_DEFERRED_SENDERS:
-                return False
-            kept = self.newest[key] = []
-        self._seq += 1
-        entry = (value, self._seq, item)  # value: the item's POSIX time (-inf: undated)
-        if len(kept) < NEWEST_PER_SENDER:
-            heapq.heappush(kept, entry)
-        else:
-            heapq.heappushpop(kept, entry)
-        return True
+        held, _dropped = self.newest.offer(key, value, item)
+        return held
 
     def _settle(self) -> None:
         """Read the kept received messages, in the order they came (called before any result)."""
-        if not self.newest:
-            return
-        entries = sorted((e for kept in self.newest.values() for e in kept), key=lambda e: e[1])
-        self.newest.clear()
-        for _, _, item in entries:
+        for item in self.newest.take():
             key = person_key(item.sender)
             self._read_text(item, received_key(key) if key else key)
 

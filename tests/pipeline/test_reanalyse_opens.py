@@ -9,7 +9,7 @@ knows the files are unchanged.
 
 A mailbox (mbox) keeps a body it never decoded as a byte span (:mod:`connectors.local.lazybody`);
 the snapshot keeps as text every body an analysis can ask for whoever the owner is
-(:func:`bootstrap_app.signals.profile.body_demand`), so the mbox is not opened either: tested on
+(:func:`bootstrap_app.signals.newest.body_demand`), so the mbox is not opened either: tested on
 generated mail (an owner correction that makes a bulk message theirs) and on the real Enron inboxes.
 """
 
