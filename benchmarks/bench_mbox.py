@@ -357,6 +357,11 @@ def _load() -> str:
         return "unknown"
 
 
+def _knows(tree: Path, method: str) -> bool:
+    """Whether ``tree``'s benchmark has ``method`` (an older checkout may predate it)."""
+    return f'"{method}":' in (tree / "benchmarks" / "bench_mbox.py").read_text(encoding="utf-8")
+
+
 def _median(rows: list[dict[str, float]]) -> dict[str, float]:
     """Each figure's median over the runs of one method (the run count kept)."""
     return {key: statistics.median(r[key] for r in rows) for key in rows[0]}
@@ -378,6 +383,8 @@ def _measure(path: Path, size: int, messages: int, methods: list[str], profile: 
         if m.startswith("eml-") and not Path(f"{path}.eml.d").is_dir():
             write_eml_folder(path, Path(f"{path}.eml.d"))
         for tag, tree in runs:
+            if tree is not None and not _knows(tree, m):
+                continue  # a method added since that checkout: this tree's row only
             taken.setdefault(m + tag, []).append(r := _in_subprocess(m, path, profile, owner, tree))
             if int(r["count"]) != messages:  # a method that lost messages measured something else
                 short.append(f"{_LABELS[m]}{tag} read {int(r['count']):,} of {messages:,} messages")
