@@ -21,8 +21,10 @@ hands back what the browser holds, at most once per page load; the server admits
 equals this launch's pass (constant-time compare), then opens the page its address asked for
 (:func:`resume_page`). A new launch has a new token, so a pass kept from an earlier launch is
 refused (a token fixed by hand in :data:`TOKEN_ENV` keeps its pass valid as long as it is used).
-Until the pass is checked a reloaded page shows the notice for a moment; a browser with storage
-switched off needs the link after each reload, as before.
+The browser answers at once, with an empty pass when it holds none; until it has answered the page
+shows only :data:`WAITING` (a reload of an admitted page used to flash the "needs the link"
+notice first), and the notice comes once the answer is in and is not this launch's pass. A
+browser with storage switched off needs the link after each reload, as before.
 
 Why ``localStorage`` and not a cookie: cookies are scoped by host, not by port, so a cookie set
 by ``127.0.0.1:8501`` is sent to, and readable by script on, every other ``127.0.0.1`` port — any
@@ -48,7 +50,7 @@ from streamlit.navigation.page import StreamlitPage
 
 from bootstrap_app.ui import TOKEN_ENV
 
-__all__ = ["PASS_KEY", "browser_pass", "require_token", "resume_page", "token_matches"]
+__all__ = ["PASS_KEY", "WAITING", "browser_pass", "require_token", "resume_page", "token_matches"]
 
 _ADMITTED = "_memseed_launch_token_ok"
 _RESUME = "_memseed_launch_resume_page"
@@ -67,20 +69,31 @@ export default function (component) {
       window.__memseedPassOffered = false;  // admitted: a later new session of this page may offer it again
       return;
     }
-    const held = window.localStorage.getItem(KEY) || "";
-    // hand it over once per page load: a refused pass must not make the page rerun in a loop
-    if (held && !window.__memseedPassOffered) {
+    // answer once per page load, "" when nothing is held: the page shows its notice only once the
+    // browser has answered, and a refused pass must not make the page rerun in a loop
+    if (!window.__memseedPassOffered) {
       window.__memseedPassOffered = true;
+      let held = "";
+      try {
+        held = window.localStorage.getItem(KEY) || "";
+      } catch (e) {
+        // storage switched off in this browser: the link is then needed after each reload
+      }
       // with the page asked for: this first run stopped before the pages existed, so it fell to the first
       setTriggerValue("held", { pass: held, path: window.location.pathname });
     }
   } catch (e) {
-    // storage switched off in this browser: the link is then needed after each reload
+    // storage switched off in this browser: nothing kept, the link is needed after each reload
   }
 }
 """.replace("@KEY@", PASS_KEY)
 
 _pass_component = component("memseed_launch_pass", js=_PASS_JS)
+
+
+WAITING = ("Checking whether this browser was let in by this launch's link… If this stays, open the link "
+           "`memseed app` printed when it started (it ends in `?token=…`).")
+"""What a new session shows until the browser has said which pass it holds (a moment)."""
 
 
 def token_matches(given: str, expected: str) -> bool:
@@ -122,14 +135,18 @@ def require_token() -> None:
     if admitted:
         _admit(expected)
         return
-    offered = held.get("held") if held is not None else None
-    offered = offered if isinstance(offered, dict) else {}
+    answer = held.get("held") if held is not None else None
+    offered = answer if isinstance(answer, dict) else {}
     if expected and token_matches(str(offered.get("pass", "")), browser_pass(expected)):
         _admit(expected)
         st.session_state[_RESUME] = str(offered.get("path", ""))
         return
     st.title("memseed")
-    if not expected:
+    if expected and answer is None:
+        # the browser has not answered yet (it does at once, and this run is redone): no notice yet,
+        # so a reload of an admitted page does not flash "needs the link" before its pass is read
+        st.info(WAITING)
+    elif not expected:
         st.error("This wizard was started without a launch token, so it shows nothing. "
                  "Start it with `memseed app`.")
     else:
