@@ -95,18 +95,37 @@ class _SessionFiles(Source, priority=18, cursor_doc=""):
         total = sum(_size(p) for p in files)
         done = count = 0
         tally = ReadTally()
+        # the ledger: the unit is a session file (a session's turns are its items); each ends read,
+        # failed as a whole, or passed over (older than --since). A broken line inside a file that
+        # was read is reported with its reason but does not fail the file: a session being written
+        # ends in a cut line.
+        ctx.find(len(files))
+        ctx.units_read = ctx.units_read or 0
         for path in files:
             if ctx.should_stop():
+                ctx.pass_over("not read: the scan was stopped", len(files) - ctx.units_read - ctx.units_failed
+                              - sum(ctx.passed.values()))
                 return
             if ctx.since is not None and _mtime(path) < ctx.since.timestamp():
+                ctx.pass_over("older than --since")
                 continue
+            failed = False
+
+            def skip(ref: str, why: str, whole: str = str(path)) -> None:
+                nonlocal failed
+                failed = failed or ref == whole  # the reader gave up on the whole file
+                ctx.skip(self.id, ref, why)
+
             try:
-                for turn in type(self).reader(path, self.id, tally,
-                                              lambda ref, why: ctx.skip(self.id, ref, why), ctx.clean):
+                for turn in type(self).reader(path, self.id, tally, skip, ctx.clean):
                     count += 1
                     yield turn
             except (OSError, ValueError, SourceError) as exc:
-                ctx.skip(self.id, str(path), f"unreadable: {str(exc)[:120]}")
+                skip(str(path), f"unreadable: {str(exc)[:120]}")
+            if failed:
+                ctx.units_failed += 1
+            else:
+                ctx.units_read += 1
             done += _size(path)
             ctx.progress(self.id, count)
             ctx.progress_bytes(self.id, done, total)
@@ -249,6 +268,10 @@ class _Export(Source, priority=12, cursor_doc=""):
         except (OSError, ValueError) as exc:
             raise SourceError(f"{path}: not a readable {self.kind} ({str(exc)[:100]})",
                               hint="give the conversations.json from the export, or the export's zip") from exc
+        # the ledger: the unit is a conversation; one that is not a conversation was skipped with its reason
+        ctx.find(tally.sessions + tally.broken)
+        ctx.units_read = (ctx.units_read or 0) + tally.sessions
+        ctx.units_failed += tally.broken
         _report_unknown(ctx, self.id, tally)
         self.tally = tally
 

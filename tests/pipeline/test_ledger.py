@@ -154,10 +154,11 @@ def test_scan_exit_status_partial_and_complete(tmp_path: Path) -> None:
     assert '"status": "partial"' in partial.output and '"ledger": {"found": 1' in partial.output
 
 
-REAL_SOURCES = ["email/enron", "email/notmuch", "ics", "slack", "memory", "takeout"]
+REAL_SOURCES = ["email/enron", "email/notmuch", "ics", "slack", "memory", "takeout", "agent-sessions"]
 COUNTED = {"eml", "mbox", "emlx", "msg", "pst", "folder", "ics", "slack", "takeout", "git", "claude-code", "codex", "hermes",
            "gemini", "cline", "cursor", "not read", "gmail", "google-calendar", "google-drive", "outlook",
-           "outlook-calendar", "onedrive"}
+           "outlook-calendar", "onedrive", "claude-code-sessions", "codex-sessions", "gemini-sessions",
+           "chatgpt-export", "claude-ai-export"}
 """The kinds whose reader keeps a ledger (every one; repositories: tests/pipeline/test_repo_ledger.py,
 accounts: tests/cloud/test_account_ledger.py)."""
 
@@ -279,3 +280,37 @@ def test_a_takeout_archive_accounts_for_every_member(tmp_path: Path) -> None:
     assert report.kind == "takeout" and report.items >= 4
     assert _balanced(result)[report.source] == (5, 2, 3)
     assert report.ledger is not None and report.ledger.failed_units == 1 and result.status == "partial"
+
+
+def test_agent_sessions_account_for_every_session_file(tmp_path: Path) -> None:
+    """The unit of a sessions folder is a session file: read (a cut last line is reported, the file
+    still read), failed as a whole (a session that is not JSON), never dropped unsaid."""
+    from tests.connectors.agent_sessions import gemini_sessions
+
+    home = tmp_path / ".gemini"
+    older, _newer = gemini_sessions(home, "/home/dev/site")
+    (older.parent / "session-2026-03-04T09-00-cccc3333.json").write_text("{not json", encoding="utf-8")
+    result = _scan(tmp_path, home / "tmp")
+    report = next(r for r in result.reports if r.kind == "gemini-sessions")
+    assert _balanced(result)[report.source] == (3, 2, 1)
+    assert report.ledger is not None and report.ledger.failed_units == 1 and result.status == "partial"
+    assert any("cut short" in s.reason for s in report.skipped), "the cut line is still reported"
+
+
+def test_a_chat_export_accounts_for_every_conversation(tmp_path: Path) -> None:
+    """The unit of a ChatGPT or Claude.ai export is a conversation; an entry that is not one is a
+    failed unit with its reason."""
+    import json
+
+    from tests.connectors.agent_sessions import chatgpt_export
+
+    (tmp_path / "gpt").mkdir()
+    path = chatgpt_export(tmp_path / "gpt" / "conversations.json",
+                          [[("user", "Answer briefly.")], [("user", "Antworte auf Deutsch.")]])
+    entries = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps([*entries, "not a conversation"]), encoding="utf-8")
+    result = _scan(tmp_path, path)
+    (report,) = result.reports
+    assert report.kind == "chatgpt-export" and _balanced(result)[report.source] == (3, 2, 1)
+    assert report.ledger is not None and report.ledger.failed_units == 1
+
