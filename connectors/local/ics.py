@@ -37,10 +37,10 @@ from bootstrap_app.types import Event, Item, Person, utc
 
 from ..base import ReadContext, Source
 from .calzones import iana_name
-from .ics_checks import check_events, is_published, unmapped_zones
+from .ics_checks import check_events, is_published, series_key, unmapped_zones
 
 __all__ = [
-    "DAYS_AHEAD", "DAYS_BACK", "MAX_OCCURRENCES", "SERIES_CAP", "IcsSource", "calendar_event", "calendar_window", "read_calendar", "read_calendar_bytes",
+    "DATELESS_ANSWERS", "DAYS_AHEAD", "DAYS_BACK", "MAX_OCCURRENCES", "SERIES_CAP", "IcsSource", "calendar_event", "calendar_window", "read_calendar", "read_calendar_bytes",
 ]
 
 DAYS_BACK = 400
@@ -215,8 +215,9 @@ def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, 
     first_skip = len(ctx.skips)
     cals = _parse(data, label, source_id, ctx)
     listed = _series(cals)  # the ledger's units: event series (one UID), before broken events go
+    dateless: set[str] = set()  # series of scheduling answers without a date (iTIP): passed over
     for cal in cals:
-        check_events(cal, label, source_id, ctx)
+        check_events(cal, label, source_id, ctx, dateless)
         _normalise_x_wr_timezone(cal)
     first = cals[0]
     tz = calendar_zone(cals)
@@ -257,23 +258,30 @@ def read_calendar(data: bytes, source_id: str, ctx: ReadContext, *, label: str, 
                                             "their times are as the file defines the zone (UTC when it does not), "
                                             "and they do not count toward your timezone")
     _report_window(cals, seen, (start, end), tz, label, ctx)
-    _tally(listed, _series(cals), seen, given, {s.ref for s in ctx.skips[first_skip:]}, ctx)
+    _tally(listed, _series(cals), seen, given, {s.ref for s in ctx.skips[first_skip:]}, ctx, dateless)
     ctx.progress(source_id, count)
+
+
+DATELESS_ANSWERS = ("event series that are only scheduling answers without a date (an iTIP reply, "
+                    "cancellation or refresh: nothing to schedule)")
+"""The ledger's pass-over reason for them (:func:`~.ics_checks.check_events`)."""
 
 
 def _series(cals: list[icalendar.Calendar]) -> set[str]:
     """The event series of the calendars: one per UID (an event without one is its own)."""
-    return {str(comp.get("UID", "") or "").strip() or f"#{id(comp)}" for cal in cals for comp in cal.walk("VEVENT")}
+    return {series_key(comp) for cal in cals for comp in cal.walk("VEVENT")}
 
 
 def _tally(listed: set[str], kept: set[str], seen: set[str], given: set[str], skipped: set[str],
-           ctx: ReadContext) -> None:
+           ctx: ReadContext, dateless: set[str]) -> None:
     """The calendar's ledger, in event series: read (an occurrence became an item), failed (left
-    out broken, or never expanded / read), passed over (no occurrence in the analysis window, or
-    all of them cancelled). A series seen in the window that ends in none of these is left
-    unaccounted on purpose: the scan's check then reports it instead of assuming it."""
+    out broken, or never expanded / read), passed over (no occurrence in the analysis window, all
+    of them cancelled, or only scheduling answers without a date: ``dateless``). A series seen in
+    the window that ends in none of these is left unaccounted on purpose: the scan's check then
+    reports it instead of assuming it."""
     read = listed & given
-    failed = ((listed - kept) | (listed & skipped)) - read
+    failed = ((listed - kept - dateless) | (listed & skipped)) - read
+    answers = (listed & dateless) - kept - read - failed
     outside = kept - seen - failed
     cancelled = (kept & seen) - given - failed
     ctx.find(len(listed))
@@ -281,6 +289,7 @@ def _tally(listed: set[str], kept: set[str], seen: set[str], given: set[str], sk
     ctx.units_failed += len(failed)
     ctx.pass_over("event series with no occurrence in the analysis window", len(outside))
     ctx.pass_over("event series whose occurrences are all cancelled", len(cancelled))
+    ctx.pass_over(DATELESS_ANSWERS, len(answers))
 
 
 def _report_window(cals: list[icalendar.Calendar], seen: set[str], window: tuple[datetime, datetime], tz: str,

@@ -24,7 +24,7 @@ import icalendar
 from ..base import ReadContext
 from .calzones import iana_name
 
-__all__ = ["check_events", "is_published", "unmapped_zones"]
+__all__ = ["DATELESS_METHODS", "check_events", "is_published", "series_key", "unmapped_zones"]
 
 _OPTIONAL = ("DTEND", "DURATION", "RECURRENCE-ID", "EXDATE", "RDATE")
 _SUB_DAILY = frozenset({"SECONDLY", "MINUTELY", "HOURLY"})
@@ -72,9 +72,27 @@ def _rrule_error(comp: Any, start: date) -> str:
     return ""
 
 
-def check_events(cal: icalendar.Calendar, label: str, source_id: str, ctx: ReadContext) -> int:
-    """Take broken events and properties out of ``cal`` (reporting each); the number of events removed."""
+DATELESS_METHODS = frozenset({"REPLY", "CANCEL", "REFRESH", "DECLINECOUNTER"})
+"""iTIP methods whose VEVENT may leave DTSTART out (RFC 5546, the component tables of 3.2.3-3.2.8)."""
+
+
+def series_key(comp: Any) -> str:
+    """The event series a VEVENT belongs to: its UID (an event without one is a series of its own)."""
+    return str(comp.get("UID", "") or "").strip() or f"#{id(comp)}"
+
+
+def check_events(cal: icalendar.Calendar, label: str, source_id: str, ctx: ReadContext,
+                 dateless: set[str] | None = None) -> int:
+    """Take broken events and properties out of ``cal`` (reporting each); the number of events removed.
+
+    An event without DTSTART in a scheduling answer (an iTIP object whose METHOD is one of
+    :data:`DATELESS_METHODS`: a reply, a cancellation, a refresh, a declined counter) is not broken:
+    RFC 5546 lets those leave DTSTART out, and such an event carries an answer, not a date. It is
+    taken out without a skip and its series key (:func:`series_key`) added to ``dateless``, so the
+    ledger passes it over instead of failing it. Everywhere else (no METHOD, or PUBLISH, REQUEST,
+    ADD, COUNTER, which must carry DTSTART) an event without one is broken, as before."""
     removed = 0
+    method = str(cal.get("METHOD", "") or "").strip().upper()
     for holder in [cal, *cal.walk()]:
         keep = []
         for comp in holder.subcomponents:
@@ -82,6 +100,10 @@ def check_events(cal: icalendar.Calendar, label: str, source_id: str, ctx: ReadC
                 keep.append(comp)
                 continue
             uid = str(comp.get("UID", "") or "").strip() or f"event#{removed + len(keep)}"
+            if method in DATELESS_METHODS and "DTSTART" not in comp and dateless is not None:
+                dateless.add(series_key(comp))
+                removed += 1
+                continue
             try:
                 start = _time_of(comp["DTSTART"])[0]
             except KeyError:

@@ -14,7 +14,7 @@ import pytest
 
 from bootstrap_app.identity.resolve import IdentityCollector
 from connectors.base import ReadContext
-from connectors.local.ics import read_calendar
+from connectors.local.ics import DATELESS_ANSWERS, read_calendar
 from connectors.local.ics_checks import is_published
 from tests.conftest import realdata_file
 
@@ -42,7 +42,8 @@ def test_every_event_is_read_skipped_with_a_reason_or_counted_outside_the_window
         reported = {s.ref for s in ctx.skips}
         cancelled = sum(int(m.group(1)) for s in ctx.skips if (m := re.match(r".*?(\d+) cancelled", s.reason)))
         unaccounted = uids - seen - reported
-        assert len(unaccounted) <= ctx.left_out + cancelled, (path.name, sorted(unaccounted)[:5], ctx.left_out)
+        answers = ctx.passed.get(DATELESS_ANSWERS, 0)  # iTIP replies without a date: passed over by name
+        assert len(unaccounted) <= ctx.left_out + cancelled + answers, (path.name, sorted(unaccounted)[:5], ctx.left_out)
         assert ctx.window_from is not None and ctx.window_to is not None
         checked += 1
     assert checked >= 30

@@ -233,6 +233,35 @@ def test_a_calendar_accounts_for_every_event_series(tmp_path: Path) -> None:
     assert report.items >= 11  # occurrences: the series' ten (one moved) and the one-off
 
 
+def test_scheduling_answers_without_a_date_are_passed_over_not_failed(tmp_path: Path) -> None:
+    """In an iTIP reply or cancellation (METHOD REPLY, CANCEL, REFRESH, DECLINECOUNTER) an event may
+    leave DTSTART out: it carries an answer, not a date, so its series is passed over and the scan is
+    complete. A dateless event in a published calendar (METHOD PUBLISH), or in one with no METHOD,
+    is still broken."""
+    def part(method: str, uid: str, start: str) -> str:
+        return ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
+                + (f"METHOD:{method}\r\n" if method else "")
+                + f"BEGIN:VEVENT\r\nUID:{uid}\r\nDTSTAMP:20260301T090000Z\r\n"
+                + (f"DTSTART:{start}\r\n" if start else "")
+                + "ATTENDEE;PARTSTAT=DECLINED:mailto:guest@example.org\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+
+    answers = tmp_path / "answers.ics"
+    answers.write_text(part("REQUEST", "meeting", "20260305T140000Z") + part("REPLY", "meeting", "")
+                       + part("REPLY", "other", "") + part("CANCEL", "gone", "") + part("REFRESH", "again", ""),
+                       encoding="utf-8")
+    result = _scan(tmp_path / "a", answers)
+    (report,) = result.reports
+    assert _balanced(result)[report.source] == (4, 1, 3) and result.status == "complete"
+    assert report.ledger is not None and report.ledger.failed_units == 0
+    assert list(report.ledger.passed.values()) == [3] and "scheduling answers" in next(iter(report.ledger.passed))
+    for method in ("PUBLISH", ""):
+        broken = tmp_path / f"broken-{method or 'none'}.ics"
+        broken.write_text(part(method, "meeting", "20260305T140000Z") + part(method, "dateless", ""), encoding="utf-8")
+        result = _scan(tmp_path / f"b-{method}", broken)
+        (report,) = result.reports
+        assert report.ledger is not None and report.ledger.failed_units == 1 and result.status == "partial", method
+
+
 def test_a_source_path_that_is_not_utf8_is_remembered_and_reseeded(tmp_path: Path) -> None:
     """Such a path used to be scanned but never remembered, so reseed passed it over."""
     import os
