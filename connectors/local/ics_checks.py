@@ -99,11 +99,11 @@ def check_events(cal: icalendar.Calendar, label: str, source_id: str, ctx: ReadC
             if comp.name != "VEVENT":
                 keep.append(comp)
                 continue
-            uid = str(comp.get("UID", "") or "").strip() or f"event#{removed + len(keep)}"
             if method in DATELESS_METHODS and "DTSTART" not in comp and dateless is not None:
                 dateless.add(series_key(comp))
                 removed += 1
                 continue
+            uid = str(comp.get("UID", "") or "").strip() or f"event#{removed + len(keep)}"
             try:
                 start = _time_of(comp["DTSTART"])[0]
             except KeyError:

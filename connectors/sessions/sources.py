@@ -95,17 +95,15 @@ class _SessionFiles(Source, priority=18, cursor_doc=""):
         total = sum(_size(p) for p in files)
         done = count = 0
         tally = ReadTally()
-        # the ledger: the unit is a session file (a session's turns are its items); each ends read,
-        # failed as a whole, or passed over (older than --since). A broken line inside a file that
-        # was read is reported with its reason but does not fail the file: a session being written
-        # ends in a cut line.
-        ctx.find(len(files))
+        # the ledger: the unit is a session file (a session's turns are its items), counted as it is
+        # reached (as an mbox counts its messages); each ends read, failed as a whole, or passed over
+        # (older than --since). A broken line inside a file that was read is reported with its reason
+        # but does not fail the file: a session being written ends in a cut line.
         ctx.units_read = ctx.units_read or 0
         for path in files:
             if ctx.should_stop():
-                ctx.pass_over("not read: the scan was stopped", len(files) - ctx.units_read - ctx.units_failed
-                              - sum(ctx.passed.values()))
                 return
+            ctx.find()
             if ctx.since is not None and _mtime(path) < ctx.since.timestamp():
                 ctx.pass_over("older than --since")
                 continue
